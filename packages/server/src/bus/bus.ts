@@ -1,0 +1,23 @@
+/**
+ * A change that happened, published once by the service that made it. Payloads are viewer-independent and
+ * JSON-safe so a distributed bus can carry them; the gateway applies each recipient's view.
+ */
+export interface BusEvent {
+  /** Dispatch name (MESSAGE_CREATE, …). */
+  t: string;
+  d: any;
+  /** Guild-scoped: goes to sessions of the guild's members (and the guild's shard). */
+  guild_id?: string | null;
+  /** Recipients need VIEW_CHANNEL here (guild channels), or must be recipients (DMs). */
+  channel_id?: string | null;
+  /** Only these users' sessions receive it. */
+  user_ids?: string[];
+}
+
+export interface EventBus {
+  /** Delivers an event to every subscriber, in every process. */
+  publish(event: BusEvent): void;
+  /** Registers a handler; returns the function that removes it. */
+  subscribe(handler: (event: BusEvent) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import crypto from 'node:crypto';
+import { Routes, noContent } from '../router.js';
+import { parseBody, snowflake, qInt } from '../validation.js';
+import { requireUser, updateUser, getUsers } from '../../services/users.js';
+import { publicUser, selfUser } from '../../wire/user.js';
+import { channel as channelWire } from '../../wire/channel.js';
+import { openDm } from '../../services/dms.js';
+import { removeMember } from '../../services/membership.js';
+import { Errors, fieldError } from '../../core/errors.js';
+import type { Actor } from '../../context.js';
+import { toChannel, toGuild } from '../../store/repos/mappers.js';
+
+const PatchMe = z.object({
+  username: z.string().min(2).max(32).optional(),
+  global_name: z.string().min(1).max(32).nullable().optional(),
+  avatar: z.string().max(10_000_000).nullable().optional(),
+  banner: z.string().max(10_000_000).nullable().optional(),
+  bio: z.string().max(190).optional(),
+  accent_color: z.number().int().min(0).max(0xffffff).nullable().optional(),
+});
+const OpenDm = z.object({ recipient_id: snowflake.optional(), recipients: z.array(snowflake).max(10).optional() });
+const GuildsQuery = z.object({ before: snowflake.optional(), after: snowflake.optional(), limit: qInt(1, 200), with_counts: z.any().optional() });
+
+export const selfView = (a: Actor) => selfUser(a.user, {
+  email: a.kind !== 'bearer' || a.scopes.includes('email'),
+  premium: a.kind === 'user' || (a.kind === 'bearer' && a.scopes.includes('identify.premium')),
+});
+
+export default new Routes()
+  .get('/users/@me', 'any', async ({ actor }) => selfView(actor))
+  .patch('/users/@me', 'any', async ({ ctx, actor, body }) => {
+    const b = parseBody(PatchMe, body);
+    const user = await updateUser(ctx, actor.user, { ...b, avatar: b.avatar === undefined ? undefined : b.avatar && avatarHash(b.avatar), banner: b.banner === undefined ? undefined : b.banner && avatarHash(b.banner) });
+    return selfView({ ...actor, user });
+  })
+  .get('/users/{user_id}', 'any', async ({ ctx, params }) => {
+    if (!/^\d{1,20}$/.test(params.user_id)) throw Errors.unknownUser();
+    return publicUser(await requireUser(ctx, params.user_id));
+  })
+  .get('/users/@me/channels', 'any', async ({ ctx, actor }) => {
+    const rows = await ctx.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${actor.user.id}%`).execute();
+    const chans = rows.map(toChannel).filter((c) => c.recipients?.includes(actor.user.id));
+    const users = await getUsers(ctx, chans.flatMap((c) => c.recipients ?? []));
+    return chans.map((c) => channelWire(c, (c.recipients ?? []).filter((id) => id !== actor.user.id).map((id) => users.get(id)!).filter(Boolean)));
+  })
+  .post('/users/@me/channels', 'any', async ({ ctx, actor, body }) => {
+    const b = parseBody(OpenDm, body);
+    const recipient = b.recipient_id ?? (b.recipients?.length === 1 ? b.recipients[0] : undefined);
+    if (!recipient) throw fieldError('recipient_id', 'BASE_TYPE_REQUIRED', 'This field is required');
+    const ch = await openDm(ctx, actor.user, recipient);
+    const users = await getUsers(ctx, (ch.recipients ?? []).filter((id) => id !== actor.user.id));
+    return channelWire(ch, [...users.values()]);
+  })
+  .get('/users/@me/guilds', 'any', async ({ ctx, actor, query }) => {
+    const q = parseBody(GuildsQuery, query);
+    if (actor.kind === 'bearer' && !actor.scopes.includes('guilds')) throw Errors.missingScope();
+    let sel = ctx.db.selectFrom('members').innerJoin('guilds', 'guilds.id', 'members.guild_id').selectAll('guilds').where('members.user_id', '=', actor.user.id);
+    if (q.after) sel = sel.where('guilds.id', '>', q.after);
+    if (q.before) sel = sel.where('guilds.id', '<', q.before);
+    const rows = await sel.orderBy('guilds.id').limit(q.limit ?? 200).execute();
+    const out = [];
+    for (const r of rows) {
+      const g = toGuild(r);
+      const perms = (await ctx.access.guildPerms(g.id, actor.user.id)) ?? 0n;
+      out.push({ id: g.id, name: g.name, icon: g.icon, banner: g.banner, owner: g.owner_id === actor.user.id, permissions: perms.toString(), features: g.features });
+    }
+    return out;
+  })
+  .delete('/users/@me/guilds/{guild_id}', 'any', async ({ ctx, actor, params }) => {
+    const owner = await ctx.access.ownerId(params.guild_id);
+    if (!owner || !(await ctx.access.isMember(params.guild_id, actor.user.id))) throw Errors.unknownGuild();
+    if (owner === actor.user.id) throw fieldError([], 'GUILD_OWNER_CANNOT_LEAVE', 'The owner cannot leave the guild.');
+    await removeMember(ctx, params.guild_id, actor.user.id);
+    return noContent();
+  });
+
+/** Image data URIs are stored as a content hash; the CDN serves attachments only. */
+const avatarHash = (data: string) => crypto.createHash('md5').update(data).digest('hex');

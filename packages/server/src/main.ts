@@ -1,0 +1,50 @@
+import { startServer } from './server.js';
+import { loadConfig } from './config.js';
+import { seedWorld } from './dev/seed.js';
+
+/** CLI: `start` runs the platform (with --seed to create a dev world), `seed` creates the world and exits. */
+async function main() {
+  const [command = 'start', ...argv] = process.argv.slice(2);
+  if (command === 'help' || argv.includes('--help')) {
+    const { SETTINGS } = await import('./config.js');
+    console.log('usage: accord [start|seed] [options]\n');
+    for (const s of SETTINGS) console.log(`  ${s.flag.padEnd(22)} ${s.env.padEnd(26)} ${s.doc} (default ${s.def})`);
+    return;
+  }
+  if (command !== 'start' && command !== 'seed') throw new Error(`unknown command: ${command}`);
+  const t0 = performance.now();
+  const config = loadConfig(argv);
+  const server = await startServer({}, command === 'seed' ? [...argv, '--port', '0'] : argv);
+  if (command === 'seed' || config.seed) {
+    const world = await seedWorld(server.ctx);
+    printWorld(server.url, world);
+    if (command === 'seed') {
+      await server.close();
+      return;
+    }
+  }
+  const ms = (performance.now() - t0).toFixed(0);
+  console.log(`accord: listening on ${server.url} (${server.ctx.store.dialect}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
+  console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function printWorld(url: string, w: Awaited<ReturnType<typeof seedWorld>>) {
+  console.log('\naccord dev world');
+  console.log(`  api            ${url}/api/v10`);
+  console.log(`  guild          ${w.guildId}  (#general ${w.textChannelId}, voice ${w.voiceChannelId})`);
+  console.log(`  application    ${w.applicationId}`);
+  console.log(`  bot token      ${w.botToken}`);
+  for (const u of w.users) console.log(`  user ${u.username.padEnd(9)} ${u.id}  token ${u.token}  password ${u.password}`);
+  console.log('');
+}
+
+main().catch((err) => {
+  console.error(`accord: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Config } from './config.js';
+import { Clock } from './core/clock.js';
+import { Snowflakes } from './core/snowflake.js';
+import { openStore } from './store/db.js';
+import { InProcessBus } from './bus/in-process.js';
+import { GuildAccess } from './services/access.js';
+import { buildHttp } from './http/app.js';
+import { Gateway } from './gateway/gateway.js';
+import { registerDevRoutes } from './dev/routes.js';
+import type { Ctx } from './context.js';
+
+export interface RunningServer {
+  ctx: Ctx;
+  url: string;
+  port: number;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+/** Starts the whole platform in this process: store, bus, HTTP API, CDN and Gateway on one port. */
+export async function startServer(overrides: Partial<Config> = {}, argv: string[] = []): Promise<RunningServer> {
+  const config = loadConfig(argv, process.env, overrides);
+  const clock = new Clock();
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
+  const bus = new InProcessBus();
+  const ctx: Ctx = {
+    config, clock, store, bus,
+    db: store.db,
+    ids: new Snowflakes(clock),
+    access: new GuildAccess(store.db, clock, bus),
+    publicUrl: '',
+  };
+  const http = buildHttp(ctx);
+  if (config.dev) registerDevRoutes(http.app, ctx);
+  const gateway = new Gateway(ctx);
+  http.app.server.on('upgrade', (req, socket, head) => gateway.handleUpgrade(req, socket, head));
+  await http.app.listen({ host: config.host, port: config.port });
+  const port = (http.app.server.address() as AddressInfo).port;
+  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  ctx.publicUrl = config.publicUrl ?? `http://${hostForUrl}:${port}`;
+  return {
+    ctx, port, gateway,
+    url: ctx.publicUrl,
+    async close() {
+      gateway.close();
+      await http.app.close();
+      await bus.close();
+      await store.close();
+    },
+  };
+}

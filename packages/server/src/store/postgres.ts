@@ -1,0 +1,17 @@
+import pg from 'pg';
+import { PostgresDialect } from 'kysely';
+
+// int8 columns: exact strings past 2^53, numbers below (the same contract as the SQLite driver).
+pg.types.setTypeParser(20, (v: string) => {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+});
+
+export function createPostgresDialect(url: string, schema?: string): { dialect: PostgresDialect; pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: schema ? `-c search_path=${schema}` : undefined,
+  });
+  return { dialect: new PostgresDialect({ pool }), pool };
+}
