@@ -17,9 +17,12 @@ export interface HttpApp {
 }
 
 export function buildHttp(ctx: Ctx): HttpApp {
-  const app = Fastify({ logger: false, bodyLimit: 26 * 1024 * 1024, maxParamLength: 200, caseSensitive: true });
+  const app = Fastify({ logger: false, bodyLimit: 26 * 1024 * 1024, routerOptions: { maxParamLength: 200, caseSensitive: true } });
   const auth = new Authenticator(ctx);
   const limits = new MemoryRateLimits(ctx.clock);
+  ctx.bus.subscribe((e) => {
+    if (e.t === '__TOKENS_CHANGED') auth.clear();
+  });
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => {

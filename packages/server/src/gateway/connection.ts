@@ -1,0 +1,190 @@
+import crypto from 'node:crypto';
+import type WebSocket from 'ws';
+import type { Ctx } from '../context.js';
+import { ALL_INTENTS, INTENT_FLAGS, PRIVILEGED } from '../core/intents.js';
+import { applicationOfBot } from '../services/applications.js';
+import type { Authenticator } from '../http/auth.js';
+import { Close, COMMANDS_PER_MINUTE, MAX_FRAME, Op } from './opcodes.js';
+import { Session, type Transport } from './session.js';
+import { ZlibStream } from './compression.js';
+import type { GatewayHub } from './gateway.js';
+import { guildIdsOf, readyPayload } from './payloads.js';
+import { handleRequestMembers } from './member-requests.js';
+import { handlePresenceUpdate } from './presence-updates.js';
+import { handleChannelInfo } from './channel-info.js';
+
+/** One WebSocket: framing, heartbeats, command limits, and the Identify/Resume handshake. */
+export class Connection implements Transport {
+  session: Session | null = null;
+  lastBeat: number;
+  private commands = 0;
+  private windowStart: number;
+  private zlib: ZlibStream | null;
+  private closed = false;
+
+  constructor(private readonly ws: WebSocket, private readonly hub: GatewayHub, private readonly ctx: Ctx, private readonly auth: Authenticator, compress: boolean) {
+    this.lastBeat = Date.now();
+    this.windowStart = Date.now();
+    this.zlib = compress ? new ZlibStream((data) => this.raw(data)) : null;
+    ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    ws.on('close', (code) => this.onClose(code));
+    ws.on('error', () => {});
+    this.sendOp(Op.HELLO, { heartbeat_interval: ctx.config.heartbeatIntervalMs });
+  }
+
+  send(frame: string): void {
+    if (this.closed) return;
+    if (this.zlib) this.zlib.send(frame);
+    else this.raw(frame);
+  }
+
+  private raw(data: string | Buffer): void {
+    if (this.ws.readyState === 1) this.ws.send(data);
+  }
+
+  private sendOp(op: number, d: unknown): void {
+    this.send(JSON.stringify({ op, d, s: null, t: null }));
+  }
+
+  close(code: number, reason = ''): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.ws.close(code, reason);
+    } catch {
+      this.ws.terminate();
+    }
+  }
+
+  private onClose(code: number): void {
+    this.closed = true;
+    this.zlib?.close();
+    this.hub.detach(this, code === 1000 || code === 1001);
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    if (isBinary || data.length > MAX_FRAME) return this.close(Close.DECODE_ERROR, 'Decode error.');
+    const now = Date.now();
+    if (now - this.windowStart > 60_000) {
+      this.windowStart = now;
+      this.commands = 0;
+    }
+    if (++this.commands > COMMANDS_PER_MINUTE) return this.close(Close.RATE_LIMITED, 'You are being rate limited.');
+    let msg: { op?: unknown; d?: any };
+    try {
+      msg = JSON.parse(data.toString('utf8'));
+    } catch {
+      return this.close(Close.DECODE_ERROR, 'Decode error.');
+    }
+    if (!msg || typeof msg !== 'object' || typeof msg.op !== 'number') return this.close(Close.DECODE_ERROR, 'Decode error.');
+    this.handle(msg.op, msg.d).catch((err) => {
+      console.error('[gateway] command failed', err);
+      this.close(Close.UNKNOWN_ERROR, 'Unknown error.');
+    });
+  }
+
+  private async handle(op: number, d: any): Promise<void> {
+    if (op === Op.HEARTBEAT) {
+      this.lastBeat = Date.now();
+      return this.send('{"op":11,"d":null,"s":null,"t":null}');
+    }
+    if (op === Op.IDENTIFY) return this.identify(d);
+    if (op === Op.RESUME) return this.resume(d);
+    if (!this.session) {
+      if ([Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS, Op.REQUEST_SOUNDBOARD_SOUNDS, Op.REQUEST_CHANNEL_INFO].includes(op as any)) {
+        return this.close(Close.NOT_AUTHENTICATED, 'Not authenticated.');
+      }
+      return this.close(Close.UNKNOWN_OPCODE, 'Unknown opcode.');
+    }
+    switch (op) {
+      case Op.PRESENCE_UPDATE:
+        return handlePresenceUpdate(this.hub, this.session, d);
+      case Op.REQUEST_GUILD_MEMBERS:
+        return handleRequestMembers(this.ctx, this.hub, this.session, d);
+      case Op.REQUEST_CHANNEL_INFO:
+        return handleChannelInfo(this.ctx, this.session, d);
+      case Op.REQUEST_SOUNDBOARD_SOUNDS:
+        for (const guildId of Array.isArray(d?.guild_ids) ? d.guild_ids : []) {
+          if (this.session.guildIds.has(String(guildId))) this.session.dispatch('SOUNDBOARD_SOUNDS', JSON.stringify({ guild_id: String(guildId), soundboard_sounds: [] }));
+        }
+        return;
+      case Op.VOICE_STATE_UPDATE:
+        return; // voice lands with the voice gateway
+      default:
+        return this.close(Close.UNKNOWN_OPCODE, 'Unknown opcode.');
+    }
+  }
+
+  private async identify(d: any): Promise<void> {
+    if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
+    if (!d || typeof d !== 'object' || typeof d.token !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
+    let actor;
+    try {
+      // Bots identify with the bare token; "Bot x" is tolerated. User clients send their raw token.
+      actor = (await this.auth.resolve(`Bot ${d.token.replace(/^Bot\s+/i, '')}`).catch(() => null)) ?? (await this.auth.resolve(d.token).catch(() => null));
+    } catch {
+      actor = null;
+    }
+    if (!actor || actor.kind === 'bearer') return this.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    const isBot = actor.kind === 'bot';
+    let shard: [number, number] = [0, 1];
+    if (d.shard !== undefined) {
+      if (!Array.isArray(d.shard) || d.shard.length !== 2 || !d.shard.every((n: unknown) => Number.isInteger(n))) return this.close(Close.INVALID_SHARD, 'Invalid shard.');
+      const [id, count] = d.shard as [number, number];
+      if (count < 1 || id < 0 || id >= count) return this.close(Close.INVALID_SHARD, 'Invalid shard.');
+      shard = [id, count];
+    }
+    let intents = 0;
+    if (isBot) {
+      if (!Number.isInteger(d.intents) || d.intents < 0 || (d.intents & ~ALL_INTENTS) !== 0) return this.close(Close.INVALID_INTENTS, 'Invalid intent(s).');
+      intents = d.intents;
+      if (intents & PRIVILEGED) {
+        const app = await applicationOfBot(this.ctx, actor.user.id);
+        const flags = Number((app?.flags ?? 0n) & 0xffffffffn);
+        for (const [intent, allowed] of INTENT_FLAGS) {
+          if (intents & intent && !(flags & allowed)) return this.close(Close.DISALLOWED_INTENTS, 'Disallowed intent(s).');
+        }
+      }
+    }
+    const guildIds = await guildIdsOf(this.ctx, actor.user.id);
+    if (isBot && guildIds.length / shard[1] > 2500) return this.close(Close.SHARDING_REQUIRED, 'Sharding required.');
+    const largeThreshold = Math.min(250, Math.max(50, Number.isInteger(d.large_threshold) ? d.large_threshold : 50));
+    const capabilities = Number.isInteger(d.capabilities) ? d.capabilities : 0;
+    const session = new Session(crypto.randomBytes(16).toString('hex'), actor, intents, shard, capabilities, largeThreshold);
+    for (const g of guildIds) if (!isBot || shard[1] === 1 || this.hub.shardOf(g, shard[1]) === shard[0]) session.guildIds.add(g);
+    const ready = JSON.stringify(await readyPayload(this.ctx, session, this.hub.resumeUrl));
+    if (this.closed) return;
+    // READY takes seq 1: the session joins the dispatcher in the same tick, so no event can come before it.
+    this.session = session;
+    session.transport = this;
+    this.hub.attach(session);
+    this.lastBeat = Date.now();
+    session.dispatch('READY', ready);
+    this.hub.setPresence(session, d.presence);
+    this.hub.sendGuildCreates(session);
+  }
+
+  private async resume(d: any): Promise<void> {
+    if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
+    if (!d || typeof d.token !== 'string' || typeof d.session_id !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
+    const s = this.hub.sessions.get(d.session_id);
+    const token = d.token.replace(/^Bot\s+/i, '');
+    const actor = (await this.auth.resolve(`Bot ${token}`).catch(() => null)) ?? (await this.auth.resolve(token).catch(() => null));
+    if (!s || s.dead || !actor || actor.user.id !== s.userId) {
+      this.sendOp(Op.INVALID_SESSION, false);
+      return;
+    }
+    const seq = Number(d.seq ?? 0);
+    const frames = s.framesAfter(Number.isInteger(seq) ? seq : -1);
+    if (frames === null) return this.close(Close.INVALID_SEQ, 'Invalid seq.');
+    // Take the session over from any transport still attached to it.
+    const previous = s.transport;
+    if (previous && previous !== this) (previous as Connection).session = null, previous.close(4000, 'Session resumed elsewhere.');
+    this.session = s;
+    s.transport = this;
+    s.detachedAt = 0;
+    this.lastBeat = Date.now();
+    for (const f of frames) this.send(f);
+    s.dispatch('RESUMED', '{}');
+  }
+}

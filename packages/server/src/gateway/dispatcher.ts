@@ -1,0 +1,122 @@
+import type { Ctx } from '../context.js';
+import type { BusEvent } from '../bus/bus.js';
+import { intentFor } from '../core/intents.js';
+import { P } from '../core/permissions.js';
+import type { Session } from './session.js';
+import type { Presences } from './presence.js';
+import { guildCreatePayload } from './payloads.js';
+import { blankMessage, messageView } from './views.js';
+
+/** Which shard a guild belongs to: (guild_id >> 22) % num_shards. */
+export function shardOf(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+/**
+ * Turns bus events into per-session dispatches: recipients by guild membership or explicit users, then shard,
+ * intent and channel visibility filters, then one serialization per distinct view. Events are handled strictly in
+ * order so every session sees them in publish order.
+ */
+export class Dispatcher {
+  readonly byUser = new Map<string, Set<Session>>();
+  readonly byGuild = new Map<string, Set<Session>>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: Ctx, private readonly presences: Presences) {}
+
+  enqueue(e: BusEvent): void {
+    if (e.t.startsWith('__')) return;
+    this.queue = this.queue.then(() => this.dispatch(e)).catch((err) => console.error('[gateway] dispatch failed', e.t, err));
+  }
+
+  /** GUILD_CREATE for each of a new session's guilds, queued behind events already published. */
+  enqueueGuildCreates(s: Session): void {
+    const ids = [...s.guildIds];
+    this.queue = this.queue.then(() => this.guildCreate(ids, s)).catch((err) => console.error('[gateway] guild create failed', err));
+  }
+
+  /** Resolves when every event published so far has been dispatched (tests, benchmarks). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  add(s: Session): void {
+    index(this.byUser, s.userId, s);
+    for (const g of s.guildIds) index(this.byGuild, g, s);
+  }
+
+  remove(s: Session): void {
+    unindex(this.byUser, s.userId, s);
+    for (const g of s.guildIds) unindex(this.byGuild, g, s);
+  }
+
+  private async dispatch(e: BusEvent): Promise<void> {
+    const guildId = e.guild_id ?? null;
+    let targets: Iterable<Session>;
+    if (e.user_ids) targets = e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]);
+    else if (guildId) targets = [...(this.byGuild.get(guildId) ?? [])];
+    else return;
+
+    if (e.t === 'GUILD_CREATE' && guildId) {
+      for (const s of targets) await this.guildCreate([guildId], s);
+      return;
+    }
+    if (e.t === 'GUILD_DELETE' && guildId) {
+      for (const s of targets) {
+        s.guildIds.delete(guildId);
+        unindex(this.byGuild, guildId, s);
+      }
+    }
+
+    const views = new Map<string, string>();
+    for (const s of targets) {
+      if (s.dead) continue;
+      if (s.isBot && !this.routed(s, guildId)) continue;
+      const needed = intentFor(e.t, !!guildId);
+      const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
+      if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
+      if (guildId && e.channel_id && !e.user_ids) {
+        const perms = await this.ctx.access.channelPerms(guildId, e.channel_id, s.userId);
+        if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
+      }
+      const view = messageView(e.t, e.d, s);
+      let json = views.get(view);
+      if (json === undefined) {
+        json = JSON.stringify(view === 'blank' ? blankMessage(e.d) : e.d);
+        views.set(view, json);
+      }
+      s.dispatch(e.t, json);
+    }
+  }
+
+  /** Guild events go to the session whose shard owns the guild; the rest to shard 0. */
+  private routed(s: Session, guildId: string | null): boolean {
+    const [id, count] = s.shard;
+    if (count <= 1) return true;
+    return guildId ? shardOf(guildId, count) === id : id === 0;
+  }
+
+  private async guildCreate(guildIds: string[], s: Session): Promise<void> {
+    for (const guildId of guildIds) {
+      if (s.dead || (s.isBot && !this.routed(s, guildId))) continue;
+      s.guildIds.add(guildId);
+      index(this.byGuild, guildId, s);
+      if (s.isBot && !(s.intents & 1)) continue;
+      const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
+      if (payload) s.dispatch('GUILD_CREATE', JSON.stringify(payload));
+    }
+  }
+}
+
+function index(map: Map<string, Set<Session>>, key: string, s: Session) {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(s);
+}
+
+function unindex(map: Map<string, Set<Session>>, key: string, s: Session) {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(s);
+  if (!set.size) map.delete(key);
+}

@@ -1,0 +1,69 @@
+import type { Ctx } from '../context.js';
+import { I } from '../core/intents.js';
+import { toMember } from '../store/repos/mappers.js';
+import { member as memberWire } from '../wire/member.js';
+import { getUsers } from '../services/users.js';
+import type { Session } from './session.js';
+import type { GatewayHub } from './gateway.js';
+
+const CHUNK = 1000;
+const ALL_MEMBERS_WINDOW_MS = 30_000;
+/** Last "all members" request per bot user and guild (1 per guild per bot per 30 s). */
+const lastAll = new Map<string, number>();
+
+/** Request Guild Members (op 8): GUILD_MEMBERS_CHUNK replies, or RATE_LIMITED for an excess "all" request. */
+export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session, d: any): Promise<void> {
+  if (!d || typeof d !== 'object') return;
+  const guildId = String(Array.isArray(d.guild_id) ? d.guild_id[0] : d.guild_id ?? '');
+  if (!s.guildIds.has(guildId)) return;
+  const nonce = typeof d.nonce === 'string' && Buffer.byteLength(d.nonce) <= 32 ? d.nonce : undefined;
+  const userIds: string[] | null = Array.isArray(d.user_ids) ? d.user_ids.slice(0, 100).map(String) : d.user_ids != null ? [String(d.user_ids)] : null;
+  const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
+  const limit = Number.isInteger(d.limit) ? Math.max(0, d.limit) : 0;
+  const wantsAll = !userIds && query === '' && limit === 0;
+
+  if (wantsAll && s.isBot) {
+    if (!(s.intents & I.GUILD_MEMBERS)) return;
+    const key = `${s.userId}:${guildId}`;
+    const last = lastAll.get(key);
+    const now = ctx.clock.now();
+    if (last !== undefined && now - last < ALL_MEMBERS_WINDOW_MS) {
+      const retry = (ALL_MEMBERS_WINDOW_MS - (now - last)) / 1000;
+      s.dispatch('RATE_LIMITED', JSON.stringify({ opcode: 8, retry_after: Number(retry.toFixed(3)), meta: { guild_id: guildId, ...(nonce ? { nonce } : {}) } }));
+      return;
+    }
+    lastAll.set(key, now);
+  }
+
+  let q = ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId);
+  if (userIds) q = q.where('user_id', 'in', userIds.filter((id) => /^\d{1,20}$/.test(id)).length ? userIds.filter((id) => /^\d{1,20}$/.test(id)) : ['0']);
+  const rows = (await q.orderBy('user_id').execute()).map(toMember);
+  const users = await getUsers(ctx, rows.map((m) => m.user_id));
+  let matched = rows;
+  if (!userIds && query) {
+    matched = rows.filter((m) => {
+      const u = users.get(m.user_id);
+      return [m.nick, u?.username, u?.global_name].some((n) => n?.toLowerCase().startsWith(query));
+    });
+  }
+  if (!wantsAll && !userIds) matched = matched.slice(0, Math.min(limit || 100, 100));
+  const notFound = userIds ? userIds.filter((id) => !rows.some((m) => m.user_id === id)) : [];
+  const withPresences = d.presences === true && (!s.isBot || (s.intents & I.GUILD_PRESENCES) !== 0);
+
+  const count = Math.max(1, Math.ceil(matched.length / CHUNK));
+  for (let i = 0; i < count; i++) {
+    const part = matched.slice(i * CHUNK, (i + 1) * CHUNK);
+    const payload: Record<string, unknown> = {
+      guild_id: guildId,
+      members: part.map((m) => memberWire(m, users.get(m.user_id) ?? null)),
+      chunk_index: i,
+      chunk_count: count,
+    };
+    if (i === 0 && notFound.length) payload.not_found = notFound;
+    if (withPresences) {
+      payload.presences = part.map((m) => ({ user: { id: m.user_id }, ...hub.presences.visible(m.user_id) })).filter((p) => p.status !== 'offline');
+    }
+    if (nonce) payload.nonce = nonce;
+    s.dispatch('GUILD_MEMBERS_CHUNK', JSON.stringify(payload));
+  }
+}
