@@ -6,6 +6,7 @@ import { openStore } from './store/db.js';
 import { InProcessBus } from './bus/in-process.js';
 import { GuildAccess } from './services/access.js';
 import { buildHttp } from './http/app.js';
+import { registerCdn } from './http/cdn.js';
 import { Gateway } from './gateway/gateway.js';
 import { registerDevRoutes } from './dev/routes.js';
 import type { Ctx } from './context.js';
@@ -32,6 +33,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     publicUrl: '',
   };
   const http = buildHttp(ctx);
+  registerCdn(http.app, ctx);
   if (config.dev) registerDevRoutes(http.app, ctx);
   const gateway = new Gateway(ctx);
   http.app.server.on('upgrade', (req, socket, head) => gateway.handleUpgrade(req, socket, head));

@@ -20,6 +20,7 @@ export function buildHttp(ctx: Ctx): HttpApp {
   const app = Fastify({ logger: false, bodyLimit: 26 * 1024 * 1024, routerOptions: { maxParamLength: 200, caseSensitive: true } });
   const auth = new Authenticator(ctx);
   const limits = new MemoryRateLimits(ctx.clock);
+  app.addHook('onSend', async (_req, reply, payload) => { if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json'); return payload; }); // the platform sends bare application/json (oceanic.js parses only that)
   ctx.bus.subscribe((e) => {
     if (e.t === '__TOKENS_CHANGED') auth.clear();
   });
@@ -101,8 +102,9 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       if (result instanceof Reply) {
         reply.code(result.status);
         if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
-        if (result.contentType) reply.type(result.contentType);
-        return reply.send(result.body === undefined ? undefined : result.contentType ? result.body : JSON.stringify(result.body));
+        if (result.body === undefined) return reply.send();
+        if (result.contentType) return reply.type(result.contentType).send(result.body);
+        return reply.type('application/json').send(JSON.stringify(result.body));
       }
       reply.type('application/json');
       return reply.send(JSON.stringify(result ?? null));

@@ -15,9 +15,11 @@ interface GuildState {
   rolePositions: Map<string, number>;
   channels: Map<string, { type: number; parentId: string | null; overwrites: Overwrite[] }>;
   members: Map<string, { roles: string[]; timeoutUntil: number | null }>;
+  /** Private threads are visible to their members and MANAGE_THREADS holders only. */
+  privateThreadMembers: Map<string, Set<string>>;
 }
 
-const INVALIDATING = /^(GUILD_UPDATE|GUILD_DELETE|GUILD_ROLE_|CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|THREAD_CREATE|THREAD_UPDATE|THREAD_DELETE|GUILD_MEMBER_|GUILD_CREATE)/;
+const INVALIDATING = /^(GUILD_UPDATE|GUILD_DELETE|GUILD_ROLE_|CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|THREAD_CREATE|THREAD_UPDATE|THREAD_DELETE|THREAD_MEMBER_UPDATE|THREAD_MEMBERS_UPDATE|GUILD_MEMBER_|GUILD_CREATE)/;
 const VOICE_TYPES = new Set([2, 13]);
 const THREAD_TYPES = new Set([10, 11, 12]);
 
@@ -52,8 +54,15 @@ export class GuildAccess {
       this.db.selectFrom('channels').select(['id', 'type', 'parent_id', 'permission_overwrites']).where('guild_id', '=', guildId).execute(),
       this.db.selectFrom('members').select(['user_id', 'roles', 'communication_disabled_until']).where('guild_id', '=', guildId).execute(),
     ]);
+    const privateThreads = channels.filter((c) => num(c.type) === 12).map((c) => id(c.id));
+    const threadMembers = privateThreads.length
+      ? await this.db.selectFrom('thread_members').select(['channel_id', 'user_id']).where('channel_id', 'in', privateThreads).execute()
+      : [];
+    const privateThreadMembers = new Map(privateThreads.map((t) => [t, new Set<string>()]));
+    for (const tm of threadMembers) privateThreadMembers.get(id(tm.channel_id))?.add(id(tm.user_id));
     return {
       guildId,
+      privateThreadMembers,
       ownerId: id(g.owner_id),
       rolePermissions: new Map(roles.map((r) => [id(r.id), BigInt(r.permissions)])),
       rolePositions: new Map(roles.map((r) => [id(r.id), num(r.position)])),
@@ -90,10 +99,14 @@ export class GuildAccess {
     const s = await this.state(guildId);
     const subj = s && this.subject(s, userId);
     if (!s || !subj) return null;
+    const now = this.clock.now();
     let ch = s.channels.get(channelId);
+    const privateMembers = s.privateThreadMembers.get(channelId);
     if (ch && THREAD_TYPES.has(ch.type) && ch.parentId) ch = s.channels.get(ch.parentId) ?? ch;
-    if (!ch) return guildPermissions(subj, this.clock.now());
-    return channelPermissions(subj, ch.overwrites, { voice: VOICE_TYPES.has(ch.type), now: this.clock.now() });
+    if (!ch) return guildPermissions(subj, now);
+    const perms = channelPermissions(subj, ch.overwrites, { voice: VOICE_TYPES.has(ch.type), now });
+    if (privateMembers && !privateMembers.has(userId) && !has(perms, P.MANAGE_THREADS, now)) return 0n;
+    return perms;
   }
 
   /** Highest role position of a member (the owner ranks above everyone). */

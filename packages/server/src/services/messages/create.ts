@@ -1,0 +1,211 @@
+import type { Ctx } from '../../context.js';
+import { ApiError, Errors } from '../../core/errors.js';
+import { ALL_PERMISSIONS, P } from '../../core/permissions.js';
+import type { UploadedFile } from '../../http/router.js';
+import { toMessage } from '../../store/repos/mappers.js';
+import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
+import { planAttachments, type AttachmentPlan } from '../attachments.js';
+import { channelAccess, DM_TYPES, forumChannel, routeFor, THREAD_TYPES } from './channel.js';
+import { normalizeEmbed } from './embeds.js';
+import { resolveMentions } from './mentions.js';
+import { resolveReference } from './reference.js';
+import { CREATE_FLAGS, MessageFlags, type MessageCreateInput } from './schema.js';
+import { messageEventWire } from './view.js';
+
+export interface CreateMessageInput {
+  channel: ChannelRecord;
+  author: UserRecord;
+  body: MessageCreateInput;
+  files: UploadedFile[];
+  /** Webhook messages: the webhook is the author (its name and avatar are kept in `extra`). */
+  webhook?: { id: string; name: string; avatar: string | null };
+  applicationId?: string | null;
+  /** Callers that already authorized the send (webhooks, interaction responses). */
+  skipPermissionChecks?: boolean;
+  /** Message type; system types (anything but 0, 19, 20, 23) skip the empty-message rule and mention parsing. */
+  type?: number;
+  /** Rarely set fields kept in the `extra` column (interaction metadata, webhook overrides, …). */
+  extra?: Record<string, unknown>;
+  /** Flags the caller sets beyond what the create body may (e.g. EPHEMERAL for interaction responses). */
+  addFlags?: number;
+}
+
+/** Types a user or app sends; the rest are system messages. */
+const USER_TYPES = new Set([0, 19, 20, 23]);
+const NONCE_WINDOW_MS = 5 * 60_000;
+const VOICE_MESSAGE_CONTENT = 'Voice messages do not support additional content.';
+
+/** Serializes creates that share an enforced nonce, so two racing requests make one message. */
+const nonceLocks = new Map<string, Promise<unknown>>();
+async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = nonceLocks.get(key) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  nonceLocks.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (nonceLocks.get(key) === tail) nonceLocks.delete(key);
+  }
+}
+
+/**
+ * Creates a message: checks channel type and permissions, validates references, attachments and mentions, writes the
+ * message with its files in one transaction, updates the channel, and publishes MESSAGE_CREATE. With `enforce_nonce`,
+ * a message from the same author with the same nonce in the last 5 minutes is returned instead.
+ */
+export async function createMessage(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecord> {
+  const { nonce, enforce_nonce } = input.body;
+  if (!enforce_nonce || nonce == null) return create(ctx, input);
+  const authorId = input.webhook?.id ?? input.author.id;
+  return withLock(`${authorId}:${nonce}`, async () => {
+    const earlier = await ctx.db.selectFrom('messages').selectAll()
+      .where('author_id', '=', authorId).where('nonce', '=', nonce).where('created_at', '>=', ctx.clock.now() - NONCE_WINDOW_MS)
+      .orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return earlier ? toMessage(earlier) : create(ctx, input);
+  });
+}
+
+/** Category and directory channels hold no messages; forum and media channels take posts (threads), not messages. */
+function assertMessageChannel(ch: ChannelRecord): void {
+  if (ch.type === 15 || ch.type === 16) throw forumChannel();
+  if (![0, 1, 2, 3, 5, 10, 11, 12, 13].includes(ch.type)) throw Errors.nonTextChannel();
+}
+
+/** The author's permissions for sending here; throws when they may not send at all. */
+async function sendPermissions(ctx: Ctx, ch: ChannelRecord, author: UserRecord): Promise<bigint> {
+  const perms = await channelAccess(ctx, ch, author.id);
+  if (DM_TYPES.has(ch.type)) {
+    if (ch.type === 1) await assertCanDm(ctx, ch, author);
+    return perms;
+  }
+  const send = THREAD_TYPES.has(ch.type) ? P.SEND_MESSAGES_IN_THREADS : P.SEND_MESSAGES;
+  if (!ctx.access.hasPerm(perms, send)) throw Errors.missingPermissions();
+  const meta = ch.thread_metadata;
+  if (meta?.archived && meta.locked && !ctx.access.hasPerm(perms, P.MANAGE_THREADS)) throw Errors.archivedThread();
+  return perms;
+}
+
+/** Bots may DM only users they share a guild with, and never other bots. */
+async function assertCanDm(ctx: Ctx, ch: ChannelRecord, author: UserRecord): Promise<void> {
+  const other = ch.recipients?.find((id) => id !== author.id);
+  if (!author.bot || !other) return;
+  const shared = await ctx.db.selectFrom('members as a').innerJoin('members as b', 'a.guild_id', 'b.guild_id')
+    .innerJoin('users', 'users.id', 'b.user_id')
+    .select(['a.guild_id', 'users.bot']).where('a.user_id', '=', author.id).where('b.user_id', '=', other).limit(1).executeTakeFirst();
+  if (!shared || Number(shared.bot) === 1) throw Errors.cannotSendToUser();
+}
+
+/** Slowmode: one message per `rate_limit_per_user` seconds per author; 429 with the wait left. */
+async function assertSlowmode(ctx: Ctx, ch: ChannelRecord, authorId: string): Promise<void> {
+  const windowMs = ch.rate_limit_per_user * 1000;
+  const now = ctx.clock.now();
+  const last = await ctx.db.selectFrom('messages').select('created_at')
+    .where('channel_id', '=', ch.id).where('author_id', '=', authorId).where('created_at', '>', now - windowMs)
+    .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  if (!last) return;
+  const retryAfter = Math.max(0.001, (Number(last.created_at) + windowMs - now) / 1000);
+  throw new ApiError(429, 20016, Errors.slowmode().message, undefined, { retry_after: Number(retryAfter.toFixed(3)), global: false });
+}
+
+/** Voice messages: one audio file with duration and waveform, nothing else. */
+function assertVoiceMessage(body: MessageCreateInput, plan: AttachmentPlan): void {
+  if (body.content || body.embeds?.length || body.sticker_ids?.length || body.poll) throw new ApiError(400, 50159, VOICE_MESSAGE_CONTENT);
+  const [a] = plan.attachments;
+  if (plan.attachments.length !== 1 || !a.content_type?.startsWith('audio/')) throw new ApiError(400, 50160, 'Voice messages must have a single audio attachment.');
+  if (a.duration_secs == null || !a.waveform) throw new ApiError(400, 50161, 'Voice messages must have supporting metadata.');
+}
+
+function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): Record<string, unknown> {
+  return {
+    question: { text: poll.question.text },
+    answers: poll.answers.map((a, i) => ({
+      answer_id: i + 1,
+      poll_media: { text: a.poll_media.text, ...(a.poll_media.emoji ? { emoji: { id: a.poll_media.emoji.id ?? null, name: a.poll_media.emoji.name ?? null } } : {}) },
+    })),
+    expiry: new Date(now + (poll.duration ?? 24) * 3600_000).toISOString(),
+    allow_multiselect: poll.allow_multiselect ?? false,
+    layout_type: 1,
+    results: { is_finalized: false, answer_counts: [] },
+  };
+}
+
+async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecord> {
+  const { channel: ch, author, body, files } = input;
+  const type = input.type ?? 0;
+  const system = !USER_TYPES.has(type);
+  const skip = !!input.skipPermissionChecks;
+  assertMessageChannel(ch);
+  const perms = skip ? ALL_PERMISSIONS : await sendPermissions(ctx, ch, author);
+  const can = (p: bigint) => skip || ctx.access.hasPerm(perms, p);
+
+  if (files.length && !can(P.ATTACH_FILES)) throw Errors.missingPermissions();
+  if (body.poll && !can(P.SEND_POLLS)) throw Errors.missingPermissions();
+  let flags = ((body.flags ?? 0) & CREATE_FLAGS) | (input.addFlags ?? 0);
+  if (flags & MessageFlags.IS_VOICE_MESSAGE && !can(P.SEND_VOICE_MESSAGES)) throw new ApiError(403, 50173, 'You cannot send voice messages in this channel.');
+
+  // Without EMBED_LINKS the platform keeps the message and drops its embeds.
+  const embedsIn = can(P.EMBED_LINKS) ? body.embeds ?? [] : [];
+  const content = body.content ?? '';
+  const components = body.components ?? [];
+  const stickers = body.sticker_ids ?? [];
+  const ref = await resolveReference(ctx, ch, author, body.message_reference, can(P.READ_MESSAGE_HISTORY), skip);
+  if (ref.snapshot) flags |= MessageFlags.HAS_SNAPSHOT;
+  const empty = !content.trim() && !embedsIn.length && !files.length && !stickers.length && !components.length && !body.poll && !ref.snapshot;
+  if (!system && empty) throw Errors.emptyMessage();
+
+  const plan = planAttachments(ctx, ch.id, files, body.attachments, null);
+  if (flags & MessageFlags.IS_VOICE_MESSAGE) assertVoiceMessage(body, plan);
+  if (!skip && ch.guild_id && !author.bot && ch.rate_limit_per_user > 0 && !ctx.access.hasPerm(perms, P.BYPASS_SLOWMODE)) {
+    await assertSlowmode(ctx, ch, author.id);
+  }
+
+  const mentions = system
+    ? { users: [], roles: [], everyone: false }
+    : await resolveMentions(ctx, { content, allowed: body.allowed_mentions, guildId: ch.guild_id, canMentionEveryone: can(P.MENTION_EVERYONE), repliedUserId: ref.repliedUserId });
+  const now = ctx.clock.now();
+  const extra: Record<string, unknown> = {};
+  if (input.webhook) Object.assign(extra, { username: input.webhook.name, avatar: input.webhook.avatar });
+  if (ref.snapshot) extra.message_snapshots = [ref.snapshot];
+  if (body.poll) extra.poll = pollFrom(body.poll, now);
+  Object.assign(extra, input.extra ?? {});
+
+  const id = ctx.ids.next();
+  const row = {
+    id,
+    channel_id: ch.id,
+    guild_id: ch.guild_id,
+    author_id: input.webhook?.id ?? author.id,
+    webhook_id: input.webhook?.id ?? null,
+    application_id: input.applicationId ?? null,
+    type: ref.reply && type === 0 ? 19 : type,
+    content,
+    tts: body.tts && can(P.SEND_TTS_MESSAGES) ? 1 : 0,
+    mention_everyone: mentions.everyone ? 1 : 0,
+    mentions: JSON.stringify(mentions.users),
+    mention_roles: JSON.stringify(mentions.roles),
+    attachments: JSON.stringify(plan.attachments),
+    embeds: JSON.stringify(embedsIn.map((e) => normalizeEmbed(e, plan.attachments))),
+    components: JSON.stringify(components),
+    sticker_items: stickers.length ? JSON.stringify(stickers.map((sid) => ({ id: sid, name: '', format_type: 1 }))) : null,
+    flags,
+    nonce: body.nonce ?? null,
+    pinned_at: null,
+    edited_at: null,
+    message_reference: ref.stored ? JSON.stringify(ref.stored) : null,
+    extra: JSON.stringify(extra),
+    created_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    if (plan.rows.length) await trx.insertInto('files').values(plan.rows).execute();
+    await trx.insertInto('messages').values(row).execute();
+    await trx.updateTable('channels')
+      .set((eb) => (THREAD_TYPES.has(ch.type)
+        ? { last_message_id: id, message_count: eb('message_count', '+', 1), total_message_sent: eb('total_message_sent', '+', 1) }
+        : { last_message_id: id }))
+      .where('id', '=', ch.id).execute();
+  });
+  const record = toMessage(row);
+  ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, record), ...routeFor(ch) });
+  return record;
+}

@@ -1,0 +1,58 @@
+import type { Ctx } from '../../context.js';
+import type { AllowedMentionsInput } from './schema.js';
+
+export interface MentionInput {
+  content: string;
+  /** The request's allowed_mentions; absent means "parse everything". */
+  allowed: AllowedMentionsInput | null | undefined;
+  guildId: string | null;
+  /** MENTION_EVERYONE: needed for @everyone/@here and for roles that are not mentionable. */
+  canMentionEveryone: boolean;
+  /** Author of the message replied to, mentioned unless allowed_mentions says otherwise. */
+  repliedUserId?: string | null;
+}
+
+export interface Mentions {
+  users: string[];
+  roles: string[];
+  everyone: boolean;
+}
+
+const USER_RE = /<@!?(\d{1,20})>/g;
+const ROLE_RE = /<@&(\d{1,20})>/g;
+
+const unique = (ids: string[]) => [...new Set(ids)];
+
+/**
+ * What a message mentions: users that exist, roles of the guild, @everyone/@here, each filtered by allowed_mentions
+ * (a `parse` kind allows all of that kind; `users`/`roles` lists allow those ids only).
+ */
+export async function resolveMentions(ctx: Ctx, input: MentionInput): Promise<Mentions> {
+  const { content, allowed } = input;
+  const parseAll = allowed == null;
+  const parse = new Set(allowed?.parse ?? []);
+  const userAllowed = (id: string) => parseAll || parse.has('users') || !!allowed?.users?.includes(id);
+  const roleAllowed = (id: string) => parseAll || parse.has('roles') || !!allowed?.roles?.includes(id);
+
+  const userIds = unique([...content.matchAll(USER_RE)].map((m) => m[1]).filter(userAllowed));
+  const replied = input.repliedUserId && (parseAll || allowed?.replied_user) ? input.repliedUserId : null;
+  if (replied && !userIds.includes(replied)) userIds.push(replied);
+  let users: string[] = [];
+  if (userIds.length) {
+    const rows = await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).execute();
+    const found = new Set(rows.map((r) => String(r.id)));
+    users = userIds.filter((id) => found.has(id));
+  }
+
+  let roles: string[] = [];
+  const roleIds = input.guildId ? unique([...content.matchAll(ROLE_RE)].map((m) => m[1]).filter(roleAllowed)) : [];
+  if (roleIds.length) {
+    const rows = await ctx.db.selectFrom('roles').select(['id', 'mentionable']).where('guild_id', '=', input.guildId!).where('id', 'in', roleIds).execute();
+    // A role that is not mentionable only pings when the author may mention everyone.
+    const ok = new Set(rows.filter((r) => input.canMentionEveryone || Number(r.mentionable) === 1).map((r) => String(r.id)));
+    roles = roleIds.filter((id) => ok.has(id) && id !== input.guildId);
+  }
+
+  const everyone = !!input.guildId && input.canMentionEveryone && (parseAll || parse.has('everyone')) && /@(everyone|here)\b/.test(content);
+  return { users, roles, everyone };
+}

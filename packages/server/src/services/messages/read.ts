@@ -1,0 +1,50 @@
+import type { Ctx } from '../../context.js';
+import { Errors } from '../../core/errors.js';
+import { P } from '../../core/permissions.js';
+import { toMessage } from '../../store/repos/mappers.js';
+import type { ChannelRecord, MessageRecord } from '../../store/records.js';
+import { channelAccess, loadMessage } from './channel.js';
+
+export interface ListQuery {
+  before?: string;
+  after?: string;
+  around?: string;
+  limit?: number;
+}
+
+const newestFirst = (a: MessageRecord, b: MessageRecord) => (BigInt(b.id) > BigInt(a.id) ? 1 : BigInt(b.id) < BigInt(a.id) ? -1 : 0);
+
+/**
+ * A page of a channel's messages, newest first. `around` centres the page on an id (half before, the rest from it on);
+ * `after` takes the oldest messages past the id. Without READ_MESSAGE_HISTORY the list is empty, as on the platform.
+ */
+export async function listMessages(ctx: Ctx, ch: ChannelRecord, userId: string, q: ListQuery): Promise<MessageRecord[]> {
+  const perms = await channelAccess(ctx, ch, userId);
+  if (!ctx.access.hasPerm(perms, P.READ_MESSAGE_HISTORY)) return [];
+  const limit = q.limit ?? 50;
+  const base = () => ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id);
+  let rows;
+  if (q.around) {
+    const older = Math.floor(limit / 2);
+    const [from, before] = await Promise.all([
+      base().where('id', '>=', q.around).orderBy('id', 'asc').limit(limit - older).execute(),
+      older ? base().where('id', '<', q.around).orderBy('id', 'desc').limit(older).execute() : Promise.resolve([]),
+    ]);
+    rows = [...from, ...before];
+  } else if (q.before) {
+    rows = await base().where('id', '<', q.before).orderBy('id', 'desc').limit(limit).execute();
+  } else if (q.after) {
+    rows = await base().where('id', '>', q.after).orderBy('id', 'asc').limit(limit).execute();
+  } else {
+    rows = await base().orderBy('id', 'desc').limit(limit).execute();
+  }
+  return rows.map(toMessage).sort(newestFirst);
+}
+
+/** One message; needs READ_MESSAGE_HISTORY (50013) and belongs to the channel (10008). */
+export async function getMessage(ctx: Ctx, ch: ChannelRecord, userId: string, messageId: string): Promise<MessageRecord> {
+  const perms = await channelAccess(ctx, ch, userId);
+  const m = await loadMessage(ctx, ch.id, messageId);
+  if (!ctx.access.hasPerm(perms, P.READ_MESSAGE_HISTORY)) throw Errors.missingPermissions();
+  return m;
+}

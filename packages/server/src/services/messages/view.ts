@@ -1,0 +1,124 @@
+import type { Ctx } from '../../context.js';
+import { toChannel, toMember, toMessage } from '../../store/repos/mappers.js';
+import type { ChannelRecord, MemberRecord, MessageRecord, UserRecord } from '../../store/records.js';
+import { message, type ReactionCount } from '../../wire/message.js';
+import { member as memberWire } from '../../wire/member.js';
+import { getUsers } from '../users.js';
+
+export interface ViewOptions {
+  /** Whose `me` flags reactions carry; null for a viewer-independent payload. */
+  viewerId: string | null;
+  /** Include reaction counts (API reads do; events leave reactions to the reaction events). */
+  reactions?: boolean;
+  /**
+   * The gateway's extra fields for guild messages: the author's `member` and `member` on each mentioned user. REST
+   * message objects carry neither (MESSAGE_CREATE / MESSAGE_UPDATE only).
+   */
+  eventExtras?: boolean;
+}
+
+const referenceId = (m: MessageRecord) => (m.message_reference && m.message_reference.type !== 1 ? m.message_reference.message_id ?? null : null);
+
+/** Members of the given users in the given guild, keyed by user id. */
+async function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
+  const out = new Map<string, MemberRecord>();
+  const ids = [...new Set(userIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(String(r.user_id), toMember(r));
+  }
+  return out;
+}
+
+/** Reaction counts per message, in the order each emoji first appeared, with the viewer's own flags. */
+async function loadReactions(ctx: Ctx, messageIds: string[], viewerId: string | null): Promise<Map<string, ReactionCount[]>> {
+  const out = new Map<string, ReactionCount[]>();
+  if (!messageIds.length) return out;
+  const rows = await ctx.db.selectFrom('reactions')
+    .select((eb) => ['message_id', 'emoji_key', 'burst', eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('first')])
+    .where('message_id', 'in', messageIds)
+    .groupBy(['message_id', 'emoji_key', 'burst'])
+    .execute();
+  const mine = viewerId
+    ? await ctx.db.selectFrom('reactions').select(['message_id', 'emoji_key', 'burst']).where('message_id', 'in', messageIds).where('user_id', '=', viewerId).execute()
+    : [];
+  const mineKeys = new Set(mine.map((r) => `${r.message_id}|${r.emoji_key}|${Number(r.burst)}`));
+  const acc = new Map<string, Map<string, ReactionCount & { first: number }>>();
+  for (const r of rows) {
+    const mid = String(r.message_id);
+    let byKey = acc.get(mid);
+    if (!byKey) acc.set(mid, (byKey = new Map()));
+    let rc = byKey.get(r.emoji_key);
+    if (!rc) byKey.set(r.emoji_key, (rc = { emoji_key: r.emoji_key, normal: 0, burst: 0, me: false, me_burst: false, first: Number(r.first) }));
+    const burst = Number(r.burst) === 1;
+    if (burst) rc.burst += Number(r.n);
+    else rc.normal += Number(r.n);
+    rc.first = Math.min(rc.first, Number(r.first));
+    if (mineKeys.has(`${mid}|${r.emoji_key}|${burst ? 1 : 0}`)) {
+      if (burst) rc.me_burst = true;
+      else rc.me = true;
+    }
+  }
+  for (const [mid, byKey] of acc) out.set(mid, [...byKey.values()].sort((a, b) => a.first - b.first).map(({ first: _f, ...rc }) => rc));
+  return out;
+}
+
+/**
+ * Wire objects for messages, hydrated in bulk: users (authors, mentions), reactions, replied-to messages, started
+ * threads and, for events, members. Order is preserved.
+ */
+export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: ViewOptions): Promise<Record<string, unknown>[]> {
+  if (!records.length) return [];
+  const refIds = [...new Set(records.map(referenceId).filter((id): id is string => !!id))];
+  const refRows = refIds.length ? await ctx.db.selectFrom('messages').selectAll().where('id', 'in', refIds).execute() : [];
+  const refs = new Map(refRows.map((r) => { const m = toMessage(r); return [m.id, m] as const; }));
+
+  const all = [...records, ...refs.values()];
+  const users: Map<string, UserRecord> = await getUsers(ctx, all.flatMap((m) => [m.author_id, ...m.mentions]));
+
+  const membersByGuild = new Map<string, Map<string, MemberRecord>>();
+  if (opts.eventExtras) {
+    for (const gid of new Set(records.map((m) => m.guild_id).filter((g): g is string => !!g))) {
+      const ids = records.filter((m) => m.guild_id === gid).flatMap((m) => [m.author_id, ...m.mentions]);
+      membersByGuild.set(gid, await loadMembers(ctx, gid, ids));
+    }
+  }
+
+  const reactions = opts.reactions ? await loadReactions(ctx, records.map((m) => m.id), opts.viewerId) : new Map<string, ReactionCount[]>();
+
+  const threadIds = records.map((m) => m.extra.thread_id).filter((id): id is string => typeof id === 'string');
+  const threads = new Map<string, ChannelRecord>();
+  if (threadIds.length) {
+    for (const r of await ctx.db.selectFrom('channels').selectAll().where('id', 'in', threadIds).execute()) threads.set(String(r.id), toChannel(r));
+  }
+
+  return records.map((m) => {
+    const members = m.guild_id ? membersByGuild.get(m.guild_id) : undefined;
+    const ref = referenceId(m);
+    const refRecord = ref ? refs.get(ref) : undefined;
+    const out = message(m, {
+      users,
+      authorMember: members?.get(m.author_id) ?? null,
+      reactions: reactions.get(m.id),
+      referenced: refRecord ? message(refRecord, { users }) : null,
+      thread: typeof m.extra.thread_id === 'string' ? threads.get(m.extra.thread_id) ?? null : null,
+    });
+    if (members) {
+      out.mentions = (out.mentions as Record<string, unknown>[]).map((u) => {
+        const mem = members.get(u.id as string);
+        return mem ? { ...u, member: memberWire(mem, null) } : u;
+      });
+    }
+    return out;
+  });
+}
+
+/** One message as the API returns it to `viewerId`. */
+export async function messageWire(ctx: Ctx, record: MessageRecord, viewerId: string | null): Promise<Record<string, unknown>> {
+  return (await messagesWire(ctx, [record], { viewerId, reactions: true }))[0];
+}
+
+/** The viewer-independent payload of MESSAGE_CREATE / MESSAGE_UPDATE: full message, author member, mention members. */
+export async function messageEventWire(ctx: Ctx, record: MessageRecord): Promise<Record<string, unknown>> {
+  return (await messagesWire(ctx, [record], { viewerId: null, eventExtras: true }))[0];
+}

@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startServer, type RunningServer } from '../../src/server.js';
+import type { Config } from '../../src/config.js';
+import { seedWorld, type SeedWorld } from '../../src/dev/seed.js';
+
+export interface ApiOptions {
+  method?: string;
+  /** A user token, or a bot token with `bot: true`. */
+  token?: string;
+  bot?: boolean;
+  /** Plain values are sent as JSON; FormData, strings and buffers as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** API prefix; defaults to /api/v10. */
+  prefix?: string;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  /** Parsed JSON (the raw text when it is not JSON, null when empty). */
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  world: SeedWorld;
+  /** Calls `${server.url}${prefix}${path}` and parses the JSON answer. */
+  api<T = any>(path: string, opts?: ApiOptions): Promise<ApiResponse<T>>;
+  /** Stops the server and removes its data (the temp dir, or the PostgreSQL schema). */
+  close(): Promise<void>;
+}
+
+/** Config overrides, given directly (`{ rateLimits: true }`) or under `overrides`. */
+export type TestServerOptions = Partial<Config> & { overrides?: Partial<Config> };
+
+/**
+ * A real server on a random port with a seeded world: SQLite in a fresh temp dir by default, or a fresh schema of
+ * the PostgreSQL database in DATABASE_URL when that is set.
+ */
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const { overrides, ...direct } = opts;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-test-'));
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const databaseSchema = databaseUrl ? `t_${Date.now()}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+  const server = await startServer({
+    port: 0, host: '127.0.0.1', dataDir, rateLimits: false, logLevel: 'silent', databaseUrl, databaseSchema, ...direct, ...overrides,
+  });
+  const world = await seedWorld(server.ctx);
+
+  async function api<T = any>(p: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = opts.bot ? `Bot ${opts.token}` : opts.token;
+    let body: NonNullable<Parameters<typeof fetch>[1]>['body'];
+    if (opts.body instanceof FormData || typeof opts.body === 'string' || Buffer.isBuffer(opts.body)) {
+      body = opts.body as typeof body;
+    } else if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    const res = await fetch(`${server.url}${opts.prefix ?? '/api/v10'}${p}`, { method: opts.method ?? 'GET', headers, body });
+    const text = await res.text();
+    let parsed: any = null;
+    if (text) {
+      try { parsed = JSON.parse(text); } catch { parsed = text; }
+    }
+    return { status: res.status, body: parsed as T, text, headers: res.headers };
+  }
+
+  async function close() {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (databaseUrl && databaseSchema) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`);
+      await client.end();
+    }
+  }
+
+  return { server, world, api, close };
+}
