@@ -6,6 +6,7 @@ import type { DB } from './schema.js';
 import { createSqliteDialect } from './sqlite.js';
 import { createPostgresDialect } from './postgres.js';
 import * as m001 from './migrations/001_core.js';
+import * as m002 from './migrations/002_interactions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,7 +16,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const MIGRATIONS: [string, { up: (db: Kysely<any>, d: Dialect) => Promise<void> }][] = [['001_core', m001]];
+const MIGRATIONS: [string, { up: (db: Kysely<any>, d: Dialect) => Promise<void> }][] = [['001_core', m001], ['002_interactions', m002]];
 
 export interface StoreOptions {
   dataDir: string;

@@ -235,6 +235,68 @@ export interface FilesTable {
   created_at: Ms;
 }
 
+export interface ApplicationCommandsTable {
+  id: Id;
+  application_id: Id;
+  guild_id: Id | null;
+  type: number;
+  name: string;
+  version: Id;
+  /** The full command (description, options, localizations, contexts, …) as JSON. */
+  data: Json;
+  created_at: Ms;
+}
+
+export interface CommandPermissionsTable {
+  application_id: Id;
+  guild_id: Id;
+  command_id: Id;
+  permissions: Json;
+}
+
+export interface InteractionsTable {
+  id: Id;
+  application_id: Id;
+  token_hash: string;
+  type: number;
+  user_id: Id;
+  guild_id: Id | null;
+  channel_id: Id | null;
+  /** pending | acknowledged | deferred | failed */
+  state: string;
+  original_message_id: Id | null;
+  followups: number;
+  /** The delivered payload plus what responses need (nonce, session, user install). */
+  data: Json;
+  created_at: Ms;
+}
+
+export interface OAuthGrantsTable {
+  application_id: Id;
+  user_id: Id;
+  scopes: string;
+  integration_type: number | null;
+  created_at: Ms;
+}
+
+export interface OAuthCodesTable {
+  hash: string;
+  /** authorization_code | refresh_token | device_code */
+  kind: string;
+  application_id: Id;
+  user_id: Id | null;
+  data: Json;
+  expires_at: Ms;
+}
+
+export interface AutomodRulesTable {
+  id: Id;
+  guild_id: Id;
+  creator_id: Id;
+  data: Json;
+  enabled: Bool;
+}
+
 export interface DB {
   users: UsersTable;
   tokens: TokensTable;
@@ -250,6 +312,12 @@ export interface DB {
   bans: BansTable;
   webhooks: WebhooksTable;
   files: FilesTable;
+  application_commands: ApplicationCommandsTable;
+  command_permissions: CommandPermissionsTable;
+  interactions: InteractionsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  automod_rules: AutomodRulesTable;
 }
 
 /** Reads a snowflake column back as an exact decimal string. */
