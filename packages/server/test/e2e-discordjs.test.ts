@@ -440,9 +440,12 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
       conn.close(4000, 'forced by test');
       const posted: string[] = [];
       for (let i = 0; i < 20; i++) posted.push((await userPost(`${tag} #${i}`)).id);
-      const [shardId] = await resumed;
+      const [shardId, replayed] = await resumed;
       assert.equal(shardId, 0);
-      await until(() => seenIds.length >= posted.length, 15_000, 'all 20 messageCreate events');
+      assert.ok(replayed >= 1, `the resume replayed missed events (${replayed})`);
+      // And a few more on the resumed connection, so both the replay and the live path are covered.
+      for (let i = 20; i < 25; i++) posted.push((await userPost(`${tag} #${i}`)).id);
+      await until(() => seenIds.length >= posted.length, 15_000, `all ${posted.length} messageCreate events`);
       await sleep(750); // a duplicate would arrive now
       assert.deepEqual([...seenIds].sort(), [...posted].sort(), 'messageCreate exactly once per message');
       assert.equal(rawCounts.size, posted.length);

@@ -22,27 +22,44 @@ interface RouteSpec {
   who: Who[];
   /** Known fields of the route's body; the generator puts wrong types and garbage into them. */
   fields: string[];
+  /** A body the route accepts; garbage is merged into it so one bad field sits among good ones. */
+  valid: fc.Arbitrary<Record<string, unknown>>;
 }
+
+/** Short text that is valid for most name-like fields, sometimes with characters databases choke on. */
+const text = (max = 20) => fc.oneof(
+  { arbitrary: fc.string({ minLength: 2, maxLength: max }).filter((s) => s.trim().length >= 2), weight: 4 },
+  { arbitrary: fc.constantFrom('nul\u0000inside', 'é🙂ö', "quote'and\"dq", 'back\\slash', 'tab\tnl\n'), weight: 1 },
+);
 
 const ROUTES: RouteSpec[] = [
   { name: 'POST /channels/{id}/messages', method: 'POST', path: (t) => `/channels/${t.world.textChannelId}/messages`, who: ['owner', 'bot'],
-    fields: ['content', 'embeds', 'tts', 'nonce', 'enforce_nonce', 'allowed_mentions', 'message_reference', 'components', 'sticker_ids', 'flags', 'attachments', 'poll'] },
+    fields: ['content', 'embeds', 'tts', 'nonce', 'enforce_nonce', 'allowed_mentions', 'message_reference', 'components', 'sticker_ids', 'flags', 'attachments', 'poll'],
+    valid: fc.record({ content: text(200) }) },
   { name: 'PATCH /channels/{id}', method: 'PATCH', path: (t) => `/channels/${t.world.textChannelId}`, who: ['owner', 'bot'],
-    fields: ['name', 'type', 'position', 'topic', 'nsfw', 'rate_limit_per_user', 'bitrate', 'user_limit', 'permission_overwrites', 'parent_id', 'default_auto_archive_duration', 'flags'] },
+    fields: ['name', 'type', 'position', 'topic', 'nsfw', 'rate_limit_per_user', 'bitrate', 'user_limit', 'permission_overwrites', 'parent_id', 'default_auto_archive_duration', 'flags'],
+    valid: fc.record({ topic: text(100), nsfw: fc.boolean() }, { requiredKeys: [] }) },
   { name: 'POST /guilds/{id}/roles', method: 'POST', path: (t) => `/guilds/${t.world.guildId}/roles`, who: ['owner', 'bot'],
-    fields: ['name', 'permissions', 'color', 'colors', 'hoist', 'icon', 'unicode_emoji', 'mentionable'] },
+    fields: ['name', 'permissions', 'color', 'colors', 'hoist', 'icon', 'unicode_emoji', 'mentionable'],
+    valid: fc.record({ name: text(), permissions: fc.constantFrom('0', '2048'), color: fc.integer({ min: 0, max: 0xffffff }), hoist: fc.boolean() }, { requiredKeys: [] }) },
   { name: 'PATCH /guilds/{id}', method: 'PATCH', path: (t) => `/guilds/${t.world.guildId}`, who: ['owner', 'bot'],
-    fields: ['name', 'verification_level', 'default_message_notifications', 'explicit_content_filter', 'afk_channel_id', 'afk_timeout', 'icon', 'owner_id', 'splash', 'banner', 'system_channel_id', 'system_channel_flags', 'rules_channel_id', 'public_updates_channel_id', 'preferred_locale', 'features', 'description', 'premium_progress_bar_enabled'] },
+    fields: ['name', 'verification_level', 'default_message_notifications', 'explicit_content_filter', 'afk_channel_id', 'afk_timeout', 'icon', 'owner_id', 'splash', 'banner', 'system_channel_id', 'system_channel_flags', 'rules_channel_id', 'public_updates_channel_id', 'preferred_locale', 'features', 'description', 'premium_progress_bar_enabled'],
+    valid: fc.record({ name: text(), description: fc.option(text(100), { nil: null }), verification_level: fc.integer({ min: 0, max: 4 }) }, { requiredKeys: [] }) },
   { name: 'PATCH /guilds/{id}/members/{id}', method: 'PATCH', path: (t) => `/guilds/${t.world.guildId}/members/${t.world.users[1].id}`, who: ['owner', 'bot'],
-    fields: ['nick', 'roles', 'mute', 'deaf', 'channel_id', 'communication_disabled_until', 'flags'] },
+    fields: ['nick', 'roles', 'mute', 'deaf', 'channel_id', 'communication_disabled_until', 'flags'],
+    valid: fc.record({ nick: fc.option(text(), { nil: null }) }) },
   { name: 'POST /channels/{id}/invites', method: 'POST', path: (t) => `/channels/${t.world.textChannelId}/invites`, who: ['owner', 'bot'],
-    fields: ['max_age', 'max_uses', 'temporary', 'unique', 'target_type', 'target_user_id', 'target_application_id'] },
+    fields: ['max_age', 'max_uses', 'temporary', 'unique', 'target_type', 'target_user_id', 'target_application_id'],
+    valid: fc.record({ max_age: fc.integer({ min: 0, max: 604800 }), max_uses: fc.integer({ min: 0, max: 100 }), temporary: fc.boolean(), unique: fc.boolean() }, { requiredKeys: [] }) },
   { name: 'POST /channels/{id}/webhooks', method: 'POST', path: (t) => `/channels/${t.world.textChannelId}/webhooks`, who: ['owner', 'bot'],
-    fields: ['name', 'avatar'] },
+    fields: ['name', 'avatar'],
+    valid: fc.record({ name: text() }) },
   { name: 'POST /auth/register', method: 'POST', path: () => `/auth/register`, who: ['none'],
-    fields: ['username', 'global_name', 'password', 'email', 'date_of_birth', 'consent'] },
+    fields: ['username', 'global_name', 'password', 'email', 'date_of_birth', 'consent'],
+    valid: fc.record({ username: fc.stringMatching(/^[a-z0-9_.]{2,24}$/), password: fc.constantFrom('correct horse battery', 'pa\u0000ssword-with-nul'), global_name: text(), date_of_birth: fc.constant('1990-01-01') }, { requiredKeys: ['username', 'password'] }) },
   { name: 'PATCH /users/@me', method: 'PATCH', path: () => `/users/@me`, who: ['owner', 'bot'],
-    fields: ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] },
+    fields: ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'],
+    valid: fc.record({ global_name: text(), bio: text(100), accent_color: fc.integer({ min: 0, max: 0xffffff }) }, { requiredKeys: [] }) },
 ];
 
 // ---- generators -------------------------------------------------------------------------------------------
@@ -55,7 +72,8 @@ const nastyString = fc.oneof(
 );
 const nastyNumber = fc.oneof(
   fc.integer(),
-  fc.double(),
+  // Fractions from integers: fc.double() trips a BigInt bug inside fast-check's generator on some seeds.
+  fc.integer().map((i) => i / 7),
   fc.constantFrom(0, -0, -1, 1.5, 2 ** 31, 2 ** 53, 2 ** 63, -(2 ** 63), 1e21, Number.MAX_VALUE, Number.MIN_VALUE),
 );
 const leaf = fc.oneof(nastyString, nastyNumber, fc.boolean(), fc.constant(null));
@@ -86,7 +104,9 @@ interface FuzzRequest {
 
 function requestFor(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
   const json = fc.oneof(
-    { arbitrary: objectFor(route.fields), weight: 6 },
+    { arbitrary: route.valid, weight: 2 },
+    { arbitrary: fc.tuple(route.valid, objectFor(route.fields)).map(([good, bad]) => ({ ...good, ...bad })), weight: 4 },
+    { arbitrary: objectFor(route.fields), weight: 4 },
     { arbitrary: fc.array(objectFor(route.fields), { maxLength: 3 }), weight: 1 },
     { arbitrary: garbage, weight: 2 },
     { arbitrary: fc.jsonValue({ maxDepth: 4 }), weight: 1 },
@@ -185,6 +205,7 @@ describe('fuzz: malformed bodies against the core write routes', { timeout: 600_
       await fc.assert(
         fc.asyncProperty(requestFor(route), async (req) => {
           before ??= await snapshot();
+          if (process.env.FUZZ_TRACE) process.stderr.write(`FUZZ ${describeReq(route, req).slice(0, 400)}\n`);
           const res = await send(route, req);
           const key = `${res.status}/${/"code":\s*(\d+)/.exec(res.text)?.[1] ?? '-'}`;
           stats.set(key, (stats.get(key) ?? 0) + 1);
@@ -204,7 +225,7 @@ describe('fuzz: malformed bodies against the core write routes', { timeout: 600_
           before = after;
           assert.ok(unchanged, `a 4xx wrote nothing: ${where}\n  changes=${changes}`);
         }),
-        { numRuns: NUM_RUNS, seed: SEED, endOnFailure: false, interruptAfterTimeLimit: 150_000, markInterruptAsFailure: false },
+        { numRuns: NUM_RUNS, seed: SEED, includeErrorInReport: true, interruptAfterTimeLimit: 150_000, markInterruptAsFailure: false },
       );
       const summary = JSON.stringify(Object.fromEntries([...stats].sort()));
       tc.diagnostic(`status/code counts: ${summary}`);

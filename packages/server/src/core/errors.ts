@@ -84,12 +84,14 @@ export const Errors = {
 
 /** 50035 with a tree built from (path, code, message) leaves. */
 export function formError(leaves: { path: (string | number)[]; code: string; message: string }[]): ApiError {
-  const root: ErrorTree = {};
+  // Keys come from request bodies: prototype-less nodes keep "__proto__" an ordinary key, never Object.prototype.
+  const tree = (): ErrorTree => Object.create(null);
+  const root = tree();
   for (const leaf of leaves) {
     let node: ErrorTree = root;
     for (const key of leaf.path) {
       const k = String(key);
-      node = (node[k] as ErrorTree | undefined) ?? (node[k] = {} as ErrorTree) as ErrorTree;
+      node = (node[k] as ErrorTree | undefined) ?? (node[k] = tree());
     }
     (node._errors ??= []).push({ code: leaf.code, message: leaf.message });
   }

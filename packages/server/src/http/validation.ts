@@ -26,6 +26,8 @@ export function toFormError(issues: z.core.$ZodIssue[], input: unknown): ApiErro
   );
 }
 
+const NUMERIC = new Set(['number', 'int', 'bigint']);
+
 function describe(i: z.core.$ZodIssue, value: unknown): { code: string; message: string } {
   switch (i.code) {
     case 'invalid_type':
@@ -36,10 +38,10 @@ function describe(i: z.core.$ZodIssue, value: unknown): { code: string; message:
       if (i.expected === 'boolean') return { code: 'BOOLEAN_TYPE_COERCE', message: `Value "${short(value)}" is not a valid boolean.` };
       return { code: 'BASE_TYPE_STRING', message: `Could not interpret "${short(value)}" as string.` };
     case 'too_big':
-      if (i.origin === 'number' || i.origin === 'bigint') return { code: 'NUMBER_TYPE_MAX', message: `Value should be less than or equal to ${i.maximum}.` };
+      if (NUMERIC.has(String(i.origin))) return { code: 'NUMBER_TYPE_MAX', message: `Value should be less than or equal to ${i.maximum}.` };
       return { code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${i.maximum} or fewer in length.` };
     case 'too_small':
-      if (i.origin === 'number' || i.origin === 'bigint') return { code: 'NUMBER_TYPE_MIN', message: `Value should be greater than or equal to ${i.minimum}.` };
+      if (NUMERIC.has(String(i.origin))) return { code: 'NUMBER_TYPE_MIN', message: `Value should be greater than or equal to ${i.minimum}.` };
       return { code: 'BASE_TYPE_MIN_LENGTH', message: `Must be ${i.minimum} or more in length.` };
     case 'invalid_value':
       return { code: 'BASE_TYPE_CHOICES', message: `Value must be one of (${i.values.map((v) => String(v)).join(', ')}).` };
@@ -72,3 +74,25 @@ export const nullableString = (max: number) => z.string().max(max).nullable();
 export const qBool = z.preprocess((v) => (v === undefined ? undefined : ['true', 'True', '1'].includes(String(v))), z.boolean().optional());
 export const qInt = (min: number, max: number) =>
   z.preprocess((v) => (v === undefined || v === '' ? undefined : Number(v)), z.number().int().min(min).max(max).optional());
+
+/**
+ * Refuses strings containing U+0000 anywhere in a body or query: PostgreSQL cannot store them, and no platform field
+ * accepts them. Runs once per request, before any route logic.
+ */
+export function assertNoNul(input: unknown, root: (string | number)[] = []): void {
+  const leaves: { path: (string | number)[]; code: string; message: string }[] = [];
+  const walk = (v: unknown, path: (string | number)[], depth: number) => {
+    if (depth > 32 || leaves.length >= 10) return;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) leaves.push({ path, code: 'STRING_TYPE_INVALID_CHARACTERS', message: 'String contains invalid characters.' });
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i], depth + 1));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) leaves.push({ path, code: 'STRING_TYPE_INVALID_CHARACTERS', message: 'Key contains invalid characters.' });
+        else walk(x, [...path, k], depth + 1);
+      }
+    }
+  };
+  walk(input, root, 0);
+  if (leaves.length) throw formError(leaves);
+}

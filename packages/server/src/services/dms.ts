@@ -3,6 +3,7 @@ import { Errors } from '../core/errors.js';
 import { toChannel } from '../store/repos/mappers.js';
 import type { ChannelRecord } from '../store/records.js';
 import { getUser } from './users.js';
+import { channel as channelWire } from '../wire/channel.js';
 
 /** Opens (or returns) the DM between two users. Bots may only DM users who share a guild with them. */
 export async function openDm(ctx: Ctx, me: { id: string; bot: boolean }, recipientId: string): Promise<ChannelRecord> {
@@ -27,6 +28,7 @@ export async function openDm(ctx: Ctx, me: { id: string; bot: boolean }, recipie
     throw Errors.unknownUser();
   }
   const ch = toChannel(row);
-  ctx.bus.publish({ t: 'CHANNEL_CREATE', d: { id: ch.id }, channel_id: ch.id, user_ids: [me.id] });
+  // The opener's sessions learn of the DM now; the recipient's when a message arrives.
+  ctx.bus.publish({ t: 'CHANNEL_CREATE', d: channelWire(ch, me.id === recipientId ? [] : [other]), channel_id: ch.id, user_ids: [me.id] });
   return ch;
 }
