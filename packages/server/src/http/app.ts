@@ -5,7 +5,9 @@ import { ApiError, Errors } from '../core/errors.js';
 import { Authenticator } from './auth.js';
 import { bucketFor, DEFAULT_LIMIT, GLOBAL_LIMIT, MemoryRateLimits, type RateLimitStore } from './rate-limit.js';
 import { Reply, type RouteDef, type UploadedFile } from './router.js';
+import { guardBearer } from './scope-guard.js';
 import { allRoutes } from './routes/index.js';
+import { assertNoNul } from './validation.js';
 
 const MAX_FILE = 10 * 1024 * 1024;
 const API_PREFIXES = ['/api/v10', '/api/v9', '/api'];
@@ -20,7 +22,6 @@ export function buildHttp(ctx: Ctx): HttpApp {
   const app = Fastify({ logger: false, bodyLimit: 26 * 1024 * 1024, routerOptions: { maxParamLength: 200, caseSensitive: true } });
   const auth = new Authenticator(ctx);
   const limits = new MemoryRateLimits(ctx.clock);
-  app.addHook('onSend', async (_req, reply, payload) => { if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json'); return payload; }); // the platform sends bare application/json (oceanic.js parses only that)
   ctx.bus.subscribe((e) => {
     if (e.t === '__TOKENS_CHANGED') auth.clear();
   });
@@ -39,10 +40,11 @@ export function buildHttp(ctx: Ctx): HttpApp {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
   app.register(multipart, { limits: { fileSize: MAX_FILE + 1, files: 10, fieldSize: 4 * 1024 * 1024 } });
-  // Any other content type: the body is ignored (GET-like) rather than failing with a framework error.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+  // Any other content type with a body is refused, as the platform does.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(contentTypeInvalid() as any, undefined));
 
-  app.setErrorHandler((err: any, _req, reply) => sendError(reply, err));
+  const log = ctx.config.logLevel !== 'silent';
+  app.setErrorHandler((err: any, _req, reply) => sendError(reply, err, log));
   app.setNotFoundHandler((req, reply) => {
     const v = /^\/api\/v(\d+)\//.exec(req.url);
     if (v && !['9', '10'].includes(v[1])) return sendError(reply, Errors.invalidApiVersion());
@@ -66,10 +68,11 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
     url,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const params = req.params as Record<string, string>;
-      const actor = def.auth === 'none' ? null : await auth.resolve(req.headers.authorization);
+      let actor = def.auth === 'none' ? null : await auth.resolve(req.headers.authorization);
       if (!actor && (def.auth === 'any' || def.auth === 'user' || def.auth === 'bot')) throw Errors.unauthorized();
       if (actor && def.auth === 'user' && actor.kind === 'bot') throw Errors.botsCannotUse();
       if (actor && def.auth === 'bot' && actor.kind !== 'bot') throw Errors.onlyBots();
+      if (actor?.kind === 'bearer') actor = guardBearer(def, actor); // OAuth2 scopes decide which routes a bearer token reaches
 
       if (ctx.config.rateLimits) {
         const who = actor?.user.id ?? req.ip;
@@ -93,6 +96,9 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       let body: any = req.body;
       let files: UploadedFile[] = [];
       if (req.isMultipart()) ({ body, files } = await readMultipart(req));
+      assertNoNul(body);
+      assertNoNul(req.query);
+      for (const v of Object.values(params)) if (v.includes('\u0000')) throw Errors.notFound();
       const rawReason = req.headers['x-audit-log-reason'];
       let reason: string | null = null;
       if (typeof rawReason === 'string' && rawReason) {
@@ -103,11 +109,10 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
         reply.code(result.status);
         if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
         if (result.body === undefined) return reply.send();
-        if (result.contentType) return reply.type(result.contentType).send(result.body);
-        return reply.type('application/json').send(JSON.stringify(result.body));
+        if (result.contentType) return reply.header('content-type', result.contentType).send(result.body);
+        return sendJson(reply, result.status, result.body);
       }
-      reply.type('application/json');
-      return reply.send(JSON.stringify(result ?? null));
+      return sendJson(reply, 200, result ?? null);
     },
   });
 }
@@ -123,8 +128,7 @@ function rateLimited(reply: FastifyReply, ctx: Ctx, resetAtMs: number, global: b
     reply.header('X-RateLimit-Reset-After', retryAfter.toFixed(3));
     reply.header('X-RateLimit-Bucket', bucket);
   }
-  reply.type('application/json');
-  return reply.send(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global }));
+  return sendJson(reply, 429, { message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global });
 }
 
 async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: UploadedFile[] }> {
@@ -151,16 +155,25 @@ async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: U
   return { body, files };
 }
 
-export function sendError(reply: FastifyReply, err: any) {
+/** JSON with the bare `application/json` type the platform sends (oceanic.js accepts nothing else). */
+export function sendJson(reply: FastifyReply, status: number, body: unknown) {
+  // A Buffer payload keeps the header as set (fastify appends a charset to JSON strings).
+  return reply.code(status).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body)));
+}
+
+const contentTypeInvalid = () =>
+  new ApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'Expected "Content-Type" header to be one of {\'application/json\', \'application/x-www-form-urlencoded\', \'multipart/form-data\'}.' }] });
+
+export function sendError(reply: FastifyReply, err: any, log = true) {
   let e: ApiError;
   if (err instanceof ApiError) e = err;
   else if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = Errors.tooLarge();
-  else if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') e = new ApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'Expected "Content-Type" header to be one of {\'application/json\', \'multipart/form-data\'}.' }] });
+  else if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') e = contentTypeInvalid();
   else if (err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) e = Errors.invalidJson();
   else if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 0, `${err.statusCode}: ${err.message ?? 'Bad Request'}`);
   else {
-    console.error('[http] unexpected error', err);
+    if (log) console.error('[http] unexpected error', err);
     e = new ApiError(500, 0, '500: Internal Server Error');
   }
-  reply.code(e.status).type('application/json').send(JSON.stringify(e.toBody()));
+  sendJson(reply, e.status, e.toBody());
 }

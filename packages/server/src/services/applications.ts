@@ -1,13 +1,18 @@
 import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
-import { ApiError, Errors } from '../core/errors.js';
+import { ApiError, Errors, fieldError } from '../core/errors.js';
 import { toApplication } from '../store/repos/mappers.js';
 import type { ApplicationRecord } from '../store/records.js';
 import { createUser } from './users.js';
 import { issueToken, revokeTokens } from './tokens.js';
 import { hashToken } from '../http/auth.js';
+import { KNOWN_SCOPES } from './oauth2/scopes.js';
+
+const isKnownScope = (s: string) => KNOWN_SCOPES.has(s);
 
 export const APP_FLAGS = {
+  /** No client secret needed at the token endpoint (native apps, games; PKCE). */
+  PUBLIC_OAUTH2_CLIENT: 1n << 8n,
   GATEWAY_PRESENCE: 1n << 12n,
   GATEWAY_PRESENCE_LIMITED: 1n << 13n,
   GATEWAY_GUILD_MEMBERS: 1n << 14n,
@@ -16,8 +21,9 @@ export const APP_FLAGS = {
   GATEWAY_MESSAGE_CONTENT_LIMITED: 1n << 19n,
 } as const;
 
-/** Flags an owner may set through PATCH (the intent toggles of the portal); the rest are the platform's. */
-export const OWNER_SETTABLE_FLAGS = APP_FLAGS.GATEWAY_PRESENCE_LIMITED | APP_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED | APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED;
+/** Flags an owner may set through PATCH (the portal's intent toggles and "Public Client"); the rest are the platform's. */
+export const OWNER_SETTABLE_FLAGS = APP_FLAGS.GATEWAY_PRESENCE_LIMITED | APP_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED | APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED
+  | APP_FLAGS.PUBLIC_OAUTH2_CLIENT;
 
 export async function getApplication(ctx: Ctx, id: string): Promise<ApplicationRecord | null> {
   const row = await ctx.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
@@ -67,16 +73,65 @@ export async function resetBotToken(ctx: Ctx, app: ApplicationRecord): Promise<s
   return token;
 }
 
+/**
+ * A new client secret, shown once: only its hash is kept, so the previous secret stops working at once. Tokens
+ * already issued stay valid (the platform does the same).
+ */
+export async function resetClientSecret(ctx: Ctx, app: ApplicationRecord): Promise<string> {
+  const secret = crypto.randomBytes(24).toString('base64url');
+  await ctx.db.updateTable('applications').set({ client_secret_hash: hashToken(secret) }).where('id', '=', app.id).execute();
+  return secret;
+}
+
+/** Checks a client secret against the stored hash, in constant time. */
+export async function verifyClientSecret(ctx: Ctx, applicationId: string, secret: string): Promise<boolean> {
+  const row = await ctx.db.selectFrom('applications').select('client_secret_hash').where('id', '=', applicationId).executeTakeFirst();
+  if (!row || !secret || secret.length > 512) return false;
+  const a = Buffer.from(row.client_secret_hash);
+  const b = Buffer.from(hashToken(secret));
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+export interface InstallParams {
+  scopes: string[];
+  permissions: string;
+}
+
 export interface ApplicationPatch {
   name?: string;
   description?: string;
+  /** A data URI (stored as its content hash, like avatars), or null to clear. */
   icon?: string | null;
   flags?: number;
   bot_public?: boolean;
   bot_require_code_grant?: boolean;
   redirect_uris?: string[];
   interactions_endpoint_url?: string | null;
+  tags?: string[];
+  install_params?: InstallParams | null;
+  integration_types_config?: Partial<Record<'0' | '1', { oauth2_install_params?: InstallParams | null } | null>>;
+  role_connections_verification_url?: string | null;
+  custom_install_url?: string | null;
+  event_webhooks_url?: string | null;
+  event_webhooks_status?: 1 | 2;
+  event_webhooks_types?: string[];
   extra?: Record<string, unknown>;
+}
+
+/** The rarely used fields, kept in `applications.extra`. */
+const EXTRA_FIELDS = [
+  'tags', 'install_params', 'integration_types_config', 'role_connections_verification_url', 'custom_install_url',
+  'event_webhooks_url', 'event_webhooks_status', 'event_webhooks_types',
+] as const;
+
+/** Install parameters: known scopes; permissions only go with the bot scope; a user install has no bot. */
+function checkInstallParams(path: (string | number)[], p: InstallParams | null | undefined, userInstall: boolean): void {
+  if (!p) return;
+  p.scopes.forEach((s, i) => {
+    if (!isKnownScope(s)) throw fieldError([...path, 'scopes', i], 'SCOPE_INVALID', `Invalid scope: ${s}`);
+  });
+  if (userInstall && p.scopes.includes('bot')) throw fieldError([...path, 'scopes'], 'SCOPE_INVALID', 'The bot scope cannot be used for a user install.');
+  if (BigInt(p.permissions) !== 0n && !p.scopes.includes('bot')) throw fieldError([...path, 'permissions'], 'PERMISSIONS_INVALID', 'Permissions need the bot scope.');
 }
 
 export async function updateApplication(ctx: Ctx, app: ApplicationRecord, patch: ApplicationPatch): Promise<ApplicationRecord> {
@@ -93,7 +148,14 @@ export async function updateApplication(ctx: Ctx, app: ApplicationRecord, patch:
     const requested = BigInt(patch.flags) & OWNER_SETTABLE_FLAGS;
     values.flags = ((app.flags & ~OWNER_SETTABLE_FLAGS) | requested).toString();
   }
-  if (patch.extra) values.extra = JSON.stringify({ ...app.extra, ...patch.extra });
+  checkInstallParams(['install_params'], patch.install_params, false);
+  for (const [k, v] of Object.entries(patch.integration_types_config ?? {})) {
+    checkInstallParams(['integration_types_config', k, 'oauth2_install_params'], v?.oauth2_install_params, k === '1');
+  }
+  const extra: Record<string, unknown> = { ...patch.extra };
+  for (const f of EXTRA_FIELDS) if (patch[f] !== undefined) extra[f] = patch[f];
+  if (typeof patch.icon === 'string' && patch.icon.startsWith('data:')) values.icon = crypto.createHash('md5').update(patch.icon).digest('hex');
+  if (Object.keys(extra).length) values.extra = JSON.stringify({ ...app.extra, ...extra });
   if (Object.keys(values).length) await ctx.db.updateTable('applications').set(values).where('id', '=', app.id).execute();
   return (await getApplication(ctx, app.id))!;
 }

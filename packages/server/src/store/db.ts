@@ -7,6 +7,7 @@ import { createSqliteDialect } from './sqlite.js';
 import { createPostgresDialect } from './postgres.js';
 import * as m001 from './migrations/001_core.js';
 import * as m002 from './migrations/002_interactions.js';
+import * as m003 from './migrations/003_oauth2.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,7 +17,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const MIGRATIONS: [string, { up: (db: Kysely<any>, d: Dialect) => Promise<void> }][] = [['001_core', m001], ['002_interactions', m002]];
+const MIGRATIONS: [string, { up: (db: Kysely<any>, d: Dialect) => Promise<void> }][] = [['001_core', m001], ['002_interactions', m002], ['003_oauth2', m003]];
 
 export interface StoreOptions {
   dataDir: string;

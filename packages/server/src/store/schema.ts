@@ -289,6 +289,25 @@ export interface OAuthCodesTable {
   expires_at: Ms;
 }
 
+export interface OAuthKeysTable {
+  kid: string;
+  alg: string;
+  /** PKCS#8 PEM. */
+  private_key: string;
+  /** The public JWK, JSON. */
+  public_jwk: Json;
+  created_at: Ms;
+}
+
+export interface ApplicationGuildInstallsTable {
+  application_id: Id;
+  guild_id: Id;
+  /** Who installed it. */
+  user_id: Id;
+  scopes: string;
+  created_at: Ms;
+}
+
 export interface AutomodRulesTable {
   id: Id;
   guild_id: Id;
@@ -317,6 +336,8 @@ export interface DB {
   interactions: InteractionsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
+  oauth_keys: OAuthKeysTable;
+  application_guild_installs: ApplicationGuildInstallsTable;
   automod_rules: AutomodRulesTable;
 }
 
