@@ -1,27 +1,52 @@
 import { z } from 'zod';
 import { Routes } from '../router.js';
-import { parseBody } from '../validation.js';
-import { createApplication, requireOwnedApplication, resetBotToken, updateApplication, applicationOfBot } from '../../services/applications.js';
+import { parseBody, permissionString } from '../validation.js';
+import { createApplication, requireOwnedApplication, resetBotToken, resetClientSecret, updateApplication, applicationOfBot } from '../../services/applications.js';
+import { installCounts } from '../../services/oauth2/grants.js';
 import { application } from '../../wire/application.js';
+import { verifyInteractionsEndpoint } from '../../services/interactions/endpoint-verify.js';
 import { getUser } from '../../services/users.js';
 import { Errors } from '../../core/errors.js';
 import type { Call } from '../router.js';
 
 const CreateBody = z.object({ name: z.string().min(1).max(100), description: z.string().max(400).optional() });
+const url = z.string().url().max(2048);
+const installParams = z.object({
+  scopes: z.array(z.string().max(64)).min(1).max(50),
+  permissions: permissionString,
+});
+/** Every application webhook event type the outgoing-events worker knows. */
+const EVENT_TYPES = [
+  'APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE',
+  'QUEST_USER_ENROLLMENT', 'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'LOBBY_MESSAGE_DELETE',
+  'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_UPDATE', 'GAME_DIRECT_MESSAGE_DELETE',
+] as const;
+const integrationTypeConfig = z.object({ oauth2_install_params: installParams.nullable().optional() }).nullable();
 const PatchBody = z.object({
   name: z.string().min(1).max(100).optional(),
   description: z.string().max(400).optional(),
-  icon: z.string().nullable().optional(),
+  icon: z.string().max(10_000_000).nullable().optional(),
   flags: z.number().int().min(0).max(2 ** 31 - 1).optional(),
   bot_public: z.boolean().optional(),
   bot_require_code_grant: z.boolean().optional(),
-  redirect_uris: z.array(z.string().url().max(2048)).max(10).optional(),
+  redirect_uris: z.array(url).max(10).optional(),
   interactions_endpoint_url: z.string().url().max(2048).nullable().optional(),
+  tags: z.array(z.string().min(1).max(20)).max(5).optional(),
+  install_params: installParams.nullable().optional(),
+  // Only the two installation contexts exist: "0" (guild) and "1" (user); any other key is refused.
+  integration_types_config: z.strictObject({ '0': integrationTypeConfig.optional(), '1': integrationTypeConfig.optional() }).optional(),
+  role_connections_verification_url: url.nullable().optional(),
+  custom_install_url: url.nullable().optional(),
+  event_webhooks_url: url.nullable().optional(),
+  event_webhooks_status: z.literal([1, 2]).optional(),
+  event_webhooks_types: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional(),
 });
 
 async function render(call: Call, app: Awaited<ReturnType<typeof requireOwnedApplication>>) {
-  const [owner, bot] = await Promise.all([getUser(call.ctx, app.owner_id), app.bot_user_id ? getUser(call.ctx, app.bot_user_id) : null]);
-  return application(app, { owner, bot });
+  const [owner, bot, counts] = await Promise.all([
+    getUser(call.ctx, app.owner_id), app.bot_user_id ? getUser(call.ctx, app.bot_user_id) : null, installCounts(call.ctx, app),
+  ]);
+  return application(app, { owner, bot, counts });
 }
 
 /** The developer portal's application routes, and the bot's own view. */
@@ -43,17 +68,23 @@ export default new Routes()
     const app = await applicationOfBot(call.ctx, call.actor.user.id);
     if (!app) throw Errors.unknownApplication();
     const b = parseBody(PatchBody, call.body);
+    if (typeof b.interactions_endpoint_url === 'string') await verifyInteractionsEndpoint(call.ctx, app, b.interactions_endpoint_url);
     return render(call, await updateApplication(call.ctx, app, b));
   })
   .get('/applications/{application_id}', 'any', async (call) => render(call, await requireOwnedApplication(call.ctx, call.actor, call.params.application_id)))
-  .patch('/applications/{application_id}', 'user', async (call) => {
+  .patch('/applications/{application_id}', 'any', async (call) => {
     const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
     const b = parseBody(PatchBody, call.body);
+    if (typeof b.interactions_endpoint_url === 'string') await verifyInteractionsEndpoint(call.ctx, app, b.interactions_endpoint_url);
     return render(call, await updateApplication(call.ctx, app, b));
   })
   .post('/applications/{application_id}/bot/reset', 'user', async (call) => {
     const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
     return { token: await resetBotToken(call.ctx, app) };
+  })
+  .post('/applications/{application_id}/reset', 'user', async (call) => {
+    const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
+    return { secret: await resetClientSecret(call.ctx, app) };
   })
   .post('/applications/{application_id}/bot', 'user', async (call) => {
     const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);

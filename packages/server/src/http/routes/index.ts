@@ -10,6 +10,8 @@ import messages from './messages.js'; // with reactions, pins and typing
 const MODULES = [auth, gateway, users, applications, oauth2, messages];
 import threads from './threads.js'; import webhooks from './webhooks.js'; MODULES.push(threads, webhooks); // threads + incoming webhooks
 import guilds from './guilds.js'; import channels from './channels.js'; import roles from './roles.js'; import members from './members.js'; import bans from './bans.js'; import invites from './invites.js'; MODULES.push(guilds, channels, roles, members, bans, invites); // guild side of the HTTP core
+import interactions from './interactions.js'; MODULES.push(interactions); // POST /interactions, callbacks, interaction webhooks, AutoMod rules
+import commands from './commands.js'; MODULES.push(commands); // application commands, permissions, command index
 
 export function allRoutes(): RouteDef[] {
   return MODULES.flatMap((m) => m.defs);

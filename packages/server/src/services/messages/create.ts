@@ -11,6 +11,8 @@ import { resolveMentions } from './mentions.js';
 import { resolveReference } from './reference.js';
 import { CREATE_FLAGS, MessageFlags, type MessageCreateInput } from './schema.js';
 import { messageEventWire } from './view.js';
+import { validateMessageComponents } from '../components/index.js';
+import { automodBlocked, automodBlocks } from '../automod.js';
 
 export interface CreateMessageInput {
   channel: ChannelRecord;
@@ -147,14 +149,15 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecor
   // Without EMBED_LINKS the platform keeps the message and drops its embeds.
   const embedsIn = can(P.EMBED_LINKS) ? body.embeds ?? [] : [];
   const content = body.content ?? '';
-  const components = body.components ?? [];
   const stickers = body.sticker_ids ?? [];
   const ref = await resolveReference(ctx, ch, author, body.message_reference, can(P.READ_MESSAGE_HISTORY), skip);
   if (ref.snapshot) flags |= MessageFlags.HAS_SNAPSHOT;
+  const plan = planAttachments(ctx, ch.id, files, body.attachments, null);
+  const { components } = validateMessageComponents(body.components, { flags, attachments: plan.attachments, hasContent: !!content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!stickers.length });
   const empty = !content.trim() && !embedsIn.length && !files.length && !stickers.length && !components.length && !body.poll && !ref.snapshot;
   if (!system && empty) throw Errors.emptyMessage();
+  if (!skip && !system && (await automodBlocks(ctx, ch.guild_id, content, { channelId: ch.id }))) throw automodBlocked();
 
-  const plan = planAttachments(ctx, ch.id, files, body.attachments, null);
   if (flags & MessageFlags.IS_VOICE_MESSAGE) assertVoiceMessage(body, plan);
   if (!skip && ch.guild_id && !author.bot && ch.rate_limit_per_user > 0 && !ctx.access.hasPerm(perms, P.BYPASS_SLOWMODE)) {
     await assertSlowmode(ctx, ch, author.id);

@@ -9,6 +9,8 @@ import { normalizeEmbed } from './embeds.js';
 import { resolveMentions } from './mentions.js';
 import { MessageFlags, type MessageEditInput } from './schema.js';
 import { messageEventWire } from './view.js';
+import { validateMessageComponents } from '../components/index.js';
+import { automodBlocked, automodBlocks } from '../automod.js';
 
 /** Types whose author may change content. */
 const EDITABLE_TYPES = new Set([0, 19, 20, 23]);
@@ -55,7 +57,13 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
   const plan = touchesContent ? planAttachments(ctx, ch.id, files, body.attachments === null ? [] : body.attachments, old.attachments) : null;
   if (plan) next.attachments = plan.attachments;
   if (body.content !== undefined) next.content = body.content ?? '';
-  if (body.components !== undefined) next.components = body.components ?? [];
+  if (body.components !== undefined) {
+    next.components = validateMessageComponents(body.components, {
+      flags, attachments: next.attachments, hasContent: !!next.content, hasEmbeds: !!(body.embeds !== undefined ? body.embeds?.length : old.embeds.length),
+      hasPoll: !!old.extra.poll, hasStickers: !!old.sticker_items?.length,
+    }).components as MessageRecord['components'];
+  }
+  if (!skip && body.content && (await automodBlocks(ctx, ch.guild_id, next.content, { channelId: ch.id }))) throw automodBlocked();
   if (body.embeds !== undefined) next.embeds = can(P.EMBED_LINKS) ? (body.embeds ?? []).map((e) => normalizeEmbed(e, next.attachments)) : [];
   assertShape(next);
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Ctx } from '../../context.js';
 import { Errors } from '../../core/errors.js';
 import { P } from '../../core/permissions.js';
@@ -22,7 +23,8 @@ export async function listMessages(ctx: Ctx, ch: ChannelRecord, userId: string, 
   const perms = await channelAccess(ctx, ch, userId);
   if (!ctx.access.hasPerm(perms, P.READ_MESSAGE_HISTORY)) return [];
   const limit = q.limit ?? 50;
-  const base = () => ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id);
+  // Ephemeral interaction responses (flag 64) belong to their invoker's client only: channel routes never list them.
+  const base = () => ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id).where(sql<number>`flags & 64`, '=', 0);
   let rows;
   if (q.around) {
     const older = Math.floor(limit / 2);
@@ -45,6 +47,7 @@ export async function listMessages(ctx: Ctx, ch: ChannelRecord, userId: string, 
 export async function getMessage(ctx: Ctx, ch: ChannelRecord, userId: string, messageId: string): Promise<MessageRecord> {
   const perms = await channelAccess(ctx, ch, userId);
   const m = await loadMessage(ctx, ch.id, messageId);
+  if (m.flags & 64) throw Errors.unknownMessage();
   if (!ctx.access.hasPerm(perms, P.READ_MESSAGE_HISTORY)) throw Errors.missingPermissions();
   return m;
 }
