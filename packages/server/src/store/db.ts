@@ -5,9 +5,7 @@ import pg from 'pg';
 import type { DB } from './schema.js';
 import { createSqliteDialect } from './sqlite.js';
 import { createPostgresDialect } from './postgres.js';
-import * as m001 from './migrations/001_core.js';
-import * as m002 from './migrations/002_interactions.js';
-import * as m003 from './migrations/003_oauth2.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,7 +15,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const MIGRATIONS: [string, { up: (db: Kysely<any>, d: Dialect) => Promise<void> }][] = [['001_core', m001], ['002_interactions', m002], ['003_oauth2', m003]];
+type Migration = { up: (db: Kysely<any>, d: Dialect) => Promise<void> };
+
+/** Every `NNN_name` module in migrations/, in name order: adding a migration is adding a file. */
+async function loadMigrations(): Promise<[string, Migration][]> {
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+  const names = fs.readdirSync(dir).filter((f) => /^\d{3}_\w+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
+  return Promise.all(names.map(async (f) => [f.replace(/\.(ts|js)$/, ''), (await import(pathToFileURL(path.join(dir, f)).href)) as Migration] as [string, Migration]));
+}
 
 export interface StoreOptions {
   dataDir: string;
@@ -50,7 +55,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
 async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS accord_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(db);
   const done = new Set((await sql<{ name: string }>`SELECT name FROM accord_migrations`.execute(db)).rows.map((r) => r.name));
-  for (const [name, mod] of MIGRATIONS) {
+  for (const [name, mod] of await loadMigrations()) {
     if (done.has(name)) continue;
     await db.transaction().execute(async (trx) => {
       await mod.up(trx as Kysely<any>, dialect);
