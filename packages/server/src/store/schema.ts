@@ -316,6 +316,11 @@ export interface AutomodRulesTable {
   enabled: Bool;
 }
 
+/**
+ * The database as Kysely sees it. Tables added by later migrations declare themselves in `store/tables/<area>.ts`
+ * by augmenting this interface (`declare module '../schema.js' { interface DB { x: XTable } }`), so areas don't
+ * edit one shared list.
+ */
 export interface DB {
   users: UsersTable;
   tokens: TokensTable;
