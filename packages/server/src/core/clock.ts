@@ -1,4 +1,7 @@
-/** The one source of "now". Dev mode may move it forward; nothing else reads Date.now(). */
+/**
+ * The one source of platform time. Dev mode may move it; nothing else reads Date.now(). Socket liveness (heartbeats,
+ * resume windows) uses the monotonic performance.now() instead, so moving this clock never drops connections.
+ */
 export class Clock {
   private offsetMs = 0;
 

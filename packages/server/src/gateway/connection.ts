@@ -23,8 +23,8 @@ export class Connection implements Transport {
   private closed = false;
 
   constructor(private readonly ws: WebSocket, private readonly hub: GatewayHub, private readonly ctx: Ctx, private readonly auth: Authenticator, compress: boolean) {
-    this.lastBeat = Date.now();
-    this.windowStart = Date.now();
+    this.lastBeat = performance.now();
+    this.windowStart = performance.now();
     this.zlib = compress ? new ZlibStream((data) => this.raw(data)) : null;
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', (code) => this.onClose(code));
@@ -64,7 +64,7 @@ export class Connection implements Transport {
 
   private onMessage(data: Buffer, isBinary: boolean): void {
     if (isBinary || data.length > MAX_FRAME) return this.close(Close.DECODE_ERROR, 'Decode error.');
-    const now = Date.now();
+    const now = performance.now();
     if (now - this.windowStart > 60_000) {
       this.windowStart = now;
       this.commands = 0;
@@ -85,7 +85,7 @@ export class Connection implements Transport {
 
   private async handle(op: number, d: any): Promise<void> {
     if (op === Op.HEARTBEAT) {
-      this.lastBeat = Date.now();
+      this.lastBeat = performance.now();
       return this.send('{"op":11,"d":null,"s":null,"t":null}');
     }
     if (op === Op.IDENTIFY) return this.identify(d);
@@ -158,7 +158,7 @@ export class Connection implements Transport {
     this.session = session;
     session.transport = this;
     this.hub.attach(session);
-    this.lastBeat = Date.now();
+    this.lastBeat = performance.now();
     session.dispatch('READY', ready);
     this.hub.setPresence(session, d.presence);
     this.hub.sendGuildCreates(session);
@@ -183,7 +183,7 @@ export class Connection implements Transport {
     this.session = s;
     s.transport = this;
     s.detachedAt = 0;
-    this.lastBeat = Date.now();
+    this.lastBeat = performance.now();
     for (const f of frames) this.send(f);
     s.dispatch('RESUMED', '{}');
   }

@@ -74,7 +74,7 @@ export class Gateway {
     const s = conn.session;
     if (!s || s.transport !== conn) return;
     s.transport = null;
-    s.detachedAt = Date.now();
+    s.detachedAt = performance.now();
     if (clean) this.kill(s);
   }
 
@@ -103,7 +103,7 @@ export class Gateway {
 
   /** Closes connections that stopped heartbeating and forgets sessions past their resume window. */
   private sweepSessions(): void {
-    const now = Date.now();
+    const now = performance.now();
     const tolerance = this.ctx.config.heartbeatIntervalMs * 2 + 5000;
     for (const c of this.connections) if (now - c.lastBeat > tolerance) c.close(Close.SESSION_TIMED_OUT, 'Session timed out.');
     for (const s of this.sessions.values()) {
