@@ -14,6 +14,29 @@ export interface Config {
   /** How long a disconnected gateway session can still be resumed. */
   resumeWindowMs: number;
   logLevel: 'silent' | 'info' | 'debug';
+  /** TLS port of the voice gateway; unset: the API port + 1 (random when the API port is). */
+  voicePort?: number;
+  /** First UDP port for voice media (worker i uses port + i); unset: the voice gateway's port number. */
+  voiceUdpPort?: number;
+  /** Host name or address clients reach the voice gateway at (VOICE_SERVER_UPDATE endpoint, certificate name). */
+  voiceHost?: string;
+  /** IPv4 address clients send UDP media to (op 2); unset: voiceHost when it is an IPv4 address, else resolved. */
+  voiceIp?: string;
+  voiceTlsCert?: string;
+  voiceTlsKey?: string;
+  /** Media worker threads, one UDP port each; 0 runs the SFU on the main thread. */
+  voiceWorkers: number;
+  /** Comma-separated encryption modes offered in op 2, in order. */
+  voiceModes: string;
+  /** DAVE policy: auto (required from 2026-03-01 by the server clock, optional before), required, optional, off. */
+  voiceDave: string;
+  voiceHeartbeatIntervalMs: number;
+  /** Outgoing webhook events: first retry delay, its cap, and how long one event is retried (defaults in events-out). */
+  webhookBackoffMs?: number;
+  webhookBackoffMaxMs?: number;
+  webhookRetryWindowMs?: number;
+  /** Message search: how long a guild takes to become indexed after its first search (server clock; default 2000). */
+  searchIndexDelayMs?: number;
 }
 
 export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'string' | 'number' | 'boolean'; doc: string; def: string }[] = [
@@ -28,7 +51,21 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--rate-limits', env: 'ACCORD_RATE_LIMITS', key: 'rateLimits', kind: 'boolean', doc: 'Enforce HTTP rate limits (set false for load tests)', def: 'true' },
   { flag: '--heartbeat-interval', env: 'ACCORD_HEARTBEAT_INTERVAL', key: 'heartbeatIntervalMs', kind: 'number', doc: 'Gateway heartbeat interval in ms', def: '41250' },
   { flag: '--resume-window', env: 'ACCORD_RESUME_WINDOW', key: 'resumeWindowMs', kind: 'number', doc: 'How long a dropped session stays resumable, ms', def: '180000' },
+  { flag: '--webhook-backoff', env: 'ACCORD_WEBHOOK_BACKOFF_MS', key: 'webhookBackoffMs', kind: 'number', doc: 'Webhook events: first retry delay in ms, doubled per failed attempt', def: '1000' },
+  { flag: '--webhook-backoff-max', env: 'ACCORD_WEBHOOK_BACKOFF_MAX_MS', key: 'webhookBackoffMaxMs', kind: 'number', doc: 'Webhook events: longest retry delay in ms', def: '60000' },
+  { flag: '--webhook-retry-window', env: 'ACCORD_WEBHOOK_RETRY_WINDOW_MS', key: 'webhookRetryWindowMs', kind: 'number', doc: 'Webhook events: an event failing this long (ms) is given up; if nothing reached the app meanwhile, its URL is disabled', def: '600000' },
+  { flag: '--search-index-delay', env: 'ACCORD_SEARCH_INDEX_DELAY_MS', key: 'searchIndexDelayMs', kind: 'number', doc: 'Message search: ms (server clock) a guild takes to be indexed after its first search', def: '2000' },
   { flag: '--log-level', env: 'ACCORD_LOG_LEVEL', key: 'logLevel', kind: 'string', doc: 'silent, info or debug', def: 'info' },
+  { flag: '--voice-port', env: 'ACCORD_VOICE_PORT', key: 'voicePort', kind: 'number', doc: 'TLS (wss) port of the voice gateway', def: '<port>+1' },
+  { flag: '--voice-udp-port', env: 'ACCORD_VOICE_UDP_PORT', key: 'voiceUdpPort', kind: 'number', doc: 'First UDP port for voice media; media worker i uses port+i', def: '<voice-port>' },
+  { flag: '--voice-host', env: 'ACCORD_VOICE_HOST', key: 'voiceHost', kind: 'string', doc: 'Host clients reach voice at (VOICE_SERVER_UPDATE endpoint, TLS name)', def: '<host>' },
+  { flag: '--voice-ip', env: 'ACCORD_VOICE_IP', key: 'voiceIp', kind: 'string', doc: 'IPv4 address clients send UDP media to', def: '<voice-host>' },
+  { flag: '--voice-tls-cert', env: 'ACCORD_VOICE_TLS_CERT', key: 'voiceTlsCert', kind: 'string', doc: 'PEM certificate (chain) of the voice gateway; unset: a local CA and certificate are generated in <data>/voice-tls', def: '' },
+  { flag: '--voice-tls-key', env: 'ACCORD_VOICE_TLS_KEY', key: 'voiceTlsKey', kind: 'string', doc: 'PEM private key for --voice-tls-cert', def: '' },
+  { flag: '--voice-workers', env: 'ACCORD_VOICE_WORKERS', key: 'voiceWorkers', kind: 'number', doc: 'Voice media worker threads, one UDP port each (0 = main thread; about one per core for large loads)', def: '1' },
+  { flag: '--voice-modes', env: 'ACCORD_VOICE_MODES', key: 'voiceModes', kind: 'string', doc: 'Voice encryption modes offered, in order', def: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize' },
+  { flag: '--voice-dave', env: 'ACCORD_VOICE_DAVE', key: 'voiceDave', kind: 'string', doc: 'End-to-end encryption (DAVE): auto (required from 2026-03-01), required, optional or off', def: 'auto' },
+  { flag: '--voice-heartbeat-interval', env: 'ACCORD_VOICE_HEARTBEAT_INTERVAL', key: 'voiceHeartbeatIntervalMs', kind: 'number', doc: 'Voice gateway heartbeat interval in ms', def: '13750' },
 ];
 
 const truthy = (v: string) => ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
@@ -46,6 +83,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const cfg: Config = {
     host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: true,
     heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info',
+    voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
   for (const s of SETTINGS) {
     const v = raw[s.key];

@@ -10,12 +10,17 @@ import { registerCdn } from './http/cdn.js';
 import { Gateway } from './gateway/gateway.js';
 import { registerDevRoutes } from './dev/routes.js';
 import type { Ctx } from './context.js';
+import { VoiceServer } from './voice/server.js';
+import { startEventsOut } from './events-out/runtime.js';
+import { startPollClock } from './services/polls.js';
+import { startLobbies } from './services/lobbies/runtime.js';
 
 export interface RunningServer {
   ctx: Ctx;
   url: string;
   port: number;
   gateway: Gateway;
+  voice: VoiceServer;
   close(): Promise<void>;
 }
 
@@ -35,17 +40,26 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const http = buildHttp(ctx);
   registerCdn(http.app, ctx);
   if (config.dev) registerDevRoutes(http.app, ctx);
+  const eventsOut = startEventsOut(ctx, http.app); // webhook-events outbox, subscription lifecycle (+ their dev routes)
+  const stopPolls = startPollClock(ctx); // polls end when the server clock passes their expiry
   const gateway = new Gateway(ctx);
+  const stopLobbies = startLobbies(ctx, (userId) => gateway.dispatcher.byUser.has(userId)); // lobby idle clock, linked-channel bridge
+  const voice = new VoiceServer(ctx);
+  await voice.start(); // voice gateway (wss, own port) and UDP media
   http.app.server.on('upgrade', (req, socket, head) => gateway.handleUpgrade(req, socket, head));
   await http.app.listen({ host: config.host, port: config.port });
   const port = (http.app.server.address() as AddressInfo).port;
   const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   ctx.publicUrl = config.publicUrl ?? `http://${hostForUrl}:${port}`;
   return {
-    ctx, port, gateway,
+    ctx, port, gateway, voice,
     url: ctx.publicUrl,
     async close() {
       gateway.close();
+      await voice.close();
+      stopPolls();
+      stopLobbies();
+      await eventsOut.stop();
       await http.app.close();
       await bus.close();
       await store.close();

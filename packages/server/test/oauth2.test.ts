@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import type { BusEvent } from '../src/bus/bus.js';
+import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
 let t: TestServer;
 let appId: string;
@@ -68,13 +69,17 @@ before(async () => {
 after(async () => t.close());
 
 test('application fields: editable by the owner, validated, and the client secret is shown once and stored hashed', async () => {
+  // The event webhooks URL is verified with a signed PING when set: point it at an endpoint that answers it.
+  const events = await WebhookReceiver.start();
+  after(() => events.close());
+  events.publicKey = (await t.api(`/applications/${appId}`, { token: owner().token })).body.verify_key;
   const body = {
     description: 'A test app', tags: ['fun', 'tools'],
     install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' },
     integration_types_config: { '0': { oauth2_install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' } }, '1': { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } } },
     role_connections_verification_url: 'https://example.test/verify',
     custom_install_url: 'https://example.test/install',
-    event_webhooks_url: 'https://example.test/events', event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_AUTHORIZED', 'ENTITLEMENT_CREATE'],
+    event_webhooks_url: events.url, event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_AUTHORIZED', 'ENTITLEMENT_CREATE'],
   };
   const res = await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner().token, body });
   assert.equal(res.status, 200, res.text);

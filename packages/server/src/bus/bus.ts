@@ -12,6 +12,10 @@ export interface BusEvent {
   channel_id?: string | null;
   /** Only these users' sessions receive it. */
   user_ids?: string[];
+  /** With user_ids: only this gateway session receives it (VOICE_SERVER_UPDATE goes to the joining session only). */
+  session_id?: string;
+  /** Recipients need this guild-level permission (decimal bitfield), e.g. VIEW_AUDIT_LOG for audit log entries. */
+  permission?: string;
 }
 
 export interface EventBus {

@@ -5,6 +5,7 @@ import { parseBody } from '../http/validation.js';
 import { sendError } from '../http/app.js';
 import { isLoopback } from '../config.js';
 import { Errors } from '../core/errors.js';
+import { registerConnectionDevRoutes } from './connections.js';
 
 const ClockBody = z.object({
   advance_ms: z.number().int().min(0).max(10 * 365 * 86400_000).optional(),
@@ -26,5 +27,6 @@ export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): void {
       ctx.bus.publish({ t: '__CLOCK_MOVED', d: { now: ctx.clock.now() } });
       return { now: ctx.clock.nowIso(), offset_ms: ctx.clock.offset };
     });
+    registerConnectionDevRoutes(scope, ctx); // POST /__dev/users/{id}/connections
   });
 }

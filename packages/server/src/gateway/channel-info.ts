@@ -1,13 +1,14 @@
 import type { Ctx } from '../context.js';
 import type { Session } from './session.js';
+import { channelInfo } from '../services/voice-status.js';
 
 const VOICE_TYPES = [2, 13];
 
 /**
- * Request Channel Info (op 43): the ephemeral fields (status, voice_start_time) of the guild's voice channels.
- * They live in `channelInfo` until the voice issue gives them a real store.
+ * Request Channel Info (op 43): the ephemeral fields (status, voice_start_time) of the guild's voice channels, kept in
+ * `channelInfo` (services/voice-status.ts, which also sets the status).
  */
-export const channelInfo = new Map<string, { status: string | null; voice_start_time: number | null }>();
+export { channelInfo };
 
 export async function handleChannelInfo(ctx: Ctx, s: Session, d: any): Promise<void> {
   const guildId = String(d?.guild_id ?? '');

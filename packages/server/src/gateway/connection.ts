@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import type { Socket } from 'node:net';
+import { corkUntilNextTick } from './cork.js';
 import type WebSocket from 'ws';
 import type { Ctx } from '../context.js';
 import { ALL_INTENTS, INTENT_FLAGS, PRIVILEGED } from '../core/intents.js';
@@ -12,6 +14,8 @@ import { guildIdsOf, readyPayload } from './payloads.js';
 import { handleRequestMembers } from './member-requests.js';
 import { handlePresenceUpdate } from './presence-updates.js';
 import { handleChannelInfo } from './channel-info.js';
+import { handleVoiceStateUpdate } from './voice-state.js';
+import { guildSounds } from '../services/soundboard.js';
 
 /** One WebSocket: framing, heartbeats, command limits, and the Identify/Resume handshake. */
 export class Connection implements Transport {
@@ -39,7 +43,9 @@ export class Connection implements Transport {
   }
 
   private raw(data: string | Buffer): void {
-    if (this.ws.readyState === 1) this.ws.send(data);
+    if (this.ws.readyState !== 1) return;
+    corkUntilNextTick((this.ws as unknown as { _socket?: Socket })._socket);
+    this.ws.send(data);
   }
 
   private sendOp(op: number, d: unknown): void {
@@ -86,6 +92,8 @@ export class Connection implements Transport {
   private async handle(op: number, d: any): Promise<void> {
     if (op === Op.HEARTBEAT) {
       this.lastBeat = performance.now();
+      // The client has every frame up to the seq it reports: a resume never needs them again.
+      if (Number.isInteger(d)) this.session?.acknowledge(d);
       return this.send('{"op":11,"d":null,"s":null,"t":null}');
     }
     if (op === Op.IDENTIFY) return this.identify(d);
@@ -105,11 +113,11 @@ export class Connection implements Transport {
         return handleChannelInfo(this.ctx, this.session, d);
       case Op.REQUEST_SOUNDBOARD_SOUNDS:
         for (const guildId of Array.isArray(d?.guild_ids) ? d.guild_ids : []) {
-          if (this.session.guildIds.has(String(guildId))) this.session.dispatch('SOUNDBOARD_SOUNDS', JSON.stringify({ guild_id: String(guildId), soundboard_sounds: [] }));
+          if (this.session.guildIds.has(String(guildId))) this.session.dispatch('SOUNDBOARD_SOUNDS', JSON.stringify({ guild_id: String(guildId), soundboard_sounds: await guildSounds(this.ctx, String(guildId)) }));
         }
         return;
       case Op.VOICE_STATE_UPDATE:
-        return; // voice lands with the voice gateway
+        return handleVoiceStateUpdate(this.ctx, this.session, d);
       default:
         return this.close(Close.UNKNOWN_OPCODE, 'Unknown opcode.');
     }

@@ -6,6 +6,7 @@ import type { Session } from './session.js';
 import type { Presences } from './presence.js';
 import { guildCreatePayload } from './payloads.js';
 import { blankMessage, messageView } from './views.js';
+import { afterEvent, channelEventView, isObfuscatable, obfuscateChannel } from './obfuscation.js';
 
 /** Which shard a guild belongs to: (guild_id >> 22) % num_shards. */
 export function shardOf(guildId: string, count: number): number {
@@ -69,24 +70,39 @@ export class Dispatcher {
     }
 
     const views = new Map<string, string>();
+    const obfuscatable = isObfuscatable(e);
     for (const s of targets) {
-      if (s.dead) continue;
+      if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
       if (s.isBot && !this.routed(s, guildId)) continue;
       const needed = intentFor(e.t, !!guildId);
       const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
       if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
-      if (guildId && e.channel_id && !e.user_ids) {
+      let hidden = false;
+      if (obfuscatable) {
+        // Channel events: bots that obfuscate get channels they cannot view obfuscated instead of not at all.
+        const v = await channelEventView(this.ctx, s, e);
+        if (v === 'skip') continue;
+        hidden = v === 'obfuscated';
+      } else if (guildId && e.channel_id && !e.user_ids) {
         const perms = await this.ctx.access.channelPerms(guildId, e.channel_id, s.userId);
         if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
       }
-      const view = messageView(e.t, e.d, s);
+      if (guildId && e.permission && !(await this.hasGuildPermission(guildId, s.userId, BigInt(e.permission)))) continue;
+      const view = hidden ? 'obfuscated' : messageView(e.t, e.d, s);
       let json = views.get(view);
       if (json === undefined) {
-        json = JSON.stringify(view === 'blank' ? blankMessage(e.d) : e.d);
+        json = JSON.stringify(view === 'obfuscated' ? obfuscateChannel(e.d) : view === 'blank' ? blankMessage(e.d) : e.d);
         views.set(view, json);
       }
       s.dispatch(e.t, json);
     }
+    // A bot that gained (or lost) access to channels gets CHANNEL_UPDATE with full (or obfuscated) data.
+    if (guildId) await afterEvent(this.ctx, e, this.byGuild.get(guildId) ?? []);
+  }
+
+  private async hasGuildPermission(guildId: string, userId: string, needed: bigint): Promise<boolean> {
+    const perms = await this.ctx.access.guildPerms(guildId, userId);
+    return perms !== null && this.ctx.access.hasPerm(perms, needed);
   }
 
   /** Guild events go to the session whose shard owns the guild; the rest to shard 0. */

@@ -8,6 +8,7 @@ import { Dispatcher, shardOf } from './dispatcher.js';
 import { Presences, type Presence } from './presence.js';
 import type { Session } from './session.js';
 import { Close } from './opcodes.js';
+import { voiceStates } from '../services/voice-states.js';
 
 const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
@@ -83,6 +84,7 @@ export class Gateway {
     s.dead = true;
     this.sessions.delete(s.id);
     this.dispatcher.remove(s);
+    voiceStates(this.ctx).sessionEnded(s.id); // its users leave voice
     if (!this.dispatcher.byUser.has(s.userId)) this.publishPresence(s, { status: 'offline', activities: [], client_status: {} }, true);
   }
 

@@ -3,13 +3,15 @@ import type { Session } from './session.js';
 import type { Presences } from './presence.js';
 import { toChannel, toGuild, toMember, toRole } from '../store/repos/mappers.js';
 import { guild as guildWire } from '../wire/guild.js';
-import { channel as channelWire, THREAD_TYPES } from '../wire/channel.js';
+import { channel as channelWire } from '../wire/channel.js';
 import { member as memberWire } from '../wire/member.js';
 import { selfUser, publicUser } from '../wire/user.js';
 import { getUsers } from '../services/users.js';
 import { applicationOfBot } from '../services/applications.js';
 import { I } from '../core/intents.js';
-import { P } from '../core/permissions.js';
+import { voiceStates } from '../services/voice-states.js';
+import { guildCreateChannels } from './obfuscation.js';
+import { guildCreateResources, guildExpressions } from '../services/guild-resources.js';
 
 /** READY for a new session. Guilds arrive as unavailable stubs, each followed by its GUILD_CREATE. */
 export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string) {
@@ -63,27 +65,21 @@ export async function guildCreatePayload(ctx: Ctx, s: Session, guildId: string, 
   const g = toGuild(row);
   const self = memberRows.find((m) => String(m.user_id) === s.userId);
   const large = memberRows.length > s.largeThreshold;
-  const wantsAll = !s.isBot || ((s.intents & I.GUILD_PRESENCES) !== 0 && !large) || (!large && (s.intents & I.GUILD_MEMBERS) !== 0);
+  // Large guilds list only the session's own member (others arrive by op 8), for people and bots alike.
+  const wantsAll = !large && (!s.isBot || (s.intents & (I.GUILD_PRESENCES | I.GUILD_MEMBERS)) !== 0);
   const listed = wantsAll ? memberRows : self ? [self] : [];
   const users = await getUsers(ctx, listed.map((m) => String(m.user_id)));
 
-  const channels = [];
-  const threads = [];
-  for (const c of channelRows.map(toChannel)) {
-    const perms = await ctx.access.channelPerms(guildId, c.id, s.userId);
-    if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
-    if (THREAD_TYPES.has(c.type)) {
-      if (!c.thread_metadata?.archived) threads.push(channelWire(c));
-    } else channels.push(channelWire(c));
-  }
+  // Channels it can see; bots that obfuscate also get the others, obfuscated (gateway/obfuscation.ts).
+  const { channels, threads } = await guildCreateChannels(ctx, s, guildId, channelRows.map(toChannel));
   const sendPresences = !s.isBot || (s.intents & I.GUILD_PRESENCES) !== 0;
   return {
-    ...guildWire(g, roles.map(toRole)),
+    ...guildWire(g, roles.map(toRole), undefined, await guildExpressions(ctx, guildId)),
     joined_at: self ? new Date(Number(self.joined_at)).toISOString() : null,
     large,
     unavailable: false,
     member_count: memberRows.length,
-    voice_states: [],
+    voice_states: await voiceStates(ctx).forGuildCreate(guildId),
     members: listed.map((m) => memberWire(toMember(m), users.get(String(m.user_id)) ?? null)),
     channels,
     threads,
@@ -91,9 +87,7 @@ export async function guildCreatePayload(ctx: Ctx, s: Session, guildId: string, 
       ? listed.map((m) => String(m.user_id)).map((id) => ({ user: { id }, status: presences.visible(id).status, activities: presences.visible(id).activities, client_status: presences.visible(id).client_status }))
           .filter((p) => p.status !== 'offline')
       : [],
-    stage_instances: [],
-    guild_scheduled_events: [],
-    soundboard_sounds: [],
+    ...(await guildCreateResources(ctx, guildId, s.userId)), // stage_instances, guild_scheduled_events, soundboard_sounds
     embedded_activities: [],
     activity_instances: [],
     application_command_counts: {},

@@ -6,8 +6,12 @@ interface Buffered {
   frame: string;
 }
 
-/** Frames kept for replay per session; a resume older than this must re-identify. */
-const REPLAY_LIMIT = 2000;
+/**
+ * Frames kept for replay per session, by count and bytes. Frames the client acknowledged in a heartbeat are dropped;
+ * a resume that needs a frame no longer kept must re-identify (as after a long outage on the platform).
+ */
+const REPLAY_FRAMES = 2000;
+const REPLAY_BYTES = 256 * 1024;
 
 /** Anything that can carry frames to a client. */
 export interface Transport {
@@ -27,6 +31,9 @@ export class Session {
   dead = false;
   detachedAt = 0;
   private replay: Buffered[] = [];
+  private replayBytes = 0;
+  /** Highest seq that left the buffer: a resume from before it cannot be served. */
+  private dropped = 0;
 
   constructor(
     readonly id: string,
@@ -50,16 +57,27 @@ export class Session {
     const seq = ++this.seq;
     const frame = `{"op":0,"s":${seq},"t":"${t}","d":${dJson}}`;
     this.replay.push({ seq, frame });
-    if (this.replay.length > REPLAY_LIMIT) this.replay.splice(0, this.replay.length - REPLAY_LIMIT);
+    this.replayBytes += frame.length;
+    while (this.replay.length > REPLAY_FRAMES || this.replayBytes > REPLAY_BYTES) this.dropOldest();
     this.transport?.send(frame);
+  }
+
+  /** The client confirmed every frame up to `seq`. */
+  acknowledge(seq: number): void {
+    while (this.replay.length && this.replay[0].seq <= seq) this.dropOldest();
+  }
+
+  private dropOldest(): void {
+    const b = this.replay.shift()!;
+    this.replayBytes -= b.frame.length;
+    this.dropped = b.seq;
   }
 
   /** Frames after `seq`, or null when the gap can no longer be filled. */
   framesAfter(seq: number): string[] | null {
     if (seq > this.seq || seq < 0) return null;
     if (seq === this.seq) return [];
-    const first = this.replay[0]?.seq ?? this.seq + 1;
-    if (seq + 1 < first) return null;
+    if (seq < this.dropped) return null;
     return this.replay.filter((b) => b.seq > seq).map((b) => b.frame);
   }
 }

@@ -1,7 +1,7 @@
 import { I } from '../core/intents.js';
 import type { Session } from './session.js';
 
-const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'AUTO_MODERATION_ACTION_EXECUTION']);
 
 /**
  * Without MESSAGE_CONTENT a bot sees messages blanked, except its own, DMs, and messages that mention it.
@@ -16,6 +16,7 @@ export function messageView(t: string, d: any, s: Session): 'full' | 'blank' {
 }
 
 export function blankMessage(d: any): any {
+  if (d && 'rule_trigger_type' in d) return { ...d, content: '', matched_content: null }; // AutoMod executions
   const out = { ...d, content: '', embeds: [], attachments: [], components: [] };
   if ('poll' in out) delete out.poll;
   if (out.message_snapshots) out.message_snapshots = out.message_snapshots.map((sn: any) => ({ message: { ...sn.message, content: '', embeds: [], attachments: [], components: [] } }));

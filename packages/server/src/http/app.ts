@@ -8,6 +8,7 @@ import { Reply, type RouteDef, type UploadedFile } from './router.js';
 import { guardBearer } from './scope-guard.js';
 import { allRoutes } from './routes/index.js';
 import { assertNoNul } from './validation.js';
+import { withAuditReason } from '../services/audit-log.js';
 
 const MAX_FILE = 10 * 1024 * 1024;
 const API_PREFIXES = ['/api/v10', '/api/v9', '/api'];
@@ -104,7 +105,7 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       if (typeof rawReason === 'string' && rawReason) {
         try { reason = decodeURIComponent(rawReason).slice(0, 512); } catch { reason = rawReason.slice(0, 512); }
       }
-      const result = await def.handler({ ctx, actor, params, query: req.query as any, body: body ?? {}, files, req, reply, reason });
+      const result = await withAuditReason(reason, () => def.handler({ ctx, actor, params, query: req.query as any, body: body ?? {}, files, req, reply, reason }));
       if (result instanceof Reply) {
         reply.code(result.status);
         if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);

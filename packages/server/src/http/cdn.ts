@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Ctx } from '../context.js';
 import { readAttachment } from '../services/attachments.js';
+import { registerExpressionCdn } from './cdn-expressions.js';
 
 const notFound = (reply: FastifyReply) =>
   reply.code(404).type('application/json').send(JSON.stringify({ message: '404: Not Found', code: 0 }));
@@ -10,6 +11,7 @@ const notFound = (reply: FastifyReply) =>
  * uploaded file's bytes. The file name is a wildcard so long names are not cut by the router's parameter limit.
  */
 export function registerCdn(app: FastifyInstance, ctx: Ctx): void {
+  registerExpressionCdn(app, ctx); // /emojis, /stickers, /soundboard-sounds, /guild-events
   app.get('/attachments/:channel_id/:attachment_id/*', async (req, reply) => {
     const p = req.params as Record<string, string>;
     const filename = p['*'] ?? '';

@@ -15,6 +15,7 @@ import type { RouteDef } from './router.js';
  * Ownership checks (a token of app A calling app B's commands) stay in the services, which see `actor.applicationId`.
  */
 const READ_COMMANDS = ['applications.commands.update', 'applications.commands.permissions.update'];
+const LOBBIES = ['lobbies.write', 'sdk.social_layer'];
 
 const BEARER_ROUTES: Record<string, readonly string[]> = {
   'GET /users/@me': ['identify'],
@@ -46,14 +47,22 @@ const BEARER_ROUTES: Record<string, readonly string[]> = {
   'GET /applications/{}/entitlements': ['applications.entitlements'],
   'GET /applications/{}/entitlements/{}': ['applications.entitlements'],
   'POST /applications/{}/entitlements/{}/consume': ['applications.entitlements'],
+  'DELETE /applications/{}/entitlements/{}': ['applications.entitlements'],
+  'GET /users/@me/applications/{}/entitlements': ['applications.entitlements'],
+  'GET /skus/{}/subscriptions': ['applications.entitlements'],
+  'GET /skus/{}/subscriptions/{}': ['applications.entitlements'],
   'GET /users/@me/applications/{}/role-connection': ['role_connections.write'],
   'PUT /users/@me/applications/{}/role-connection': ['role_connections.write'],
-  // Social SDK lobbies (lobbies.write; sdk.social_layer expands to it).
-  'PUT /lobbies': ['lobbies.write'],
-  'GET /lobbies/{}': ['lobbies.write'],
-  'DELETE /lobbies/{}/members/@me': ['lobbies.write'],
-  'GET /lobbies/{}/messages': ['lobbies.write'],
-  'POST /lobbies/{}/messages': ['lobbies.write'],
+  'DELETE /users/@me/applications/{}/role-connection': ['role_connections.write'],
+  // Social SDK lobbies (lobbies.write; sdk.social_layer expands to it, and is accepted as such on tokens minted
+  // without the expansion). The app's own lobby routes (create, edit, delete, members, bulk) take its Bot token only.
+  'PUT /lobbies': LOBBIES,
+  'GET /lobbies/{}': LOBBIES,
+  'PATCH /lobbies/{}/channel-linking': LOBBIES,
+  'DELETE /lobbies/{}/members/@me': LOBBIES,
+  'POST /lobbies/{}/members/@me/invites': LOBBIES,
+  'GET /lobbies/{}/messages': LOBBIES,
+  'POST /lobbies/{}/messages': LOBBIES,
 };
 
 const keyOf = (def: RouteDef) => `${def.method} ${def.path.replace(/\{\w+\}/g, '{}')}`;

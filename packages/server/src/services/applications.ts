@@ -115,13 +115,14 @@ export interface ApplicationPatch {
   event_webhooks_url?: string | null;
   event_webhooks_status?: 1 | 2;
   event_webhooks_types?: string[];
+  private_channel_obfuscation?: boolean;
   extra?: Record<string, unknown>;
 }
 
 /** The rarely used fields, kept in `applications.extra`. */
 const EXTRA_FIELDS = [
   'tags', 'install_params', 'integration_types_config', 'role_connections_verification_url', 'custom_install_url',
-  'event_webhooks_url', 'event_webhooks_status', 'event_webhooks_types',
+  'event_webhooks_url', 'event_webhooks_status', 'event_webhooks_types', 'private_channel_obfuscation',
 ] as const;
 
 /** Install parameters: known scopes; permissions only go with the bot scope; a user install has no bot. */

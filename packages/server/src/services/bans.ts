@@ -6,6 +6,7 @@ import type { UserRecord } from '../store/records.js';
 import { checkId, isId, outranks } from './guilds-common.js';
 import { removeMember } from './membership.js';
 import { getUser, getUsers } from './users.js';
+import { AuditLogEvent, auditBans } from './audit-log.js';
 
 const CHUNK = 500;
 
@@ -92,6 +93,7 @@ export async function banUser(ctx: Ctx, actor: Actor, guildId: string, userId: s
   if (!user) throw Errors.unknownUser();
   if (!(await bannable(ctx, guildId, actor.user.id, userId))) throw Errors.missingPermissions();
   await applyBans(ctx, guildId, [user], opts.deleteMessageSeconds, opts.reason);
+  await auditBans(ctx, actor.user.id, guildId, [userId], AuditLogEvent.MEMBER_BAN_ADD);
 }
 
 /** POST /guilds/{id}/bulk-ban: BAN_MEMBERS and MANAGE_GUILD; unknown, already banned or higher-ranked users fail. */
@@ -109,6 +111,7 @@ export async function bulkBan(ctx: Ctx, actor: Actor, guildId: string, userIds: 
   }
   if (!ok.length) throw new ApiError(400, 500000, 'Failed to ban users');
   await applyBans(ctx, guildId, ok, opts.deleteMessageSeconds, opts.reason);
+  await auditBans(ctx, actor.user.id, guildId, ok.map((u) => u.id), AuditLogEvent.MEMBER_BAN_ADD);
   const okIds = new Set(ok.map((u) => u.id));
   return { banned_users: ok.map((u) => u.id), failed_users: wanted.filter((id) => !okIds.has(id)) };
 }
@@ -121,5 +124,6 @@ export async function unbanUser(ctx: Ctx, actor: Actor, guildId: string, userId:
   const res = await ctx.db.deleteFrom('bans').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
   if (!Number(res.numDeletedRows)) throw Errors.unknownBan();
   const user = await getUser(ctx, userId);
+  await auditBans(ctx, actor.user.id, guildId, [userId], AuditLogEvent.MEMBER_BAN_REMOVE);
   ctx.bus.publish({ t: 'GUILD_BAN_REMOVE', d: { guild_id: guildId, user: user ? publicUser(user) : { id: userId } }, guild_id: guildId });
 }

@@ -5,6 +5,7 @@ import { role as roleWire } from '../wire/role.js';
 import { getApplication } from './applications.js';
 import { addMember } from './membership.js';
 import { toRole } from '../store/repos/mappers.js';
+import { announceBotInstall } from './integrations.js';
 
 /**
  * Installs an app's bot into a guild, as the consent screen's POST does: the installer needs MANAGE_GUILD, the bot
@@ -37,5 +38,5 @@ export async function installBot(ctx: Ctx, installer: Actor, input: { clientId: 
     ctx.bus.publish({ t: 'GUILD_ROLE_CREATE', d: { guild_id: input.guildId, role: roleWire(toRole(row)) }, guild_id: input.guildId });
     roleIds.push(row.id);
   }
-  await addMember(ctx, input.guildId, app.bot_user_id, { roles: roleIds });
+  if (await addMember(ctx, input.guildId, app.bot_user_id, { roles: roleIds })) await announceBotInstall(ctx, input.guildId, app.id, installer.user.id); // INTEGRATION_CREATE, audit 28 + 80
 }

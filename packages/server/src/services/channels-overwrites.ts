@@ -6,6 +6,7 @@ import type { ChannelRecord } from '../store/records.js';
 import { checkOverwriteGrant } from './channels-fields.js';
 import { requireChannelRecord } from './channels.js';
 import { checkId } from './guilds-common.js';
+import { auditOverwrite } from './audit-log.js';
 
 const MAX_OVERWRITES = 1000;
 
@@ -47,6 +48,7 @@ export async function putOverwrite(ctx: Ctx, actor: Actor, channelId: string, ov
   if (!old && before.length >= MAX_OVERWRITES) throw new ApiError(400, 30060, 'Maximum number of channel permission overwrites reached (1000)');
   const after = old ? before.map((o) => (o === old ? ow : o)) : [...before, ow];
   await save(ctx, ch, after);
+  await auditOverwrite(ctx, actor.user.id, guildId, ch.id, old ?? null, ow);
 }
 
 /** DELETE /channels/{id}/permissions/{overwrite_id}: removing an absent overwrite is a no-op. */
@@ -56,4 +58,5 @@ export async function deleteOverwrite(ctx: Ctx, actor: Actor, channelId: string,
   if (!gone.length) return;
   checkOverwriteGrant(perms, gone, []);
   await save(ctx, ch, ch.permission_overwrites.filter((o) => o.id !== overwriteId));
+  for (const o of gone) await auditOverwrite(ctx, actor.user.id, ch.guild_id!, ch.id, o, null);
 }

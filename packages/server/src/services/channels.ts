@@ -9,6 +9,8 @@ import { checkId, getChannelRecord, requireGuildRecord } from './guilds-common.j
 import { checkOverwriteGrant, checkParent, checkTypeFields, extraFor, normalizeOverwrites, TEXTLIKE, VOICELIKE, type ChannelInput } from './channels-fields.js';
 import { deleteThread, deleteThreadsOf, requireVisibleThread } from './threads.js';
 import { renderGuild } from './guilds.js';
+import { AuditLogEvent, auditChanges, writeAuditLog } from './audit-log.js';
+import { channelRemoved } from './guild-resources.js';
 
 /** From this date GET /guilds/{id}/channels omits channels the caller cannot view (no early opt-in). */
 export const CHANNEL_OMISSION_CUTOVER = Date.UTC(2026, 10, 16);
@@ -87,6 +89,7 @@ export async function createChannel(ctx: Ctx, actor: Actor, guildId: string, inp
   await ctx.db.insertInto('channels').values(row).execute();
   const out = channelWire(toChannel(row));
   ctx.bus.publish({ t: 'CHANNEL_CREATE', d: out, guild_id: guildId, channel_id: row.id });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_CREATE, targetId: row.id, changes: auditChanges('channel', null, out) });
   return out;
 }
 
@@ -129,6 +132,7 @@ export async function updateChannel(ctx: Ctx, actor: Actor, ch: ChannelRecord, i
   await ctx.db.updateTable('channels').set(v).where('id', '=', ch.id).execute();
   const out = channelWire(await requireChannelRecord(ctx, ch.id));
   ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: out, guild_id: guildId, channel_id: ch.id });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_UPDATE, targetId: ch.id, changes: auditChanges('channel', channelWire(ch), out) });
   return out;
 }
 
@@ -171,6 +175,8 @@ export async function deleteChannel(ctx: Ctx, actor: Actor, channelId: string) {
 
   const out = channelWire(ch);
   ctx.bus.publish({ t: 'CHANNEL_DELETE', d: out, guild_id: guildId, channel_id: ch.id });
+  await channelRemoved(ctx, guildId, ch.id); // a live stage ends with its channel
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_DELETE, targetId: ch.id, changes: auditChanges('channel', out, null) });
   for (const c of moved) ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: channelWire({ ...c, parent_id: null }), guild_id: guildId, channel_id: c.id });
   if (refs.length) ctx.bus.publish({ t: 'GUILD_UPDATE', d: await renderGuild(ctx, await requireGuildRecord(ctx, guildId)), guild_id: guildId });
   return out;

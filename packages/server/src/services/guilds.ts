@@ -6,13 +6,15 @@ import type { GuildRecord } from '../store/records.js';
 import { createGuild, type GuildCreateInput } from './guild-create.js';
 import { checkId, getChannelRecord, guildCounts, guildRoles, requireGuildRecord } from './guilds-common.js';
 import { getUser } from './users.js';
+import { deleteGuildResources, guildExpressions } from './guild-resources.js';
+import { AuditLogEvent, auditChanges, writeAuditLog } from './audit-log.js';
 
 /** Features a guild manager may toggle; the rest are granted by the platform (or the dev API). */
 const MUTABLE_FEATURES = new Set(['COMMUNITY', 'DISCOVERABLE', 'INVITES_DISABLED', 'RAID_ALERTS_DISABLED']);
 const TEXT_TYPES = new Set([0, 5]);
 
 export async function renderGuild(ctx: Ctx, g: GuildRecord, withCounts = false) {
-  return guildWire(g, await guildRoles(ctx, g.id), withCounts ? await guildCounts(ctx, g.id) : undefined);
+  return guildWire(g, await guildRoles(ctx, g.id), withCounts ? await guildCounts(ctx, g.id) : undefined, await guildExpressions(ctx, g.id));
 }
 
 /** POST /guilds: people only (apps lost this on 2025-07-15). */
@@ -91,6 +93,7 @@ export async function updateGuild(ctx: Ctx, actor: Actor, guildId: string, patch
   if (Object.keys(values).length) await ctx.db.updateTable('guilds').set(values).where('id', '=', guildId).execute();
   const out = await renderGuild(ctx, await requireGuildRecord(ctx, guildId));
   ctx.bus.publish({ t: 'GUILD_UPDATE', d: out, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_UPDATE, targetId: guildId, changes: auditChanges('guild', g, out) });
   return out;
 }
 
@@ -112,6 +115,7 @@ export async function deleteGuild(ctx: Ctx, actor: Actor, guildId: string): Prom
     await trx.deleteFrom('channels').where('guild_id', '=', guildId).execute();
     await trx.deleteFrom('members').where('guild_id', '=', guildId).execute();
     await trx.deleteFrom('roles').where('guild_id', '=', guildId).execute();
+    await deleteGuildResources(trx, guildId); // emoji, stickers, sounds, events, stages, audit log, AutoMod
     await trx.deleteFrom('guilds').where('id', '=', guildId).execute();
   });
   ctx.access.invalidate(guildId);

@@ -10,6 +10,9 @@ import { THREAD_TYPES } from '../wire/channel.js';
 import { checkId, getChannelRecord, getGuildRecord, guildCounts } from './guilds-common.js';
 import { addMember } from './membership.js';
 import { getUser } from './users.js';
+import { acceptRules, checkInviteRoles, codesWithMeta, deleteInviteExtras, inviteMeta, inviteRoles, saveInviteExtras } from './invite-targets.js';
+import { countVanityUse, vanityGuild } from './guild-extras.js';
+import { AuditLogEvent, auditChanges, inviteAudit, writeAuditLog } from './audit-log.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const MAX_INVITES = 1000;
@@ -26,9 +29,27 @@ export function isLive(i: InviteRecord, now: number): boolean {
 async function findInvite(ctx: Ctx, code: string): Promise<InviteRecord | null> {
   if (!/^[A-Za-z0-9-]{1,32}$/.test(code)) return null;
   const row = await ctx.db.selectFrom('invites').selectAll().where('code', '=', code).executeTakeFirst();
-  const inv = row ? toInvite(row) : null;
+  const inv = row ? toInvite(row) : await vanityInvite(ctx, code);
   return inv && isLive(inv, ctx.clock.now()) ? inv : null;
 }
+
+/** A guild's vanity code reads as a permanent invite to its system channel (or its first text channel). */
+async function vanityInvite(ctx: Ctx, code: string): Promise<InviteRecord | null> {
+  const guildId = await vanityGuild(ctx, code);
+  const guild = guildId ? await getGuildRecord(ctx, guildId) : null;
+  if (!guild) return null;
+  const first = await ctx.db.selectFrom('channels').select('id').where('guild_id', '=', guild.id).where('type', 'in', [0, 5]).orderBy('position').limit(1).executeTakeFirst();
+  const channelId = guild.system_channel_id ?? (first ? String(first.id) : null);
+  if (!channelId) return null;
+  return {
+    code, guild_id: guild.id, channel_id: channelId, inviter_id: null, max_age: 0, max_uses: 0, uses: 0, temporary: false,
+    target_type: null, target_user_id: null, flags: 0, created_at: guild.created_at, vanity: true,
+  } as InviteRecord;
+}
+const isVanity = (i: InviteRecord) => (i as InviteRecord & { vanity?: boolean }).vanity === true;
+
+/** A live invite by code (10006 otherwise), for the routes of invite extras. */
+export const requireInviteFor = (ctx: Ctx, code: string) => requireInvite(ctx, code);
 
 async function requireInvite(ctx: Ctx, code: string): Promise<InviteRecord> {
   const inv = await findInvite(ctx, code);
@@ -45,10 +66,19 @@ export async function renderInvite(ctx: Ctx, i: InviteRecord, opts: { counts?: b
   ]);
   if (!channel) throw Errors.unknownInvite();
   const counts = opts.counts && i.guild_id ? await guildCounts(ctx, i.guild_id) : undefined;
-  return inviteWire(i, { guild, channel, inviter, counts, withMetadata: opts.metadata });
+  const out = inviteWire(i, { guild, channel, inviter, counts, withMetadata: opts.metadata });
+  const roles = await inviteRoles(ctx, i, await inviteMeta(ctx, i.code));
+  if (roles) out.roles = roles;
+  return out;
 }
 
-export interface InviteInput { max_age?: number; max_uses?: number; temporary?: boolean; unique?: boolean }
+export interface InviteInput {
+  max_age?: number; max_uses?: number; temporary?: boolean; unique?: boolean;
+  /** Roles granted on accept. */
+  role_ids?: string[];
+  /** Only these users may accept (from `target_users_file` or `target_user_ids`). */
+  target_users?: string[] | null;
+}
 
 /**
  * POST /channels/{id}/invites: CREATE_INSTANT_INVITE. Without `unique`, a live invite of the same caller with the same
@@ -61,15 +91,19 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
   if (ch.type === 4 || THREAD_TYPES.has(ch.type)) throw Errors.wrongChannelType();
   const guildId = ch.guild_id;
   await ctx.access.requireChannel(guildId, ch.id, actor.user.id, P.CREATE_INSTANT_INVITE);
+  const roleIds = input.role_ids ?? [];
+  const extras = roleIds.length > 0 || !!input.target_users;
+  await checkInviteRoles(ctx, actor, guildId, roleIds);
   const maxAge = input.max_age ?? 86400;
   const maxUses = input.max_uses ?? 0;
   const temporary = input.temporary ?? false;
   const now = ctx.clock.now();
 
-  if (!input.unique) {
+  if (!input.unique && !extras) {
     const rows = await ctx.db.selectFrom('invites').selectAll().where('channel_id', '=', ch.id).where('inviter_id', '=', actor.user.id)
       .where('max_age', '=', maxAge).where('max_uses', '=', maxUses).where('temporary', '=', temporary ? 1 : 0).execute();
-    const reuse = rows.map(toInvite).find((i) => isLive(i, now) && i.target_type === null);
+    const special = await codesWithMeta(ctx, rows.map((r) => r.code));
+    const reuse = rows.map(toInvite).find((i) => isLive(i, now) && i.target_type === null && !special.has(i.code));
     if (reuse) return renderInvite(ctx, reuse, { metadata: true });
   }
   const count = await ctx.db.selectFrom('invites').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst();
@@ -82,6 +116,7 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
     temporary: temporary ? 1 : 0, target_type: null, target_user_id: null, flags: 0, created_at: now,
   };
   await ctx.db.insertInto('invites').values(row).execute();
+  if (extras) await saveInviteExtras(ctx, code, { roleIds, targets: input.target_users ?? null });
   const inv = toInvite(row);
   ctx.bus.publish({
     t: 'INVITE_CREATE',
@@ -91,6 +126,7 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
     },
     guild_id: guildId, channel_id: ch.id,
   });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.INVITE_CREATE, targetId: null, changes: auditChanges('invite', null, inviteAudit(inv)) });
   return renderInvite(ctx, inv, { metadata: true });
 }
 
@@ -124,6 +160,7 @@ export async function resolveInvite(ctx: Ctx, code: string, opts: { withCounts: 
 /** DELETE /invites/{code}: the inviter, MANAGE_CHANNELS on its channel, or MANAGE_GUILD. */
 export async function revokeInvite(ctx: Ctx, actor: Actor, code: string) {
   const inv = await requireInvite(ctx, code);
+  if (isVanity(inv)) throw Errors.unknownInvite();
   if (inv.inviter_id !== actor.user.id) {
     if (!inv.guild_id) throw Errors.missingPermissions();
     const guildPerms = await ctx.access.requireGuild(inv.guild_id, actor.user.id);
@@ -132,11 +169,13 @@ export async function revokeInvite(ctx: Ctx, actor: Actor, code: string) {
   }
   const out = await renderInvite(ctx, inv);
   await removeInvite(ctx, inv);
+  if (inv.guild_id) await writeAuditLog(ctx, { guildId: inv.guild_id, userId: actor.user.id, actionType: AuditLogEvent.INVITE_DELETE, targetId: null, changes: auditChanges('invite', inviteAudit(inv), null) });
   return out;
 }
 
 async function removeInvite(ctx: Ctx, inv: InviteRecord): Promise<void> {
   await ctx.db.deleteFrom('invites').where('code', '=', inv.code).execute();
+  await deleteInviteExtras(ctx, inv.code);
   ctx.bus.publish({ t: 'INVITE_DELETE', d: { channel_id: inv.channel_id, guild_id: inv.guild_id ?? undefined, code: inv.code }, guild_id: inv.guild_id, channel_id: inv.channel_id });
 }
 
@@ -154,11 +193,17 @@ export async function acceptInvite(ctx: Ctx, actor: Actor, code: string) {
   if (await ctx.access.isMember(guildId, actor.user.id)) return { ...out, new_member: false };
   const banned = await ctx.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', actor.user.id).executeTakeFirst();
   if (banned) throw Errors.userBanned();
+  const roles = await acceptRules(ctx, inv, actor.user.id);
+  if (isVanity(inv)) {
+    const joined = await addMember(ctx, guildId, actor.user.id);
+    if (joined) await countVanityUse(ctx, inv.code);
+    return { ...out, new_member: joined !== null };
+  }
 
   const used = await ctx.db.updateTable('invites').set((eb) => ({ uses: eb('uses', '+', 1) })).where('code', '=', inv.code)
     .where((eb) => eb.or([eb('max_uses', '=', 0), eb('uses', '<', eb.ref('max_uses'))])).executeTakeFirst();
   if (!Number(used.numUpdatedRows)) throw Errors.unknownInvite();
-  const joined = await addMember(ctx, guildId, actor.user.id);
+  const joined = await addMember(ctx, guildId, actor.user.id, { roles });
   if (inv.max_uses > 0) {
     const now = await ctx.db.selectFrom('invites').select('uses').where('code', '=', inv.code).executeTakeFirst();
     if (now && Number(now.uses) >= inv.max_uses) await removeInvite(ctx, inv);

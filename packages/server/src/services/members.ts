@@ -10,6 +10,9 @@ import { checkId, guildRoles, isAdmin, isId, memberView, outranks, requireOutran
 import { getMember, removeMember } from './membership.js';
 import { requireRole } from './roles.js';
 import { getUsers } from './users.js';
+import { voiceStates } from './voice-states.js';
+import { AuditLogEvent, auditMemberChange, writeAuditLog } from './audit-log.js';
+import { automodCheckMember } from './automod.js';
 
 const MAX_TIMEOUT_MS = 28 * 86400_000;
 /** The only member flag a moderator may set: BYPASSES_VERIFICATION. */
@@ -124,8 +127,7 @@ export async function updateMember(ctx: Ctx, actor: Actor, guildId: string, user
   }
   if (patch.channel_id !== undefined) {
     need(ctx, perms, P.MOVE_MEMBERS);
-    // Voice states land later: nobody is connected yet, so a move has no one to move (a disconnect is a no-op).
-    if (patch.channel_id !== null) throw new ApiError(400, 40032, 'Target user is not connected to voice');
+    await voiceStates(ctx).checkMove(actor, guildId, target.user_id, patch.channel_id); // 40032 when not connected; target needs CONNECT
   }
   if (patch.communication_disabled_until !== undefined) {
     need(ctx, perms, P.MODERATE_MEMBERS);
@@ -148,8 +150,12 @@ export async function updateMember(ctx: Ctx, actor: Actor, guildId: string, user
     values.flags = (target.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS);
   }
 
+  await voiceStates(ctx).memberPatched(actor, guildId, target.user_id, patch); // server mute/deaf, move, disconnect
   if (!Object.keys(values).length) return memberView(ctx, target);
-  return saveMember(ctx, guildId, target.user_id, values);
+  const out = await saveMember(ctx, guildId, target.user_id, values);
+  await auditMemberChange(ctx, actor.user.id, guildId, target, values); // MEMBER_UPDATE / MEMBER_ROLE_UPDATE
+  if ('nick' in values) await automodCheckMember(ctx, guildId, target.user_id); // MEMBER_PROFILE rules
+  return out;
 }
 
 /** PATCH /guilds/{id}/members/@me (and the deprecated /@me/nick): the caller's own nickname. */
@@ -170,6 +176,7 @@ export async function setMemberRole(ctx: Ctx, actor: Actor, guildId: string, use
   if (has === add) return;
   const roles = add ? [...target.roles, role.id] : target.roles.filter((r) => r !== role.id);
   await saveMember(ctx, guildId, target.user_id, { roles: JSON.stringify(roles) });
+  await auditMemberChange(ctx, actor.user.id, guildId, target, { roles: JSON.stringify(roles) });
 }
 
 /** DELETE /guilds/{id}/members/{user_id}: KICK_MEMBERS and a higher rank; the owner cannot be kicked. */
@@ -179,4 +186,5 @@ export async function kickMember(ctx: Ctx, actor: Actor, guildId: string, userId
   const target = await requireMemberOf(ctx, guildId, selfId(actor, userId));
   if (!(await outranks(ctx, guildId, actor.user.id, target.user_id))) throw Errors.missingPermissions();
   await removeMember(ctx, guildId, target.user_id);
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.MEMBER_KICK, targetId: target.user_id });
 }

@@ -4,6 +4,7 @@ import { toMember } from '../store/repos/mappers.js';
 import type { MemberRecord } from '../store/records.js';
 import { member as memberWire } from '../wire/member.js';
 import { getUser } from './users.js';
+import { automodCheckMember } from './automod.js';
 
 /**
  * Adds a user to a guild (invite accept, bot install, guilds.join). Banned users are refused. Emits
@@ -25,6 +26,7 @@ export async function addMember(ctx: Ctx, guildId: string, userId: string, opts:
   const user = await getUser(ctx, userId);
   ctx.bus.publish({ t: 'GUILD_MEMBER_ADD', d: { ...memberWire(m, user), guild_id: guildId }, guild_id: guildId });
   ctx.bus.publish({ t: 'GUILD_CREATE', d: { id: guildId }, guild_id: guildId, user_ids: [userId] });
+  await automodCheckMember(ctx, guildId, userId); // MEMBER_PROFILE rules on joining
   return m;
 }
 

@@ -6,6 +6,7 @@ import type { ChannelRecord, MessageRecord, UserRecord } from '../store/records.
 import { channelAccess, guildField, loadMessage, routeFor } from './messages/channel.js';
 import { createMessage } from './messages/create.js';
 import { messageEventWire, messagesWire } from './messages/view.js';
+import { AuditLogEvent, writeAuditLog } from './audit-log.js';
 
 const MAX_PINS = 250;
 /** Only messages people send can be pinned, not system notices. */
@@ -44,6 +45,7 @@ export async function pinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecord,
   if (!Number(res.numUpdatedRows)) return;
   const pinned = { ...m, pinned_at: now };
   publishPinChange(ctx, ch, now, await messageEventWire(ctx, pinned));
+  if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.id, actionType: AuditLogEvent.MESSAGE_PIN, targetId: m.author_id, options: { channel_id: ch.id, message_id: m.id } });
   await createMessage(ctx, {
     channel: { ...ch, last_pin_timestamp: now }, author: actor, files: [], type: 6, skipPermissionChecks: true,
     body: { content: '', message_reference: { message_id: m.id, fail_if_not_exists: false } },
@@ -65,6 +67,7 @@ export async function unpinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecor
   });
   const unpinned = { ...m, pinned_at: null };
   publishPinChange(ctx, ch, lastPin, await messageEventWire(ctx, unpinned));
+  if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.id, actionType: AuditLogEvent.MESSAGE_UNPIN, targetId: m.author_id, options: { channel_id: ch.id, message_id: m.id } });
 }
 
 /** Pinned messages, most recently pinned first, pinned before `before` (ms). Empty without READ_MESSAGE_HISTORY. */

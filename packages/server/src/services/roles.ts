@@ -7,6 +7,7 @@ import { toRole } from '../store/repos/mappers.js';
 import { parseJson } from '../store/json.js';
 import { checkId, guildRoles, requireGuildRecord, requireRoleBelow } from './guilds-common.js';
 import { checkRoleIcon, resolveColors, type ColorsInput } from './roles-colors.js';
+import { AuditLogEvent, auditChanges, writeAuditLog } from './audit-log.js';
 
 const MAX_ROLES = 250;
 
@@ -66,6 +67,7 @@ export async function createRole(ctx: Ctx, actor: Actor, guildId: string, input:
   });
   const out = roleWire(toRole(row));
   ctx.bus.publish({ t: 'GUILD_ROLE_CREATE', d: { guild_id: guildId, role: out }, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_CREATE, targetId: row.id, changes: auditChanges('role', null, out) });
   for (const r of shifted) ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: roleWire({ ...r, position: r.position + 1 }) }, guild_id: guildId });
   return out;
 }
@@ -96,6 +98,7 @@ export async function updateRole(ctx: Ctx, actor: Actor, guildId: string, roleId
   await ctx.db.updateTable('roles').set(v).where('id', '=', role.id).execute();
   const out = roleWire(await requireRole(ctx, guildId, role.id));
   ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: out }, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_UPDATE, targetId: role.id, changes: auditChanges('role', roleWire(role), out) });
   return out;
 }
 
@@ -116,6 +119,7 @@ export async function deleteRole(ctx: Ctx, actor: Actor, guildId: string, roleId
     }
   });
   ctx.bus.publish({ t: 'GUILD_ROLE_DELETE', d: { guild_id: guildId, role_id: role.id }, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_DELETE, targetId: role.id, changes: auditChanges('role', roleWire(role), null) });
 }
 
 /**

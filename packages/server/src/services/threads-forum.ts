@@ -9,6 +9,7 @@ import { createMessage } from './messages/create.js';
 import { MessageCreateBody } from './messages/schema.js';
 import { messageWire } from './messages/view.js';
 import { loadChannel, newMetadata, publishThreadEvent, threadRow, type ThreadMemberRow } from './threads-core.js';
+import { AuditLogEvent, auditChanges, threadAudit, writeAuditLog } from './audit-log.js';
 
 /** Forum and media posts: a public thread whose first message is given with it. */
 
@@ -56,6 +57,7 @@ export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRec
   const created = { ...channelWire(thread), newly_created: true };
   await publishThreadEvent(ctx, thread, 'THREAD_CREATE', created, { exclude: [actor.user.id] });
   ctx.bus.publish({ t: 'THREAD_CREATE', d: { ...created, member: threadMember(creator) }, guild_id: parent.guild_id, channel_id: parent.id, user_ids: [actor.user.id] });
+  await writeAuditLog(ctx, { guildId: parent.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_CREATE, targetId: thread.id, changes: auditChanges('thread', null, threadAudit(created)) });
 
   let message;
   try {

@@ -54,7 +54,8 @@ export async function listActiveThreads(ctx: Ctx, actor: Actor, guildId: string)
     visible.push(t);
   }
   visible.sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
-  return { threads: visible.map((t) => channelWire(t)), members: await myMembers(ctx, actor.user.id, visible.filter((t) => mine.has(t.id)).map((t) => t.id)) };
+  // has_more is always false here (every active thread is listed) but the spec's ThreadsResponse requires it.
+  return { threads: visible.map((t) => channelWire(t)), members: await myMembers(ctx, actor.user.id, visible.filter((t) => mine.has(t.id)).map((t) => t.id)), has_more: false };
 }
 
 async function requireThreadParent(ctx: Ctx, actor: Actor, channelId: string, needed: bigint) {

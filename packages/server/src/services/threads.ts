@@ -14,6 +14,7 @@ import {
 import { publishStarterUpdate } from './threads-starter.js';
 import { createForumPost } from './threads-forum.js';
 import type { UploadedFile } from '../http/router.js';
+import { AuditLogEvent, auditChanges, threadAudit, writeAuditLog } from './audit-log.js';
 
 export { listActiveThreads, listArchivedThreads, listJoinedPrivateArchivedThreads, listThreadMembers, getThreadMemberView } from './threads-list.js';
 export { requireVisibleThread, requireThreadAccess, isThreadMember } from './threads-core.js';
@@ -67,6 +68,7 @@ const threadCreatePayload = (thread: ChannelRecord, member: ThreadMemberRow | nu
 async function announceNewThread(ctx: Ctx, thread: ChannelRecord, creator: ThreadMemberRow) {
   await publishThreadEvent(ctx, thread, 'THREAD_CREATE', threadCreatePayload(thread, null), { exclude: [creator.user_id] });
   ctx.bus.publish({ t: 'THREAD_CREATE', d: threadCreatePayload(thread, creator), guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: [creator.user_id] });
+  if (thread.guild_id) await writeAuditLog(ctx, { guildId: thread.guild_id, userId: creator.user_id, actionType: AuditLogEvent.THREAD_CREATE, targetId: thread.id, changes: auditChanges('thread', null, threadAudit(channelWire(thread))) });
 }
 
 function autoArchiveFor(parent: ChannelRecord, requested: number | null | undefined): number {
@@ -206,6 +208,7 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   const updated = (await loadChannel(ctx, thread.id))!;
   const wire = channelWire(updated);
   await publishThreadEvent(ctx, updated, 'THREAD_UPDATE', wire);
+  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_UPDATE, targetId: thread.id, changes: auditChanges('thread', threadAudit(channelWire(thread)), threadAudit(wire)) });
   return wire;
 }
 
@@ -235,6 +238,7 @@ export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   ctx.access.invalidate(thread.guild_id);
   const d = { id: thread.id, guild_id: thread.guild_id, parent_id: thread.parent_id, type: thread.type };
   if (audience.length) ctx.bus.publish({ t: 'THREAD_DELETE', d, guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: audience });
+  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_DELETE, targetId: thread.id, changes: auditChanges('thread', threadAudit(channelWire(thread)), null) });
   if (detached) await publishStarterUpdate(ctx, detached);
   return channelWire(thread);
 }

@@ -10,6 +10,7 @@ import type { ChannelRecord, UserRecord, WebhookRecord } from '../store/records.
 import { webhook as webhookWire } from '../wire/webhook.js';
 import { getUsers } from './users.js';
 import { WebhookName, loadWebhook, requireWebhookByToken } from './webhooks-core.js';
+import { AuditLogEvent, auditChanges, webhookAudit, writeAuditLog } from './audit-log.js';
 
 export { executeWebhook, getWebhookMessage, editWebhookMessage, deleteWebhookMessage } from './webhooks-messages.js';
 export { loadWebhook, requireWebhookByToken, tokenMatches } from './webhooks-core.js';
@@ -94,6 +95,7 @@ export async function createWebhook(ctx: Ctx, actor: Actor, channelId: string, b
   };
   await ctx.db.insertInto('webhooks').values(row).execute();
   announce(ctx, ch.guild_id, ch.id);
+  await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_CREATE, targetId: row.id, changes: auditChanges('webhook', null, webhookAudit(row)) });
   return webhookWire(toWebhook(row), { creator: actor.user, withToken: true, baseUrl: ctx.publicUrl });
 }
 
@@ -151,7 +153,9 @@ export async function updateWebhook(ctx: Ctx, actor: Actor, webhookId: string, b
     await ctx.access.requireChannel(target.guild_id, target.id, actor.user.id, P.MANAGE_WEBHOOKS);
     await checkCapacity(ctx, target.guild_id, target.id);
   }
-  return view(ctx, await applyPatch(ctx, w, b), actor.user.id, 'creator-only');
+  const next = await applyPatch(ctx, w, b);
+  if (w.guild_id) await writeAuditLog(ctx, { guildId: w.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_UPDATE, targetId: w.id, changes: auditChanges('webhook', webhookAudit(w), webhookAudit(next)) });
+  return view(ctx, next, actor.user.id, 'creator-only');
 }
 
 /** PATCH /webhooks/{webhook_id}/{token}: name and avatar only. */
@@ -168,7 +172,9 @@ async function remove(ctx: Ctx, w: WebhookRecord) {
 
 /** DELETE /webhooks/{webhook_id}: MANAGE_WEBHOOKS. */
 export async function deleteWebhook(ctx: Ctx, actor: Actor, webhookId: string): Promise<void> {
-  await remove(ctx, await requireManage(ctx, actor, webhookId));
+  const w = await requireManage(ctx, actor, webhookId);
+  await remove(ctx, w);
+  if (w.guild_id) await writeAuditLog(ctx, { guildId: w.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_DELETE, targetId: w.id, changes: auditChanges('webhook', webhookAudit(w), null) });
 }
 
 /** DELETE /webhooks/{webhook_id}/{token}. */

@@ -1,11 +1,9 @@
 import { Kysely, sql } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import type { DB } from './schema.js';
 import { createSqliteDialect } from './sqlite.js';
-import { createPostgresDialect } from './postgres.js';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MIGRATIONS } from './migrations/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,15 +11,6 @@ export interface Store {
   db: Kysely<DB>;
   dialect: Dialect;
   close(): Promise<void>;
-}
-
-type Migration = { up: (db: Kysely<any>, d: Dialect) => Promise<void> };
-
-/** Every `NNN_name` module in migrations/, in name order: adding a migration is adding a file. */
-async function loadMigrations(): Promise<[string, Migration][]> {
-  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-  const names = fs.readdirSync(dir).filter((f) => /^\d{3}_\w+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
-  return Promise.all(names.map(async (f) => [f.replace(/\.(ts|js)$/, ''), (await import(pathToFileURL(path.join(dir, f)).href)) as Migration] as [string, Migration]));
 }
 
 export interface StoreOptions {
@@ -36,12 +25,9 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   let dialect: Dialect;
   if (opts.databaseUrl) {
     dialect = 'postgres';
-    if (opts.databaseSchema) {
-      const client = new pg.Client({ connectionString: opts.databaseUrl });
-      await client.connect();
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${opts.databaseSchema.replace(/"/g, '')}"`);
-      await client.end();
-    }
+    // Loaded only when used: SQLite deployments never pay for the PostgreSQL driver at start.
+    const { createPostgresDialect, ensureSchema } = await import('./postgres.js');
+    if (opts.databaseSchema) await ensureSchema(opts.databaseUrl, opts.databaseSchema);
     db = new Kysely<DB>({ dialect: createPostgresDialect(opts.databaseUrl, opts.databaseSchema).dialect });
   } else {
     dialect = 'sqlite';
@@ -55,7 +41,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
 async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS accord_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(db);
   const done = new Set((await sql<{ name: string }>`SELECT name FROM accord_migrations`.execute(db)).rows.map((r) => r.name));
-  for (const [name, mod] of await loadMigrations()) {
+  for (const [name, mod] of MIGRATIONS) {
     if (done.has(name)) continue;
     await db.transaction().execute(async (trx) => {
       await mod.up(trx as Kysely<any>, dialect);

@@ -15,3 +15,13 @@ export function createPostgresDialect(url: string, schema?: string): { dialect: 
   });
   return { dialect: new PostgresDialect({ pool }), pool };
 }
+
+export async function ensureSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -18,7 +18,7 @@ export function channel(c: ChannelRecord, recipients: UserRecord[] = []) {
       last_message_id: c.last_message_id,
       flags: c.flags,
       recipients: recipients.map(publicUser),
-      ...(c.type === 3 ? { name: c.name, icon: null, owner_id: c.owner_id } : {}),
+      ...(c.type === 3 ? { name: c.name, icon: null, owner_id: c.owner_id, ...(c.extra.application_id ? { managed: true, application_id: c.extra.application_id } : {}) } : {}),
       last_pin_timestamp: iso(c.last_pin_timestamp),
     };
   }

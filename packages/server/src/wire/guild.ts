@@ -2,7 +2,7 @@ import type { GuildRecord, RoleRecord } from '../store/records.js';
 import { role } from './role.js';
 
 /** The guild object (GET /guilds/{id}, GUILD_UPDATE, and the base of GUILD_CREATE). */
-export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: number; presences: number }) {
+export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: number; presences: number }, expressions?: { emojis: unknown[]; stickers: unknown[] }) {
   return {
     id: g.id,
     name: g.name,
@@ -12,6 +12,7 @@ export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: n
     discovery_splash: null,
     banner: g.banner,
     description: g.description,
+    home_header: null,
     owner_id: g.owner_id,
     application_id: null,
     region: 'deprecated',
@@ -23,8 +24,8 @@ export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: n
     default_message_notifications: g.default_message_notifications,
     explicit_content_filter: g.explicit_content_filter,
     roles: roles.sort((a, b) => a.position - b.position).map(role),
-    emojis: [],
-    stickers: [],
+    emojis: expressions?.emojis ?? [],
+    stickers: expressions?.stickers ?? [],
     features: g.features,
     mfa_level: g.mfa_level,
     system_channel_id: g.system_channel_id,

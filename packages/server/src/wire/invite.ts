@@ -15,7 +15,7 @@ export function invite(i: InviteRecord, deps: { guild: GuildRecord | null; chann
     const g = deps.guild;
     out.guild = {
       id: g.id, name: g.name, splash: g.splash, banner: g.banner, description: g.description, icon: g.icon, features: g.features,
-      verification_level: g.verification_level, vanity_url_code: null, nsfw_level: g.nsfw_level, premium_subscription_count: 0,
+      verification_level: g.verification_level, vanity_url_code: null, nsfw_level: g.nsfw_level, nsfw: false, premium_subscription_count: 0,
     };
   }
   if (deps.inviter) out.inviter = publicUser(deps.inviter);

@@ -32,14 +32,14 @@ export function emojiFromKey(key: string): { id: string | null; name: string } {
 export function message(m: MessageRecord, deps: MessageDeps) {
   const author = deps.users.get(m.author_id);
   const webhookAuthor = m.webhook_id
-    ? { id: m.webhook_id, username: m.extra.username ?? 'Webhook', discriminator: '0000', global_name: null, avatar: m.extra.avatar ?? null, bot: true, public_flags: 0, flags: 0 }
+    ? { id: m.webhook_id, username: m.extra.username ?? 'Webhook', discriminator: '0000', global_name: null, avatar: m.extra.avatar ?? null, bot: true, public_flags: 0, flags: 0, primary_guild: null }
     : null;
   const out: Record<string, unknown> = {
     id: m.id,
     type: m.type,
     content: m.content,
     channel_id: m.channel_id,
-    author: webhookAuthor ?? (author ? publicUser(author) : { id: m.author_id, username: 'Deleted User', discriminator: '0000', global_name: null, avatar: null, public_flags: 0 }),
+    author: webhookAuthor ?? (author ? publicUser(author) : { id: m.author_id, username: 'Deleted User', discriminator: '0000', global_name: null, avatar: null, public_flags: 0, flags: 0, primary_guild: null }),
     attachments: m.attachments,
     embeds: m.embeds,
     mentions: m.mentions.map((id) => deps.users.get(id)).filter((u): u is UserRecord => !!u).map(publicUser),

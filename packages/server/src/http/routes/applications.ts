@@ -5,6 +5,7 @@ import { createApplication, requireOwnedApplication, resetBotToken, resetClientS
 import { installCounts } from '../../services/oauth2/grants.js';
 import { application } from '../../wire/application.js';
 import { verifyInteractionsEndpoint } from '../../services/interactions/endpoint-verify.js';
+import { verifyEventWebhooksUrl } from '../../events-out/verify.js';
 import { getUser } from '../../services/users.js';
 import { Errors } from '../../core/errors.js';
 import type { Call } from '../router.js';
@@ -40,6 +41,8 @@ const PatchBody = z.object({
   event_webhooks_url: url.nullable().optional(),
   event_webhooks_status: z.literal([1, 2]).optional(),
   event_webhooks_types: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional(),
+  /** The portal's "Private Channel Obfuscation" toggle (bot tab): the Gateway obfuscates channels the bot cannot view. */
+  private_channel_obfuscation: z.boolean().optional(),
 });
 
 async function render(call: Call, app: Awaited<ReturnType<typeof requireOwnedApplication>>) {
@@ -69,6 +72,7 @@ export default new Routes()
     if (!app) throw Errors.unknownApplication();
     const b = parseBody(PatchBody, call.body);
     if (typeof b.interactions_endpoint_url === 'string') await verifyInteractionsEndpoint(call.ctx, app, b.interactions_endpoint_url);
+    if (typeof b.event_webhooks_url === 'string') await verifyEventWebhooksUrl(call.ctx, app, b.event_webhooks_url);
     return render(call, await updateApplication(call.ctx, app, b));
   })
   .get('/applications/{application_id}', 'any', async (call) => render(call, await requireOwnedApplication(call.ctx, call.actor, call.params.application_id)))
@@ -76,6 +80,7 @@ export default new Routes()
     const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
     const b = parseBody(PatchBody, call.body);
     if (typeof b.interactions_endpoint_url === 'string') await verifyInteractionsEndpoint(call.ctx, app, b.interactions_endpoint_url);
+    if (typeof b.event_webhooks_url === 'string') await verifyEventWebhooksUrl(call.ctx, app, b.event_webhooks_url);
     return render(call, await updateApplication(call.ctx, app, b));
   })
   .post('/applications/{application_id}/bot/reset', 'user', async (call) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
 import { parseBody, qInt, snowflake } from '../validation.js';
 import { kickMember, listMembers, searchMembers, setMemberRole, updateMember, updateOwnNick, viewMember } from '../../services/members.js';
+import { updateCurrentMember } from '../../services/current-member.js';
 
 const nick = z.string().max(32).nullable();
 const ListQuery = z.object({ limit: qInt(1, 1000), after: snowflake.optional() });
@@ -16,11 +17,17 @@ const PatchMember = z.object({
   flags: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional(),
 });
 const PatchMe = z.object({ nick: nick.optional() });
+/** Modify Current Member: the nick, and the guild profile bots may set (avatar and banner as data URIs, bio). */
+const PatchCurrentMember = PatchMe.extend({
+  avatar: z.string().max(10_000_000).nullable().optional(),
+  banner: z.string().max(10_000_000).nullable().optional(),
+  bio: z.string().max(190).nullable().optional(),
+});
 
 export default new Routes()
   .get('/guilds/{guild_id}/members', 'any', async ({ ctx, actor, params, query }) => listMembers(ctx, actor, params.guild_id, parseBody(ListQuery, query)))
   .get('/guilds/{guild_id}/members/search', 'any', async ({ ctx, actor, params, query }) => searchMembers(ctx, actor, params.guild_id, parseBody(SearchQuery, query)))
-  .patch('/guilds/{guild_id}/members/@me', 'any', async ({ ctx, actor, params, body }) => updateOwnNick(ctx, actor, params.guild_id, parseBody(PatchMe, body).nick))
+  .patch('/guilds/{guild_id}/members/@me', 'any', async ({ ctx, actor, params, body }) => updateCurrentMember(ctx, actor, params.guild_id, parseBody(PatchCurrentMember, body)))
   .patch('/guilds/{guild_id}/members/@me/nick', 'any', async ({ ctx, actor, params, body }) => {
     const m = await updateOwnNick(ctx, actor, params.guild_id, parseBody(PatchMe, body).nick ?? null);
     return { nick: m.nick };

@@ -3,7 +3,7 @@ import { Reply, Routes, noContent, type Call } from '../router.js';
 import { parseBody, qInt, snowflake } from '../validation.js';
 import { ApiError } from '../../core/errors.js';
 import { channelFor } from '../../services/messages/channel.js';
-import { createMessage } from '../../services/messages/create.js';
+import { createMessageView } from '../../services/messages/create.js';
 import { editMessage } from '../../services/messages/edit.js';
 import { bulkDeleteMessages, deleteMessage } from '../../services/messages/delete.js';
 import { getMessage, listMessages } from '../../services/messages/read.js';
@@ -35,8 +35,7 @@ const routes = new Routes()
     const ch = await channelOf(call, true);
     const body = parseBody(MessageCreateBody, call.body);
     try {
-      const m = await createMessage(call.ctx, { channel: ch, author: call.actor.user, body, files: call.files });
-      return messageWire(call.ctx, m, call.actor.user.id);
+      return (await createMessageView(call.ctx, { channel: ch, author: call.actor.user, body, files: call.files }, call.actor.user.id)).rest;
     } catch (e) {
       if (e instanceof ApiError && e.code === 20016) return slowmodeReply(e);
       throw e;

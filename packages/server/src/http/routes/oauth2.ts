@@ -83,6 +83,5 @@ export default new Routes()
     return member ? created(member) : noContent();
   })
   .get('/users/@me/guilds/{guild_id}/member', 'any', async ({ ctx, actor, params }) => ownMember(ctx, actor, params.guild_id))
-  // Connections and relationships are not modelled yet: the lists are empty, but the scopes gate them already.
-  .get('/users/@me/connections', 'any', async () => [])
+  // Relationships are not modelled yet: the list is empty, but the scope gates it already. Connections: routes/user-extras.ts.
   .get('/users/@me/relationships', 'any', async () => []);

@@ -8,13 +8,15 @@ import {
 /** 201 with a JSON body. (`created()` leaves the content type unset, and discord.js only parses application/json.) */
 const created = (body: unknown) => new Reply(201, JSON.stringify(body), 'application/json');
 
-/** Threads: creation, membership and listings. Thread edits go through PATCH /channels/{id} (services/threads updateThread). */
+/**
+ * Threads: creation, membership and listings. Creation answers carry `newly_created` like THREAD_CREATE does:
+ * discord.js emits threadCreate from whichever of the two arrives first. Thread edits go through PATCH /channels/{id} (services/threads updateThread). */
 export default new Routes()
   .post('/channels/{channel_id}/messages/{message_id}/threads', 'any', async ({ ctx, actor, params, body }) =>
-    created(channelWire(await createThreadFromMessage(ctx, actor, params.channel_id, params.message_id, body))))
+    created({ ...channelWire(await createThreadFromMessage(ctx, actor, params.channel_id, params.message_id, body)), newly_created: true }))
   .post('/channels/{channel_id}/threads', 'any', async ({ ctx, actor, params, body, files }) => {
     const { thread, message } = await createThread(ctx, actor, params.channel_id, body, files);
-    return created({ ...channelWire(thread), ...(message ? { message } : {}) });
+    return created({ ...channelWire(thread), newly_created: true, ...(message ? { message } : {}) });
   })
   .get('/channels/{channel_id}/threads/archived/public', 'any', async ({ ctx, actor, params, query }) =>
     listArchivedThreads(ctx, actor, params.channel_id, 'public', query))

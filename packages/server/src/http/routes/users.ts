@@ -6,6 +6,7 @@ import { requireUser, updateUser, getUsers } from '../../services/users.js';
 import { publicUser, selfUser } from '../../wire/user.js';
 import { channel as channelWire } from '../../wire/channel.js';
 import { openDm } from '../../services/dms.js';
+import { createGroupDm } from '../../services/group-dms.js';
 import { removeMember } from '../../services/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
 import type { Actor } from '../../context.js';
@@ -19,7 +20,13 @@ const PatchMe = z.object({
   bio: z.string().max(190).optional(),
   accent_color: z.number().int().min(0).max(0xffffff).nullable().optional(),
 });
-const OpenDm = z.object({ recipient_id: snowflake.optional(), recipients: z.array(snowflake).max(10).optional() });
+const OpenDm = z.object({
+  recipient_id: snowflake.optional(),
+  recipients: z.array(snowflake).max(10).optional(),
+  // Group DMs: bots pass their users' OAuth2 tokens (gdm.join) and nicknames by user id.
+  access_tokens: z.array(z.string().max(1024)).max(10).nullable().optional(),
+  nicks: z.record(z.string(), z.string().max(32).nullable()).nullable().optional(),
+});
 const GuildsQuery = z.object({ before: snowflake.optional(), after: snowflake.optional(), limit: qInt(1, 200), with_counts: z.any().optional() });
 
 /**
@@ -51,6 +58,7 @@ export default new Routes()
   })
   .post('/users/@me/channels', 'any', async ({ ctx, actor, body }) => {
     const b = parseBody(OpenDm, body);
+    if (b.access_tokens || (b.recipient_id === undefined && (b.recipients?.length ?? 0) > 1)) return createGroupDm(ctx, actor, b);
     const recipient = b.recipient_id ?? (b.recipients?.length === 1 ? b.recipients[0] : undefined);
     if (!recipient) throw fieldError('recipient_id', 'BASE_TYPE_REQUIRED', 'This field is required');
     const ch = await openDm(ctx, actor.user, recipient);

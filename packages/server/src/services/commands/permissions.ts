@@ -9,6 +9,7 @@ import { parseJson } from '../../store/json.js';
 import { CommandErrors, requireAppInGuild } from './crud.js';
 import { findCommand, readPermissions, writePermissions } from './store.js';
 import { MAX_PERMISSION_OVERWRITES, PermissionType, type CommandPermission, type CommandRecord, type GuildCommandPermissions } from './types.js';
+import { auditCommandPermissions, storedCommandPermissions } from '../audit-log.js';
 
 export const PERMISSIONS_SCOPE = 'applications.commands.permissions.update';
 
@@ -58,7 +59,9 @@ export async function setPermissions(ctx: Ctx, actor: Actor, applicationId: stri
   if (!ctx.access.hasPerm(perms, P.MANAGE_GUILD | P.MANAGE_ROLES)) throw Errors.missingPermissions();
   await requireTarget(ctx, app, guildId, commandId);
   const permissions = await parseOverwrites(ctx, guildId, body);
+  const previous = await storedCommandPermissions(ctx, app.id, guildId, commandId);
   await writePermissions(ctx.db, app.id, guildId, commandId, permissions);
+  await auditCommandPermissions(ctx, actor.user.id, guildId, app.id, commandId, previous, permissions);
   const out = wire(app.id, guildId, commandId, permissions);
   if (app.bot_user_id) ctx.bus.publish({ t: 'APPLICATION_COMMAND_PERMISSIONS_UPDATE', d: out, guild_id: guildId, user_ids: [app.bot_user_id] });
   return out;

@@ -45,13 +45,13 @@ function uploads(files: UploadedFile[], body: { attachments?: { id: string; file
 }
 
 /** A response or follow-up message body; its components are validated and normalized. */
-export function parseResponseMessage(value: unknown, files: UploadedFile[], prefix: Path): MessageCreateInput {
+export function parseResponseMessage(value: unknown, files: UploadedFile[], prefix: Path, skuExists?: (id: string) => boolean): MessageCreateInput {
   const body = parseAt(ResponseMessage, value, prefix);
   if (body.components != null) {
     const v = validateMessageComponents(body.components, {
       flags: body.flags ?? 0,
       attachments: uploads(files, body),
-      hasContent: !!body.content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!body.sticker_ids?.length,
+      hasContent: !!body.content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!body.sticker_ids?.length, skuExists,
     }, [...prefix, 'components']);
     body.components = v.components;
   }
@@ -59,7 +59,7 @@ export function parseResponseMessage(value: unknown, files: UploadedFile[], pref
 }
 
 /** An edit of a response message (UPDATE_MESSAGE data, PATCH of @original or a follow-up). */
-export function parseResponseEdit(value: unknown, files: UploadedFile[], prefix: Path, current: MessageRecord | null): ResponseEditInput {
+export function parseResponseEdit(value: unknown, files: UploadedFile[], prefix: Path, current: MessageRecord | null, skuExists?: (id: string) => boolean): ResponseEditInput {
   const body = parseAt(ResponseEdit, value, prefix);
   if (body.components != null) {
     const flags = (current?.flags ?? 0) | ((body.flags ?? 0) & IS_COMPONENTS_V2);
@@ -69,7 +69,7 @@ export function parseResponseEdit(value: unknown, files: UploadedFile[], prefix:
     const v = validateMessageComponents(body.components, {
       flags,
       attachments: [...kept, ...uploads(files, body as { attachments?: { id: string; filename?: string | null }[] | null })],
-      hasContent: !!content, hasEmbeds: !!embeds?.length, hasPoll: !!(body.poll ?? current?.extra.poll), hasStickers: !!current?.sticker_items?.length,
+      hasContent: !!content, hasEmbeds: !!embeds?.length, hasPoll: !!(body.poll ?? current?.extra.poll), hasStickers: !!current?.sticker_items?.length, skuExists,
     }, [...prefix, 'components']);
     body.components = v.components;
   }

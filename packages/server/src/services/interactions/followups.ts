@@ -8,6 +8,7 @@ import {
   appAuthor, createResponseMessage, deleteResponseMessage, editResponseMessage, EPHEMERAL, LOADING, loadRawMessage,
 } from './messages.js';
 import { interactionByAppToken, invalidWebhookToken, saveInteraction, takeFollowup, tokenExpired, type InteractionRecord } from './store.js';
+import { premiumSkuCheck } from '../monetization/skus.js';
 import { loadApplication } from './where.js';
 
 /**
@@ -77,7 +78,7 @@ export async function executeFollowup(ctx: Ctx, applicationId: string, token: st
   return serialized(`${applicationId}:${token}`, async () => {
     const rec = await live(ctx, applicationId, token);
     const app = await loadApplication(ctx, applicationId);
-    const msg = parseResponseMessage(body, files, []);
+    const msg = parseResponseMessage(body, files, [], await premiumSkuCheck(ctx, (body as { components?: unknown } | undefined)?.components, app.id));
     if (rec.data.loading && rec.original_message_id) {
       const original = await loadRawMessage(ctx, rec.original_message_id);
       if (original && original.flags & LOADING) {
@@ -113,7 +114,7 @@ export async function editInteractionMessage(ctx: Ctx, applicationId: string, to
     const rec = await live(ctx, applicationId, token);
     const app = await loadApplication(ctx, applicationId);
     const message = await messageOf(ctx, rec, messageId);
-    const edit = parseResponseEdit(body, files, [], message);
+    const edit = parseResponseEdit(body, files, [], message, await premiumSkuCheck(ctx, (body as { components?: unknown } | undefined)?.components, app.id));
     const wasLoading = (message.flags & LOADING) !== 0;
     const next = await editResponseMessage(ctx, app, rec, message, toEditInput(edit), files, { poll: edit.poll ? pollOf(ctx, edit.poll) : null, automod: true });
     if (wasLoading && message.id === rec.original_message_id) await saveInteraction(ctx, rec, { ...rec.data, loading: false });

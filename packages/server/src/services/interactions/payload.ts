@@ -4,6 +4,8 @@ import { channel as channelWire } from '../../wire/channel.js';
 import { member as memberWire } from '../../wire/member.js';
 import { publicUser } from '../../wire/user.js';
 import { getUsers } from '../users.js';
+import { interactionEntitlements } from '../monetization/entitlements.js';
+import { entitlementWire } from '../monetization/wire.js';
 import { DEFAULT_ATTACHMENT_SIZE_LIMIT, type Place } from './where.js';
 
 /** The interaction object an app receives (interactions.md §1), built without channel obfuscation. */
@@ -55,7 +57,7 @@ export async function buildPayload(ctx: Ctx, place: Place, parts: PayloadParts):
     channel_id: place.channel.id,
     context: place.context,
     ...(parts.data ? { data: parts.data } : {}),
-    entitlements: [],
+    entitlements: (await interactionEntitlements(ctx, place.app.id, place.user.id, place.guild?.id ?? null)).map((e) => entitlementWire(e)),
     id: parts.id,
     locale: USER_LOCALE,
     token: parts.token,

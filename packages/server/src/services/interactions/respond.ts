@@ -14,6 +14,7 @@ import {
   type InteractionData, type InteractionRecord,
 } from './store.js';
 import { loadApplication } from './where.js';
+import { premiumSkuCheck } from '../monetization/skus.js';
 
 /** The initial response to an interaction: `POST /interactions/{id}/{token}/callback`, or an HTTP endpoint's 200 body. */
 
@@ -92,7 +93,7 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
 
   switch (b.type) {
     case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE: {
-      const msg = parseResponseMessage(b.data, files, ['data']);
+      const msg = parseResponseMessage(b.data, files, ['data'], await premiumSkuCheck(ctx, (b.data as { components?: unknown } | undefined)?.components, app.id));
       const ephemeral = ((msg.flags ?? 0) & EPHEMERAL) !== 0 || rec.data.force_ephemeral;
       return {
         type: b.type, data: { ephemeral },
@@ -120,7 +121,7 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
     case CallbackType.UPDATE_MESSAGE: {
       const target = rec.data.message_id ? await loadRawMessage(ctx, rec.data.message_id) : null;
       if (!target) throw new ApiError(404, 10008, 'Unknown Message');
-      const edit = parseResponseEdit(b.data, files, ['data'], target);
+      const edit = parseResponseEdit(b.data, files, ['data'], target, await premiumSkuCheck(ctx, (b.data as { components?: unknown } | undefined)?.components, app.id));
       if (edit.poll) throw fieldError(['data', 'poll'], 'POLL_EDIT_NOT_ALLOWED', 'A poll cannot be added to an existing message.');
       return {
         type: b.type, data: {},

@@ -7,6 +7,8 @@ import { toChannel, toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
 
 export const DM_TYPES = new Set([1, 3]);
+/** Ids are stored as signed BIGINT (PostgreSQL refuses larger values in comparisons). */
+const MAX_ID = 1n << 63n;
 export const THREAD_TYPES = new Set([10, 11, 12]);
 
 /** What a DM recipient may do: the text permissions of a channel, without moderating others. */
@@ -19,7 +21,7 @@ export const forumChannel = () => new ApiError(400, 40058, 'Cannot send a messag
 
 /** Loads a channel by path id; malformed and unknown ids are both 10003. */
 export async function loadChannel(ctx: Ctx, channelId: string): Promise<ChannelRecord> {
-  if (!isSnowflake(channelId)) throw Errors.unknownChannel();
+  if (!isSnowflake(channelId) || BigInt(channelId) >= MAX_ID) throw Errors.unknownChannel(); // past BIGINT: nothing is stored there
   const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
   if (!row) throw Errors.unknownChannel();
   return toChannel(row);
@@ -38,7 +40,7 @@ export async function channelAccess(ctx: Ctx, ch: ChannelRecord, userId: string,
 
 /** Loads a message of this channel; malformed ids, unknown ids and messages of other channels are all 10008. */
 export async function loadMessage(ctx: Ctx, channelId: string, messageId: string): Promise<MessageRecord> {
-  if (!isSnowflake(messageId)) throw Errors.unknownMessage();
+  if (!isSnowflake(messageId) || BigInt(messageId) >= MAX_ID) throw Errors.unknownMessage();
   const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
   if (!row || String(row.channel_id) !== channelId) throw Errors.unknownMessage();
   return toMessage(row);

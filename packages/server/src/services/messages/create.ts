@@ -10,9 +10,11 @@ import { normalizeEmbed } from './embeds.js';
 import { resolveMentions } from './mentions.js';
 import { resolveReference } from './reference.js';
 import { CREATE_FLAGS, MessageFlags, type MessageCreateInput } from './schema.js';
-import { messageEventWire } from './view.js';
+import { messageEventWire, messageWire, restFromEvent } from './view.js';
 import { validateMessageComponents } from '../components/index.js';
+import { premiumSkuCheck } from '../monetization/skus.js';
 import { automodBlocked, automodBlocks } from '../automod.js';
+import { stickerItems } from '../stickers.js';
 
 export interface CreateMessageInput {
   channel: ChannelRecord;
@@ -30,6 +32,8 @@ export interface CreateMessageInput {
   extra?: Record<string, unknown>;
   /** Flags the caller sets beyond what the create body may (e.g. EPHEMERAL for interaction responses). */
   addFlags?: number;
+  /** System messages: the users they mention (RECIPIENT_ADD / RECIPIENT_REMOVE name the user added or removed). */
+  systemMentions?: string[];
 }
 
 /** Types a user or app sends; the rest are system messages. */
@@ -57,6 +61,16 @@ async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
  * a message from the same author with the same nonce in the last 5 minutes is returned instead.
  */
 export async function createMessage(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecord> {
+  return (await createOrReuse(ctx, input)).record;
+}
+
+/** Creates a message and returns it with its REST object, reusing the event payload instead of reading it back. */
+export async function createMessageView(ctx: Ctx, input: CreateMessageInput, viewerId: string): Promise<{ record: MessageRecord; rest: Record<string, unknown> }> {
+  const { record, event } = await createOrReuse(ctx, input);
+  return { record, rest: event ? restFromEvent(event) : await messageWire(ctx, record, viewerId) };
+}
+
+async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event?: Record<string, unknown> }> {
   const { nonce, enforce_nonce } = input.body;
   if (!enforce_nonce || nonce == null) return create(ctx, input);
   const authorId = input.webhook?.id ?? input.author.id;
@@ -64,7 +78,7 @@ export async function createMessage(ctx: Ctx, input: CreateMessageInput): Promis
     const earlier = await ctx.db.selectFrom('messages').selectAll()
       .where('author_id', '=', authorId).where('nonce', '=', nonce).where('created_at', '>=', ctx.clock.now() - NONCE_WINDOW_MS)
       .orderBy('id', 'desc').limit(1).executeTakeFirst();
-    return earlier ? toMessage(earlier) : create(ctx, input);
+    return earlier ? { record: toMessage(earlier) } : create(ctx, input);
   });
 }
 
@@ -132,7 +146,7 @@ function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): R
   };
 }
 
-async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecord> {
+async function create(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event: Record<string, unknown> }> {
   const { channel: ch, author, body, files } = input;
   const type = input.type ?? 0;
   const system = !USER_TYPES.has(type);
@@ -153,10 +167,11 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecor
   const ref = await resolveReference(ctx, ch, author, body.message_reference, can(P.READ_MESSAGE_HISTORY), skip);
   if (ref.snapshot) flags |= MessageFlags.HAS_SNAPSHOT;
   const plan = planAttachments(ctx, ch.id, files, body.attachments, null);
-  const { components } = validateMessageComponents(body.components, { flags, attachments: plan.attachments, hasContent: !!content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!stickers.length });
+  const { components } = validateMessageComponents(body.components, { flags, attachments: plan.attachments, hasContent: !!content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!stickers.length, skuExists: await premiumSkuCheck(ctx, body.components, author.id) });
   const empty = !content.trim() && !embedsIn.length && !files.length && !stickers.length && !components.length && !body.poll && !ref.snapshot;
   if (!system && empty) throw Errors.emptyMessage();
-  if (!skip && !system && (await automodBlocks(ctx, ch.guild_id, content, { channelId: ch.id }))) throw automodBlocked();
+  const stickerRows = stickers.length ? await stickerItems(ctx, ch.guild_id, stickers) : null; // 50081 for unknown stickers
+  if (!skip && !system && (await automodBlocks(ctx, ch.guild_id, content, { channelId: ch.id, userId: input.webhook ? null : author.id }))) throw automodBlocked();
 
   if (flags & MessageFlags.IS_VOICE_MESSAGE) assertVoiceMessage(body, plan);
   if (!skip && ch.guild_id && !author.bot && ch.rate_limit_per_user > 0 && !ctx.access.hasPerm(perms, P.BYPASS_SLOWMODE)) {
@@ -164,7 +179,7 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecor
   }
 
   const mentions = system
-    ? { users: [], roles: [], everyone: false }
+    ? { users: input.systemMentions ?? [], roles: [], everyone: false }
     : await resolveMentions(ctx, { content, allowed: body.allowed_mentions, guildId: ch.guild_id, canMentionEveryone: can(P.MENTION_EVERYONE), repliedUserId: ref.repliedUserId });
   const now = ctx.clock.now();
   const extra: Record<string, unknown> = {};
@@ -190,7 +205,7 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecor
     attachments: JSON.stringify(plan.attachments),
     embeds: JSON.stringify(embedsIn.map((e) => normalizeEmbed(e, plan.attachments))),
     components: JSON.stringify(components),
-    sticker_items: stickers.length ? JSON.stringify(stickers.map((sid) => ({ id: sid, name: '', format_type: 1 }))) : null,
+    sticker_items: stickerRows ? JSON.stringify(stickerRows) : null,
     flags,
     nonce: body.nonce ?? null,
     pinned_at: null,
@@ -209,6 +224,7 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<MessageRecor
       .where('id', '=', ch.id).execute();
   });
   const record = toMessage(row);
-  ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, record), ...routeFor(ch) });
-  return record;
+  const event = await messageEventWire(ctx, record, input.webhook ? [] : [author]);
+  ctx.bus.publish({ t: 'MESSAGE_CREATE', d: event, ...routeFor(ch) });
+  return { record, event };
 }

@@ -7,6 +7,7 @@ import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
 import type { DB } from '../../store/schema.js';
 import { channelAccess, DM_TYPES, guildField, loadMessage, routeFor } from './channel.js';
+import { AuditLogEvent, writeAuditLog } from '../audit-log.js';
 
 /** System messages nobody may delete (recipient changes, calls, renames, thread starters). */
 const UNDELETABLE_TYPES = new Set([1, 2, 3, 4, 5, 21]);
@@ -36,6 +37,7 @@ export async function deleteMessage(ctx: Ctx, ch: ChannelRecord, userId: string,
   }
   await ctx.db.transaction().execute((trx) => purge(trx, [m]));
   ctx.bus.publish({ t: 'MESSAGE_DELETE', d: { id: m.id, channel_id: ch.id, ...guildField(ch) }, ...routeFor(ch) });
+  if (ch.guild_id && m.author_id !== userId) await writeAuditLog(ctx, { guildId: ch.guild_id, userId, actionType: AuditLogEvent.MESSAGE_DELETE, targetId: m.author_id, options: { channel_id: ch.id, count: 1 } });
 }
 
 /**
@@ -55,4 +57,5 @@ export async function bulkDeleteMessages(ctx: Ctx, ch: ChannelRecord, userId: st
   await ctx.db.transaction().execute((trx) => purge(trx, doomed));
   const deleted = new Set(doomed.map((m) => m.id));
   ctx.bus.publish({ t: 'MESSAGE_DELETE_BULK', d: { ids: unique.filter((id) => deleted.has(id)), channel_id: ch.id, ...guildField(ch) }, ...routeFor(ch) });
+  if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId, actionType: AuditLogEvent.MESSAGE_BULK_DELETE, targetId: ch.id, options: { count: deleted.size } });
 }

@@ -10,6 +10,7 @@ import { resolveMentions } from './mentions.js';
 import { MessageFlags, type MessageEditInput } from './schema.js';
 import { messageEventWire } from './view.js';
 import { validateMessageComponents } from '../components/index.js';
+import { premiumSkuCheck } from '../monetization/skus.js';
 import { automodBlocked, automodBlocks } from '../automod.js';
 
 /** Types whose author may change content. */
@@ -60,10 +61,10 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
   if (body.components !== undefined) {
     next.components = validateMessageComponents(body.components, {
       flags, attachments: next.attachments, hasContent: !!next.content, hasEmbeds: !!(body.embeds !== undefined ? body.embeds?.length : old.embeds.length),
-      hasPoll: !!old.extra.poll, hasStickers: !!old.sticker_items?.length,
+      hasPoll: !!old.extra.poll, hasStickers: !!old.sticker_items?.length, skuExists: await premiumSkuCheck(ctx, body.components, editor.id),
     }).components as MessageRecord['components'];
   }
-  if (!skip && body.content && (await automodBlocks(ctx, ch.guild_id, next.content, { channelId: ch.id }))) throw automodBlocked();
+  if (!skip && body.content && (await automodBlocks(ctx, ch.guild_id, next.content, { channelId: ch.id, userId: editor.id }))) throw automodBlocked();
   if (body.embeds !== undefined) next.embeds = can(P.EMBED_LINKS) ? (body.embeds ?? []).map((e) => normalizeEmbed(e, next.attachments)) : [];
   assertShape(next);
 

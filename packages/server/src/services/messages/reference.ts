@@ -4,6 +4,7 @@ import { P } from '../../core/permissions.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { publicUser } from '../../wire/user.js';
 import { getUsers } from '../users.js';
+import { APP_FLAGS, applicationOfBot } from '../applications.js';
 import { channelAccess, loadChannel, loadMessage } from './channel.js';
 import type { MessageCreateInput } from './schema.js';
 
@@ -53,6 +54,16 @@ export async function resolveReference(
   };
 }
 
+/**
+ * Whether the sender can read a message's content: people always; bots without the MESSAGE_CONTENT intent enabled on
+ * their app only in DMs and in their own messages or messages that mention them (the rule of the Gateway and HTTP).
+ */
+async function canReadContent(ctx: Ctx, author: UserRecord, m: MessageRecord): Promise<boolean> {
+  if (!author.bot || !m.guild_id || m.author_id === author.id || m.mentions.includes(author.id)) return true;
+  const app = await applicationOfBot(ctx, author.id);
+  return !!app && (app.flags & (APP_FLAGS.GATEWAY_MESSAGE_CONTENT | APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED)) !== 0n;
+}
+
 async function resolveForward(ctx: Ctx, author: UserRecord, ref: NonNullable<MessageCreateInput['message_reference']>, skipChecks: boolean): Promise<ResolvedReference> {
   if (!ref.message_id) throw fieldError(['message_reference', 'message_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
   if (!ref.channel_id) throw fieldError(['message_reference', 'channel_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
@@ -60,6 +71,7 @@ async function resolveForward(ctx: Ctx, author: UserRecord, ref: NonNullable<Mes
   const target = source && (await loadMessage(ctx, source.id, ref.message_id).catch(() => null));
   if (!source || !target) throw unknownReference();
   if (!skipChecks) await channelAccess(ctx, source, author.id, P.READ_MESSAGE_HISTORY).catch(() => { throw cannotForward(); });
+  if (!skipChecks && !(await canReadContent(ctx, author, target))) throw cannotForward();
   const users = await getUsers(ctx, target.mentions);
   const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
   return {

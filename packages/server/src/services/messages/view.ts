@@ -15,6 +15,8 @@ export interface ViewOptions {
    * message objects carry neither (MESSAGE_CREATE / MESSAGE_UPDATE only).
    */
   eventExtras?: boolean;
+  /** Users the caller already holds (the author, usually): not fetched again. */
+  knownUsers?: UserRecord[];
 }
 
 const referenceId = (m: MessageRecord) => (m.message_reference && m.message_reference.type !== 1 ? m.message_reference.message_id ?? null : null);
@@ -74,7 +76,9 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
   const refs = new Map(refRows.map((r) => { const m = toMessage(r); return [m.id, m] as const; }));
 
   const all = [...records, ...refs.values()];
-  const users: Map<string, UserRecord> = await getUsers(ctx, all.flatMap((m) => [m.author_id, ...m.mentions]));
+  const known = new Map((opts.knownUsers ?? []).map((u) => [u.id, u]));
+  const users: Map<string, UserRecord> = await getUsers(ctx, all.flatMap((m) => [m.author_id, ...m.mentions]).filter((id) => !known.has(id)));
+  for (const [id, u] of known) users.set(id, u);
 
   const membersByGuild = new Map<string, Map<string, MemberRecord>>();
   if (opts.eventExtras) {
@@ -119,6 +123,16 @@ export async function messageWire(ctx: Ctx, record: MessageRecord, viewerId: str
 }
 
 /** The viewer-independent payload of MESSAGE_CREATE / MESSAGE_UPDATE: full message, author member, mention members. */
-export async function messageEventWire(ctx: Ctx, record: MessageRecord): Promise<Record<string, unknown>> {
-  return (await messagesWire(ctx, [record], { viewerId: null, eventExtras: true }))[0];
+export async function messageEventWire(ctx: Ctx, record: MessageRecord, knownUsers?: UserRecord[]): Promise<Record<string, unknown>> {
+  return (await messagesWire(ctx, [record], { viewerId: null, eventExtras: true, knownUsers }))[0];
+}
+
+/**
+ * The REST object of a message that has just been created, from its event payload: the same fields without the
+ * gateway-only `member`s. A new message has no reactions, so nothing else differs.
+ */
+export function restFromEvent(event: Record<string, unknown>): Record<string, unknown> {
+  const { member: _member, ...rest } = event;
+  if (Array.isArray(rest.mentions)) rest.mentions = rest.mentions.map(({ member: _m, ...u }: Record<string, unknown>) => u);
+  return rest;
 }

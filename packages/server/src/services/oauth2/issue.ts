@@ -79,7 +79,8 @@ export function avatarUrl(ctx: Ctx, user: UserRecord): string | null {
 export function userinfo(ctx: Ctx, user: UserRecord, effective: string[]) {
   return {
     sub: user.id,
-    ...(effective.includes('identify') || effective.includes('openid') ? { preferred_username: user.username, nickname: user.global_name ?? user.username, picture: avatarUrl(ctx, user), locale: 'en-US' } : {}),
+    // `picture` is a string when present (OIDC and the spec): omitted, not null, for a user without an avatar.
+    ...(effective.includes('identify') || effective.includes('openid') ? { preferred_username: user.username, nickname: user.global_name ?? user.username, ...(user.avatar ? { picture: avatarUrl(ctx, user) } : {}), locale: 'en-US' } : {}),
     ...(effective.includes('email') ? { email: user.email, email_verified: user.verified } : {}),
   };
 }

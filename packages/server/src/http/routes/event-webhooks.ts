@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { Routes, type Call } from '../router.js';
+import { parseBody, qInt, snowflake } from '../validation.js';
+import { requireOwnedApplication } from '../../services/applications.js';
+import { isSnowflake } from '../../core/snowflake.js';
+import { Errors } from '../../core/errors.js';
+import { eventTimestamp } from '../../events-out/outbox.js';
+import '../../store/tables/monetization.js';
+
+/**
+ * The owner's view of outgoing webhook events (Accord's routes; the platform shows this in the portal only):
+ *
+ * - `GET /applications/{id}/event-webhooks/deliveries?event_id=&event_type=&before=&limit=` — every delivery attempt,
+ *   newest first: `{id, event_id, event_type, attempt, url, ok, status_code, error, duration_ms, timestamp}`.
+ * - `GET /applications/{id}/event-webhooks/events?status=&before=&limit=` — the outbox, newest first: `{id, event_type,
+ *   status (pending | delivering | delivered | failed | discarded), attempts, next_attempt_at, last_status, last_error,
+ *   created_at, delivered_at, payload}`.
+ */
+
+const DeliveriesQuery = z.object({
+  event_id: snowflake.optional(),
+  event_type: z.string().max(64).optional(),
+  before: snowflake.optional(),
+  limit: qInt(1, 100),
+});
+const EventsQuery = z.object({
+  status: z.enum(['pending', 'delivering', 'delivered', 'failed', 'discarded']).optional(),
+  before: snowflake.optional(),
+  limit: qInt(1, 100),
+});
+
+const iso = (v: unknown) => (v == null ? null : eventTimestamp(Number(v)));
+
+async function ownApp(call: Call) {
+  if (!isSnowflake(call.params.application_id)) throw Errors.unknownApplication();
+  return requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
+}
+
+export default new Routes()
+  .get('/applications/{application_id}/event-webhooks/deliveries', 'any', async (call) => {
+    const app = await ownApp(call);
+    const q = parseBody(DeliveriesQuery, call.query);
+    let query = call.ctx.db.selectFrom('event_webhook_deliveries').selectAll().where('application_id', '=', app.id);
+    if (q.event_id) query = query.where('event_id', '=', q.event_id);
+    if (q.event_type) query = query.where('event_type', '=', q.event_type);
+    if (q.before) query = query.where('id', '<', q.before);
+    const rows = await query.orderBy('id', 'desc').limit(q.limit ?? 50).execute();
+    return rows.map((r) => ({
+      id: String(r.id), event_id: String(r.event_id), event_type: r.event_type, attempt: Number(r.attempt), url: r.url,
+      ok: Number(r.ok) === 1, status_code: r.status_code == null ? null : Number(r.status_code), error: r.error,
+      duration_ms: Number(r.duration_ms), timestamp: iso(r.created_at),
+    }));
+  })
+  .get('/applications/{application_id}/event-webhooks/events', 'any', async (call) => {
+    const app = await ownApp(call);
+    const q = parseBody(EventsQuery, call.query);
+    let query = call.ctx.db.selectFrom('event_webhook_outbox').selectAll().where('application_id', '=', app.id);
+    if (q.status) query = query.where('status', '=', q.status);
+    if (q.before) query = query.where('id', '<', q.before);
+    const rows = await query.orderBy('id', 'desc').limit(q.limit ?? 50).execute();
+    return rows.map((r) => ({
+      id: String(r.id), event_type: r.event_type, status: r.status, attempts: Number(r.attempts), next_attempt_at: iso(r.next_attempt_at),
+      last_status: r.last_status == null ? null : Number(r.last_status), last_error: r.last_error, created_at: iso(r.created_at),
+      delivered_at: iso(r.delivered_at), payload: JSON.parse(r.body),
+    }));
+  });

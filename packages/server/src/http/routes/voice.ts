@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { Routes, noContent } from '../router.js';
+import { parseBody, snowflake } from '../validation.js';
+import { voiceStates } from '../../services/voice-states.js';
+import { sendSoundboardSound } from '../../services/voice-effects.js';
+
+const PatchVoiceState = z.object({
+  channel_id: snowflake.optional(),
+  suppress: z.boolean().optional(),
+  request_to_speak_timestamp: z.string().datetime({ offset: true }).nullable().optional(),
+});
+const SendSound = z.object({ sound_id: snowflake, source_guild_id: snowflake.optional() });
+
+/** Voice state over HTTP (no gateway needed), stage speaker controls, and soundboard playback. */
+export default new Routes()
+  .get('/guilds/{guild_id}/voice-states/@me', 'any', async ({ ctx, actor, params }) => voiceStates(ctx).view(actor, params.guild_id, '@me'))
+  .get('/guilds/{guild_id}/voice-states/{user_id}', 'any', async ({ ctx, actor, params }) => voiceStates(ctx).view(actor, params.guild_id, params.user_id))
+  .patch('/guilds/{guild_id}/voice-states/@me', 'any', async ({ ctx, actor, params, body }) => {
+    await voiceStates(ctx).modify(actor, params.guild_id, '@me', parseBody(PatchVoiceState, body));
+    return noContent();
+  })
+  .patch('/guilds/{guild_id}/voice-states/{user_id}', 'any', async ({ ctx, actor, params, body }) => {
+    const patch = parseBody(PatchVoiceState, body);
+    await voiceStates(ctx).modify(actor, params.guild_id, params.user_id, { channel_id: patch.channel_id, suppress: patch.suppress });
+    return noContent();
+  })
+  .post('/channels/{channel_id}/send-soundboard-sound', 'any', async ({ ctx, actor, params, body }) => {
+    await sendSoundboardSound(ctx, actor, params.channel_id, parseBody(SendSound, body));
+    return noContent();
+  });

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import * as m001 from './001_core.js';
+import * as m002 from './002_interactions.js';
+import * as m003 from './003_oauth2.js';
+import * as m004 from './004_expressions_events.js';
+import * as m005 from './005_guild_extras.js';
+import * as m006 from './006_monetization.js';
+import * as m008 from './008_lobbies.js';
+import * as m009 from './009_role_connections.js';
+
+export type Migration = { up: (db: Kysely<any>, dialect: 'sqlite' | 'postgres') => Promise<void> };
+
+/**
+ * Every migration, in order. Applied ones are recorded by name in accord_migrations, so names never change; a new
+ * migration is a new file plus one line here (a static list keeps the server bundleable).
+ */
+export const MIGRATIONS: [string, Migration][] = [
+  ['001_core', m001],
+  ['002_interactions', m002],
+  ['003_oauth2', m003],
+  ['004_expressions_events', m004],
+  ['005_guild_extras', m005],
+  ['006_monetization', m006],
+  ['008_lobbies', m008],
+  ['009_role_connections', m009],
+];

@@ -1,0 +1,19 @@
+/** Voice gateway opcodes (v8) and close codes. */
+export const VoiceOp = {
+  IDENTIFY: 0, SELECT_PROTOCOL: 1, READY: 2, HEARTBEAT: 3, SESSION_DESCRIPTION: 4, SPEAKING: 5, HEARTBEAT_ACK: 6,
+  RESUME: 7, HELLO: 8, RESUMED: 9, CLIENTS_CONNECT: 11, CLIENT_DISCONNECT: 13,
+} as const;
+
+/** Ops official clients send that bots do not (video, code version, …): accepted and ignored. */
+export const IGNORED_OPS = new Set([10, 12, 14, 15, 16, 17, 18, 19, 20]);
+
+export const VoiceClose = {
+  UNKNOWN_OPCODE: 4001, DECODE_ERROR: 4002, NOT_AUTHENTICATED: 4003, AUTHENTICATION_FAILED: 4004,
+  ALREADY_AUTHENTICATED: 4005, SESSION_INVALID: 4006, SESSION_TIMEOUT: 4009, SERVER_NOT_FOUND: 4011, UNKNOWN_PROTOCOL: 4012,
+  DISCONNECTED: 4014, SERVER_CRASHED: 4015, UNKNOWN_ENCRYPTION_MODE: 4016, E2EE_REQUIRED: 4017, BAD_REQUEST: 4020,
+  RATE_LIMITED: 4021, CALL_TERMINATED: 4022,
+} as const;
+
+/** Voice gateway versions still served (below 4 were discontinued on 2024-11-18). */
+export const MIN_VERSION = 4;
+export const MAX_VERSION = 8;
