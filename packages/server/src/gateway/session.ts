@@ -31,6 +31,8 @@ export class Session {
   dead = false;
   detachedAt = 0;
   private replay: Buffered[] = [];
+  /** Index of the oldest kept frame: dropping advances it, and the array is compacted now and then (no shift()). */
+  private head = 0;
   private replayBytes = 0;
   /** Highest seq that left the buffer: a resume from before it cannot be served. */
   private dropped = 0;
@@ -58,18 +60,25 @@ export class Session {
     const frame = `{"op":0,"s":${seq},"t":"${t}","d":${dJson}}`;
     this.replay.push({ seq, frame });
     this.replayBytes += frame.length;
-    while (this.replay.length > REPLAY_FRAMES || this.replayBytes > REPLAY_BYTES) this.dropOldest();
+    while (this.replay.length - this.head > REPLAY_FRAMES || this.replayBytes > REPLAY_BYTES) this.dropOldest();
     this.transport?.send(frame);
   }
 
   /** The client confirmed every frame up to `seq`. */
   acknowledge(seq: number): void {
-    while (this.replay.length && this.replay[0].seq <= seq) this.dropOldest();
+    while (this.head < this.replay.length && this.replay[this.head].seq <= seq) this.dropOldest();
   }
 
   private dropOldest(): void {
-    const b = this.replay.shift()!;
+    const b = this.replay[this.head++];
     this.replayBytes -= b.frame.length;
+    if (this.head === this.replay.length) {
+      this.replay = [];
+      this.head = 0;
+    } else if (this.head > 1024) {
+      this.replay = this.replay.slice(this.head);
+      this.head = 0;
+    }
     this.dropped = b.seq;
   }
 
@@ -78,6 +87,6 @@ export class Session {
     if (seq > this.seq || seq < 0) return null;
     if (seq === this.seq) return [];
     if (seq < this.dropped) return null;
-    return this.replay.filter((b) => b.seq > seq).map((b) => b.frame);
+    return this.replay.slice(this.head).filter((b) => b.seq > seq).map((b) => b.frame);
   }
 }

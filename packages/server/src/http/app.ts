@@ -11,7 +11,8 @@ import { assertNoNul } from './validation.js';
 import { withAuditReason } from '../services/audit-log.js';
 
 const MAX_FILE = 10 * 1024 * 1024;
-const API_PREFIXES = ['/api/v10', '/api/v9', '/api'];
+/** /api/v10/x and /api/v9/x are /api/x: routes are registered once and versioned paths are rewritten onto them. */
+const VERSIONED = /^\/api\/v(?:9|10)(?=\/|$)/;
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -20,7 +21,12 @@ export interface HttpApp {
 }
 
 export function buildHttp(ctx: Ctx): HttpApp {
-  const app = Fastify({ logger: false, bodyLimit: 26 * 1024 * 1024, routerOptions: { maxParamLength: 200, caseSensitive: true } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 26 * 1024 * 1024,
+    routerOptions: { maxParamLength: 200, caseSensitive: true },
+    rewriteUrl: (req) => (req.url ?? '/').replace(VERSIONED, '/api'),
+  });
   const auth = new Authenticator(ctx);
   const limits = new MemoryRateLimits(ctx.clock);
   ctx.bus.subscribe((e) => {
@@ -47,16 +53,14 @@ export function buildHttp(ctx: Ctx): HttpApp {
   const log = ctx.config.logLevel !== 'silent';
   app.setErrorHandler((err: any, _req, reply) => sendError(reply, err, log));
   app.setNotFoundHandler((req, reply) => {
-    const v = /^\/api\/v(\d+)\//.exec(req.url);
+    const v = /^\/api\/v(\d+)\//.exec(req.originalUrl);
     if (v && !['9', '10'].includes(v[1])) return sendError(reply, Errors.invalidApiVersion());
     sendError(reply, Errors.notFound());
   });
 
   app.register(async (scope) => {
     const routes = allRoutes();
-    for (const prefix of API_PREFIXES) {
-      for (const def of routes) registerRoute(scope, ctx, auth, limits, prefix, def);
-    }
+    for (const def of routes) registerRoute(scope, ctx, auth, limits, '/api', def);
   });
 
   return { app, auth, limits };
