@@ -132,6 +132,29 @@ async function loadRules(ctx: Ctx, guildId: string): Promise<AutomodRule[]> {
   return rows.map(toRule);
 }
 
+/**
+ * Rules per guild for the checks on every message and join, kept in memory and dropped when the bus reports a rule
+ * change (from any process). Admin reads always go to the store.
+ */
+const ruleCaches = new WeakMap<Ctx, Map<string, Promise<AutomodRule[]>>>();
+function cachedRules(ctx: Ctx, guildId: string): Promise<AutomodRule[]> {
+  let cache = ruleCaches.get(ctx);
+  if (!cache) {
+    const c = (cache = new Map());
+    ruleCaches.set(ctx, c);
+    ctx.bus.subscribe((e) => {
+      if (e.guild_id && (e.t.startsWith('AUTO_MODERATION_RULE_') || e.t === 'GUILD_DELETE')) c.delete(e.guild_id);
+    });
+  }
+  let rules = cache.get(guildId);
+  if (!rules) {
+    rules = loadRules(ctx, guildId);
+    cache.set(guildId, rules);
+    rules.catch(() => cache!.delete(guildId));
+  }
+  return rules;
+}
+
 export async function listRules(ctx: Ctx, actor: Actor, guildId: string): Promise<AutomodRule[]> {
   await requireManager(ctx, actor, guildId);
   return loadRules(ctx, guildId);
@@ -374,7 +397,7 @@ async function rolesOf(ctx: Ctx, guildId: string, userId: string): Promise<strin
  */
 export async function automodBlocks(ctx: Ctx, guildId: string | null, content: string | null | undefined, scope: AutomodScope = {}): Promise<boolean> {
   if (!guildId || !content || !isId(guildId)) return false;
-  const rules = (await loadRules(ctx, guildId)).filter((r) => r.enabled && r.event_type === MESSAGE_SEND);
+  const rules = (await cachedRules(ctx, guildId)).filter((r) => r.enabled && r.event_type === MESSAGE_SEND);
   if (!rules.length) return false;
   let roles = scope.roleIds;
   if (!roles && scope.userId && rules.some((r) => r.exempt_roles.length)) roles = await rolesOf(ctx, guildId, scope.userId);
@@ -397,7 +420,7 @@ export async function automodBlocks(ctx: Ctx, guildId: string | null, content: s
 export async function automodCheckMember(ctx: Ctx, guildId: string, userId: string): Promise<void> {
   try {
     if (!isId(guildId) || !isId(userId)) return;
-    const rules = (await loadRules(ctx, guildId)).filter((r) => r.enabled && r.trigger_type === TriggerType.MEMBER_PROFILE);
+    const rules = (await cachedRules(ctx, guildId)).filter((r) => r.enabled && r.trigger_type === TriggerType.MEMBER_PROFILE);
     if (!rules.length) return;
     const [member, user] = await Promise.all([
       ctx.db.selectFrom('members').select(['nick', 'roles', 'flags']).where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst(),
