@@ -8,11 +8,12 @@ import type { ApplicationRecord, ChannelRecord, MessageRecord, UserRecord } from
 import { automodBlocked, automodBlocks } from '../automod.js';
 import { createMessage } from '../messages/create.js';
 import { editMessage } from '../messages/edit.js';
-import { guildField, loadChannel, routeFor, THREAD_TYPES } from '../messages/channel.js';
+import { guildField, loadChannel, routeFor } from '../messages/channel.js';
 import type { MessageCreateInput, MessageEditInput } from '../messages/schema.js';
 import { messageEventWire } from '../messages/view.js';
 import { getMember } from '../membership.js';
 import { getUser } from '../users.js';
+import { writeMessageRow } from '../messages/write.js';
 import type { InteractionRecord } from './store.js';
 
 /** Messages made by interaction responses and follow-ups: authored by the app's bot, sent as the app's webhook. */
@@ -108,14 +109,7 @@ export async function createLoadingMessage(ctx: Ctx, app: ApplicationRecord, rec
     embeds: '[]', components: '[]', sticker_items: null, flags, nonce: null, pinned_at: null, edited_at: null,
     message_reference: null, extra: JSON.stringify(extra), created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('messages').values(row).execute();
-    await trx.updateTable('channels')
-      .set((eb) => (THREAD_TYPES.has(ch.type)
-        ? { last_message_id: id, message_count: eb('message_count', '+', 1), total_message_sent: eb('total_message_sent', '+', 1) }
-        : { last_message_id: id }))
-      .where('id', '=', ch.id).execute();
-  });
+  await writeMessageRow(ctx, ch, row);
   const record = toMessage(row);
   const out = ephemeral ? onlyTo(ctx, [rec.user_id]) : ctx;
   out.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, record), ...routeFor(ch) });

@@ -14,6 +14,7 @@ import { messageEventWire, messageWire, restFromEvent } from './view.js';
 import { validateMessageComponents } from '../components/index.js';
 import { premiumSkuCheck } from '../monetization/skus.js';
 import { automodBlocked, automodBlocks } from '../automod.js';
+import { writeMessageRow } from './write.js';
 import { stickerItems } from '../stickers.js';
 
 export interface CreateMessageInput {
@@ -214,15 +215,7 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<{ record: Me
     extra: JSON.stringify(extra),
     created_at: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    if (plan.rows.length) await trx.insertInto('files').values(plan.rows).execute();
-    await trx.insertInto('messages').values(row).execute();
-    await trx.updateTable('channels')
-      .set((eb) => (THREAD_TYPES.has(ch.type)
-        ? { last_message_id: id, message_count: eb('message_count', '+', 1), total_message_sent: eb('total_message_sent', '+', 1) }
-        : { last_message_id: id }))
-      .where('id', '=', ch.id).execute();
-  });
+  await writeMessageRow(ctx, ch, row, plan.rows);
   const record = toMessage(row);
   const event = await messageEventWire(ctx, record, input.webhook ? [] : [author]);
   ctx.bus.publish({ t: 'MESSAGE_CREATE', d: event, ...routeFor(ch) });
