@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import type { BusEvent } from '../src/bus/bus.js';
+import { expectError, register } from './helpers/fixtures.js';
 import { P } from '../src/core/permissions.js';
 
 /** The guild side of the HTTP core: guilds, channels, roles, members, bans and invites, against a real server. */
@@ -15,18 +16,6 @@ const asBot = () => ({ token: t.world.botToken, bot: true });
 const g = () => t.world.guildId;
 const show = (r: { body: unknown }) => JSON.stringify(r.body);
 const seen = (name: string) => events.filter((e) => e.t === name);
-
-function expectError(r: { status: number; body: any }, status: number, code: number) {
-  assert.equal(r.status, status, show(r));
-  assert.equal(r.body.code, code, show(r));
-}
-
-async function register(username: string): Promise<{ id: string; token: string }> {
-  const r = await t.api('/auth/register', { method: 'POST', body: { username, password: 'password-123' } });
-  assert.equal(r.status, 200, show(r));
-  const me = await t.api('/users/@me', { token: r.body.token });
-  return { id: me.body.id, token: r.body.token };
-}
 
 before(async () => {
   t = await startTestServer();
@@ -400,7 +389,7 @@ test('bans: ban removes the member and recent messages, list, unban, bulk-ban', 
   assert.equal(seen('GUILD_BAN_REMOVE')[0]?.d.user.id, bob().id);
   expectError(await t.api(`/guilds/${g()}/bans/${bob().id}`, { method: 'DELETE', ...asBot() }), 404, 10026);
 
-  const carol = await register(`carol_${Date.now() % 100000}`);
+  const carol = await register(t, `carol_${Date.now() % 100000}`);
   const res = await t.api(`/guilds/${g()}/bulk-ban`, { method: 'POST', ...asBot(), body: { user_ids: [carol.id, '424242', owner().id] } });
   assert.equal(res.status, 200, show(res));
   assert.deepEqual(res.body, { banned_users: [carol.id], failed_users: ['424242', owner().id] });
@@ -443,7 +432,7 @@ test('invites: create, reuse, resolve, accept by a new user, use up, expire, rev
   expectError(await t.api('/invites/nope-nope'), 404, 10006);
 
   // A brand-new user joins through the invite; Bob (unbanned earlier) comes back too.
-  const dave = await register(`dave_${Date.now() % 100000}`);
+  const dave = await register(t, `dave_${Date.now() % 100000}`);
   expectError(await t.api(`/invites/${inv.body.code}`, { method: 'POST', ...asBot() }), 403, 20001);
   events = [];
   const joined = await t.api(`/invites/${inv.body.code}`, { method: 'POST', token: dave.token });
@@ -464,8 +453,8 @@ test('invites: create, reuse, resolve, accept by a new user, use up, expire, rev
 
   // One use only: the second newcomer finds it gone.
   const once = await t.api(`/channels/${ch}/invites`, { method: 'POST', ...asBot(), body: { max_uses: 1, unique: true } });
-  const erin = await register(`erin_${Date.now() % 100000}`);
-  const frank = await register(`frank_${Date.now() % 100000}`);
+  const erin = await register(t, `erin_${Date.now() % 100000}`);
+  const frank = await register(t, `frank_${Date.now() % 100000}`);
   assert.equal((await t.api(`/invites/${once.body.code}`, { method: 'POST', token: erin.token })).body.new_member, true);
   expectError(await t.api(`/invites/${once.body.code}`, { method: 'POST', token: frank.token }), 404, 10006);
   expectError(await t.api(`/invites/${once.body.code}`), 404, 10006);

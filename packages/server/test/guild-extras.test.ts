@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import type { BusEvent } from '../src/bus/bus.js';
+import { expectError, register, setClock } from './helpers/fixtures.js';
 import { P } from '../src/core/permissions.js';
 
 /**
@@ -19,23 +20,6 @@ const asBot = () => ({ token: t.world.botToken, bot: true });
 const g = () => t.world.guildId;
 const show = (r: { body: unknown }) => JSON.stringify(r.body);
 const seen = (name: string) => events.filter((e) => e.t === name);
-
-function expectError(r: { status: number; body: any }, status: number, code: number) {
-  assert.equal(r.status, status, show(r));
-  assert.equal(r.body.code, code, show(r));
-}
-
-async function setClock(iso: string) {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: iso }) });
-  assert.equal(r.status, 200);
-}
-
-async function register(username: string): Promise<{ id: string; token: string }> {
-  const r = await t.api('/auth/register', { method: 'POST', body: { username, password: 'password-123' } });
-  assert.equal(r.status, 200, show(r));
-  const me = await t.api('/users/@me', { token: r.body.token });
-  return { id: me.body.id, token: r.body.token };
-}
 
 /** A role with these permissions, given to `userId`. */
 async function grant(userId: string, perms: bigint, name = 'r'): Promise<string> {
@@ -179,7 +163,7 @@ test('vanity URL: read with MANAGE_GUILD; a set code resolves and joins like an 
   const inv = await t.api('/invites/accord-dev');
   assert.equal(inv.status, 200, show(inv));
   assert.equal(inv.body.guild.id, g());
-  const carol = await register('carol_vanity');
+  const carol = await register(t, 'carol_vanity');
   const join = await t.api('/invites/accord-dev', { method: 'POST', token: carol.token });
   assert.equal(join.status, 200, show(join));
   assert.equal(join.body.new_member, true);
@@ -187,8 +171,8 @@ test('vanity URL: read with MANAGE_GUILD; a set code resolves and joins like an 
 });
 
 test('prune: count and begin need MANAGE_GUILD and KICK_MEMBERS; inactive role-less members go', async () => {
-  const kicker = await register('kicker_only');
-  const dave = await register('dave_idle');
+  const kicker = await register(t, 'kicker_only');
+  const dave = await register(t, 'dave_idle');
   const code = (await t.api(`/channels/${t.world.textChannelId}/invites`, { method: 'POST', ...asBot(), body: { max_age: 0 } })).body.code;
   for (const u of [kicker, dave]) assert.equal((await t.api(`/invites/${code}`, { method: 'POST', token: u.token })).status, 200);
   await grant(kicker.id, P.KICK_MEMBERS, 'kick only');
@@ -232,7 +216,7 @@ test('voice channel status: SET_VOICE_CHANNEL_STATUS, plus MANAGE_CHANNELS when 
   // bob has neither permission.
   expectError(await t.api(`/channels/${vc}/voice-status`, { method: 'PUT', ...asBob(), body: { status: 'x' } }), 403, 50013);
   // With SET_VOICE_CHANNEL_STATUS only, a caller who is not connected is refused.
-  const setter = await register('status_setter');
+  const setter = await register(t, 'status_setter');
   const code = (await t.api(`/channels/${t.world.textChannelId}/invites`, { method: 'POST', ...asBot(), body: { max_age: 0 } })).body.code;
   await t.api(`/invites/${code}`, { method: 'POST', token: setter.token });
   await grant(setter.id, P.SET_VOICE_CHANNEL_STATUS | P.CONNECT, 'status');
@@ -280,21 +264,21 @@ test('connections: the list, and the Riot Games rule of 2026-07-10 on both sides
   const bad = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'myspace', id: '1' }) });
   assert.equal(bad.status, 400);
 
-  await setClock('2026-07-01T00:00:00.000Z');
+  await setClock(t, '2026-07-01T00:00:00.000Z');
   const gh = await add({ type: 'github', id: 'gh1', name: 'octo' });
   assert.deepEqual(Object.keys(gh).sort(), ['friend_sync', 'id', 'integrations', 'name', 'revoked', 'show_activity', 'two_way_link', 'type', 'verified', 'visibility']);
   await add({ type: 'riotgames', id: 'riot-legacy' });
   await add({ type: 'leagueoflegends', id: 'lol-legacy' });
-  await setClock('2026-07-08T00:00:00.000Z');
+  await setClock(t, '2026-07-08T00:00:00.000Z');
   await add({ type: 'riotgames', id: 'riot-new' }); // created after the 2026-07-07 announcement: never listed
 
   // The day before the cutover: legacy Riot Games and League of Legends connections are still listed.
-  await setClock('2026-07-09T23:59:59.000Z');
+  await setClock(t, '2026-07-09T23:59:59.000Z');
   assert.deepEqual(await list(), ['github:gh1', 'leagueoflegends:lol-legacy', 'riotgames:riot-legacy']);
   // From 2026-07-10 they are not.
-  await setClock('2026-07-10T00:00:00.000Z');
+  await setClock(t, '2026-07-10T00:00:00.000Z');
   assert.deepEqual(await list(), ['github:gh1']);
-  await setClock('2026-11-20T00:00:00.000Z');
+  await setClock(t, '2026-11-20T00:00:00.000Z');
   assert.deepEqual(await list(), ['github:gh1']);
   // Bots have no connections.
   assert.deepEqual((await t.api('/users/@me/connections', asBot())).body, []);

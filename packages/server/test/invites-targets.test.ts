@@ -1,5 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { expectError, register } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -15,18 +16,6 @@ const g = () => t.world.guildId;
 const ch = () => t.world.textChannelId;
 const show = (r: { body: unknown }) => JSON.stringify(r.body);
 
-function expectError(r: { status: number; body: any }, status: number, code: number) {
-  assert.equal(r.status, status, show(r));
-  assert.equal(r.body.code, code, show(r));
-}
-
-async function register(username: string): Promise<{ id: string; token: string }> {
-  const r = await t.api('/auth/register', { method: 'POST', body: { username, password: 'password-123' } });
-  assert.equal(r.status, 200, show(r));
-  const me = await t.api('/users/@me', { token: r.body.token });
-  return { id: me.body.id, token: r.body.token };
-}
-
 let granted: { id: string; name: string; position: number };
 let users: { id: string; token: string }[];
 
@@ -34,7 +23,7 @@ before(async () => {
   t = await startTestServer({ overrides: { dev: true } });
   const role = await t.api(`/guilds/${g()}/roles`, { method: 'POST', ...asOwner(), body: { name: 'Invited', color: 0x3366ff, permissions: '0' } });
   granted = role.body;
-  users = [await register('target_one'), await register('target_two'), await register('not_listed')];
+  users = [await register(t, 'target_one'), await register(t, 'target_two'), await register(t, 'not_listed')];
 });
 after(async () => {
   await t.close();

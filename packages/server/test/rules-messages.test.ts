@@ -9,6 +9,7 @@ import { createApplication, resetBotToken } from '../src/services/applications.j
 import { installBot } from '../src/services/bot-install.js';
 import { issueToken } from '../src/services/tokens.js';
 import { getUser } from '../src/services/users.js';
+import { expectError } from './helpers/fixtures.js';
 import type { Actor } from '../src/context.js';
 
 /**
@@ -25,11 +26,6 @@ const asBot = () => ({ token: t.world.botToken, bot: true });
 const g = () => t.world.guildId;
 const show = (r: { body: unknown; text?: string }) => JSON.stringify(r.body);
 const seen = (name: string) => events.filter((e) => e.t === name);
-
-function expectError(r: { status: number; body: any }, status: number, code: number) {
-  assert.equal(r.status, status, show(r));
-  assert.equal(r.body.code, code, show(r));
-}
 
 async function moveClock(body: { advance_ms?: number; set?: string }) {
   const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
+import { setClock } from './helpers/fixtures.js';
 import { P } from '../src/core/permissions.js';
 
 /**
@@ -23,11 +24,6 @@ const OBFUSCATED = 1 << 17;
 const BEFORE = '2026-11-15T23:59:59.000Z';
 const CUTOVER = '2026-11-16T00:00:00.000Z';
 const gateways: RawGateway[] = [];
-
-async function setClock(iso: string) {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: iso }) });
-  assert.equal(r.status, 200);
-}
 
 /** A channel the bot cannot view (a member overwrite denies it VIEW_CHANNEL). */
 async function hiddenChannel(name: string, extra: Record<string, unknown> = {}, overwrites: unknown[] = []): Promise<any> {
@@ -65,7 +61,7 @@ after(async () => {
 });
 
 test('channel obfuscation: bots lacking VIEW_CHANNEL see name "___hidden___", flag 1<<17, the single deny overwrite of @everyone, other sensitive fields nulled', async () => {
-  await setClock('2026-11-01T00:00:00.000Z');
+  await setClock(t, '2026-11-01T00:00:00.000Z');
   const secret = await hiddenChannel('secret-plans', { nsfw: true, rate_limit_per_user: 30 });
   await t.api(`/channels/${secret.id}/messages`, { method: 'POST', ...asAlice(), body: { content: 'x' } });
   const { gw, guild } = await botGateway(CAPABILITY);
@@ -101,12 +97,12 @@ test('channel obfuscation: GET /guilds/{id}/channels omits channels the bot cann
   const secret = await hiddenChannel('omitted-later');
   const ids = async () => new Set((await t.api(`/guilds/${g()}/channels`, asBot())).body.map((c: any) => c.id));
 
-  await setClock(BEFORE);
+  await setClock(t, BEFORE);
   let seen = await ids();
   assert.ok(seen.has(secret.id), 'the day before: listed');
   assert.ok(seen.has(cat.body.id));
 
-  await setClock(CUTOVER);
+  await setClock(t, CUTOVER);
   seen = await ids();
   assert.ok(!seen.has(secret.id), 'from the cutover: omitted');
   assert.ok(seen.has(open.body.id));
@@ -120,7 +116,7 @@ test('channel obfuscation: opt-in through Identify capability 1<<15 or the app t
   const secret = await hiddenChannel('opt-in-check');
   const has = (guild: any) => guild.channels.find((c: any) => c.id === secret.id);
 
-  await setClock(BEFORE);
+  await setClock(t, BEFORE);
   // Without the capability: the old rule, the channel is not sent at all.
   let { gw, guild } = await botGateway();
   assert.equal(has(guild), undefined);
@@ -137,7 +133,7 @@ test('channel obfuscation: opt-in through Identify capability 1<<15 or the app t
   await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', ...asAlice(), body: { private_channel_obfuscation: false } });
 
   // From the cutover every bot gets it.
-  await setClock(CUTOVER);
+  await setClock(t, CUTOVER);
   ({ gw, guild } = await botGateway());
   assertObfuscated(has(guild), g());
   gw.close();
@@ -152,7 +148,7 @@ test('channel obfuscation: opt-in through Identify capability 1<<15 or the app t
 });
 
 test('channel obfuscation: CHANNEL_UPDATE with full data when access is gained (overwrite change, role change), also for the parent category', async () => {
-  await setClock(BEFORE);
+  await setClock(t, BEFORE);
   const cat = await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asAlice(), body: { name: 'vault', type: 4, permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: VIEW }] } });
   const child = await hiddenChannel('vault-room', { parent_id: cat.body.id });
   const role = (await t.api(`/guilds/${g()}/roles`, { method: 'POST', ...asAlice(), body: { name: 'insider', permissions: '0' } })).body;
@@ -191,7 +187,7 @@ test('channel obfuscation: CHANNEL_UPDATE with full data when access is gained (
 });
 
 test('channel obfuscation: interaction payloads are never obfuscated', async () => {
-  await setClock(CUTOVER);
+  await setClock(t, CUTOVER);
   const secret = await hiddenChannel('cmd-room');
   const put = await t.api(`/applications/${t.world.applicationId}/commands`, {
     method: 'PUT', ...asBot(), body: [{ name: 'where', description: 'a channel', options: [{ type: 7, name: 'ch', description: 'c' }] }],

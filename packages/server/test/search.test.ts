@@ -5,6 +5,7 @@ import { P } from '../src/core/permissions.js';
 import { createApplication, resetBotToken } from '../src/services/applications.js';
 import { installBot } from '../src/services/bot-install.js';
 import { getUser } from '../src/services/users.js';
+import { expectError } from './helpers/fixtures.js';
 import type { Actor } from '../src/context.js';
 
 /** Search Guild Messages: indexing (110000), permissions and the MESSAGE_CONTENT intent, the spec's filters and sorts. */
@@ -20,11 +21,6 @@ const ids: Record<string, string> = {};
 let general: string;
 let other: string;
 let hidden: string;
-
-function expectError(r: { status: number; body: any }, status: number, code: number) {
-  assert.equal(r.status, status, show(r));
-  assert.equal(r.body.code, code, show(r));
-}
 
 async function advance(ms: number) {
   const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });

@@ -59,3 +59,17 @@ export async function stripEveryone(t: TestServer, bits: bigint): Promise<void> 
 export async function multipart(t: TestServer, path: string, form: FormData, auth: { token: string; bot?: boolean }, method = 'POST') {
   return t.api(path, { method, token: auth.token, bot: auth.bot, body: form });
 }
+
+/** Asserts an API error: HTTP status and JSON code, showing the body when they differ. */
+export function expectError(r: { status: number; body: any }, status: number, code: number): void {
+  assert.equal(r.status, status, JSON.stringify(r.body));
+  assert.equal(r.body?.code, code, JSON.stringify(r.body));
+}
+
+/** Registers a new person and returns their id and raw token. */
+export async function register(t: TestServer, username: string): Promise<{ id: string; token: string }> {
+  const r = await t.api('/auth/register', { method: 'POST', body: { username, password: 'password-123' } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const me = await t.api('/users/@me', { token: r.body.token });
+  return { id: me.body.id, token: r.body.token };
+}
