@@ -1,10 +1,10 @@
 import type { Ctx } from '../../context.js';
 import { getApplication } from '../applications.js';
 import { Emission } from './emit.js';
-import { getEntitlement, insertEntitlement, saveEntitlement } from './entitlements.js';
-import { EntitlementType, MIGRATION_START, SubscriptionStatus, addMonths, toSubscription, type EntitlementRecord, type SubscriptionRecord } from './model.js';
+import { getEntitlement, saveEntitlement } from './entitlements.js';
+import { EntitlementType, MIGRATION_START, SubscriptionStatus, addMonths, toSubscription, type SubscriptionRecord } from './model.js';
 import { getSku } from './skus.js';
-import { getSubscription, insertPurchase, saveSubscription, discountFor, subscriptionEntitlementTerms } from './subscriptions.js';
+import { getSubscription, insertPurchase, saveSubscription, discountFor, switchEntitlement } from './subscriptions.js';
 import type { PurchaseRecord } from './model.js';
 
 /**
@@ -48,19 +48,7 @@ export async function stepSubscription(ctx: Ctx, subscriptionId: string): Promis
         const nextEnd = addMonths(sub.period_anchor, sub.period_index + 2);
         const target = sub.renewal_sku_id && sub.renewal_sku_id !== sub.sku_id ? await getSku(ctx, sub.renewal_sku_id, trx) : null;
         if (target) {
-          if (ent) {
-            const ended = { ...ent, ends_at: boundary };
-            await saveEntitlement(trx, ended);
-            await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', ended);
-          }
-          const terms = subscriptionEntitlementTerms(boundary, nextEnd);
-          const created: EntitlementRecord = {
-            id: ctx.ids.next(), application_id: sub.application_id, sku_id: target.id, user_id: sub.user_id, guild_id: sub.guild_id,
-            type: terms.type, deleted: false, consumed: false, starts_at: boundary, ends_at: terms.ends_at, subscription_id: sub.id,
-            promotion_id: null, gift_code_flags: 0, created_at: now,
-          };
-          await insertEntitlement(trx, created);
-          await emission.entitlement(trx, 'ENTITLEMENT_CREATE', created);
+          const created = await switchEntitlement(ctx, trx, emission, sub, ent, target.id, boundary, nextEnd);
           next = { ...sub, sku_id: target.id, entitlement_id: created.id, renewal_sku_id: null };
         } else {
           if (ent && !ent.deleted && ent.type === EntitlementType.APPLICATION_SUBSCRIPTION) {

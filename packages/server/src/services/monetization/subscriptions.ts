@@ -155,6 +155,29 @@ async function buySubscription(ctx: Ctx, app: ApplicationRecord, buyer: UserReco
   return result;
 }
 
+/**
+ * A subscription moves to another SKU at `start`: its current entitlement ends there (ENTITLEMENT_UPDATE) and a new
+ * one for the target SKU begins (ENTITLEMENT_CREATE). Upgrades do this now, scheduled downgrades at renewal.
+ */
+export async function switchEntitlement(
+  ctx: Ctx, trx: Db, emission: Emission, sub: SubscriptionRecord, current: EntitlementRecord | null, skuId: string, start: number, end: number,
+): Promise<EntitlementRecord> {
+  if (current) {
+    const ended = { ...current, ends_at: start };
+    await saveEntitlement(trx, ended);
+    await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', ended);
+  }
+  const terms = subscriptionEntitlementTerms(start, end);
+  const created: EntitlementRecord = {
+    id: ctx.ids.next(), application_id: sub.application_id, sku_id: skuId, user_id: sub.user_id, guild_id: sub.guild_id,
+    type: terms.type, deleted: false, consumed: false, starts_at: start, ends_at: terms.ends_at, subscription_id: sub.id,
+    promotion_id: null, gift_code_flags: 0, created_at: ctx.clock.now(),
+  };
+  await insertEntitlement(trx, created);
+  await emission.entitlement(trx, 'ENTITLEMENT_CREATE', created);
+  return created;
+}
+
 export async function getSubscription(ctx: Ctx, subscriptionId: string, db: Db = ctx.db): Promise<SubscriptionRecord | null> {
   if (!isSnowflake(subscriptionId)) return null;
   const row = await db.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).executeTakeFirst();
@@ -250,20 +273,8 @@ export async function changeSubscriptionSku(ctx: Ctx, user: UserRecord, subscrip
       return { ...next, version: sub.version + 1 };
     }
     const old = sub.entitlement_id ? await getEntitlement(ctx, sub.entitlement_id, trx) : null;
-    if (old) {
-      const ended = { ...old, ends_at: now };
-      await saveEntitlement(trx, ended);
-      await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', ended);
-    }
     const end = addMonths(now, 1);
-    const terms = subscriptionEntitlementTerms(now, end);
-    const e: EntitlementRecord = {
-      id: ctx.ids.next(), application_id: sub.application_id, sku_id: target.id, user_id: sub.user_id, guild_id: sub.guild_id,
-      type: terms.type, deleted: false, consumed: false, starts_at: now, ends_at: terms.ends_at, subscription_id: sub.id,
-      promotion_id: null, gift_code_flags: 0, created_at: now,
-    };
-    await insertEntitlement(trx, e);
-    await emission.entitlement(trx, 'ENTITLEMENT_CREATE', e);
+    const e = await switchEntitlement(ctx, trx, emission, sub, old, target.id, now, end);
     const next: SubscriptionRecord = {
       ...sub, sku_id: target.id, entitlement_id: e.id, renewal_sku_id: null, period_anchor: now, period_index: 0,
       current_period_start: now, current_period_end: end,
