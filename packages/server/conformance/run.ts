@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { dropSchema } from '../src/store/postgres.js';
 import { startServer } from '../src/server.js';
 import { loadSpec, type Spec, type SpecOperation } from './spec.js';
 import { validate } from './validate.js';
@@ -87,10 +87,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Conformance
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl && databaseSchema) {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`);
-      await client.end();
+      await dropSchema(databaseUrl, databaseSchema);
     }
   }
 }

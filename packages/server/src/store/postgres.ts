@@ -25,3 +25,14 @@ export async function ensureSchema(url: string, schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Drops a schema and everything in it (isolated test and harness runs clean up with this). */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema.replace(/"/g, '')}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

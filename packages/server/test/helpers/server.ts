@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { dropSchema } from '../../src/store/postgres.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { Config } from '../../src/config.js';
 import { seedWorld, type SeedWorld } from '../../src/dev/seed.js';
@@ -76,10 +76,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl && databaseSchema) {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`);
-      await client.end();
+      await dropSchema(databaseUrl, databaseSchema);
     }
   }
 
