@@ -215,7 +215,14 @@ export const FIXTURES: Record<string, Fixture> = {
   update_guild_incident_actions: { build: () => ({ body: { invites_disabled_until: null, dms_disabled_until: null } }) },
   get_guild_new_member_welcome: {},
   get_guilds_onboarding: {},
-  put_guilds_onboarding: { build: (h) => ({ body: { prompts: [], default_channel_ids: [h.need('text')], enabled: false, mode: 0 } }) },
+  put_guilds_onboarding: {
+    build: (h) => ({
+      body: {
+        default_channel_ids: [h.need('text')], enabled: false, mode: 0,
+        prompts: [{ id: '1', title: 'What brings you here?', single_select: true, required: false, in_onboarding: true, type: 0, options: [{ title: 'Testing', channel_ids: [h.need('text')] }] }],
+      },
+    }),
+  },
   get_guild_welcome_screen: {},
   update_guild_welcome_screen: {
     build: (h) => ({ body: { enabled: false, description: 'Welcome to the conformance guild', welcome_channels: [{ channel_id: h.need('text'), description: 'Say hi', emoji_name: THUMBS }] } }),
@@ -580,10 +587,25 @@ export const FIXTURES: Record<string, Fixture> = {
   // Players leave lobbies made by create-or-join (a POST /lobbies lobby is the app's to manage).
   leave_lobby: { late: true, build: (h) => ({ auth: bearer('carol', 'lobbies.write', 'sdk.social_layer'), params: { lobby_id: h.need('secretLobby') } }) },
   delete_lobby: { late: true, build: (h) => ({ params: { lobby_id: h.need('lobby') } }) },
-  bot_partner_sdk_unmerge_provisional_account: { late: true, build: () => ({ body: { external_user_id: 'conformance-external-1' } }) },
+  // Unmerge needs a merged identity: the game backend's player (by its access token) merges into frank, a second
+  // OIDC player into erin, each through the OAuth2 code grant.
+  bot_partner_sdk_unmerge_provisional_account: {
+    late: true,
+    build: async (h) => {
+      const t = await h.must('post', '/partner-sdk/token/bot', { body: { external_user_id: 'conformance-external-1' } });
+      await h.mergeInto('frank', 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', t.access_token);
+      return { body: { external_user_id: 'conformance-external-1' } };
+    },
+  },
   partner_sdk_unmerge_provisional_account: {
     late: true,
-    build: (h) => ({ auth: NONE, body: { client_id: h.need('app'), external_auth_type: 'OIDC', external_auth_token: h.need('oidcToken') } }),
+    build: async (h) => {
+      h.need('oidcToken');
+      const token = await h.oidc!.idToken('conformance-player-2', {}, { now: h.ctx.clock.now() });
+      await h.must('post', '/partner-sdk/token', { auth: NONE, body: { client_id: h.need('app'), external_auth_type: 'OIDC', external_auth_token: token } });
+      await h.mergeInto('erin', 'OIDC', token);
+      return { auth: NONE, body: { client_id: h.need('app'), external_auth_type: 'OIDC', external_auth_token: token } };
+    },
   },
   delete_webhook_by_token: {
     late: true,

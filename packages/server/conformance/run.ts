@@ -19,8 +19,15 @@ import { validate } from './validate.js';
 import { DEFAULT_PARAMS, FIXTURES, defaultAuth, type Request } from './fixtures.js';
 import { Harness, SetupError, buildWorld, extendWorld, short, type Response } from './world.js';
 import { allRoutes } from '../src/http/routes/index.js';
+import { reviewUndeclared } from './allowed-fields.js';
+import { seedLists } from './world-lists.js';
+import { PARTIAL } from './partial.js';
 
-export type Outcome = 'pass' | 'warn' | 'fail';
+/**
+ * pass: conforms strictly; warn: conforms apart from reviewed undeclared fields (allowed-fields.ts); partial: conforms,
+ * but the route answers partly from constants (listed in partial.ts), so it is never reported as a pass; fail: the rest.
+ */
+export type Outcome = 'pass' | 'warn' | 'partial' | 'fail';
 
 export interface OperationResult {
   operationId: string;
@@ -34,6 +41,8 @@ export interface OperationResult {
   why: string;
   warnings: string[];
   failures: string[];
+  /** Paths of the empty lists in the answer (nested ones too): their items' shape was not exercised. */
+  emptyLists: string[];
   /** Time taken, setup included. */
   ms?: number;
   /** Where the harness's request body departs from the spec's request schema (should stay empty). */
@@ -58,6 +67,11 @@ export interface RunOptions {
   verbose?: boolean;
 }
 
+/** Every route that partial.ts lists as answering partly from constants, as `METHOD /path/{}/…`, with its reason. */
+export function partialRoutes(): Map<string, string> {
+  return new Map(PARTIAL.flatMap((p) => (p.routes ?? []).map((r) => [routeKey(r.split(' ')[0], r.split(' ')[1]), p.why] as const)));
+}
+
 export async function runConformance(opts: RunOptions = {}): Promise<ConformanceReport> {
   const started = Date.now();
   const spec = await loadSpec();
@@ -69,6 +83,7 @@ export async function runConformance(opts: RunOptions = {}): Promise<Conformance
   try {
     h = await buildWorld(server);
     await extendWorld(h);
+    await seedLists(h);
     const results = await runAll(h, spec, opts);
     const primary = results.filter((r) => r.primary);
     const passing = (rs: OperationResult[]) => rs.filter((r) => r.outcome !== 'fail').length;
@@ -134,7 +149,7 @@ export async function runOne(h: Harness, op: SpecOperation, implemented: Set<str
   const registered = implemented.has(routeKey(op.method, op.path));
   const missing = (status: number | null): OperationResult => {
     const why = `route not implemented${status ? ` (${status})` : ''}`;
-    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], cause: 'missing-route' };
+    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'missing-route' };
   };
   let req: Request;
   let url: string;
@@ -148,7 +163,7 @@ export async function runOne(h: Harness, op: SpecOperation, implemented: Set<str
   } catch (e) {
     if (!registered) return missing(null);
     const why = e instanceof SetupError ? e.message : `harness error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`;
-    return { ...base, status: null, outcome: 'fail', why, warnings: [], failures: [why], cause: 'setup' };
+    return { ...base, status: null, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'setup' };
   }
   // The harness's own request must be valid for the spec (checked strictly, like the answers).
   let requestIssues: string[] | undefined;
@@ -157,11 +172,38 @@ export async function runOne(h: Harness, op: SpecOperation, implemented: Set<str
     if (v.failures.length || v.warnings.length) requestIssues = [...v.failures, ...v.warnings.map((w) => `${w}: not in the request schema`)];
   }
   const res = await h.call(op.method, url, { auth: req.auth ?? defaultAuth(op.security), query: req.query, body: req.body, headers: req.headers });
-  const result = !registered && (res.status === 404 || res.status === 405) ? missing(res.status) : classify(base, op, res);
+  const result = !registered && (res.status === 404 || res.status === 405) ? missing(res.status) : judge(base, op, res);
+  const partial = partialRoutes().get(routeKey(op.method, op.path));
+  if (partial && result.outcome !== 'fail') Object.assign(result, { outcome: 'partial', why: [`partial: ${partial}`, result.why].filter(Boolean).join('; ') });
   // A 2xx created the resource even when its shape is wrong: later operations still get to use it.
   if (res.status >= 200 && res.status < 300) fixture.after?.(h, res);
   if (requestIssues) result.requestIssues = requestIssues;
   return result;
+}
+
+type Base = Pick<OperationResult, 'operationId' | 'method' | 'path' | 'primary'>;
+
+/**
+ * The verdict on one answer: status, then the body against the operation's schema. Undeclared fields pass only when
+ * the reviewed allow-list covers them (else the operation fails); empty lists anywhere in the body are recorded.
+ */
+export function judge(base: Base, op: SpecOperation, res: Response): OperationResult {
+  const r = classify(base, op, res);
+  if (r.outcome === 'fail' || !r.warnings.length) return r;
+  const { unreviewed } = reviewUndeclared(res.isJson ? res.json : undefined, r.warnings);
+  if (!unreviewed.length) return r;
+  const why = `undeclared fields not in the reviewed allow-list: ${unreviewed.join(', ')}`;
+  return { ...r, outcome: 'fail', why, failures: [why], cause: 'shape' };
+}
+
+/** Paths of every empty list in a body (`(body)` for an empty top-level list), indices collapsed. */
+export function emptyLists(v: unknown, at = ''): string[] {
+  if (Array.isArray(v)) {
+    if (!v.length) return [at || '(body)'];
+    return [...new Set(v.flatMap((x) => emptyLists(x, `${at}[]`)))];
+  }
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => emptyLists(x, at ? `${at}.${k}` : k));
+  return [];
 }
 
 function classify(base: Pick<OperationResult, 'operationId' | 'method' | 'path' | 'primary'>, op: SpecOperation, res: Response): OperationResult {
@@ -172,32 +214,33 @@ function classify(base: Pick<OperationResult, 'operationId' | 'method' | 'path' 
     const message = body && typeof body === 'object' ? body.message : short(res.text, 80);
     const detail = body?.errors ? ` ${short(JSON.stringify(body.errors), 200)}` : '';
     const why = `${status}${code !== undefined ? ` ${code}` : ''} ${message ?? ''}${detail}`.trim();
-    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], cause: 'error' };
+    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'error' };
   }
   if (!op.success.has(status)) {
     const declared = [...op.success.keys()].join('/');
     const why = `status ${status}, the spec declares ${declared}`;
-    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], cause: 'status' };
+    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'status' };
   }
   const schema = op.success.get(status)!;
   if (schema === null) {
-    if (res.text.length === 0) return { ...base, status, outcome: 'pass', why: '', warnings: [], failures: [], cause: 'ok' };
+    if (res.text.length === 0) return { ...base, status, outcome: 'pass', why: '', warnings: [], failures: [], emptyLists: [], cause: 'ok' };
     const why = `status ${status} must have an empty body, got ${short(res.text, 80)}`;
-    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], cause: 'shape' };
+    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'shape' };
   }
   let body: unknown;
   if (res.isJson) body = res.json;
   else if (op.successTypes.get(status) === 'string' || op.successTypes.get(status) === 'string | null') body = res.text;
   else {
     const why = `expected a JSON body (${op.successTypes.get(status)}), got ${res.contentType || 'no content type'}: ${short(res.text, 80)}`;
-    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], cause: 'shape' };
+    return { ...base, status, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'shape' };
   }
   const v = validate(schema, body);
+  const empty = emptyLists(body);
   if (v.failures.length) {
-    return { ...base, status, outcome: 'fail', why: v.failures.slice(0, 6).join('; ') + (v.failures.length > 6 ? `; … (${v.failures.length} in all)` : ''), warnings: v.warnings, failures: v.failures, cause: 'shape' };
+    return { ...base, status, outcome: 'fail', why: v.failures.slice(0, 6).join('; ') + (v.failures.length > 6 ? `; … (${v.failures.length} in all)` : ''), warnings: v.warnings, failures: v.failures, emptyLists: empty, cause: 'shape' };
   }
-  // An empty list validates trivially: say so, since the items' shape was not exercised.
-  const empty = Array.isArray(body) && body.length === 0 ? 'empty list (item shape not exercised)' : '';
-  if (v.warnings.length) return { ...base, status, outcome: 'warn', why: [`undeclared fields: ${v.warnings.join(', ')}`, empty].filter(Boolean).join('; '), warnings: v.warnings, failures: [], cause: 'ok' };
-  return { ...base, status, outcome: 'pass', why: empty, warnings: [], failures: [], cause: 'ok' };
+  // Empty lists validate trivially: say so, since their items' shape was not exercised.
+  const emptyWhy = empty.length ? `empty lists (items not exercised): ${empty.join(', ')}` : '';
+  if (v.warnings.length) return { ...base, status, outcome: 'warn', why: [`undeclared fields: ${v.warnings.join(', ')}`, emptyWhy].filter(Boolean).join('; '), warnings: v.warnings, failures: [], emptyLists: empty, cause: 'ok' };
+  return { ...base, status, outcome: 'pass', why: emptyWhy, warnings: [], failures: [], emptyLists: empty, cause: 'ok' };
 }

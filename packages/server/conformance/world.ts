@@ -12,16 +12,17 @@
  */
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { Actor } from '../src/context.js';
+import type { Actor } from '../src/services/context.js';
 import type { RunningServer } from '../src/server.js';
 import { seedWorld } from '../src/dev/seed.js';
-import { register } from '../src/services/users.js';
-import { createGuild } from '../src/services/guild-create.js';
-import { installBot } from '../src/services/bot-install.js';
-import { addMember } from '../src/services/membership.js';
-import { issueToken } from '../src/services/tokens.js';
-import { ALL_PERMISSIONS, P } from '../src/core/permissions.js';
+import { register } from '../src/services/identity/users.js';
+import { createGuild } from '../src/services/guilds/create.js';
+import { installBot } from '../src/services/identity/bot-install.js';
+import { addMember } from '../src/services/guilds/membership.js';
+import { issueToken } from '../src/services/identity/tokens.js';
+import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import { RawGateway } from '../test/helpers/gateway-client.js';
+import { startOidcProvider, type OidcProvider } from '../test/helpers/oidc-provider.js';
 
 export type Auth =
   | { kind: 'none' }
@@ -99,8 +100,27 @@ export class Harness {
     });
   }
 
+  /** Local services started for the run (an OIDC provider), stopped by close(). */
+  readonly cleanups: (() => Promise<void>)[] = [];
+  oidc: OidcProvider | null = null;
+
   async close(): Promise<void> {
     for (const gw of this.gateways) gw.close();
+    for (const c of this.cleanups) await c().catch(() => {});
+  }
+
+  /**
+   * Merges the provisional account of an external identity into `who` through the OAuth2 code grant with
+   * `external_auth_type` / `external_auth_token` (what the Social SDK's GetTokenFromProvisionalMerge does).
+   */
+  async mergeInto(who: UserKey, externalAuthType: string, externalAuthToken: string): Promise<void> {
+    const q = new URLSearchParams({ client_id: this.need('app'), response_type: 'code', scope: 'identify' });
+    const consent = await this.must('post', `/oauth2/authorize?${q}`, { auth: asUser(who), body: { authorize: true } });
+    const code = new URL(consent.location).searchParams.get('code');
+    if (!code) throw new SetupError(`no code in ${consent.location}`);
+    await this.must('post', '/oauth2/token', {
+      auth: NONE, body: { grant_type: 'authorization_code', code, client_id: this.need('app'), external_auth_type: externalAuthType, external_auth_token: externalAuthToken },
+    });
   }
 
   /** An id that must exist; a missing one means the step that makes it failed. */
@@ -388,6 +408,13 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
  * route, and a subscription when the app has a SKU. Each step may fail on its own.
  */
 export async function extendWorld(h: Harness): Promise<void> {
+  await h.step('frank applies to join the guild (member verification)', ['joinRequest'], async () => {
+    const G = h.need('guild');
+    const g = await h.must('get', `/guilds/${G}`, { auth: asUser('alice') });
+    await h.must('patch', `/guilds/${G}`, { auth: asUser('alice'), body: { features: [...g.features, 'MEMBER_VERIFICATION_GATE_ENABLED'] } });
+    const terms = { field_type: 'TERMS', label: 'Read the rules', required: true, values: ['Be kind'], response: true };
+    h.ids.joinRequest = (await h.must('put', `/guilds/${G}/requests/@me`, { auth: asUser('frank'), body: { form_responses: [terms] } })).id;
+  });
   await h.step('bot joins the voice channel', ['botVoice'], async () => {
     await h.joinVoice('bot', h.need('voice'));
     h.ids.botVoice = h.need('voice');
@@ -424,7 +451,16 @@ export async function extendWorld(h: Harness): Promise<void> {
     if (typeof id !== 'string') throw new SetupError('the LAUNCH_ACTIVITY callback returned no activity_instance_id');
     h.ids.activityInstance = id;
   });
-  // Not creatable from here: recorded so the report names the reason.
-  h.why.oidcToken ??= 'no OIDC identity provider is configured for the app (Social SDK provisional accounts)';
+  // Social SDK provisional accounts: a local OpenID provider on 127.0.0.1 (a dev server accepts loopback issuers) is
+  // configured for the app, which becomes a public client so the SDK's public routes take it without a secret.
+  await h.step('OIDC provider', ['oidcToken'], async () => {
+    const provider = await startOidcProvider('conformance-game');
+    h.cleanups.push(() => provider.close());
+    h.oidc = provider;
+    const app = await h.must('get', `/applications/${h.need('app')}`, { auth: asUser('alice') });
+    await h.must('patch', `/applications/${h.need('app')}`, { auth: asUser('alice'), body: { flags: Number(app.flags) | (1 << 8) } });
+    await h.must('post', `/applications/${h.need('app')}/external-auth-providers`, { auth: asUser('alice'), body: { type: 'OIDC', issuer: provider.issuer, client_id: provider.clientId } });
+    h.ids.oidcToken = await provider.idToken('conformance-player-1', { preferred_username: 'conformance' }, { now: h.ctx.clock.now() });
+  });
   h.why.joinRequest ??= 'no pending join request (member verification applications)';
 }

@@ -1,3 +1,4 @@
+import { rateLimitMode, type RateLimitMode } from './core/rate-limit-mode.js';
 /** Every setting, from flags first and environment second. The README lists the same table. */
 export interface Config {
   host: string;
@@ -9,7 +10,10 @@ export interface Config {
   publicUrl?: string;
   dev: boolean;
   seed: boolean;
-  rateLimits: boolean;
+  /** real (the platform's limits, the default), relaxed (10x, for local load) or off; true/false are aliases of real/off. */
+  rateLimits: RateLimitMode | boolean;
+  /** Table-driven JS GHASH for voice sealing (faster, leaks H through cache timing); off by default. */
+  voiceGcmTables?: boolean;
   heartbeatIntervalMs: number;
   /** How long a disconnected gateway session can still be resumed. */
   resumeWindowMs: number;
@@ -37,6 +41,10 @@ export interface Config {
   webhookRetryWindowMs?: number;
   /** Message search: how long a guild takes to become indexed after its first search (server clock; default 2000). */
   searchIndexDelayMs?: number;
+  /** Built web client (index.html + assets/); unset: packages/web/dist beside the server package. */
+  webDir?: string;
+  /** Host Activities are served under as <application_id>.<host> (may include a port); unset: localhost:<port>. */
+  activityProxyHost?: string;
 }
 
 export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'string' | 'number' | 'boolean'; doc: string; def: string }[] = [
@@ -48,13 +56,15 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--public-url', env: 'ACCORD_PUBLIC_URL', key: 'publicUrl', kind: 'string', doc: 'External base URL (http://host:port)', def: 'http://<host>:<port>' },
   { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback only)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
-  { flag: '--rate-limits', env: 'ACCORD_RATE_LIMITS', key: 'rateLimits', kind: 'boolean', doc: 'Enforce HTTP rate limits (set false for load tests)', def: 'true' },
+  { flag: '--rate-limits', env: 'ACCORD_RATE_LIMITS', key: 'rateLimits', kind: 'string', doc: 'HTTP rate limits: real (the platform\'s per-route limits), relaxed (10x, for local load) or off; true/false mean real/off', def: 'real' },
   { flag: '--heartbeat-interval', env: 'ACCORD_HEARTBEAT_INTERVAL', key: 'heartbeatIntervalMs', kind: 'number', doc: 'Gateway heartbeat interval in ms', def: '41250' },
   { flag: '--resume-window', env: 'ACCORD_RESUME_WINDOW', key: 'resumeWindowMs', kind: 'number', doc: 'How long a dropped session stays resumable, ms', def: '180000' },
   { flag: '--webhook-backoff', env: 'ACCORD_WEBHOOK_BACKOFF_MS', key: 'webhookBackoffMs', kind: 'number', doc: 'Webhook events: first retry delay in ms, doubled per failed attempt', def: '1000' },
   { flag: '--webhook-backoff-max', env: 'ACCORD_WEBHOOK_BACKOFF_MAX_MS', key: 'webhookBackoffMaxMs', kind: 'number', doc: 'Webhook events: longest retry delay in ms', def: '60000' },
   { flag: '--webhook-retry-window', env: 'ACCORD_WEBHOOK_RETRY_WINDOW_MS', key: 'webhookRetryWindowMs', kind: 'number', doc: 'Webhook events: an event failing this long (ms) is given up; if nothing reached the app meanwhile, its URL is disabled', def: '600000' },
   { flag: '--search-index-delay', env: 'ACCORD_SEARCH_INDEX_DELAY_MS', key: 'searchIndexDelayMs', kind: 'number', doc: 'Message search: ms (server clock) a guild takes to be indexed after its first search', def: '2000' },
+  { flag: '--web-dir', env: 'ACCORD_WEB_DIR', key: 'webDir', kind: 'string', doc: 'Built web client served on /app, /channels, /login, … (index.html and assets/)', def: '<packages/web/dist>' },
+  { flag: '--activity-proxy-host', env: 'ACCORD_ACTIVITY_PROXY_HOST', key: 'activityProxyHost', kind: 'string', doc: 'Activities are served at <scheme>://<application_id>.<this host>/ (wildcard DNS and certificate; may include a port)', def: 'localhost:<port>' },
   { flag: '--log-level', env: 'ACCORD_LOG_LEVEL', key: 'logLevel', kind: 'string', doc: 'silent, info or debug', def: 'info' },
   { flag: '--voice-port', env: 'ACCORD_VOICE_PORT', key: 'voicePort', kind: 'number', doc: 'TLS (wss) port of the voice gateway', def: '<port>+1' },
   { flag: '--voice-udp-port', env: 'ACCORD_VOICE_UDP_PORT', key: 'voiceUdpPort', kind: 'number', doc: 'First UDP port for voice media; media worker i uses port+i', def: '<voice-port>' },
@@ -64,6 +74,7 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--voice-tls-key', env: 'ACCORD_VOICE_TLS_KEY', key: 'voiceTlsKey', kind: 'string', doc: 'PEM private key for --voice-tls-cert', def: '' },
   { flag: '--voice-workers', env: 'ACCORD_VOICE_WORKERS', key: 'voiceWorkers', kind: 'number', doc: 'Voice media worker threads, one UDP port each (0 = main thread; about one per core for large loads)', def: '1' },
   { flag: '--voice-modes', env: 'ACCORD_VOICE_MODES', key: 'voiceModes', kind: 'string', doc: 'Voice encryption modes offered, in order', def: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize' },
+  { flag: '--voice-gcm-tables', env: 'ACCORD_VOICE_GCM_TABLES', key: 'voiceGcmTables', kind: 'boolean', doc: 'Seal AES-256-GCM voice packets with the faster table-driven JS GHASH. Risk: its table is derived from the key and read at secret-dependent offsets, so code sharing the host can learn H through cache timing and forge packets; leave off on shared hosts', def: 'false' },
   { flag: '--voice-dave', env: 'ACCORD_VOICE_DAVE', key: 'voiceDave', kind: 'string', doc: 'End-to-end encryption (DAVE): auto (required from 2026-03-01), required, optional or off', def: 'auto' },
   { flag: '--voice-heartbeat-interval', env: 'ACCORD_VOICE_HEARTBEAT_INTERVAL', key: 'voiceHeartbeatIntervalMs', kind: 'number', doc: 'Voice gateway heartbeat interval in ms', def: '13750' },
 ];
@@ -81,7 +92,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     else raw[s.key] = inline ?? argv[++i];
   }
   const cfg: Config = {
-    host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: true,
+    host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: 'real',
     heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info',
     voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
@@ -92,6 +103,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   if (cfg.databaseSchema === 'public') cfg.databaseSchema = undefined;
   Object.assign(cfg, overrides);
+  cfg.rateLimits = rateLimitMode(cfg.rateLimits);
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);
   if (cfg.dev && !isLoopback(cfg.host)) throw new Error(`--dev is refused on a non-loopback host (${cfg.host})`);
   return cfg;

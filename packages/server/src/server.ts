@@ -4,16 +4,19 @@ import { Clock } from './core/clock.js';
 import { Snowflakes } from './core/snowflake.js';
 import { openStore } from './store/db.js';
 import { InProcessBus } from './bus/in-process.js';
-import { GuildAccess } from './services/access.js';
+import { MemoryPresences } from './bus/presence-state.js';
+import { GuildAccess } from './services/guilds/access.js';
 import { buildHttp } from './http/app.js';
 import { registerCdn } from './http/cdn.js';
+import { registerWebClient } from './http/web-client.js';
 import { Gateway } from './gateway/gateway.js';
 import { registerDevRoutes } from './dev/routes.js';
-import type { Ctx } from './context.js';
+import type { Ctx } from './services/context.js';
 import { VoiceServer } from './voice/server.js';
 import { startEventsOut } from './events-out/runtime.js';
-import { startPollClock } from './services/polls.js';
-import { startLobbies } from './services/lobbies/runtime.js';
+import { startPollClock } from './services/messages/polls.js';
+import { startLobbies } from './services/social/lobbies/runtime.js';
+import { mountActivityProxy } from './activities/mount.js';
 
 export interface RunningServer {
   ctx: Ctx;
@@ -35,18 +38,22 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     db: store.db,
     ids: new Snowflakes(clock),
     access: new GuildAccess(store.db, clock, bus),
+    presences: new MemoryPresences(),
     publicUrl: '',
   };
   const http = buildHttp(ctx);
   registerCdn(http.app, ctx);
-  if (config.dev) registerDevRoutes(http.app, ctx);
+  registerWebClient(http.app, ctx); // the browser client on /app, /channels/…, /login, /oauth2/authorize, … (packages/web)
+  const dev = config.dev ? registerDevRoutes(http.app, ctx) : null;
   const eventsOut = startEventsOut(ctx, http.app); // webhook-events outbox, subscription lifecycle (+ their dev routes)
   const stopPolls = startPollClock(ctx); // polls end when the server clock passes their expiry
   const gateway = new Gateway(ctx);
+  if (dev) gateway.tap = dev.inspector.onDispatch; // the dev inspector sees every dispatch
   const stopLobbies = startLobbies(ctx, (userId) => gateway.dispatcher.byUser.has(userId)); // lobby idle clock, linked-channel bridge
   const voice = new VoiceServer(ctx);
   await voice.start(); // voice gateway (wss, own port) and UDP media
-  http.app.server.on('upgrade', (req, socket, head) => gateway.handleUpgrade(req, socket, head));
+  // Activities' proxy host shares the port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
+  mountActivityProxy(ctx, http.app.server, (req, socket, head) => gateway.handleUpgrade(req, socket, head));
   await http.app.listen({ host: config.host, port: config.port });
   const port = (http.app.server.address() as AddressInfo).port;
   const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { installBot, resetClock, setClock } from './helpers/fixtures.js';
-import { writeAuditLog } from '../src/services/audit-log.js';
+import { writeAuditLog } from '../src/services/moderation/audit-log.js';
+import { gatewaySynced } from './helpers/barriers.js';
 
 const P = { VIEW_CHANNEL: 1n << 10n, SEND_MESSAGES: 1n << 11n, VIEW_AUDIT_LOG: 1n << 7n };
 
@@ -227,7 +228,7 @@ test('GUILD_AUDIT_LOG_ENTRY_CREATE reaches GUILD_MODERATION sessions with VIEW_A
     assert.equal(d.action_type, 1);
     assert.equal(d.user_id, t.world.users[0].id);
     await gSeeing.dispatch('GUILD_AUDIT_LOG_ENTRY_CREATE', (x) => x.reason === 'broadcast');
-    await new Promise((r) => setTimeout(r, 150));
+    await gatewaySynced(t.server, gBlind, gNoIntent);
     assert.ok(!gBlind.frames.some((f) => f.t === 'GUILD_AUDIT_LOG_ENTRY_CREATE'), 'no VIEW_AUDIT_LOG, no entry');
     assert.ok(!gNoIntent.frames.some((f) => f.t === 'GUILD_AUDIT_LOG_ENTRY_CREATE'), 'no GUILD_MODERATION, no entry');
   } finally {

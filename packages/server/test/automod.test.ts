@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { installBot } from './helpers/fixtures.js';
-import { automodBlocks } from '../src/services/automod.js';
+import { automodBlocks } from '../src/services/moderation/automod.js';
 
 const P = { VIEW_CHANNEL: 1n << 10n, MANAGE_GUILD: 1n << 5n };
 const INTENTS = (1 << 0) | (1 << 20) | (1 << 21);

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError, type ErrorTree } from '../src/core/errors.js';
-import { validateMessageComponents, validateModal, modalSubmitShape, submittedValues, type MessageComponentOpts } from '../src/services/components/index.js';
+import { validateMessageComponents, validateModal, modalSubmitShape, submittedValues, type MessageComponentOpts } from '../src/services/apps/components/index.js';
 
 const V2 = 1 << 15;
 type P = (string | number)[];

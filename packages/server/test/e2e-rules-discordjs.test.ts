@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Client, GatewayIntentBits, Partials, Events, ChannelType, MessageReferenceType, MessageFlags, type TextChannel, type NewsChannel } from 'discord.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { waitEvent, until } from './helpers/wait.js';
-import { P } from '../src/core/permissions.js';
+import { P } from '@accord/protocol';
 
 const T = { timeout: 30_000 };
 const show = (r: { body: unknown }) => JSON.stringify(r.body);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { shardOf } from '../src/gateway/dispatcher.js';
+import { gatewaySynced } from './helpers/barriers.js';
 
 const GUILDS = 1;
 const GUILD_MEMBERS = 1 << 1;
@@ -185,24 +186,42 @@ test('zlib-stream compression carries the same frames', async () => {
   gw.close();
 });
 
-test('intents filter dispatches, and MESSAGE_CONTENT blanks content unless the bot is mentioned', async () => {
+test('intents filter dispatches, and MESSAGE_CONTENT blanks content unless the bot is mentioned (real messages over HTTP)', async () => {
   const noTyping = await connect();
   await noTyping.identify(t.world.botToken, { intents: GUILDS | GUILD_MESSAGES });
   const withContent = await connect();
   await withContent.identify(t.world.botToken, { intents: GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT });
-  const user = t.world.users[0];
-  const base = { channel_id: t.world.textChannelId, guild_id: t.world.guildId, author: { id: user.id }, embeds: [{ title: 'x' }], attachments: [], components: [] };
-  const bus = t.server.ctx.bus;
-  const scope = { guild_id: t.world.guildId, channel_id: t.world.textChannelId };
-  bus.publish({ t: 'TYPING_START', d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: user.id, timestamp: 1 }, ...scope });
-  bus.publish({ t: 'MESSAGE_CREATE', d: { ...base, id: '1', content: 'secret', mentions: [] }, ...scope });
-  bus.publish({ t: 'MESSAGE_CREATE', d: { ...base, id: '2', content: 'hi bot', mentions: [{ id: t.world.botUserId }] }, ...scope });
-  const blank = await noTyping.dispatch('MESSAGE_CREATE', (d) => d.id === '1');
+  const alice = t.world.users[0].token;
+  const ch = t.world.textChannelId;
+  const post = async (body: unknown) => {
+    const r = await t.api(`/channels/${ch}/messages`, { method: 'POST', token: alice, body });
+    assert.equal(r.status, 200, r.text);
+    return r.body;
+  };
+  // alice types, then posts a message with an embed, one with a file, and one that mentions the bot.
+  assert.equal((await t.api(`/channels/${ch}/typing`, { method: 'POST', token: alice })).status, 204);
+  const secret = await post({ content: 'secret', embeds: [{ title: 'hidden embed' }] });
+  const form = new FormData();
+  form.set('payload_json', JSON.stringify({ content: 'see file' }));
+  form.set('files[0]', new Blob([Buffer.from('file body')], { type: 'text/plain' }), 'notes.txt');
+  const withFile = (await t.api(`/channels/${ch}/messages`, { method: 'POST', token: alice, body: form })).body;
+  const mention = await post({ content: `hi <@${t.world.botUserId}>` });
+  // The bot's own message is never blanked for it.
+  const own = (await t.api(`/channels/${ch}/messages`, { method: 'POST', token: t.world.botToken, bot: true, body: { content: 'mine' } })).body;
+
+  const blank = await noTyping.dispatch('MESSAGE_CREATE', (d) => d.id === secret.id);
   assert.equal(blank.content, '');
   assert.deepEqual(blank.embeds, []);
-  assert.equal((await noTyping.dispatch('MESSAGE_CREATE', (d) => d.id === '2')).content, 'hi bot');
-  assert.equal((await withContent.dispatch('MESSAGE_CREATE', (d) => d.id === '1')).content, 'secret');
-  await t.server.gateway.dispatcher.idle();
+  const blankFile = await noTyping.dispatch('MESSAGE_CREATE', (d) => d.id === withFile.id);
+  assert.deepEqual([blankFile.content, blankFile.attachments], ['', []]);
+  assert.equal((await noTyping.dispatch('MESSAGE_CREATE', (d) => d.id === mention.id)).content, `hi <@${t.world.botUserId}>`);
+  assert.equal((await noTyping.dispatch('MESSAGE_CREATE', (d) => d.id === own.id)).content, 'mine');
+  const full = await withContent.dispatch('MESSAGE_CREATE', (d) => d.id === secret.id);
+  assert.equal(full.content, 'secret');
+  assert.equal(full.embeds[0].title, 'hidden embed');
+  assert.equal((await withContent.dispatch('MESSAGE_CREATE', (d) => d.id === withFile.id)).attachments[0].filename, 'notes.txt');
+  // Without GUILD_MESSAGE_TYPING the typing event never came (read after a barrier: everything sent has arrived).
+  await gatewaySynced(t.server, noTyping);
   assert.equal(noTyping.frames.filter((f) => f.t === 'TYPING_START').length, 0);
   noTyping.close();
   withContent.close();

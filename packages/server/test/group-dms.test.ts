@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
-import { register } from '../src/services/users.js';
-import { issueToken } from '../src/services/tokens.js';
+import { register } from '../src/services/identity/users.js';
+import { issueToken } from '../src/services/identity/tokens.js';
 
 const T = { timeout: 30_000 };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { expectError, register } from './helpers/fixtures.js';
-import { P } from '../src/core/permissions.js';
+import { P } from '@accord/protocol';
 
 /** The guild side of the HTTP core: guilds, channels, roles, members, bans and invites, against a real server. */
 let t: TestServer;

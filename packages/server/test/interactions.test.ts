@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { sleep, until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
-import { P } from '../src/core/permissions.js';
+import { P } from '@accord/protocol';
 
 /**
  * Interactions end to end at the protocol level: a person triggers them with POST /interactions, the app's copy is
@@ -125,7 +125,17 @@ test('the app receives the full payload: permissions as strings, owners, context
   assert.equal(p.context, 0);
   assert.deepEqual(p.authorizing_integration_owners, { '0': guildId });
   assert.equal(typeof p.app_permissions, 'string');
-  assert.equal(p.app_permissions, String((await t.server.ctx.access.channelPerms(guildId, channelId, botId))!));
+  // Expected by hand, from the documented algorithm and the guild's data over REST (not the server's own computation):
+  // base = @everyone | the bot's roles; no ADMINISTRATOR; the channel has no overwrites, so base is the answer. The bot
+  // was installed with every permission bit but ADMINISTRATOR (bit 3); bit 47 is not a permission.
+  let installed = 0n;
+  for (let bit = 0; bit <= 52; bit++) if (bit !== 3 && bit !== 47) installed |= 1n << BigInt(bit);
+  const member = await api(`/guilds/${guildId}/members/${botId}`, { token: alice });
+  const botRoles = roles.body.filter((r: any) => member.body.roles.includes(r.id));
+  assert.deepEqual(botRoles.map((r: any) => r.permissions), [installed.toString()]);
+  assert.deepEqual((await api(`/channels/${channelId}`, { token: alice })).body.permission_overwrites, []);
+  const expected = BigInt(everyone.permissions) | installed;
+  assert.equal(p.app_permissions, expected.toString());
   assert.equal(p.attachment_size_limit, 10485760);
   assert.deepEqual(p.entitlements, []);
   assert.equal(p.guild_id, guildId);
@@ -212,11 +222,14 @@ test('a reply: with_response, message shape, interaction_metadata, deprecated in
   assert.equal(m.interaction.id, i.id);
   assert.equal(m.interaction.name, 'ping');
   assert.equal(m.interaction.user.id, t.world.users[0].id);
-  assert.ok(m.interaction.member, 'the member in guilds');
+  // The legacy interaction's member is a MESSAGE_CREATE field only (discord-api-types), not in REST answers.
+  assert.equal(m.interaction.member, undefined);
   const success = await aliceGw.dispatch('INTERACTION_SUCCESS', (d) => d.id === i.id);
   assert.deepEqual(success, { id: i.id, nonce });
   // The bob client sees the message, but none of Alice's interaction events.
-  await bobGw.dispatch('MESSAGE_CREATE', (d) => d.id === m.id);
+  const seen = await bobGw.dispatch('MESSAGE_CREATE', (d) => d.id === m.id);
+  assert.ok(seen.interaction.member, 'the member in guilds (MESSAGE_CREATE)');
+  assert.equal(seen.guild_id, guildId);
   assert.equal(bobGw.frames.some((f) => f.t === 'INTERACTION_SUCCESS' || (f.t === 'INTERACTION_CREATE' && f.d.id === i.id)), false);
 
   // A second initial response.
@@ -554,7 +567,10 @@ test('a user-installed app outside its guilds: owners "1", 5 follow-ups at most,
 
   const { payload: i } = await invoke({ token: bob, app: app2, data: body.data });
   assert.deepEqual(i.authorizing_integration_owners, { '1': t.world.users[1].id });
-  const bobPerms = (await t.server.ctx.access.channelPerms(guildId, channelId, t.world.users[1].id))!;
+  // Bob's permissions by hand: a plain member (no roles) in a channel without overwrites has exactly @everyone's.
+  const everyoneRole = (await api(`/guilds/${guildId}/roles`, { token: alice })).body.find((r: any) => r.id === guildId);
+  assert.deepEqual((await api(`/guilds/${guildId}/members/${t.world.users[1].id}`, { token: alice })).body.roles, []);
+  const bobPerms = BigInt(everyoneRole.permissions);
   assert.equal(BigInt(i.app_permissions) & ~bobPerms, 0n, 'never more than the user may do');
   assert.ok(BigInt(i.app_permissions) & P.SEND_MESSAGES);
   const reply = await callback(i, { type: 4, data: { content: 'hi from the pocket' } }, true);
@@ -597,7 +613,7 @@ test('an Entry Point command with handler 2 is launched by the platform', async 
     const ok = await aliceGw.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === nonce);
     const msg = await aliceGw.dispatch('MESSAGE_CREATE', (d) => d.interaction_metadata?.id === ok.id);
     assert.equal(msg.author.id, botId);
-    await sleep(50);
+    // The bus delivers synchronously and in order: an INTERACTION_CREATE to the app would precede the response message.
     assert.equal(events.slice(before).some((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId)), false, 'the app is not contacted');
   } finally {
     await ctx.db.updateTable('applications').set({ flags: row.flags }).where('id', '=', appId).execute();

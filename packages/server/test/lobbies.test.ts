@@ -11,8 +11,8 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { sleep, until } from './helpers/wait.js';
-import { register } from '../src/services/users.js';
-import { issueToken } from '../src/services/tokens.js';
+import { register } from '../src/services/identity/users.js';
+import { issueToken } from '../src/services/identity/tokens.js';
 
 const T = { timeout: 60_000 };
 
@@ -173,13 +173,15 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
   });
 
   test('PATCH /lobbies/{id} edits fields and replaces the member list', T, async () => {
+    // The override is used for this lobby's webhook events from now on: the same receiver on another path.
+    const override = receiver.url.replace(/\/events$/, '/lobby-events');
     const r = await bot(`/lobbies/${lobbyId}`, 'PATCH', {
-      metadata: { mode: 'casual' }, override_event_webhooks_url: 'https://game.example/events',
+      metadata: { mode: 'casual' }, override_event_webhooks_url: override,
       members: [{ id: alice.id }, { id: carol.id, metadata: { seat: '2' } }],
     });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.metadata, { mode: 'casual' });
-    assert.equal(r.body.override_event_webhooks_url, 'https://game.example/events');
+    assert.equal(r.body.override_event_webhooks_url, override);
     // Omitted member fields keep their values (alice keeps CAN_LINK_LOBBY and her metadata).
     assert.deepEqual(r.body.members, [{ id: alice.id, metadata: { team: 'red' }, flags: 1 }, { id: carol.id, metadata: { seat: '2' }, flags: 0 }]);
     assert.deepEqual(await gwBob.dispatch('LOBBY_DELETE', (d) => d.id === lobbyId), { id: lobbyId, reason: 'removed' });
@@ -282,8 +284,11 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     expectError(await bot(`/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`, 'PUT', Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, 'v']))), 400, 50035);
     expectError(await bot(`/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`, 'PUT', { k: 'x'.repeat(2001) }), 400, 50035);
     expectError(await bot(`/lobbies/${lobbyId}/messages/123456789012345678/moderation-metadata`, 'PUT', { k: 'v' }), 404, 10008);
-    await sleep(300);
-    assert.deepEqual(receiver.events().filter((r) => r.body.event.data?.id === m.body.id).map((r) => r.body.event.type), ['LOBBY_MESSAGE_CREATE'], 'moderation edits make no webhook event');
+    // Barrier: a later message's webhook event is queued after anything the edits could have queued.
+    const later = await bot(`/lobbies/${lobbyId}/messages`, 'POST', { content: 'sentinel' });
+    const queued = () => t.server.ctx.db.selectFrom('event_webhook_outbox').select(['event_type', 'body']).execute();
+    await until(async () => (await queued()).some((r) => JSON.parse(r.body).event.data.id === later.body.id), 10_000, 'the sentinel queued');
+    assert.deepEqual((await queued()).filter((r) => JSON.parse(r.body).event.data.id === m.body.id).map((r) => r.event_type), ['LOBBY_MESSAGE_CREATE'], 'moderation edits make no webhook event');
   });
 
   test('channel linking: CAN_LINK_LOBBY members link a text channel; messages cross both ways; single-use invites', T, async () => {
@@ -362,7 +367,8 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     const after = await as(alice.bearer, `/lobbies/${lobbyId}/messages`, 'POST', { content: 'lobby only' });
     assert.equal(after.body.channel_id, lobbyId);
     const quiet = await t.api(`/channels/${text}/messages`, { method: 'POST', token: bob.token, body: { content: 'not bridged' } });
-    await sleep(200);
+    // The bridge decides when MESSAGE_CREATE is published (the in-process bus calls it synchronously, inside the POST):
+    // an unlinked channel schedules nothing, so there is nothing to wait for.
     assert.ok(!(await as(alice.bearer, `/lobbies/${lobbyId}/messages?limit=5`)).body.some((m: any) => m.id === quiet.body.id));
     assert.equal((await bot(`/lobbies/${other}`, 'DELETE')).status, 204);
   });
@@ -405,6 +411,14 @@ describe('lobbies: the idle timeout and the secret run on the server clock', () 
     assert.equal(r.status, 200);
   };
   const gone = (id: string) => until(async () => (await bot(`/lobbies/${id}`)).status === 404, 10_000, `lobby ${id} deleted`);
+  /**
+   * A barrier for "the sweep ran and kept it": a lobby of an offline player with the shortest timeout (5 s), made
+   * before a clock move, is deleted by the sweep that move triggers; once it is gone, that sweep has looked at the rest.
+   */
+  const sentinel = async () => {
+    const p = await player(t, `sentinel_${crypto.randomBytes(2).toString('hex')}`);
+    return (await bot('/lobbies', 'POST', { members: [{ id: p.id }], idle_timeout_seconds: 5 })).body.id as string;
+  };
 
   before(async () => { t = await startTestServer({ overrides: { dev: true } }); });
   after(async () => { await t?.close(); });
@@ -415,8 +429,9 @@ describe('lobbies: the idle timeout and the secret run on the server clock', () 
     const other = (await bot('/lobbies', 'POST', { members: [{ id: p.id }], idle_timeout_seconds: 600 })).body.id;
     await advance(40_000);
     await bot(`/lobbies/${id}/messages`, 'POST', { content: 'still here' }); // activity: 60 s from now
+    const swept = await sentinel();
     await advance(40_000);
-    await sleep(300);
+    await gone(swept);
     assert.equal((await bot(`/lobbies/${id}`)).status, 200, 'activity kept it');
     await advance(25_000);
     await gone(id);
@@ -427,8 +442,9 @@ describe('lobbies: the idle timeout and the secret run on the server clock', () 
     const p = await player(t, 'stayer');
     const gw = await online(t, p.token);
     const id = (await bot('/lobbies', 'POST', { members: [{ id: p.id }], idle_timeout_seconds: 30 })).body.id;
+    const swept = await sentinel();
     await advance(120_000);
-    await sleep(1500);
+    await gone(swept);
     assert.equal((await bot(`/lobbies/${id}`)).status, 200, 'a member is connected');
     gw.close();
     await gw.closed;

@@ -1,8 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { P } from '../src/core/permissions.js';
-import { snowflakeAt } from '../src/core/snowflake.js';
+import { P, snowflakeAt } from '@accord/protocol';
 import type { BusEvent } from '../src/bus/bus.js';
 
 let t: TestServer;

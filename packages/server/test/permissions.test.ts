@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALL_PERMISSIONS, CUTOVERS, P, basePermissions, channelPermissions, has, type PermissionSubject } from '../src/core/permissions.js';
+import { ALL_PERMISSIONS, CUTOVERS, P, basePermissions, channelPermissions, has, type PermissionSubject } from '@accord/protocol';
 
 const G = '100';
 const now = Date.UTC(2026, 10, 20);

@@ -6,7 +6,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { issueToken } from '../src/services/tokens.js';
+import { issueToken } from '../src/services/identity/tokens.js';
 
 const T = { timeout: 30_000 };
 

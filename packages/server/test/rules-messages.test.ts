@@ -4,13 +4,13 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
-import { P } from '../src/core/permissions.js';
-import { createApplication, resetBotToken } from '../src/services/applications.js';
-import { installBot } from '../src/services/bot-install.js';
-import { issueToken } from '../src/services/tokens.js';
-import { getUser } from '../src/services/users.js';
+import { P } from '@accord/protocol';
+import { createApplication, resetBotToken } from '../src/services/identity/applications.js';
+import { installBot } from '../src/services/identity/bot-install.js';
+import { issueToken } from '../src/services/identity/tokens.js';
+import { getUser } from '../src/services/identity/users.js';
 import { expectError } from './helpers/fixtures.js';
-import type { Actor } from '../src/context.js';
+import type { Actor } from '../src/services/context.js';
 
 /**
  * HTTP rules of the spec about messages (forwards, enforce_nonce, embed fields, attachment edits), polls, crossposts and
@@ -204,12 +204,17 @@ test('polls: create with a message, vote (people only), MESSAGE_POLL_VOTE_ADD/RE
 
 test('polls: results are finalized at expiry by the server clock', async () => {
   const ch = t.world.textChannelId;
-  const made = await send(ch, { poll: { question: { text: 'Soon over' }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } });
+  const poll = (text: string) => send(ch, { poll: { question: { text }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } });
+  // A sentinel poll 30 minutes older: the clock move that ends it but not the other one is the barrier below.
+  const sentinel = await poll('Sentinel');
+  await moveClock({ advance_ms: 30 * 60_000 });
+  const made = await poll('Soon over');
   assert.equal(made.status, 200);
   await t.api(`/channels/${ch}/polls/${made.body.id}/answers/@me`, { method: 'PUT', ...asBob(), body: { answer_ids: ['1'] } });
-  // Before the expiry nothing happens.
+  // Before the expiry nothing happens: once the poll clock has finalized the sentinel (past its hour), it has looked at
+  // this one too (59 minutes in).
   await moveClock({ advance_ms: 59 * 60_000 });
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => seen('MESSAGE_UPDATE').find((e) => e.d.id === sentinel.body.id && e.d.poll?.results?.is_finalized), 5000, 'the sentinel finalized');
   assert.equal((await t.api(`/channels/${ch}/messages/${made.body.id}`, asBot())).body.poll.results.is_finalized, false);
   // Past it, the clock finalizes the poll: MESSAGE_UPDATE, then the POLL_RESULT message.
   await moveClock({ advance_ms: 2 * 60_000 });

@@ -5,7 +5,7 @@ import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { setClock } from './helpers/fixtures.js';
-import { P } from '../src/core/permissions.js';
+import { P } from '@accord/protocol';
 
 /**
  * Channel obfuscation, each rule on both sides of its date (2026-11-16 by the server clock, moved through the dev API).

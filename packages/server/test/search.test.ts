@@ -1,12 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { P } from '../src/core/permissions.js';
-import { createApplication, resetBotToken } from '../src/services/applications.js';
-import { installBot } from '../src/services/bot-install.js';
-import { getUser } from '../src/services/users.js';
+import { P } from '@accord/protocol';
+import { createApplication, resetBotToken } from '../src/services/identity/applications.js';
+import { installBot } from '../src/services/identity/bot-install.js';
+import { getUser } from '../src/services/identity/users.js';
 import { expectError } from './helpers/fixtures.js';
-import type { Actor } from '../src/context.js';
+import type { Actor } from '../src/services/context.js';
 
 /** Search Guild Messages: indexing (110000), permissions and the MESSAGE_CONTENT intent, the spec's filters and sorts. */
 let t: TestServer;

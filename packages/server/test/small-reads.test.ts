@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { createGuild } from '../src/services/guild-create.js';
-import { getUser } from '../src/services/users.js';
+import { createGuild } from '../src/services/guilds/create.js';
+import { getUser } from '../src/services/identity/users.js';
 
 /** Guild preview, new-member welcome, join requests, thread search and Activity instances (http/routes/small-reads.ts). */
 

@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { Snowflakes, snowflakeTime } from '../src/core/snowflake.js';
+import { snowflakeTime } from '@accord/protocol';
+import { Snowflakes } from '../src/core/snowflake.js';
 import { Clock } from '../src/core/clock.js';
 
 let t: TestServer;

@@ -2,10 +2,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import type { BusEvent } from '../src/bus/bus.js';
-import { updateThread } from '../src/services/threads.js';
-import type { Actor } from '../src/context.js';
-import { getUser } from '../src/services/users.js';
-import { loadChannel } from '../src/services/threads-core.js';
+import { updateThread } from '../src/services/channels/threads/threads.js';
+import type { Actor } from '../src/services/context.js';
+import { getUser } from '../src/services/identity/users.js';
+import { loadChannel } from '../src/services/channels/threads/core.js';
 
 let t: TestServer;
 const events: BusEvent[] = [];

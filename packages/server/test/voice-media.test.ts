@@ -48,6 +48,28 @@ describe('voice media: AEAD modes and the SFU', () => {
     }
   });
 
+  test('the default AES-256-GCM sealer is node:crypto (no key-derived table) and equals a reference seal byte for byte; the table sealer only behind gcmTables', () => {
+    const key = crypto.randomBytes(32);
+    const ct = createRtpCipher(AES, key);
+    const tables = createRtpCipher(AES, key, { gcmTables: true });
+    assert.equal((ct as any).fast, null, 'no GHASH table by default');
+    assert.ok((tables as any).fast, 'the table sealer when the operator asks for it');
+    const iv = Buffer.alloc(12);
+    for (const size of [0, 1, 15, 16, 17, 160, 384, 385, 1200]) {
+      for (const n of [0, 1, 17, 0xffffffff]) {
+        const header = crypto.randomBytes([12, 16, 20][size % 3]);
+        const pt = crypto.randomBytes(size);
+        iv.writeUInt32BE(n >>> 0, 0);
+        const c = crypto.createCipheriv('aes-256-gcm', key, iv);
+        c.setAAD(header);
+        const ref = Buffer.concat([header, c.update(pt), c.final(), c.getAuthTag(), iv.subarray(0, 4)]);
+        assert.ok(ct.seal(header, pt, n).equals(ref), `default, size ${size}, nonce ${n}`);
+        assert.ok(tables.seal(header, pt, n).equals(ref), `tables, size ${size}, nonce ${n}`);
+        assert.ok(ct.open(ref, header.length)!.equals(pt));
+      }
+    }
+  });
+
   test('the JS AES-256-GCM sealer equals node:crypto byte for byte (all sizes, headers, nonce wrap)', () => {
     const key = crypto.randomBytes(32);
     const g = new GcmSealer(key);

@@ -16,6 +16,7 @@ import { DaveClient } from './voice/dave-client.js';
 import { VoiceSession } from '../src/voice/session.js';
 import { loadConfig } from '../src/config.js';
 import { VoiceServer } from '../src/voice/server.js';
+import { gatewaySynced } from './helpers/barriers.js';
 
 describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () => {
   let t: TestServer;
@@ -154,7 +155,7 @@ describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () =>
     assert.ok(!/^wss?:/.test(server.d.endpoint), 'no scheme');
     await observer.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === bots[1].userId);
     await other.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === bots[1].userId);
-    await new Promise((r) => setTimeout(r, 200));
+    await gatewaySynced(t.server, other, observer);
     assert.ok(!other.frames.some((f) => f.t === 'VOICE_SERVER_UPDATE'), "the bot's other session gets no VOICE_SERVER_UPDATE");
     assert.ok(!observer.frames.some((f) => f.t === 'VOICE_SERVER_UPDATE'));
     // A repeated op 4 for the same channel gets a fresh pair with a new token.

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { makeBot } from './voice/harness.js';
 import { RawVoice, VOICE_INTENTS } from './voice/raw.js';
-import { ALL_PERMISSIONS, P } from '../src/core/permissions.js';
+import { ALL_PERMISSIONS, P } from '@accord/protocol';
 
 describe('voice states: main gateway and HTTP', { timeout: 60_000 }, () => {
   let t: TestServer;

@@ -53,6 +53,23 @@ async function api(base: string, p: string, opts: { method?: string; token?: str
   return { status: res.status, body: text ? JSON.parse(text) : null, text };
 }
 
+/** Stops the child (SIGTERM, then SIGKILL), the endpoint, and removes the data (directory or PostgreSQL schema). */
+async function cleanUp(child: Child | null, receiver: WebhookReceiver, dataDir: string, databaseUrl: string | undefined, schema: string | undefined): Promise<void> {
+  if (child) {
+    child.proc.kill('SIGTERM');
+    await Promise.race([killed(child), sleep(5000)]);
+    if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
+  }
+  await receiver.close().catch(() => {});
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (databaseUrl && schema) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+}
+
 function killed(c: Child): Promise<void> {
   return new Promise((resolve) => {
     if (c.proc.exitCode !== null || c.proc.signalCode !== null) return resolve();
@@ -133,7 +150,12 @@ test('100 events pending in the outbox survive a SIGKILL and are all delivered a
     child = await startChild(dataDir, env, false);
     const keyOf = (b: any) => `${b.event.type}:${b.event.type === 'ENTITLEMENT_CREATE' ? b.event.data.id : b.event.data.quest_id}`;
     await until(() => new Set(receiver.events().map((r) => keyOf(r.body))).size >= EVENTS, 60_000, 'all 100 events after the restart');
-    await sleep(300);
+    // Barrier: once the outbox records all 100 as delivered, the worker sends none of them again.
+    const after = await until(async () => {
+      const r = await api(child!.url, `/__dev/event-webhooks/outbox?application_id=${world.applicationId}`);
+      return r.body.counts.delivered === EVENTS && r.body;
+    }, 10_000, 'the outbox to show 100 delivered');
+    assert.deepEqual(after.counts, { delivered: EVENTS });
 
     const got = receiver.events().map((r) => keyOf(r.body));
     const distinct = new Set(got);
@@ -147,25 +169,63 @@ test('100 events pending in the outbox survive a SIGKILL and are all delivered a
     }
     const duplicates = got.length - distinct.size;
     t.diagnostic(`delivered after the restart: ${got.length} requests, ${distinct.size} distinct events, ${duplicates} duplicates`);
-
-    const after = await until(async () => {
-      const r = await api(child!.url, `/__dev/event-webhooks/outbox?application_id=${world.applicationId}`);
-      return r.body.counts.delivered === EVENTS && r.body;
-    }, 10_000, 'the outbox to show 100 delivered');
-    assert.deepEqual(after.counts, { delivered: EVENTS });
   } finally {
-    if (child) {
-      child.proc.kill('SIGTERM');
-      await Promise.race([killed(child), sleep(5000)]);
-      if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
-    }
-    await receiver.close().catch(() => {});
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (databaseUrl && schema) {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    await cleanUp(child, receiver, dataDir, databaseUrl, schema);
+  }
+});
+
+test('SIGKILL while a delivery hangs mid-request: after the restart the lease expires and the event is delivered exactly once', { timeout: 240_000 }, async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-crash-'));
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const schema = databaseUrl ? `crash_${Date.now()}_${crypto.randomBytes(3).toString('hex')}` : undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, ACCORD_RATE_LIMITS: 'false', ...(schema ? { ACCORD_DATABASE_SCHEMA: schema } : {}) };
+  const receiver = await WebhookReceiver.start();
+  let child: Child | null = null;
+  try {
+    child = await startChild(dataDir, env, true);
+    const world = worldOf(child.out.join(''));
+    const owner = world.users[0];
+    receiver.publicKey = (await api(child.url, `/applications/${world.applicationId}`, { token: owner.token })).body.verify_key;
+    const set = await api(child.url, `/applications/${world.applicationId}`, {
+      method: 'PATCH', token: owner.token, body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['QUEST_USER_ENROLLMENT'] },
+    });
+    assert.equal(set.status, 200, set.text);
+
+    // The endpoint holds its answer to the first event: the delivery is in flight (leased) when the platform dies.
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((r) => { arrived = r; });
+    receiver.answer = (_body, nth) => {
+      if (nth === 1) { arrived(); return 'hang'; }
+      return 204;
+    };
+    const questId = '9100000000000000001';
+    const enroll = await api(child.url, '/__dev/quests/enroll', { method: 'POST', body: { application_id: world.applicationId, user_id: world.users[1].id, quest_id: questId } });
+    assert.equal(enroll.status, 200, enroll.text);
+    await inFlight;
+    child.proc.kill('SIGKILL'); // well inside the 3 s answer window: the attempt is never recorded
+    await killed(child);
+    assert.equal(child.proc.signalCode, 'SIGKILL');
+    child = null;
+
+    child = await startChild(dataDir, env, false);
+    const outbox = async () => (await api(child!.url, `/__dev/event-webhooks/outbox?application_id=${world.applicationId}`)).body;
+    const row = (await outbox()).events.find((e: any) => e.id === enroll.body.event_id);
+    assert.equal(row.status, 'delivering', 'the crash left the event leased');
+    // Nobody may take a leased event before its lease ends; the platform clock passing it frees the event.
+    const moved = await fetch(`${child.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 11_000 }) });
+    assert.equal(moved.status, 200);
+    await until(async () => (await outbox()).events.find((e: any) => e.id === enroll.body.event_id)?.status === 'delivered', 30_000, 'the event delivered after the restart');
+
+    // Barrier: a later event delivered means the worker has passed the first one for good.
+    const sentinel = await api(child.url, '/__dev/quests/enroll', { method: 'POST', body: { application_id: world.applicationId, user_id: world.users[1].id, quest_id: '9100000000000000002' } });
+    await until(async () => (await outbox()).events.find((e: any) => e.id === sentinel.body.event_id)?.status === 'delivered', 30_000, 'the sentinel delivered');
+    const copies = receiver.events('QUEST_USER_ENROLLMENT').filter((r) => r.body.event.data.quest_id === questId);
+    t.diagnostic(`arrivals of the event: ${copies.map((c) => c.status).join(', ')}`);
+    assert.equal(copies.filter((c) => c.status === 204).length, 1, 'delivered (answered 2xx) exactly once');
+    assert.equal(copies.length, 2, 'the hung attempt and the one after the restart');
+    const final = (await outbox()).events.find((e: any) => e.id === enroll.body.event_id);
+    assert.equal(final.status, 'delivered');
+  } finally {
+    await cleanUp(child, receiver, dataDir, databaseUrl, schema);
   }
 });

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until, sleep } from './helpers/wait.js';
 import { dev } from './helpers/monetization.js';
-import { enqueueWebhookEvent } from '../src/events-out/outbox.js';
+import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
 
 const T = { timeout: 60_000 };
 const ALL_TYPES = [
@@ -179,8 +179,10 @@ describe('webhook events: validation, envelope, signatures, every event type', (
     // Disabled (status 1): nothing.
     await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', token: alice.token, body: { event_webhooks_status: 1 } });
     const before = receiver.received.length;
+    const queued = await outboxSize(t);
     await testEntitlement(t, await sku(t), alice.id);
-    await sleep(200);
+    // Events are queued in the transaction of the change: none queued now means none will ever be sent.
+    assert.equal(await outboxSize(t), queued);
     assert.equal(receiver.received.length, before);
   });
 
@@ -206,6 +208,11 @@ describe('webhook events: validation, envelope, signatures, every event type', (
   });
 });
 
+/** Rows in the outbox (every event ever queued). */
+async function outboxSize(t: TestServer): Promise<number> {
+  return (await t.server.ctx.db.selectFrom('event_webhook_outbox').select('id').execute()).length;
+}
+
 describe('webhook events: retries with exponential backoff', () => {
   let t: TestServer;
   let receiver: WebhookReceiver;
@@ -229,7 +236,14 @@ describe('webhook events: retries with exponential backoff', () => {
     assert.equal(attempts.length, 6);
     assert.ok(attempts.every((r) => r.raw === attempts[0].raw), 'every retry sends the same bytes');
     assert.ok(attempts.every((r) => r.body.event.data.id === created.body.id));
-    // Wall-clock gaps between attempts are not asserted (they depend on machine load); the attempt log below shows the retries.
+    // Lower bounds only: attempt n+1 cannot start before attempt n failed plus min(100 × 2^(n-1), 400) ms (the retry
+    // is scheduled from the failure, on the same clock the receiver stamps arrivals with). Load can only lengthen the
+    // gaps, so these cannot flake; upper bounds would.
+    const gaps = attempts.slice(1).map((r, i) => r.at - attempts[i].at);
+    const minimum = [100, 200, 400, 400, 400];
+    gaps.forEach((g, i) => assert.ok(g >= minimum[i], `gap ${i + 1}: ${g} ms < ${minimum[i]} ms (${gaps.join(', ')})`));
+    // The fifth attempt hung: its gap includes the 3 s answer window.
+    assert.ok(gaps[4] >= 3000 + 400, `after the hang: ${gaps[4]} ms`);
 
     // The receiver can see the 204 before the worker has recorded it: wait for the sixth log entry.
     const deliveries = async () => (await t.api(`/applications/${t.world.applicationId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: t.world.users[0].token })).body;
@@ -283,9 +297,10 @@ describe('webhook events: repeated failures disable the URL', () => {
 
     // While disabled nothing is queued or sent.
     const count = receiver.received.length;
+    const queued = await outboxSize(t);
     const after = await testEntitlement(t, await sku(t), t.world.users[0].id);
     assert.equal(after.status, 200);
-    await sleep(300);
+    assert.equal(await outboxSize(t), queued, 'nothing queued while disabled (queueing is part of the change)');
     assert.equal(receiver.received.length, count);
 
     // The owner turns them back on; deliveries resume with a clean streak.

@@ -16,6 +16,10 @@ export interface BusEvent {
   session_id?: string;
   /** Recipients need this guild-level permission (decimal bitfield), e.g. VIEW_AUDIT_LOG for audit log entries. */
   permission?: string;
+  /** People only: bot sessions never receive it (EMBEDDED_ACTIVITY_UPDATE_V2 is a client event). */
+  humans_only?: boolean;
+  /** With channel_id: recipients need this permission in that channel too (MANAGE_CHANNELS for invite events). */
+  channel_permission?: string;
 }
 
 export interface EventBus {

@@ -1,6 +1,5 @@
+import { DISCORD_EPOCH } from '@accord/protocol';
 import type { Clock } from './clock.js';
-
-export const DISCORD_EPOCH = 1420070400000n;
 
 /** Generates 64-bit snowflakes as decimal strings; BigInt keeps them exact. */
 export class Snowflakes {
@@ -21,18 +20,4 @@ export class Snowflakes {
     this.lastMs = ms;
     return ((ms << 22n) | (this.worker << 17n) | (this.processId << 12n) | this.increment).toString();
   }
-}
-
-export function snowflakeTime(id: string): number {
-  return Number((BigInt(id) >> 22n) + DISCORD_EPOCH);
-}
-
-/** The smallest snowflake at a given time, for time-based comparisons. */
-export function snowflakeAt(ms: number): string {
-  return ((BigInt(ms) - DISCORD_EPOCH) << 22n).toString();
-}
-
-const SNOWFLAKE_RE = /^\d{1,20}$/;
-export function isSnowflake(v: unknown): v is string {
-  return typeof v === 'string' && SNOWFLAKE_RE.test(v) && BigInt(v) < 1n << 64n;
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import { Errors } from '../core/errors.js';
-import { parseBody } from '../http/validation.js';
-import { addConnection } from '../services/connections.js';
-import { isId } from '../services/guilds-common.js';
+import { parseBody } from '../core/validation.js';
+import { addConnection } from '../services/identity/connections.js';
+import { isId } from '../core/ids.js';
 
 const ConnectionBody = z.object({
   type: z.string().min(1).max(32),

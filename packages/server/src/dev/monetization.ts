@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import { Errors } from '../core/errors.js';
 import { isLoopback } from '../config.js';
 import { sendError } from '../http/app.js';
-import { parseBody, snowflake } from '../http/validation.js';
-import { enrollInQuest } from '../events-out/producers.js';
+import { parseBody, snowflake } from '../core/validation.js';
+import { enrollInQuest } from '../services/apps/webhook-events/producers.js';
 import type { OutboxWorker } from '../events-out/worker.js';
-import type { LifecycleWorker } from '../services/monetization/lifecycle.js';
-import { refundEntitlement } from '../services/monetization/subscriptions.js';
+import type { LifecycleWorker } from '../services/commerce/lifecycle.js';
+import { refundEntitlement } from '../services/commerce/subscriptions.js';
 
 const EnrollBody = z.object({ application_id: snowflake, user_id: snowflake, quest_id: snowflake.optional() });
 const RefundBody = z.object({ entitlement_id: snowflake });

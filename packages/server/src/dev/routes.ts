@@ -1,19 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Ctx } from '../context.js';
-import { parseBody } from '../http/validation.js';
+import type { Ctx } from '../services/context.js';
+import { parseBody } from '../core/validation.js';
 import { sendError } from '../http/app.js';
 import { isLoopback } from '../config.js';
 import { Errors } from '../core/errors.js';
 import { registerConnectionDevRoutes } from './connections.js';
+import { Inspector, registerInspectorRoutes } from './inspector.js';
+import { registerUserDevRoutes } from './users.js';
+import { registerSocialDevRoutes } from './social.js';
 
 const ClockBody = z.object({
   advance_ms: z.number().int().min(0).max(10 * 365 * 86400_000).optional(),
   set: z.union([z.string().datetime(), z.number().int()]).optional(),
 });
 
-/** Dev-only control routes. Registered only with --dev, and refuse callers that are not on loopback. */
-export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): void {
+/**
+ * Dev-only control routes. Registered only with --dev, and refuse callers that are not on loopback. Returns the
+ * inspector, which records the API requests of applications (an onResponse hook) and their Gateway dispatches (the
+ * composition root attaches it to the Gateway).
+ */
+export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): { inspector: Inspector } {
+  const inspector = new Inspector(ctx);
+  app.addHook('onResponse', inspector.onResponse);
   app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       if (!isLoopback(req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '')) return sendError(reply, Errors.notFound());
@@ -28,5 +37,9 @@ export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): void {
       return { now: ctx.clock.nowIso(), offset_ms: ctx.clock.offset };
     });
     registerConnectionDevRoutes(scope, ctx); // POST /__dev/users/{id}/connections
+    registerUserDevRoutes(scope, ctx); // GET /__dev/users, POST /__dev/users/{id}/token (act as user)
+    registerInspectorRoutes(scope, ctx, inspector, app); // GET /__dev/inspector/applications, /__dev/inspector/stream
+    registerSocialDevRoutes(scope, ctx); // bans, Social SDK approval, publisher (parent) apps
   });
+  return { inspector };
 }

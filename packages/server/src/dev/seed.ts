@@ -1,10 +1,10 @@
-import type { Ctx, Actor } from '../context.js';
-import { register } from '../services/users.js';
-import { createGuild } from '../services/guild-create.js';
-import { createApplication, resetBotToken, updateApplication, APP_FLAGS } from '../services/applications.js';
-import { installBot } from '../services/bot-install.js';
-import { addMember } from '../services/membership.js';
-import { ALL_PERMISSIONS, P } from '../core/permissions.js';
+import type { Ctx, Actor } from '../services/context.js';
+import { register } from '../services/identity/users.js';
+import { createGuild } from '../services/guilds/create.js';
+import { createApplication, resetBotToken, updateApplication, APP_FLAGS } from '../services/identity/applications.js';
+import { installBot } from '../services/identity/bot-install.js';
+import { addMember } from '../services/guilds/membership.js';
+import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import crypto from 'node:crypto';
 
 export interface SeedWorld {

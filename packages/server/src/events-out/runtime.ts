@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import { registerMonetizationDevRoutes } from '../dev/monetization.js';
-import { LifecycleWorker } from '../services/monetization/lifecycle.js';
-import { setLifecycleKicker } from '../services/monetization/subscriptions.js';
-import { subscribeProducers } from './producers.js';
+import { LifecycleWorker } from '../services/commerce/lifecycle.js';
+import { setLifecycleKicker } from '../services/commerce/subscriptions.js';
+import { subscribeProducers } from '../services/apps/webhook-events/producers.js';
 import { OutboxWorker } from './worker.js';
 
 export interface EventsOutRuntime {

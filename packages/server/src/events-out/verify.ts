@@ -1,8 +1,8 @@
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import { fieldError } from '../core/errors.js';
 import type { ApplicationRecord } from '../store/records.js';
-import { signedRequest } from '../services/interactions/signing.js';
-import { pingEnvelope } from './outbox.js';
+import { signedRequest } from '../services/apps/interactions/signing.js';
+import { pingEnvelope } from '../services/apps/webhook-events/outbox.js';
 import { resetEventWebhookHealth } from './worker.js';
 
 const VERIFY_TIMEOUT_MS = 3_000;

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import { parseJson } from '../store/json.js';
-import { signedRequest } from '../services/interactions/signing.js';
-import { EventWebhookStatus, setOutboxKicker } from './outbox.js';
-import type { Db } from '../services/monetization/model.js';
+import { signedRequest } from '../services/apps/interactions/signing.js';
+import { EventWebhookStatus, setOutboxKicker } from '../services/apps/webhook-events/outbox.js';
+import type { Db } from '../services/commerce/model.js';
 import '../store/tables/monetization.js';
 
 /**
@@ -53,6 +53,8 @@ interface Claimed {
   body: string;
   attempts: number;
   first_attempt_at: number | null;
+  /** A per-event destination (a lobby's override), else null for the app's URL. */
+  url: string | null;
 }
 
 const DUE_PENDING = 'pending';
@@ -149,11 +151,12 @@ export class OutboxWorker {
     }
     if (!won.length) return [];
     const rows = await db.selectFrom('event_webhook_outbox')
-      .select(['id', 'application_id', 'event_type', 'body', 'attempts', 'first_attempt_at'])
+      .select(['id', 'application_id', 'event_type', 'body', 'attempts', 'first_attempt_at', 'url'])
       .where('id', 'in', won).where('lease_owner', '=', this.owner).execute();
     return rows.map((r) => ({
       id: String(r.id), application_id: String(r.application_id), event_type: r.event_type, body: r.body,
       attempts: Number(r.attempts), first_attempt_at: r.first_attempt_at == null ? null : Number(r.first_attempt_at),
+      url: r.url ?? null,
     }));
   }
 
@@ -161,7 +164,7 @@ export class OutboxWorker {
     const ctx = this.ctx;
     const appRow = await ctx.db.selectFrom('applications').select(['extra']).where('id', '=', row.application_id).executeTakeFirst();
     const extra = parseJson<Record<string, any>>(appRow?.extra, {});
-    const url: unknown = extra.event_webhooks_url;
+    const url: unknown = row.url || extra.event_webhooks_url;
     if (!appRow || typeof url !== 'string' || !url || extra.event_webhooks_status !== EventWebhookStatus.ENABLED) {
       await this.finish(row, { status: 'discarded', error: 'event webhooks are not enabled for this application' });
       return;

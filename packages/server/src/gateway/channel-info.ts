@@ -1,15 +1,13 @@
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import type { Session } from './session.js';
-import { channelInfo } from '../services/voice-status.js';
+import { channelInfo } from '../services/voice/channel-info.js';
 
 const VOICE_TYPES = [2, 13];
 
 /**
  * Request Channel Info (op 43): the ephemeral fields (status, voice_start_time) of the guild's voice channels, kept in
- * `channelInfo` (services/voice-status.ts, which also sets the status).
+ * `channelInfo` (services/voice/channel-info.ts).
  */
-export { channelInfo };
-
 export async function handleChannelInfo(ctx: Ctx, s: Session, d: any): Promise<void> {
   const guildId = String(d?.guild_id ?? '');
   if (!s.guildIds.has(guildId)) return;

@@ -2,20 +2,21 @@ import crypto from 'node:crypto';
 import type { Socket } from 'node:net';
 import { corkUntilNextTick } from './cork.js';
 import type WebSocket from 'ws';
-import type { Ctx } from '../context.js';
-import { ALL_INTENTS, INTENT_FLAGS, PRIVILEGED } from '../core/intents.js';
-import { applicationOfBot } from '../services/applications.js';
-import type { Authenticator } from '../http/auth.js';
-import { Close, COMMANDS_PER_MINUTE, MAX_FRAME, Op } from './opcodes.js';
+import type { Ctx } from '../services/context.js';
+import { ALL_INTENTS, INTENT_FLAGS, PRIVILEGED, Close, COMMANDS_PER_MINUTE, MAX_FRAME, Op, SocialOp } from '@accord/protocol';
+import { applicationOfBot } from '../services/identity/applications.js';
+import type { Authenticator } from '../services/identity/authenticate.js';
 import { Session, type Transport } from './session.js';
 import { ZlibStream } from './compression.js';
-import type { GatewayHub } from './gateway.js';
+import type { GatewayHub } from './hub.js';
 import { guildIdsOf, readyPayload } from './payloads.js';
 import { handleRequestMembers } from './member-requests.js';
 import { handlePresenceUpdate } from './presence-updates.js';
 import { handleChannelInfo } from './channel-info.js';
 import { handleVoiceStateUpdate } from './voice-state.js';
-import { guildSounds } from '../services/soundboard.js';
+import { guildSounds } from '../services/expressions/soundboard.js';
+import { parseJson } from '../core/json.js';
+import { handleLobbyVoiceStates, mayConnect, refusedSdkVersion, sdkSessionStarted, socialReady } from './social.js';
 
 /** One WebSocket: framing, heartbeats, command limits, and the Identify/Resume handshake. */
 export class Connection implements Transport {
@@ -78,7 +79,7 @@ export class Connection implements Transport {
     if (++this.commands > COMMANDS_PER_MINUTE) return this.close(Close.RATE_LIMITED, 'You are being rate limited.');
     let msg: { op?: unknown; d?: any };
     try {
-      msg = JSON.parse(data.toString('utf8'));
+      msg = parseJson(data.toString('utf8')) as typeof msg;
     } catch {
       return this.close(Close.DECODE_ERROR, 'Decode error.');
     }
@@ -118,6 +119,8 @@ export class Connection implements Transport {
         return;
       case Op.VOICE_STATE_UPDATE:
         return handleVoiceStateUpdate(this.ctx, this.session, d);
+      case SocialOp.LOBBY_VOICE_STATES:
+        return handleLobbyVoiceStates(this.ctx, this.session, d);
       default:
         return this.close(Close.UNKNOWN_OPCODE, 'Unknown opcode.');
     }
@@ -133,7 +136,10 @@ export class Connection implements Transport {
     } catch {
       actor = null;
     }
-    if (!actor || actor.kind === 'bearer') return this.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    // "Bearer x" resolves to an OAuth2 actor: the Social SDK's sessions, allowed with gateway.connect.
+    if (!actor || (actor.kind === 'bearer' && !mayConnect(actor.scopes))) return this.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    const refused = refusedSdkVersion(d.properties);
+    if (refused) return this.close(Close.INVALID_API_VERSION, refused.slice(0, 120));
     const isBot = actor.kind === 'bot';
     let shard: [number, number] = [0, 1];
     if (d.shard !== undefined) {
@@ -160,16 +166,20 @@ export class Connection implements Transport {
     const capabilities = Number.isInteger(d.capabilities) ? d.capabilities : 0;
     const session = new Session(crypto.randomBytes(16).toString('hex'), actor, intents, shard, capabilities, largeThreshold);
     for (const g of guildIds) if (!isBot || shard[1] === 1 || this.hub.shardOf(g, shard[1]) === shard[0]) session.guildIds.add(g);
-    const ready = JSON.stringify(await readyPayload(this.ctx, session, this.hub.resumeUrl));
+    const isConnected = (userId: string) => this.hub.sessionsOf(userId) > 0;
+    const base = await readyPayload(this.ctx, session, this.hub.resumeUrl);
+    const ready = JSON.stringify({ ...base, ...(await socialReady(this.ctx, session, base.user, this.hub.presences, isConnected)) });
     if (this.closed) return;
     // READY takes seq 1: the session joins the dispatcher in the same tick, so no event can come before it.
     this.session = session;
     session.transport = this;
+    const first = this.hub.sessionsOf(session.userId) === 0;
     this.hub.attach(session);
     this.lastBeat = performance.now();
     session.dispatch('READY', ready);
     this.hub.setPresence(session, d.presence);
     this.hub.sendGuildCreates(session);
+    await sdkSessionStarted(this.ctx, session, first);
   }
 
   private async resume(d: any): Promise<void> {

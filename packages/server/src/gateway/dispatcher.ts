@@ -1,9 +1,8 @@
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import type { BusEvent } from '../bus/bus.js';
-import { intentFor } from '../core/intents.js';
-import { P } from '../core/permissions.js';
+import { intentFor, P } from '@accord/protocol';
 import type { Session } from './session.js';
-import type { Presences } from './presence.js';
+import type { PresenceState as Presences } from './presence.js';
 import { guildCreatePayload } from './payloads.js';
 import { blankMessage, messageView } from './views.js';
 import { afterEvent, channelEventView, isObfuscatable, obfuscateChannel } from './obfuscation.js';
@@ -73,6 +72,7 @@ export class Dispatcher {
     const obfuscatable = isObfuscatable(e);
     for (const s of targets) {
       if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
+      if (e.humans_only && s.isBot) continue;
       if (s.isBot && !this.routed(s, guildId)) continue;
       const needed = intentFor(e.t, !!guildId);
       const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
@@ -88,6 +88,7 @@ export class Dispatcher {
         if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
       }
       if (guildId && e.permission && !(await this.hasGuildPermission(guildId, s.userId, BigInt(e.permission)))) continue;
+      if (guildId && e.channel_id && e.channel_permission && !(await this.hasChannelPermission(guildId, e.channel_id, s.userId, BigInt(e.channel_permission)))) continue;
       const view = hidden ? 'obfuscated' : messageView(e.t, e.d, s);
       let json = views.get(view);
       if (json === undefined) {
@@ -102,6 +103,11 @@ export class Dispatcher {
 
   private async hasGuildPermission(guildId: string, userId: string, needed: bigint): Promise<boolean> {
     const perms = await this.ctx.access.guildPerms(guildId, userId);
+    return perms !== null && this.ctx.access.hasPerm(perms, needed);
+  }
+
+  private async hasChannelPermission(guildId: string, channelId: string, userId: string, needed: bigint): Promise<boolean> {
+    const perms = await this.ctx.access.channelPerms(guildId, channelId, userId);
     return perms !== null && this.ctx.access.hasPerm(perms, needed);
   }
 

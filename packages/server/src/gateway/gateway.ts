@@ -1,14 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Ctx } from '../context.js';
-import { Authenticator } from '../http/auth.js';
+import type { Ctx } from '../services/context.js';
+import { Authenticator } from '../services/identity/authenticate.js';
 import { Connection } from './connection.js';
 import { Dispatcher, shardOf } from './dispatcher.js';
-import { Presences, type Presence } from './presence.js';
-import type { Session } from './session.js';
-import { Close } from './opcodes.js';
-import { voiceStates } from '../services/voice-states.js';
+import type { Presence, PresenceState } from './presence.js';
+import type { Session, SessionTap } from './session.js';
+import type { GatewayHub } from './hub.js';
+import { Close } from '@accord/protocol';
+import { voiceStates } from '../services/voice/states.js';
+import { normalizeActivities } from '../services/social/presence/activity.js';
+import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
+import { leaveSession } from '../services/activities/instances.js';
 
 const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
@@ -16,21 +20,27 @@ const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
  * The Gateway on the API's port: accepts upgrades, owns sessions (kept for the resume window after a drop),
  * presences, and the dispatcher that turns bus events into frames.
  */
-export class Gateway {
+export class Gateway implements GatewayHub {
   readonly sessions = new Map<string, Session>();
   readonly connections = new Set<Connection>();
   readonly dispatcher: Dispatcher;
-  readonly presences = new Presences();
+  readonly presences: PresenceState;
+  /** An observer of every dispatch (the dev inspector); sessions pick it up when they attach. */
+  tap: SessionTap | null = null;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, perMessageDeflate: false });
   private readonly auth: Authenticator;
   private readonly sweep: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private closing = false;
 
   constructor(private readonly ctx: Ctx) {
     this.auth = new Authenticator(ctx);
+    this.presences = ctx.presences;
     this.dispatcher = new Dispatcher(ctx, this.presences);
     this.unsubscribe = ctx.bus.subscribe((e) => {
       if (e.t === '__TOKENS_CHANGED') this.auth.clear();
+      // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
+      if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
       this.dispatcher.enqueue(e);
     });
     this.sweep = setInterval(() => this.sweepSessions(), 5000);
@@ -62,6 +72,7 @@ export class Gateway {
   }
 
   attach(s: Session): void {
+    s.tap = this.tap;
     this.sessions.set(s.id, s);
     this.dispatcher.add(s);
   }
@@ -71,7 +82,7 @@ export class Gateway {
   }
 
   /** A connection ended: a clean close (1000/1001) ends its session, anything else keeps it resumable. */
-  detach(conn: Connection, clean: boolean): void {
+  detach(conn: Parameters<GatewayHub['detach']>[0], clean: boolean): void {
     const s = conn.session;
     if (!s || s.transport !== conn) return;
     s.transport = null;
@@ -85,12 +96,29 @@ export class Gateway {
     this.sessions.delete(s.id);
     this.dispatcher.remove(s);
     voiceStates(this.ctx).sessionEnded(s.id); // its users leave voice
-    if (!this.dispatcher.byUser.has(s.userId)) this.publishPresence(s, { status: 'offline', activities: [], client_status: {} }, true);
+    const last = !this.dispatcher.byUser.has(s.userId);
+    if (!this.closing) void sdkSessionEnded(this.ctx, s, last).catch((err) => console.error('[gateway] session end', err)); // lobby calls, LOBBY_MEMBER_DISCONNECT
+    void leaveSession(this.ctx, s.userId, s.id).catch(() => {}); // and the Activity instances it took part in
+    if (last) this.publishPresence(s, { status: 'offline', activities: [], client_status: {} }, true);
+  }
+
+  sessionsOf(userId: string): number {
+    return this.dispatcher.byUser.get(userId)?.size ?? 0;
+  }
+
+  /** The account's tokens are gone (ban, merge): its sessions end now (4004), not at their next resume. */
+  private endSessionsOf(userId: string): void {
+    for (const s of [...this.sessions.values()]) {
+      if (s.userId !== userId) continue;
+      s.transport?.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+      s.transport = null;
+      this.kill(s);
+    }
   }
 
   setPresence(s: Session, raw: any): void {
     const status = typeof raw?.status === 'string' && STATUSES.has(raw.status) ? raw.status : 'online';
-    const activities = Array.isArray(raw?.activities) ? raw.activities.slice(0, 5).filter((a: any) => a && typeof a.name === 'string' && Number.isInteger(a.type)) : [];
+    const activities = normalizeActivities(raw?.activities, { applicationId: s.actor.kind === 'bearer' ? s.actor.applicationId : null, now: this.ctx.clock.now() });
     this.publishPresence(s, { status, activities, client_status: { [s.isBot ? 'web' : 'desktop']: status } }, false);
   }
 
@@ -98,6 +126,7 @@ export class Gateway {
     if (offline) this.presences.clear(s.userId);
     else this.presences.set(s.userId, p);
     const visible = this.presences.visible(s.userId);
+    if (!s.isBot && !this.closing) void publishPresenceToFriends(this.ctx, s.userId, visible).catch((err) => console.error('[gateway] presence to friends', err));
     for (const guildId of s.guildIds) {
       this.ctx.bus.publish({ t: 'PRESENCE_UPDATE', d: { user: { id: s.userId }, guild_id: guildId, status: visible.status, activities: visible.activities, client_status: visible.client_status }, guild_id: guildId });
     }
@@ -119,11 +148,10 @@ export class Gateway {
   }
 
   close(): void {
+    this.closing = true; // sessions ending now need no friends told: the store closes next
     clearInterval(this.sweep);
     this.unsubscribe();
     for (const c of this.connections) c.close(1001, 'Server shutting down.');
     this.wss.close();
   }
 }
-
-export type GatewayHub = Gateway;

@@ -1,10 +1,10 @@
-import type { Ctx } from '../context.js';
-import { I } from '../core/intents.js';
+import type { Ctx } from '../services/context.js';
+import { I } from '@accord/protocol';
 import { toMember } from '../store/repos/mappers.js';
 import { member as memberWire } from '../wire/member.js';
-import { getUsers } from '../services/users.js';
+import { getUsers } from '../services/identity/users.js';
 import type { Session } from './session.js';
-import type { GatewayHub } from './gateway.js';
+import type { GatewayHub } from './hub.js';
 
 const CHUNK = 1000;
 const ALL_MEMBERS_WINDOW_MS = 30_000;

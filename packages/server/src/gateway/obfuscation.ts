@@ -1,13 +1,13 @@
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import type { BusEvent } from '../bus/bus.js';
-import { P } from '../core/permissions.js';
+import { P } from '@accord/protocol';
 import { toChannel } from '../store/repos/mappers.js';
 import type { ChannelRecord } from '../store/records.js';
 import { channel as channelWire, THREAD_TYPES } from '../wire/channel.js';
-import { applicationOfBot } from '../services/applications.js';
-import { CHANNEL_OMISSION_CUTOVER } from '../services/channels.js';
+import { applicationOfBot } from '../services/identity/applications.js';
+import { CHANNEL_OMISSION_CUTOVER } from '../services/channels/channels.js';
 import type { Session } from './session.js';
-import { connectedChannelOf } from '../services/voice-status.js';
+import { connectedChannelOf } from '../services/voice/status.js';
 
 /**
  * Channel obfuscation on the Gateway (docs branch `anthony/channel-obfuscation`, seed spec):

@@ -1,17 +1,18 @@
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import type { Session } from './session.js';
-import type { Presences } from './presence.js';
+import type { PresenceState as Presences } from './presence.js';
 import { toChannel, toGuild, toMember, toRole } from '../store/repos/mappers.js';
 import { guild as guildWire } from '../wire/guild.js';
 import { channel as channelWire } from '../wire/channel.js';
 import { member as memberWire } from '../wire/member.js';
 import { selfUser, publicUser } from '../wire/user.js';
-import { getUsers } from '../services/users.js';
-import { applicationOfBot } from '../services/applications.js';
-import { I } from '../core/intents.js';
-import { voiceStates } from '../services/voice-states.js';
+import { getUsers } from '../services/identity/users.js';
+import { applicationOfBot } from '../services/identity/applications.js';
+import { I } from '@accord/protocol';
+import { voiceStates } from '../services/voice/states.js';
 import { guildCreateChannels } from './obfuscation.js';
-import { guildCreateResources, guildExpressions } from '../services/guild-resources.js';
+import { guildCreateResources, guildExpressions } from '../services/guilds/resources.js';
+import { runningInGuild } from '../services/activities/instances.js';
 
 /** READY for a new session. Guilds arrive as unavailable stubs, each followed by its GUILD_CREATE. */
 export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string) {
@@ -89,7 +90,7 @@ export async function guildCreatePayload(ctx: Ctx, s: Session, guildId: string, 
       : [],
     ...(await guildCreateResources(ctx, guildId, s.userId)), // stage_instances, guild_scheduled_events, soundboard_sounds
     embedded_activities: [],
-    activity_instances: [],
+    activity_instances: s.isBot ? [] : await runningInGuild(ctx, guildId, s.userId), // EMBEDDED_ACTIVITY_UPDATE_V2 shapes
     application_command_counts: {},
     lazy: true,
   };

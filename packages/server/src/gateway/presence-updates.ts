@@ -1,5 +1,5 @@
 import type { Session } from './session.js';
-import type { GatewayHub } from './gateway.js';
+import type { GatewayHub } from './hub.js';
 
 /** Presence Update (op 3): the session's user changes status or activities. */
 export function handlePresenceUpdate(hub: GatewayHub, s: Session, d: any): void {

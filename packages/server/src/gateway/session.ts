@@ -1,4 +1,4 @@
-import type { Actor } from '../context.js';
+import type { Actor } from '../services/context.js';
 
 /** One dispatched frame kept for RESUME. */
 interface Buffered {
@@ -19,6 +19,9 @@ export interface Transport {
   close(code: number, reason?: string): void;
 }
 
+/** Sees every dispatch a session is sent (the dev inspector); it must not keep the frame's secrets. */
+export type SessionTap = (s: Session, t: string, seq: number, dJson: string) => void;
+
 /**
  * A gateway session: identity, routing (intents, shard) and sequence, kept across reconnects for RESUME.
  * Frames dispatched while no transport is attached are buffered only.
@@ -30,6 +33,8 @@ export class Session {
   /** Closed for good (client close 1000, invalid session, or the resume window ran out). */
   dead = false;
   detachedAt = 0;
+  /** Set by the Gateway when an observer is attached (the dev inspector, with --dev only). */
+  tap: SessionTap | null = null;
   private replay: Buffered[] = [];
   /** Index of the oldest kept frame: dropping advances it, and the array is compacted now and then (no shift()). */
   private head = 0;
@@ -62,6 +67,7 @@ export class Session {
     this.replayBytes += frame.length;
     while (this.replay.length - this.head > REPLAY_FRAMES || this.replayBytes > REPLAY_BYTES) this.dropOldest();
     this.transport?.send(frame);
+    this.tap?.(this, t, seq, dJson);
   }
 
   /** The client confirmed every frame up to `seq`. */

@@ -1,4 +1,4 @@
-import { I } from '../core/intents.js';
+import { I } from '@accord/protocol';
 import type { Session } from './session.js';
 
 const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'AUTO_MODERATION_ACTION_EXECUTION']);

@@ -1,5 +1,5 @@
-import type { Ctx } from '../context.js';
-import { voiceStates } from '../services/voice-states.js';
+import type { Ctx } from '../services/context.js';
+import { voiceStates } from '../services/voice/states.js';
 import type { Session } from './session.js';
 
 /**

@@ -1,14 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../services/context.js';
 import { ApiError, Errors } from '../core/errors.js';
-import { Authenticator } from './auth.js';
-import { bucketFor, DEFAULT_LIMIT, GLOBAL_LIMIT, MemoryRateLimits, type RateLimitStore } from './rate-limit.js';
-import { Reply, type RouteDef, type UploadedFile } from './router.js';
+import { Authenticator } from '../services/identity/authenticate.js';
+import { noteRequest } from './request-info.js';
+import { MemoryRateLimits, type RateLimitStore } from './rate-limit.js';
+import { countInvalid, enforceRateLimits } from './rate-limiter.js';
+import { Reply, type RouteDef } from './router.js';
+import type { UploadedFile } from '../core/uploads.js';
 import { guardBearer } from './scope-guard.js';
+import { registerCors } from './cors.js';
 import { allRoutes } from './routes/index.js';
-import { assertNoNul } from './validation.js';
-import { withAuditReason } from '../services/audit-log.js';
+import { assertNoNul } from '../core/validation.js';
+import { parseJson } from '../core/json.js';
+import { withAuditReason } from '../services/moderation/audit-log.js';
+import { assertSupportedSdk } from '../services/social/sdk/versions.js';
+import { SOCIAL_SDK_VERSION_HEADER } from '@accord/protocol';
 
 const MAX_FILE = 10 * 1024 * 1024;
 /** /api/v10/x and /api/v9/x are /api/x: routes are registered once and versioned paths are rewritten onto them. */
@@ -38,7 +45,7 @@ export function buildHttp(ctx: Ctx): HttpApp {
     const text = String(body);
     if (text.trim() === '') return done(null, {});
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJson(text));
     } catch {
       done(Errors.invalidJson() as any, undefined);
     }
@@ -47,8 +54,19 @@ export function buildHttp(ctx: Ctx): HttpApp {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
   app.register(multipart, { limits: { fileSize: MAX_FILE + 1, files: 10, fieldSize: 4 * 1024 * 1024 } });
-  // Any other content type with a body is refused, as the platform does.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(contentTypeInvalid() as any, undefined));
+  // Any other content type with a body is refused, as the platform does; an empty body is no body, whatever its type
+  // (aiohttp sends `application/octet-stream` with length 0 for a PUT or POST without data).
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => (body.length === 0 ? done(null, {}) : done(contentTypeInvalid() as any, undefined)));
+  registerCors(app); // browsers on other origins (games on the Social SDK's browser build) may call the API
+  app.addHook('onResponse', async (req, reply) => countInvalid(ctx, limits, req, reply.statusCode));
+  app.addHook('onSend', async (req, reply) => {
+    if (!req.url.startsWith('/api') || (req as any).accordEdgeBan) return;
+    // The platform's edge adds Via to every answer; discord.py treats a 429 without it as a Cloudflare ban.
+    reply.header('via', '1.1 google');
+    // Bare JSON type, whatever produced the body (clients such as discord.py compare the type exactly).
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json;')) reply.header('content-type', 'application/json');
+  });
 
   const log = ctx.config.logLevel !== 'silent';
   app.setErrorHandler((err: any, _req, reply) => sendError(reply, err, log));
@@ -72,35 +90,20 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
     method: def.method,
     url,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      assertSupportedSdk(req.headers[SOCIAL_SDK_VERSION_HEADER]); // end-of-life Social SDK releases are refused
       const params = req.params as Record<string, string>;
       let actor = def.auth === 'none' ? null : await auth.resolve(req.headers.authorization);
       if (!actor && (def.auth === 'any' || def.auth === 'user' || def.auth === 'bot')) throw Errors.unauthorized();
       if (actor && def.auth === 'user' && actor.kind === 'bot') throw Errors.botsCannotUse();
       if (actor && def.auth === 'bot' && actor.kind !== 'bot') throw Errors.onlyBots();
       if (actor?.kind === 'bearer') actor = guardBearer(def, actor); // OAuth2 scopes decide which routes a bearer token reaches
+      noteRequest(req, { route: def.path, actor }); // for observers after the handler (the dev inspector)
 
-      if (ctx.config.rateLimits) {
-        const who = actor?.user.id ?? req.ip;
-        const exempt = def.path.startsWith('/interactions/'); // interaction callbacks skip the global limit
-        if (!exempt && (!actor || actor.kind !== 'user')) {
-          const g = limits.take(`global:${who}`, GLOBAL_LIMIT.count, GLOBAL_LIMIT.windowMs);
-          if (!g.allowed) return rateLimited(reply, ctx, g.resetAtMs, true, null);
-        }
-        const { bucket, key } = bucketFor(def.method, def.path, params);
-        const lim = def.limit ?? DEFAULT_LIMIT;
-        const t = limits.take(`${who}:${key}`, lim.count, lim.windowMs);
-        const resetAfter = Math.max(0, t.resetAtMs - ctx.clock.now()) / 1000;
-        reply.header('X-RateLimit-Limit', String(t.limit));
-        reply.header('X-RateLimit-Remaining', String(t.remaining));
-        reply.header('X-RateLimit-Reset', (t.resetAtMs / 1000).toFixed(3));
-        reply.header('X-RateLimit-Reset-After', resetAfter.toFixed(3));
-        reply.header('X-RateLimit-Bucket', bucket);
-        if (!t.allowed) return rateLimited(reply, ctx, t.resetAtMs, false, bucket);
-      }
+      if (enforceRateLimits(ctx, limits, def, req, reply, actor, params)) return reply;
 
       let body: any = req.body;
       let files: UploadedFile[] = [];
-      if (req.isMultipart()) ({ body, files } = await readMultipart(req));
+      if (req.isMultipart() && req.headers['content-length'] !== '0') ({ body, files } = await readMultipart(req));
       assertNoNul(body);
       assertNoNul(req.query);
       for (const v of Object.values(params)) if (v.includes('\u0000')) throw Errors.notFound();
@@ -122,20 +125,6 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
   });
 }
 
-function rateLimited(reply: FastifyReply, ctx: Ctx, resetAtMs: number, global: boolean, bucket: string | null) {
-  const retryAfter = Math.max(0.001, (resetAtMs - ctx.clock.now()) / 1000);
-  reply.code(429);
-  reply.header('Retry-After', String(Math.ceil(retryAfter)));
-  reply.header('X-RateLimit-Scope', global ? 'global' : 'user');
-  if (global) reply.header('X-RateLimit-Global', 'true');
-  else if (bucket) {
-    reply.header('X-RateLimit-Remaining', '0');
-    reply.header('X-RateLimit-Reset-After', retryAfter.toFixed(3));
-    reply.header('X-RateLimit-Bucket', bucket);
-  }
-  return sendJson(reply, 429, { message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global });
-}
-
 async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: UploadedFile[] }> {
   let body: any = {};
   const files: UploadedFile[] = [];
@@ -146,7 +135,7 @@ async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: U
         if (data.length > MAX_FILE || (part.file as any).truncated) throw Errors.fileTooLarge();
         files.push({ field: part.fieldname, filename: part.filename || 'file', contentType: part.mimetype, data });
       } else if (part.fieldname === 'payload_json') {
-        try { body = JSON.parse(String(part.value)); } catch { throw Errors.invalidJson(); }
+        try { body = parseJson(String(part.value)); } catch { throw Errors.invalidJson(); }
       } else {
         body[part.fieldname] = part.value;
       }
@@ -180,5 +169,7 @@ export function sendError(reply: FastifyReply, err: any, log = true) {
     if (log) console.error('[http] unexpected error', err);
     e = new ApiError(500, 0, '500: Internal Server Error');
   }
+  // A 429 from a rule (slowmode, the daily command creates) says when to come back, as the rate limiter's do.
+  if (e.status === 429 && typeof e.extra?.retry_after === 'number') reply.header('retry-after', String(Math.ceil(e.extra.retry_after)));
   sendJson(reply, e.status, e.toBody());
 }

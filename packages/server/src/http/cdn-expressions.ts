@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Ctx } from '../context.js';
-import { readAsset } from '../services/assets.js';
-import { standardStickerFile } from '../services/stickers.js';
-import { defaultSoundFile } from '../services/soundboard.js';
+import type { Ctx } from '../services/context.js';
+import { readAsset } from '../services/expressions/assets.js';
+import { standardStickerFile } from '../services/expressions/stickers.js';
+import { defaultSoundFile } from '../services/expressions/soundboard.js';
 
 /**
  * CDN paths of expressions, next to the attachments CDN (cdn.discordapp.com layout):

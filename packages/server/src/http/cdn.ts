@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Ctx } from '../context.js';
-import { readAttachment } from '../services/attachments.js';
+import type { Ctx } from '../services/context.js';
+import { readAttachment } from '../services/messages/attachments.js';
 import { registerExpressionCdn } from './cdn-expressions.js';
+import { registerAppIconCdn } from './cdn-app-icons.js';
 
 const notFound = (reply: FastifyReply) =>
   reply.code(404).type('application/json').send(JSON.stringify({ message: '404: Not Found', code: 0 }));
@@ -12,7 +13,9 @@ const notFound = (reply: FastifyReply) =>
  */
 export function registerCdn(app: FastifyInstance, ctx: Ctx): void {
   registerExpressionCdn(app, ctx); // /emojis, /stickers, /soundboard-sounds, /guild-events
-  app.get('/attachments/:channel_id/:attachment_id/*', async (req, reply) => {
+  registerAppIconCdn(app, ctx); // /app-icons/{application_id}/{icon}.png
+  // Application (Activity) uploads live under `/ephemeral-attachments/{application_id}/…`, stored the same way.
+  for (const prefix of ['/attachments', '/ephemeral-attachments']) app.get(`${prefix}/:channel_id/:attachment_id/*`, async (req, reply) => {
     const p = req.params as Record<string, string>;
     const filename = p['*'] ?? '';
     const file = await readAttachment(ctx, p.channel_id, p.attachment_id, filename);

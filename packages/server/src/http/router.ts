@@ -1,14 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor, Ctx } from '../context.js';
+import type { Actor, Ctx } from '../services/context.js';
+import type { UploadedFile } from '../core/uploads.js';
 
 export type AuthMode = 'none' | 'optional' | 'any' | 'user' | 'bot';
-
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  contentType: string;
-  data: Buffer;
-}
 
 export interface Call<A extends Actor | null = Actor> {
   ctx: Ctx;

@@ -1,4 +1,4 @@
-import type { Actor } from '../context.js';
+import type { Actor } from '../services/context.js';
 import { Errors } from '../core/errors.js';
 import type { RouteDef } from './router.js';
 
@@ -54,6 +54,8 @@ const BEARER_ROUTES: Record<string, readonly string[]> = {
   'GET /users/@me/applications/{}/role-connection': ['role_connections.write'],
   'PUT /users/@me/applications/{}/role-connection': ['role_connections.write'],
   'DELETE /users/@me/applications/{}/role-connection': ['role_connections.write'],
+  // An Activity's share-moment upload: any bearer token of the app (the service checks it is that app's).
+  'POST /applications/{}/attachment': [],
   // Social SDK lobbies (lobbies.write; sdk.social_layer expands to it, and is accepted as such on tokens minted
   // without the expansion). The app's own lobby routes (create, edit, delete, members, bulk) take its Bot token only.
   'PUT /lobbies': LOBBIES,
@@ -63,6 +65,20 @@ const BEARER_ROUTES: Record<string, readonly string[]> = {
   'POST /lobbies/{}/members/@me/invites': LOBBIES,
   'GET /lobbies/{}/messages': LOBBIES,
   'POST /lobbies/{}/messages': LOBBIES,
+  // Social SDK players (routes/relationships.ts, routes/game-dms.ts, routes/social-reads.ts).
+  'GET /users/@me/game-relationships': ['relationships.read'],
+  'POST /users/@me/game-relationships': ['relationships.write'],
+  'PUT /users/@me/game-relationships/{}': ['relationships.write'],
+  'DELETE /users/@me/game-relationships/{}': ['relationships.write'],
+  'GET /users/@me/dms': ['dm_channels.read'],
+  'GET /users/@me/dms/{}/messages': ['dm_channels.messages.read'],
+  'POST /users/@me/dms/{}/messages': ['dm_channels.messages.write'],
+  'PATCH /users/@me/dms/{}/messages/{}': ['dm_channels.messages.write'],
+  'DELETE /users/@me/dms/{}/messages/{}': ['dm_channels.messages.write'],
+  'POST /users/@me/activity-invites': ['activities.write'],
+  'POST /users/@me/activity-invites/{}/accept': ['activities.write'],
+  'GET /users/@me/guilds/{}/channels': ['guilds'],
+  'GET /users/{}/application-profiles': ['identify'],
 };
 
 const keyOf = (def: RouteDef) => `${def.method} ${def.path.replace(/\{\w+\}/g, '{}')}`;

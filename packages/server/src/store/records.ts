@@ -1,4 +1,4 @@
-import type { Overwrite } from '../core/permissions.js';
+import type { Overwrite } from '@accord/protocol';
 
 /** Parsed rows: ids as strings, JSON decoded, booleans as booleans, times as ms. */
 export interface UserRecord {

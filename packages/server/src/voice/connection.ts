@@ -5,7 +5,8 @@ import { DEPRECATED_MODES, isMode } from './media/aead.js';
 import { DaveOp } from './dave/group.js';
 import { IGNORED_OPS, VoiceClose, VoiceOp } from './opcodes.js';
 import { VoiceSession, type VoiceTransport } from './session.js';
-import type { VoiceServer } from './server.js';
+import type { VoiceHost } from './host.js';
+import { parseJson } from '../core/json.js';
 
 const MAX_FRAME = 1 << 16;
 
@@ -19,7 +20,7 @@ export class VoiceConnection implements VoiceTransport {
   private closed = false;
   private identifying = false;
 
-  constructor(private readonly ws: WebSocket, private readonly server: VoiceServer, readonly version: number) {
+  constructor(private readonly ws: WebSocket, private readonly server: VoiceHost, readonly version: number) {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', (code) => this.onClose(code));
     ws.on('error', () => {});
@@ -61,7 +62,7 @@ export class VoiceConnection implements VoiceTransport {
     if (isBinary) return this.onBinary(data);
     let msg: { op?: unknown; d?: any };
     try {
-      msg = JSON.parse(data.toString('utf8'));
+      msg = parseJson(data.toString('utf8')) as typeof msg;
     } catch {
       return this.close(VoiceClose.DECODE_ERROR, 'Failed to decode payload.');
     }
@@ -162,7 +163,7 @@ export class VoiceConnection implements VoiceTransport {
     s.key = crypto.randomBytes(32);
     s.daveVersion = room.daveVersionFor(s);
     const address = net.isIPv4(d.data?.address) && Number.isInteger(d.data.port) && d.data.port > 0 && d.data.port < 65536 ? { ip: d.data.address as string, port: d.data.port as number } : null;
-    this.server.media.update(s.ssrc, { crypto: { mode, key: [...s.key] }, address });
+    this.server.media.update(s.ssrc, { crypto: { mode, key: [...s.key], gcmTables: this.server.gcmTables }, address });
     s.send(VoiceOp.SESSION_DESCRIPTION, { mode, secret_key: [...s.key], dave_protocol_version: s.daveVersion });
     room.ready(s);
   }

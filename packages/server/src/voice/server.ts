@@ -4,9 +4,9 @@ import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { Ctx } from '../context.js';
-import { P } from '../core/permissions.js';
-import { voiceStates, type VoiceStates } from '../services/voice-states.js';
+import type { Ctx } from '../services/context.js';
+import { P } from '@accord/protocol';
+import { voiceStates, type VoiceStates } from '../services/voice/states.js';
 import { VoiceConnection } from './connection.js';
 import { ExternalSender } from './dave/codec.js';
 import { DEPRECATED_MODES, isMode, type Mode } from './media/aead.js';
@@ -14,6 +14,7 @@ import { MediaPlane } from './media/plane.js';
 import { MAX_VERSION, MIN_VERSION, VoiceClose } from './opcodes.js';
 import { Room } from './room.js';
 import type { VoiceSession } from './session.js';
+import type { VoiceHost } from './host.js';
 import { loadVoiceTls, type VoiceTls } from './tls.js';
 
 /** DAVE is required from this date (server clock) under the `auto` policy. */
@@ -28,7 +29,7 @@ const SUPERSEDED_CLOSE_MS = 5_000;
  * Room (and DAVE group) per voice channel. Voice tokens come from the voice states service; voice state changes
  * arrive over the bus (a leave closes the voice session with 4014, a server mute stops forwarding).
  */
-export class VoiceServer {
+export class VoiceServer implements VoiceHost {
   readonly rooms = new Map<string, Room>();
   media!: MediaPlane;
   readonly states: VoiceStates;
@@ -50,6 +51,7 @@ export class VoiceServer {
   private unsubscribe: (() => void) | null = null;
   private ssrcCounter = crypto.randomInt(1, 1 << 20);
   private readonly debugLog: boolean;
+  readonly gcmTables: boolean;
 
   constructor(private readonly ctx: Ctx) {
     const cfg = ctx.config;
@@ -62,6 +64,7 @@ export class VoiceServer {
     this.modes = modes as Mode[];
     if (!['auto', 'required', 'optional', 'off'].includes(cfg.voiceDave)) throw new Error(`--voice-dave: ${cfg.voiceDave} is not auto, required, optional or off`);
     this.debugLog = cfg.logLevel === 'debug';
+    this.gcmTables = cfg.voiceGcmTables === true;
   }
 
   async start(): Promise<void> {
@@ -94,6 +97,7 @@ export class VoiceServer {
     this.states.endpoint = `${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${this.port}`;
     this.unsubscribe = this.ctx.bus.subscribe((e) => {
       if (e.t === 'VOICE_STATE_UPDATE' && e.guild_id && e.d?.user_id) this.onVoiceState(e.guild_id, e.d);
+      else if (e.t === 'LOBBY_VOICE_STATE_UPDATE' && e.d?.lobby_id && e.d?.user_id) this.onVoiceState(String(e.d.lobby_id), e.d);
     });
     this.sweep = setInterval(() => this.sweepConnections(), 1000);
     this.sweep.unref();
@@ -151,8 +155,9 @@ export class VoiceServer {
       this.rooms.set(s.channelId, room);
     }
     s.muted = state.mute || state.suppress;
-    const perms = await this.ctx.access.channelPerms(s.guildId, s.channelId, s.userId);
-    s.mayspeak = perms !== null && this.ctx.access.hasPerm(perms, P.SPEAK);
+    // A lobby call has no guild: every member may speak.
+    const perms = s.grant.lobby ? null : await this.ctx.access.channelPerms(s.guildId, s.channelId, s.userId);
+    s.mayspeak = s.grant.lobby || (perms !== null && this.ctx.access.hasPerm(perms, P.SPEAK));
     const port = await this.media.portFor(s.channelId);
     if (s.ended) return null;
     await this.media.add({ ssrc: s.ssrc, userId: s.userId, room: s.channelId, crypto: null, canSpeak: s.canSpeak, daveReady: false });
@@ -160,7 +165,7 @@ export class VoiceServer {
   }
 
   /** A WebSocket closed: a clean close (1000) ends the session, anything else keeps it resumable for a while. */
-  detach(conn: VoiceConnection, clean: boolean): void {
+  detach(conn: Parameters<VoiceHost['detach']>[0], clean: boolean): void {
     const s = conn.session;
     if (!s || s.transport !== conn) return;
     s.transport = null;
@@ -195,6 +200,7 @@ export class VoiceServer {
     if (!s) return;
     if (d.channel_id === s.channelId) {
       s.muted = !!d.mute || !!d.suppress;
+      if (s.grant.lobby) return void this.media.update(s.ssrc, { canSpeak: s.canSpeak });
       void this.ctx.access.channelPerms(guildId, s.channelId, s.userId).then((perms) => {
         s.mayspeak = perms !== null && this.ctx.access.hasPerm(perms, P.SPEAK);
         this.media.update(s.ssrc, { canSpeak: s.canSpeak });

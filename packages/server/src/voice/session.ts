@@ -1,5 +1,5 @@
 import type { Mode } from './media/aead.js';
-import type { VoiceGrant } from '../services/voice-states.js';
+import type { VoiceGrant } from '../services/voice/states.js';
 
 /** Something that carries frames to a voice client (a WebSocket connection). */
 export interface VoiceTransport {

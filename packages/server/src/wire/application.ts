@@ -33,6 +33,7 @@ export function application(a: ApplicationRecord, deps: { owner: UserRecord | nu
     is_discoverable: false,
     storefront_available: false,
     redirect_uris: a.redirect_uris,
+    rpc_origins: a.extra.rpc_origins ?? [],
     interactions_endpoint_url: a.interactions_endpoint_url,
     tags: a.extra.tags ?? [],
     ...(a.extra.install_params ? { install_params: a.extra.install_params } : {}),
@@ -47,6 +48,8 @@ export function application(a: ApplicationRecord, deps: { owner: UserRecord | nu
     event_webhooks_types: a.extra.event_webhooks_types ?? [],
     explicit_content_filter: a.extra.explicit_content_filter ?? 0,
     eligible_oauth2_scopes: a.extra.eligible_oauth2_scopes ?? [],
+    ...(a.extra.embedded_activity_config ? { embedded_activity_config: { application_id: a.id, ...a.extra.embedded_activity_config } } : {}),
+    ...(a.extra.proxy_config ? { proxy_config: a.extra.proxy_config } : {}),
     ...(deps.owner ? { owner: publicUser(deps.owner) } : {}),
     ...(deps.bot ? { bot: publicUser(deps.bot) } : {}),
     team: null,
@@ -76,6 +79,7 @@ export function publicApplication(a: ApplicationRecord, bot?: UserRecord | null)
     integration_types_config: a.extra.integration_types_config ?? DEFAULT_INTEGRATION_TYPES_CONFIG,
     ...(a.extra.custom_install_url ? { custom_install_url: a.extra.custom_install_url } : {}),
     rpc_origins: a.extra.rpc_origins ?? [],
+    ...(a.extra.embedded_activity_config ? { embedded_activity_config: { application_id: a.id, ...a.extra.embedded_activity_config } } : {}),
     ...(bot ? { bot: publicUser(bot) } : {}),
   };
 }

@@ -64,6 +64,10 @@ export function message(m: MessageRecord, deps: MessageDeps) {
   if (m.extra.interaction) out.interaction = m.extra.interaction;
   if (m.extra.poll) out.poll = m.extra.poll;
   if (m.extra.position !== undefined) out.position = m.extra.position;
+  // Social SDK: activity invites (`activity`, `application`) and game DM metadata.
+  if (m.extra.activity) out.activity = m.extra.activity;
+  if (m.extra.application) out.application = m.extra.application;
+  if (m.extra.metadata) out.metadata = m.extra.metadata;
   if (deps.thread) out.thread = channel(deps.thread);
   if (deps.authorMember && !m.webhook_id) out.member = member(deps.authorMember, null);
   if (deps.reactions?.length) {

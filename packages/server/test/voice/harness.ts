@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import OpusScript from 'opusscript';
 import type { TestServer } from '../helpers/server.js';
-import type { Actor } from '../../src/context.js';
-import { getUser } from '../../src/services/users.js';
-import { createApplication, resetBotToken } from '../../src/services/applications.js';
-import { installBot } from '../../src/services/bot-install.js';
-import { ALL_PERMISSIONS, P } from '../../src/core/permissions.js';
+import type { Actor } from '../../src/services/context.js';
+import { getUser } from '../../src/services/identity/users.js';
+import { createApplication, resetBotToken } from '../../src/services/identity/applications.js';
+import { installBot } from '../../src/services/identity/bot-install.js';
+import { ALL_PERMISSIONS, P } from '@accord/protocol';
 
 /** The driver child process (real discord.js + @discordjs/voice bots) with the voice CA trusted. */
 export class VoiceDriver {

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { Routes } from '../router.js';
-import { parseBody, permissionString } from '../validation.js';
-import { createApplication, requireOwnedApplication, resetBotToken, resetClientSecret, updateApplication, applicationOfBot } from '../../services/applications.js';
-import { installCounts } from '../../services/oauth2/grants.js';
+import { parseBody, permissionString } from '../../core/validation.js';
+import { createApplication, requireOwnedApplication, resetBotToken, resetClientSecret, applicationOfBot } from '../../services/identity/applications.js';
+import { EmbeddedConfigPatch, ProxyConfigPatch, updateApplicationWithActivities } from '../../services/activities/settings.js';
+import { installCounts } from '../../services/identity/oauth2/grants.js';
 import { application } from '../../wire/application.js';
-import { verifyInteractionsEndpoint } from '../../services/interactions/endpoint-verify.js';
+import { verifyInteractionsEndpoint } from '../../services/apps/interactions/endpoint-verify.js';
 import { verifyEventWebhooksUrl } from '../../events-out/verify.js';
-import { getUser } from '../../services/users.js';
+import { getUser } from '../../services/identity/users.js';
 import { Errors } from '../../core/errors.js';
+import { uploadApplicationAttachment } from '../../services/apps/attachments.js';
 import type { Call } from '../router.js';
 
 const CreateBody = z.object({ name: z.string().min(1).max(100), description: z.string().max(400).optional() });
@@ -43,7 +45,12 @@ const PatchBody = z.object({
   event_webhooks_types: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional(),
   /** The portal's "Private Channel Obfuscation" toggle (bot tab): the Gateway obfuscates channels the bot cannot view. */
   private_channel_obfuscation: z.boolean().optional(),
-});
+  /** Origins allowed to open the local client's RPC WebSocket for this app (kept in `extra`). */
+  rpc_origins: z.array(z.string().url().max(256)).max(10).optional(),
+  /** Activities (flag EMBEDDED turns them on): platforms, orientation, age gate; and the proxy's URL mappings. */
+  embedded_activity_config: EmbeddedConfigPatch.optional(),
+  proxy_config: ProxyConfigPatch.optional(),
+}).transform(({ rpc_origins, ...rest }) => (rpc_origins === undefined ? rest : { ...rest, extra: { rpc_origins } }));
 
 async function render(call: Call, app: Awaited<ReturnType<typeof requireOwnedApplication>>) {
   const [owner, bot, counts] = await Promise.all([
@@ -73,7 +80,7 @@ export default new Routes()
     const b = parseBody(PatchBody, call.body);
     if (typeof b.interactions_endpoint_url === 'string') await verifyInteractionsEndpoint(call.ctx, app, b.interactions_endpoint_url);
     if (typeof b.event_webhooks_url === 'string') await verifyEventWebhooksUrl(call.ctx, app, b.event_webhooks_url);
-    return render(call, await updateApplication(call.ctx, app, b));
+    return render(call, await updateApplicationWithActivities(call.ctx, app, b));
   })
   .get('/applications/{application_id}', 'any', async (call) => render(call, await requireOwnedApplication(call.ctx, call.actor, call.params.application_id)))
   .patch('/applications/{application_id}', 'any', async (call) => {
@@ -81,7 +88,7 @@ export default new Routes()
     const b = parseBody(PatchBody, call.body);
     if (typeof b.interactions_endpoint_url === 'string') await verifyInteractionsEndpoint(call.ctx, app, b.interactions_endpoint_url);
     if (typeof b.event_webhooks_url === 'string') await verifyEventWebhooksUrl(call.ctx, app, b.event_webhooks_url);
-    return render(call, await updateApplication(call.ctx, app, b));
+    return render(call, await updateApplicationWithActivities(call.ctx, app, b));
   })
   .post('/applications/{application_id}/bot/reset', 'user', async (call) => {
     const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
@@ -94,4 +101,5 @@ export default new Routes()
   .post('/applications/{application_id}/bot', 'user', async (call) => {
     const app = await requireOwnedApplication(call.ctx, call.actor, call.params.application_id);
     return { token: await resetBotToken(call.ctx, app) };
-  });
+  })
+  .post('/applications/{application_id}/attachment', 'any', async ({ ctx, actor, params, files }) => uploadApplicationAttachment(ctx, actor, params.application_id, files));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Routes } from '../router.js';
-import { parseBody } from '../validation.js';
-import { login, register } from '../../services/users.js';
+import { parseBody } from '../../core/validation.js';
+import { login, register } from '../../services/identity/users.js';
 
 const RegisterBody = z.object({
   username: z.string().min(2).max(32).regex(/^[a-zA-Z0-9_.]+$/, { message: 'Username can only use letters, numbers, underscores and periods.' }).optional(),

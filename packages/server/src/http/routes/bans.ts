@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, qInt, snowflake } from '../validation.js';
-import { banUser, bulkBan, getBan, listBans, unbanUser } from '../../services/bans.js';
+import { parseBody, qInt, snowflake } from '../../core/validation.js';
+import { banUser, bulkBan, getBan, listBans, unbanUser } from '../../services/moderation/bans.js';
 
 const deleteSeconds = z.number().int().min(0).max(604800);
 const ListQuery = z.object({ limit: qInt(1, 1000), before: snowflake.optional(), after: snowflake.optional() });

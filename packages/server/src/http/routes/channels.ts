@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { Routes, created, noContent } from '../router.js';
-import { parseBody, permissionString, snowflake } from '../validation.js';
-import { createChannel, deleteChannel, listGuildChannels, reorderChannels, requireChannelRecord, updateChannel, viewChannel } from '../../services/channels.js';
-import { updateThread } from '../../services/threads.js';
+import { parseBody, permissionString, snowflake } from '../../core/validation.js';
+import { createChannel, deleteChannel, listGuildChannels, reorderChannels, requireChannelRecord, updateChannel, viewChannel } from '../../services/channels/channels.js';
+import { updateThread } from '../../services/channels/threads/threads.js';
 import { THREAD_TYPES } from '../../wire/channel.js';
-import { deleteOverwrite, putOverwrite } from '../../services/channels-overwrites.js';
+import { deleteOverwrite, putOverwrite } from '../../services/channels/overwrites.js';
 
 /** Overwrite and channel types arrive as numbers; some libraries send them as numeric strings. */
 const digits = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { Routes, type Call } from '../router.js';
-import { parseBody, qInt, snowflake } from '../validation.js';
-import { requireOwnedApplication } from '../../services/applications.js';
-import { isSnowflake } from '../../core/snowflake.js';
+import { parseBody, qInt, snowflake } from '../../core/validation.js';
+import { requireOwnedApplication } from '../../services/identity/applications.js';
+import { isSnowflake } from '@accord/protocol';
 import { Errors } from '../../core/errors.js';
-import { eventTimestamp } from '../../events-out/outbox.js';
+import { eventTimestamp } from '../../services/apps/webhook-events/outbox.js';
 import '../../store/tables/monetization.js';
 
 /**

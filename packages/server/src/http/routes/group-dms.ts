@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Reply, Routes, noContent } from '../router.js';
-import { parseBody } from '../validation.js';
-import { addGroupDmRecipient, removeGroupDmRecipient } from '../../services/group-dms.js';
+import { parseBody } from '../../core/validation.js';
+import { addGroupDmRecipient, removeGroupDmRecipient } from '../../services/channels/group-dms.js';
 
 const AddRecipient = z.object({
   access_token: z.string().max(1024).nullable().optional(),

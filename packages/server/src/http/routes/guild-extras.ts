@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { Reply, Routes, created } from '../router.js';
-import { parseBody, qBool, qInt, snowflake } from '../validation.js';
+import { parseBody, qBool, qInt, snowflake } from '../../core/validation.js';
 import { imageHash } from './guilds.js';
 import {
   createGuildFromTemplate, createTemplate, deleteTemplate, getTemplate, listTemplates, syncTemplate, updateTemplate,
-} from '../../services/guild-templates.js';
-import {
-  VOICE_REGIONS, beginPrune, getOnboarding, getVanity, getWelcomeScreen, getWidgetSettings, guildRegions, pruneCount, putOnboarding,
-  setVanity, updateWelcomeScreen, updateWidgetSettings, widgetJson, widgetPng,
-} from '../../services/guild-extras.js';
-import { searchGuildMessages } from '../../services/search.js';
+} from '../../services/guilds/templates.js';
+import { VOICE_REGIONS, guildRegions } from '../../services/voice/regions.js';
+import { beginPrune, pruneCount } from '../../services/guilds/prune.js';
+import { getVanity, setVanity } from '../../services/guilds/vanity.js';
+import { getWidgetSettings, updateWidgetSettings, widgetJson, widgetPng } from '../../services/guilds/widget.js';
+import { getOnboarding, putOnboarding } from '../../services/guilds/onboarding.js';
+import { getWelcomeScreen, updateWelcomeScreen } from '../../services/guilds/welcome-screen.js';
+import { searchGuildMessages } from '../../services/messages/search.js';
 import messageExtras from './message-extras.js';
 import userExtras from './user-extras.js';
 
@@ -116,7 +118,7 @@ const routes = new Routes()
   .get('/guilds/{guild_id}/widget', 'any', async ({ ctx, actor, params }) => getWidgetSettings(ctx, actor, params.guild_id))
   .patch('/guilds/{guild_id}/widget', 'any', async ({ ctx, actor, params, body }) => updateWidgetSettings(ctx, actor, params.guild_id, parseBody(WidgetBody, body)))
   .get('/guilds/{guild_id}/widget.json', 'none', async ({ ctx, params }) => widgetJson(ctx, params.guild_id))
-  .get('/guilds/{guild_id}/widget.png', 'none', async ({ ctx, params }) => new Reply(200, await widgetPng(ctx, params.guild_id), 'image/png'))
+  .get('/guilds/{guild_id}/widget.png', 'none', async ({ ctx, params, query }) => new Reply(200, await widgetPng(ctx, params.guild_id, query), 'image/png'))
   // Vanity URL
   .get('/guilds/{guild_id}/vanity-url', 'any', async ({ ctx, actor, params }) => getVanity(ctx, actor, params.guild_id))
   .patch('/guilds/{guild_id}/vanity-url', 'any', async ({ ctx, actor, params, body }) => setVanity(ctx, actor, params.guild_id, parseBody(VanityBody, body).code))

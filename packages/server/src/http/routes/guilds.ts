@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import crypto from 'node:crypto';
 import { Routes, created, noContent } from '../router.js';
-import { parseBody, permissionString, qBool, snowflake } from '../validation.js';
-import { createGuildAs, deleteGuild, updateGuild, viewGuild } from '../../services/guilds.js';
+import { parseBody, permissionString, qBool, snowflake } from '../../core/validation.js';
+import { createGuildAs, deleteGuild, updateGuild, viewGuild } from '../../services/guilds/guild.js';
 
 const placeholder = z.union([z.number().int(), z.string().max(20)]);
 const locale = z.string().min(2).max(10);

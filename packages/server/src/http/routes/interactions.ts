@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Routes, noContent, Reply } from '../router.js';
-import { parseBody, qBool } from '../validation.js';
+import { parseBody, qBool } from '../../core/validation.js';
 import { setWebhookTokenDelegate } from './webhooks.js';
-import { invokeInteraction } from '../../services/interactions/invoke.js';
-import { respondByToken } from '../../services/interactions/respond.js';
+import { invokeInteraction } from '../../services/apps/interactions/invoke.js';
+import { respondByToken } from '../../services/apps/interactions/respond.js';
 import {
   deleteInteractionMessage, editInteractionMessage, executeFollowup, getInteractionMessage, interactionWebhook, ownsInteractionWebhook,
-} from '../../services/interactions/followups.js';
-import { createRule, deleteRule, getRule, listRules } from '../../services/automod.js';
+} from '../../services/apps/interactions/followups.js';
+import { createRule, deleteRule, getRule, listRules } from '../../services/moderation/automod.js';
 import { Errors } from '../../core/errors.js';
 
 const CallbackQuery = z.object({ with_response: qBool });

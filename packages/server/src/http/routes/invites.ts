@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Reply, Routes, noContent, type Call } from '../router.js';
-import { parseBody, qBool, snowflake } from '../validation.js';
+import { parseBody, qBool, snowflake } from '../../core/validation.js';
 import { fieldError } from '../../core/errors.js';
-import { acceptInvite, createInvite, listChannelInvites, listGuildInvites, requireInviteFor, resolveInvite, revokeInvite } from '../../services/invites.js';
-import { changeTargets, parseRoleIds, parseTargetCsv, requireInviteManager, targetJobStatus, targetUsersCsv } from '../../services/invite-targets.js';
+import { acceptInvite, createInvite, listChannelInvites, listGuildInvites, requireInviteFor, resolveInvite, revokeInvite } from '../../services/invites/invites.js';
+import { changeTargets, parseRoleIds, parseTargetCsv, requireInviteManager, targetJobStatus, targetUsersCsv } from '../../services/invites/targets.js';
 
 /** Multipart form fields arrive as strings. */
 const formInt = (v: unknown) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v);

@@ -1,14 +1,14 @@
 import { Routes, created, noContent } from '../router.js';
-import { parseBody } from '../validation.js';
+import { parseBody } from '../../core/validation.js';
 import {
   BulkMembers, CreateLobby, CreateOrJoinLobby, EditLobby, LinkChannel, LobbyMessagesQuery, MemberFields, ModerationMetadata,
   SendLobbyMessage, lobbyCaller,
-} from '../../services/lobbies/model.js';
+} from '../../services/social/lobbies/model.js';
 import {
   bulkLobbyMembers, createLobby, createOrJoinLobby, deleteLobby, deleteLobbyMember, editLobby, getLobby, leaveLobby,
   linkLobbyChannel, lobbyChannelInvite, putLobbyMember,
-} from '../../services/lobbies/lobbies.js';
-import { listLobbyMessages, sendLobbyMessage, setLobbyModerationMetadata } from '../../services/lobbies/messages.js';
+} from '../../services/social/lobbies/lobbies.js';
+import { listLobbyMessages, sendLobbyMessage, setLobbyModerationMetadata } from '../../services/social/lobbies/messages.js';
 
 /**
  * Social SDK lobbies (the spec's 15 lobby operations). `bot` routes are the game backend's (Bot token); `any` routes

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, qInt, snowflake } from '../validation.js';
-import { kickMember, listMembers, searchMembers, setMemberRole, updateMember, updateOwnNick, viewMember } from '../../services/members.js';
-import { updateCurrentMember } from '../../services/current-member.js';
+import { parseBody, qInt, snowflake } from '../../core/validation.js';
+import { kickMember, listMembers, searchMembers, setMemberRole, updateMember, updateOwnNick, viewMember } from '../../services/guilds/members.js';
+import { updateCurrentMember } from '../../services/guilds/current-member.js';
 
 const nick = z.string().max(32).nullable();
 const ListQuery = z.object({ limit: qInt(1, 1000), after: snowflake.optional() });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, qInt, snowflake } from '../validation.js';
-import { answerVoters, expirePoll, vote } from '../../services/polls.js';
-import { crosspost, followChannel } from '../../services/announcements.js';
-import { setVoiceStatus } from '../../services/voice-status.js';
+import { parseBody, qInt, snowflake } from '../../core/validation.js';
+import { answerVoters, expirePoll, vote } from '../../services/messages/polls.js';
+import { crosspost, followChannel } from '../../services/channels/announcements.js';
+import { setVoiceStatus } from '../../services/voice/status.js';
 import { messageWire } from '../../services/messages/view.js';
 
 const VoteBody = z.object({ answer_ids: z.array(z.union([z.string().regex(/^\d{1,3}$/), z.number().int().min(0).max(999)]).transform(String)).max(10) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Reply, Routes, noContent, type Call } from '../router.js';
-import { parseBody, qInt, snowflake } from '../validation.js';
+import { parseBody, qInt, snowflake } from '../../core/validation.js';
 import { ApiError } from '../../core/errors.js';
 import { channelFor } from '../../services/messages/channel.js';
 import { createMessageView } from '../../services/messages/create.js';
@@ -21,7 +21,7 @@ const channelOf = (call: Call, write: boolean) => channelFor(call.ctx, call.acto
 /** Slowmode is a 429 that clients must wait out, so it carries Retry-After like any rate limit. */
 function slowmodeReply(e: ApiError): Reply {
   const retry = Number(e.extra?.retry_after ?? 1);
-  return new Reply(429, JSON.stringify(e.toBody()), 'application/json', { 'Retry-After': String(Math.max(1, Math.ceil(retry))), 'X-RateLimit-Scope': 'user' });
+  return new Reply(429, e.toBody(), undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retry))), 'X-RateLimit-Scope': 'user' });
 }
 
 const routes = new Routes()
@@ -40,7 +40,7 @@ const routes = new Routes()
       if (e instanceof ApiError && e.code === 20016) return slowmodeReply(e);
       throw e;
     }
-  }, { count: 50, windowMs: 5000 })
+  })
   .post('/channels/{channel_id}/messages/bulk-delete', 'any', async (call) => {
     const ch = await channelOf(call, true);
     const body = parseBody(BulkDelete, call.body);

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { Routes, created, noContent, type Call } from '../router.js';
-import { parseBody, qBool, qInt, snowflake } from '../validation.js';
+import { parseBody, qBool, qInt, snowflake } from '../../core/validation.js';
 import { fieldError } from '../../core/errors.js';
-import { isSnowflake } from '../../core/snowflake.js';
-import { getApplication } from '../../services/applications.js';
+import { isSnowflake } from '@accord/protocol';
+import { getApplication } from '../../services/identity/applications.js';
 import {
   consumeEntitlement, createTestEntitlement, deleteTestEntitlement, listEntitlements, requireEntitlement, userEntitlements,
-} from '../../services/monetization/entitlements.js';
-import { MonetizationErrors as ME, SkuType } from '../../services/monetization/model.js';
-import { createSku, isPublished, listSkus, requireAppAccess, requireSku, updateSku } from '../../services/monetization/skus.js';
+} from '../../services/commerce/entitlements.js';
+import { MonetizationErrors as ME, SkuType } from '../../services/commerce/model.js';
+import { createSku, isPublished, listSkus, requireAppAccess, requireSku, updateSku } from '../../services/commerce/skus.js';
 import {
   cancelSubscription, changeSubscriptionSku, discountFor, getSkuSubscription, getSubscription, listSkuSubscriptions, purchaseSku,
   resumeSubscription, userPurchases, userSubscriptions,
-} from '../../services/monetization/subscriptions.js';
-import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire } from '../../services/monetization/wire.js';
+} from '../../services/commerce/subscriptions.js';
+import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire } from '../../services/commerce/wire.js';
 
 /**
  * Premium apps. App side (bot, owner, or a bearer token of the app with `applications.entitlements`): SKUs,

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { Reply, Routes, created, noContent, type Call } from '../router.js';
-import { parseBody, permissionString, snowflake } from '../validation.js';
-import { authorizeConsent, authorizePreview } from '../../services/oauth2/authorize.js';
-import { tokenEndpoint } from '../../services/oauth2/token.js';
-import { startDeviceAuthorization, verifyDeviceCode, finishDeviceCode } from '../../services/oauth2/device.js';
-import { readClientCredentials } from '../../services/oauth2/clients.js';
-import { OAuthError } from '../../services/oauth2/errors.js';
-import { jwks } from '../../services/oauth2/jwt.js';
+import { parseBody, permissionString, snowflake } from '../../core/validation.js';
+import { authorizeConsent, authorizePreview } from '../../services/identity/oauth2/authorize.js';
+import { tokenEndpoint } from '../../services/identity/oauth2/token.js';
+import { startDeviceAuthorization, verifyDeviceCode, finishDeviceCode } from '../../services/identity/oauth2/device.js';
+import { readClientCredentials } from '../../services/identity/oauth2/clients.js';
+import { OAuthError } from '../../services/identity/oauth2/errors.js';
+import { jwks } from '../../services/identity/oauth2/jwt.js';
 import {
   currentApplication, currentAuthorization, currentUserinfo, deauthorizeApp, joinWithAccessToken, listAuthorizedApps, ownMember,
   revokeEndpoint, rpcApplication,
-} from '../../services/oauth2/access.js';
+} from '../../services/identity/oauth2/access.js';
 
 const AuthorizeBody = z.object({
   authorize: z.boolean(),
@@ -44,7 +44,7 @@ const formBody = (body: unknown): Record<string, unknown> => (body && typeof bod
  * OAuth2: the consent screen's API (GET/POST /oauth2/authorize), the token endpoint with its grants, the device flow,
  * revocation, the token's own views (/oauth2/@me, /oauth2/applications/@me, OpenID userinfo and keys), the user's
  * authorized-apps list, and the routes whose access OAuth2 scopes grant: guilds.join (PUT guild member),
- * guilds.members.read, connections and relationships.read. Which bearer token may call which route is decided
+ * guilds.members.read and connections. Which bearer token may call which route is decided
  * centrally (http/scope-guard.ts).
  */
 export default new Routes()
@@ -82,6 +82,5 @@ export default new Routes()
     const member = await joinWithAccessToken(ctx, actor, params.guild_id, params.user_id, b);
     return member ? created(member) : noContent();
   })
-  .get('/users/@me/guilds/{guild_id}/member', 'any', async ({ ctx, actor, params }) => ownMember(ctx, actor, params.guild_id))
-  // Relationships are not modelled yet: the list is empty, but the scope gates it already. Connections: routes/user-extras.ts.
-  .get('/users/@me/relationships', 'any', async () => []);
+  .get('/users/@me/guilds/{guild_id}/member', 'any', async ({ ctx, actor, params }) => ownMember(ctx, actor, params.guild_id));
+// Relationships (relationships.read): routes/relationships.ts. Connections: routes/user-extras.ts.

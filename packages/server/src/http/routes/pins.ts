@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, qInt } from '../validation.js';
+import { parseBody, qInt } from '../../core/validation.js';
 import { channelFor } from '../../services/messages/channel.js';
-import { listPins, listPinsLegacy, pinMessage, unpinMessage } from '../../services/pins.js';
+import { listPins, listPinsLegacy, pinMessage, unpinMessage } from '../../services/channels/pins.js';
 
 const PinsQuery = z.object({
   before: z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Could not parse timestamp.', params: { code: 'DATE_TYPE_PARSE' } }).optional(),

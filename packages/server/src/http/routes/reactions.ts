@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, qInt, snowflake } from '../validation.js';
+import { parseBody, qInt, snowflake } from '../../core/validation.js';
 import { Errors } from '../../core/errors.js';
-import { isSnowflake } from '../../core/snowflake.js';
+import { isSnowflake } from '@accord/protocol';
 import { channelFor } from '../../services/messages/channel.js';
 import {
   addReaction, listReactionUsers, removeAllReactions, removeEmojiReactions, removeOwnReaction, removeUserReaction,
-} from '../../services/reactions.js';
+} from '../../services/messages/reactions.js';
 import { publicUser } from '../../wire/user.js';
 
 const TypeQuery = z.object({ type: qInt(0, 1) });

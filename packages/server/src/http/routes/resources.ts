@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { Routes, created, noContent } from '../router.js';
-import { parseBody, qBool, qInt, snowflake } from '../validation.js';
+import { parseBody, qBool, qInt, snowflake } from '../../core/validation.js';
 import {
   createAppEmoji, createGuildEmoji, deleteAppEmoji, deleteGuildEmoji, getAppEmoji, getGuildEmoji, listAppEmojis, listGuildEmojis,
   updateAppEmoji, updateGuildEmoji,
-} from '../../services/emojis.js';
+} from '../../services/expressions/emojis.js';
 import {
   createGuildSticker, deleteGuildSticker, getGuildSticker, getSticker, getStickerPack, listGuildStickers, listStickerPacks, updateGuildSticker,
-} from '../../services/stickers.js';
-import { createGuildSound, defaultSounds, deleteGuildSound, getGuildSound, listGuildSounds, updateGuildSound } from '../../services/soundboard.js';
+} from '../../services/expressions/stickers.js';
+import { createGuildSound, defaultSounds, deleteGuildSound, getGuildSound, listGuildSounds, updateGuildSound } from '../../services/expressions/soundboard.js';
 import {
   countEventUsers, createEvent, createException, deleteEvent, deleteException, getEvent, listEvents, listEventUsers, listExceptionUsers,
   setInterested, updateEvent, updateException,
-} from '../../services/scheduled-events.js';
-import { createStageInstance, deleteStageInstance, getStageInstance, updateStageInstance } from '../../services/stage-instances.js';
-import { listAuditLog } from '../../services/audit-log.js';
-import { updateRule } from '../../services/automod.js';
-import { deleteIntegration, listIntegrations } from '../../services/integrations.js';
+} from '../../services/events/scheduled-events.js';
+import { createStageInstance, deleteStageInstance, getStageInstance, updateStageInstance } from '../../services/channels/stage-instances.js';
+import { listAuditLog } from '../../services/moderation/audit-log-read.js';
+import { updateRule } from '../../services/moderation/automod.js';
+import { deleteIntegration, listIntegrations } from '../../services/guilds/integrations.js';
 
 /**
  * Emoji (guild and application), stickers and sticker packs, the soundboard, guild scheduled events, stage instances,

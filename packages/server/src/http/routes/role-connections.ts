@@ -1,7 +1,7 @@
 import { Routes, noContent } from '../router.js';
 import {
   deleteUserConnection, getMetadataRecords, getUserConnection, putMetadataRecords, putUserConnection,
-} from '../../services/role-connections.js';
+} from '../../services/identity/role-connections.js';
 
 /**
  * Linked roles: the app's role-connection metadata records (its bot or owner) and the user's role connection to an

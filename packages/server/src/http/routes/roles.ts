@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, permissionString, snowflake } from '../validation.js';
-import { createRole, deleteRole, getRole, listRoles, reorderRoles, roleMemberCounts, updateRole } from '../../services/roles.js';
+import { parseBody, permissionString, snowflake } from '../../core/validation.js';
+import { createRole, deleteRole, getRole, listRoles, reorderRoles, roleMemberCounts, updateRole } from '../../services/guilds/roles.js';
 import { imageHash } from './guilds.js';
 
 const color = z.number().int().min(0).max(0xffffff);

@@ -1,22 +1,21 @@
-import { Reply, Routes, noContent } from '../router.js';
+import { Routes, created, noContent } from '../router.js';
 import { channel as channelWire } from '../../wire/channel.js';
 import {
   addThreadMember, createThread, createThreadFromMessage, getThreadMemberView, joinThread, leaveThread, listActiveThreads,
   listArchivedThreads, listJoinedPrivateArchivedThreads, listThreadMembers, removeThreadMember,
-} from '../../services/threads.js';
+} from '../../services/channels/threads/threads.js';
 
-/** 201 with a JSON body. (`created()` leaves the content type unset, and discord.js only parses application/json.) */
-const created = (body: unknown) => new Reply(201, JSON.stringify(body), 'application/json');
 
 /**
- * Threads: creation, membership and listings. Creation answers carry `newly_created` like THREAD_CREATE does:
- * discord.js emits threadCreate from whichever of the two arrives first. Thread edits go through PATCH /channels/{id} (services/threads updateThread). */
+ * Threads: creation, membership and listings. Creation answers are the channel object: `newly_created` is a field of
+ * the THREAD_CREATE event only (userdoccers gateway-events; DiscordPHP#1246 "event only attribute"), as on the real
+ * platform. Thread edits go through PATCH /channels/{id} (services/threads updateThread). */
 export default new Routes()
   .post('/channels/{channel_id}/messages/{message_id}/threads', 'any', async ({ ctx, actor, params, body }) =>
-    created({ ...channelWire(await createThreadFromMessage(ctx, actor, params.channel_id, params.message_id, body)), newly_created: true }))
+    created(channelWire(await createThreadFromMessage(ctx, actor, params.channel_id, params.message_id, body))))
   .post('/channels/{channel_id}/threads', 'any', async ({ ctx, actor, params, body, files }) => {
     const { thread, message } = await createThread(ctx, actor, params.channel_id, body, files);
-    return created({ ...channelWire(thread), newly_created: true, ...(message ? { message } : {}) });
+    return created({ ...channelWire(thread), ...(message ? { message } : {}) });
   })
   .get('/channels/{channel_id}/threads/archived/public', 'any', async ({ ctx, actor, params, query }) =>
     listArchivedThreads(ctx, actor, params.channel_id, 'public', query))

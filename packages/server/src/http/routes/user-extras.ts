@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Routes } from '../router.js';
-import { parseBody, snowflake } from '../validation.js';
-import { listConnections } from '../../services/connections.js';
-import { adoptGuildTag, getGuildProfile, updateGuildProfile } from '../../services/guild-tags.js';
+import { parseBody, snowflake } from '../../core/validation.js';
+import { listConnections } from '../../services/identity/connections.js';
+import { adoptGuildTag, getGuildProfile, updateGuildProfile } from '../../services/guilds/tags.js';
 
 const ClanBody = z.object({ identity_guild_id: snowflake.nullable(), identity_enabled: z.boolean().nullable().optional() });
 const ProfileBody = z.object({ tag: z.string().max(16).nullable().optional(), badge: z.string().max(64).nullable().optional() });

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import crypto from 'node:crypto';
 import { Routes, noContent } from '../router.js';
-import { parseBody, snowflake, qInt } from '../validation.js';
-import { requireUser, updateUser, getUsers } from '../../services/users.js';
+import { parseBody, snowflake, qInt } from '../../core/validation.js';
+import { requireUser, updateUser, getUsers } from '../../services/identity/users.js';
 import { publicUser, selfUser } from '../../wire/user.js';
 import { channel as channelWire } from '../../wire/channel.js';
-import { openDm } from '../../services/dms.js';
-import { createGroupDm } from '../../services/group-dms.js';
-import { removeMember } from '../../services/membership.js';
+import { openDm } from '../../services/channels/dms.js';
+import { createGroupDm } from '../../services/channels/group-dms.js';
+import { removeMember } from '../../services/guilds/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
-import type { Actor } from '../../context.js';
+import type { Actor } from '../../services/context.js';
 import { toChannel, toGuild } from '../../store/repos/mappers.js';
 
 const PatchMe = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
-import { parseBody, snowflake } from '../validation.js';
-import { voiceStates } from '../../services/voice-states.js';
-import { sendSoundboardSound } from '../../services/voice-effects.js';
+import { parseBody, snowflake } from '../../core/validation.js';
+import { voiceStates } from '../../services/voice/states.js';
+import { sendSoundboardSound } from '../../services/voice/effects.js';
 
 const PatchVoiceState = z.object({
   channel_id: snowflake.optional(),

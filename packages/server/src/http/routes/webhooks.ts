@@ -1,9 +1,10 @@
-import type { Actor } from '../../context.js';
-import { Routes, noContent, type Call } from '../router.js';
+import type { Actor } from '../../services/context.js';
+import { Reply, Routes, noContent, type Call } from '../router.js';
+import { executeGithubWebhook, executeSlackWebhook } from '../../services/channels/webhooks/compat/execute.js';
 import {
   createWebhook, deleteWebhook, deleteWebhookByToken, deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhook,
   getWebhookByToken, getWebhookMessage, listChannelWebhooks, listGuildWebhooks, loadWebhook, updateWebhook, updateWebhookByToken,
-} from '../../services/webhooks.js';
+} from '../../services/channels/webhooks/webhooks.js';
 
 /**
  * The token routes `/webhooks/{id}/{token}…` are shared with interaction followups (`/webhooks/{application_id}/
@@ -50,6 +51,14 @@ export default new Routes()
     const out = await executeWebhook(ctx, params.webhook_id, params.webhook_token, query, body, files);
     return out ?? noContent();
   }))
+  // Slack- and GitHub-compatible payloads (incoming webhooks only: interaction tokens have no such routes).
+  .post('/webhooks/{webhook_id}/{webhook_token}/slack', 'none', async ({ ctx, params, query, body }) =>
+    new Reply(200, await executeSlackWebhook(ctx, params.webhook_id, params.webhook_token, query, body), 'text/html; charset=utf-8'))
+  .post('/webhooks/{webhook_id}/{webhook_token}/github', 'none', async ({ ctx, params, query, body, req }) => {
+    const event = req.headers['x-github-event'];
+    await executeGithubWebhook(ctx, params.webhook_id, params.webhook_token, query, typeof event === 'string' ? event : undefined, body);
+    return noContent();
+  })
   .get('/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}', 'none', tokenRoute('getMessage', async ({ ctx, params, query }) =>
     getWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query)))
   .patch('/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}', 'none', tokenRoute('editMessage', async ({ ctx, params, query, body, files }) =>

@@ -1,8 +1,7 @@
-import type { Actor, Ctx } from '../../context.js';
+import type { Actor, Ctx } from '../context.js';
 import type { BusEvent } from '../../bus/bus.js';
 import { ApiError, Errors } from '../../core/errors.js';
-import { P } from '../../core/permissions.js';
-import { isSnowflake } from '../../core/snowflake.js';
+import { P, isSnowflake } from '@accord/protocol';
 import { toChannel, toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
 
@@ -67,4 +66,10 @@ export async function channelFor(ctx: Ctx, actor: Actor, channelId: string, writ
   const ch = await loadChannel(ctx, channelId);
   assertTokenScope(actor, ch, write);
   return ch;
+}
+
+/** Category and directory channels hold no messages; forum and media channels take posts (threads), not messages. */
+export function assertMessageChannel(ch: ChannelRecord): void {
+  if (ch.type === 15 || ch.type === 16) throw forumChannel();
+  if (![0, 1, 2, 3, 5, 10, 11, 12, 13].includes(ch.type)) throw Errors.nonTextChannel();
 }

@@ -1,21 +1,22 @@
-import type { Ctx } from '../../context.js';
+import { blockedBetween } from '../social/relationships/model.js';
+import type { Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
-import { ALL_PERMISSIONS, P } from '../../core/permissions.js';
-import type { UploadedFile } from '../../http/router.js';
+import { ALL_PERMISSIONS, P } from '@accord/protocol';
+import type { UploadedFile } from '../../core/uploads.js';
 import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
-import { planAttachments, type AttachmentPlan } from '../attachments.js';
-import { channelAccess, DM_TYPES, forumChannel, routeFor, THREAD_TYPES } from './channel.js';
+import { planAttachments, type AttachmentPlan } from './attachments.js';
+import { assertMessageChannel, channelAccess, DM_TYPES, THREAD_TYPES } from './channel.js';
 import { normalizeEmbed } from './embeds.js';
 import { resolveMentions } from './mentions.js';
 import { resolveReference } from './reference.js';
 import { CREATE_FLAGS, MessageFlags, type MessageCreateInput } from './schema.js';
-import { messageEventWire, messageWire, restFromEvent } from './view.js';
-import { validateMessageComponents } from '../components/index.js';
-import { premiumSkuCheck } from '../monetization/skus.js';
-import { automodBlocked, automodBlocks } from '../automod.js';
-import { writeMessageRow } from './write.js';
-import { stickerItems } from '../stickers.js';
+import { messageWire, restFromEvent } from './view.js';
+import { validateMessageComponents } from '../apps/components/index.js';
+import { premiumSkuCheck } from '../commerce/skus.js';
+import { automodBlocked, automodBlocks } from '../moderation/automod.js';
+import { insertMessage, messageRow, type MessageRow } from './write.js';
+import { stickerItems } from '../expressions/stickers.js';
 
 export interface CreateMessageInput {
   channel: ChannelRecord;
@@ -35,6 +36,8 @@ export interface CreateMessageInput {
   addFlags?: number;
   /** System messages: the users they mention (RECIPIENT_ADD / RECIPIENT_REMOVE name the user added or removed). */
   systemMentions?: string[];
+  /** A message id the caller reserved (`ctx.ids.next()`), so rows that point to the message exist before its event. */
+  id?: string;
 }
 
 /** Types a user or app sends; the rest are system messages. */
@@ -83,12 +86,6 @@ async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ rec
   });
 }
 
-/** Category and directory channels hold no messages; forum and media channels take posts (threads), not messages. */
-function assertMessageChannel(ch: ChannelRecord): void {
-  if (ch.type === 15 || ch.type === 16) throw forumChannel();
-  if (![0, 1, 2, 3, 5, 10, 11, 12, 13].includes(ch.type)) throw Errors.nonTextChannel();
-}
-
 /** The author's permissions for sending here; throws when they may not send at all. */
 async function sendPermissions(ctx: Ctx, ch: ChannelRecord, author: UserRecord): Promise<bigint> {
   const perms = await channelAccess(ctx, ch, author.id);
@@ -103,9 +100,10 @@ async function sendPermissions(ctx: Ctx, ch: ChannelRecord, author: UserRecord):
   return perms;
 }
 
-/** Bots may DM only users they share a guild with, and never other bots. */
+/** Nobody DMs across a block; bots may DM only users they share a guild with, and never other bots. */
 async function assertCanDm(ctx: Ctx, ch: ChannelRecord, author: UserRecord): Promise<void> {
   const other = ch.recipients?.find((id) => id !== author.id);
+  if (other && (await blockedBetween(ctx, author.id, other))) throw Errors.cannotSendToUser(); // blocks hold in DMs
   if (!author.bot || !other) return;
   const shared = await ctx.db.selectFrom('members as a').innerJoin('members as b', 'a.guild_id', 'b.guild_id')
     .innerJoin('users', 'users.id', 'b.user_id')
@@ -189,15 +187,11 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<{ record: Me
   if (body.poll) extra.poll = pollFrom(body.poll, now);
   Object.assign(extra, input.extra ?? {});
 
-  const id = ctx.ids.next();
-  const row = {
-    id,
-    channel_id: ch.id,
-    guild_id: ch.guild_id,
-    author_id: input.webhook?.id ?? author.id,
+  const row: MessageRow = {
+    ...messageRow(ctx, ch, input.webhook?.id ?? author.id, ref.reply && type === 0 ? 19 : type),
+    ...(input.id ? { id: input.id } : {}),
     webhook_id: input.webhook?.id ?? null,
     application_id: input.applicationId ?? null,
-    type: ref.reply && type === 0 ? 19 : type,
     content,
     tts: body.tts && can(P.SEND_TTS_MESSAGES) ? 1 : 0,
     mention_everyone: mentions.everyone ? 1 : 0,
@@ -209,15 +203,9 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<{ record: Me
     sticker_items: stickerRows ? JSON.stringify(stickerRows) : null,
     flags,
     nonce: body.nonce ?? null,
-    pinned_at: null,
-    edited_at: null,
     message_reference: ref.stored ? JSON.stringify(ref.stored) : null,
     extra: JSON.stringify(extra),
     created_at: now,
   };
-  await writeMessageRow(ctx, ch, row, plan.rows);
-  const record = toMessage(row);
-  const event = await messageEventWire(ctx, record, input.webhook ? [] : [author]);
-  ctx.bus.publish({ t: 'MESSAGE_CREATE', d: event, ...routeFor(ch) });
-  return { record, event };
+  return insertMessage(ctx, ch, row, { files: plan.rows, authors: input.webhook ? [] : [author] });
 }

@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
-import { P } from '../../core/permissions.js';
-import { snowflakeTime } from '../../core/snowflake.js';
+import { P, snowflakeTime } from '@accord/protocol';
 import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
 import type { DB } from '../../store/schema.js';
 import { channelAccess, DM_TYPES, guildField, loadMessage, routeFor } from './channel.js';
-import { AuditLogEvent, writeAuditLog } from '../audit-log.js';
+import { AuditLogEvent, writeAuditLog } from '../moderation/audit-log.js';
 
 /** System messages nobody may delete (recipient changes, calls, renames, thread starters). */
 const UNDELETABLE_TYPES = new Set([1, 2, 3, 4, 5, 21]);

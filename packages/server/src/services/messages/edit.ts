@@ -1,17 +1,17 @@
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import { Errors, formError } from '../../core/errors.js';
-import { P } from '../../core/permissions.js';
-import type { UploadedFile } from '../../http/router.js';
+import { P } from '@accord/protocol';
+import type { UploadedFile } from '../../core/uploads.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
-import { planAttachments } from '../attachments.js';
+import { planAttachments } from './attachments.js';
 import { channelAccess, loadMessage, routeFor } from './channel.js';
 import { normalizeEmbed } from './embeds.js';
 import { resolveMentions } from './mentions.js';
 import { MessageFlags, type MessageEditInput } from './schema.js';
 import { messageEventWire } from './view.js';
-import { validateMessageComponents } from '../components/index.js';
-import { premiumSkuCheck } from '../monetization/skus.js';
-import { automodBlocked, automodBlocks } from '../automod.js';
+import { validateMessageComponents } from '../apps/components/index.js';
+import { premiumSkuCheck } from '../commerce/skus.js';
+import { automodBlocked, automodBlocks } from '../moderation/automod.js';
 
 /** Types whose author may change content. */
 const EDITABLE_TYPES = new Set([0, 19, 20, 23]);

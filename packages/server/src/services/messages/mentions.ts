@@ -1,4 +1,4 @@
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import type { AllowedMentionsInput } from './schema.js';
 
 export interface MentionInput {

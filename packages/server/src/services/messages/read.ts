@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
-import { P } from '../../core/permissions.js';
+import { P } from '@accord/protocol';
 import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
 import { channelAccess, loadMessage } from './channel.js';

@@ -1,10 +1,10 @@
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import { ApiError, fieldError } from '../../core/errors.js';
-import { P } from '../../core/permissions.js';
+import { P } from '@accord/protocol';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { publicUser } from '../../wire/user.js';
-import { getUsers } from '../users.js';
-import { APP_FLAGS, applicationOfBot } from '../applications.js';
+import { getUsers } from '../identity/users.js';
+import { APP_FLAGS, applicationOfBot } from '../identity/applications.js';
 import { channelAccess, loadChannel, loadMessage } from './channel.js';
 import type { MessageCreateInput } from './schema.js';
 

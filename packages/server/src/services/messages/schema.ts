@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { snowflake } from '../../http/validation.js';
+import { snowflake } from '../../core/validation.js';
 import { EmbedList } from './embeds.js';
 
 export const MessageFlags = {

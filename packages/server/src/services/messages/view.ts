@@ -1,9 +1,9 @@
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../context.js';
 import { toChannel, toMember, toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MemberRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { message, type ReactionCount } from '../../wire/message.js';
 import { member as memberWire } from '../../wire/member.js';
-import { getUsers } from '../users.js';
+import { getUsers } from '../identity/users.js';
 
 export interface ViewOptions {
   /** Whose `me` flags reactions carry; null for a viewer-independent payload. */
@@ -113,8 +113,24 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
         return mem ? { ...u, member: memberWire(mem, null) } : u;
       });
     }
-    return out;
+    return opts.eventExtras ? out : restShape(out);
   });
+}
+
+/**
+ * A message as REST answers carry it: without the fields only the gateway's MESSAGE_CREATE / MESSAGE_UPDATE payloads
+ * have: `guild_id` (REST messages never carry it: discord-api-docs#912, #2846), the author's and mentions' `member`,
+ * and the legacy `interaction.member` (discord-api-types: "only sent in MESSAGE_CREATE events").
+ */
+function restShape(event: Record<string, unknown>): Record<string, unknown> {
+  const { member: _member, guild_id: _guild, ...rest } = event;
+  if (Array.isArray(rest.mentions)) rest.mentions = rest.mentions.map(({ member: _m, ...u }: Record<string, unknown>) => u);
+  if (rest.interaction && typeof rest.interaction === 'object') {
+    const { member: _im, ...interaction } = rest.interaction as Record<string, unknown>;
+    rest.interaction = interaction;
+  }
+  if (rest.referenced_message && typeof rest.referenced_message === 'object') rest.referenced_message = restShape(rest.referenced_message as Record<string, unknown>);
+  return rest;
 }
 
 /** One message as the API returns it to `viewerId`. */
@@ -129,10 +145,8 @@ export async function messageEventWire(ctx: Ctx, record: MessageRecord, knownUse
 
 /**
  * The REST object of a message that has just been created, from its event payload: the same fields without the
- * gateway-only `member`s. A new message has no reactions, so nothing else differs.
+ * gateway-only ones (restShape). A new message has no reactions, so nothing else differs.
  */
 export function restFromEvent(event: Record<string, unknown>): Record<string, unknown> {
-  const { member: _member, ...rest } = event;
-  if (Array.isArray(rest.mentions)) rest.mentions = rest.mentions.map(({ member: _m, ...u }: Record<string, unknown>) => u);
-  return rest;
+  return restShape(event);
 }

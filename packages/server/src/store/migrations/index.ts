@@ -7,6 +7,10 @@ import * as m005 from './005_guild_extras.js';
 import * as m006 from './006_monetization.js';
 import * as m008 from './008_lobbies.js';
 import * as m009 from './009_role_connections.js';
+import * as m015 from './015_fidelity.js';
+import * as m016 from './016_social_sdk.js';
+import * as m017 from './017_activity_instances.js';
+import * as m018 from './018_fidelity_open_items.js';
 
 export type Migration = { up: (db: Kysely<any>, dialect: 'sqlite' | 'postgres') => Promise<void> };
 
@@ -23,4 +27,8 @@ export const MIGRATIONS: [string, Migration][] = [
   ['006_monetization', m006],
   ['008_lobbies', m008],
   ['009_role_connections', m009],
+  ['015_fidelity', m015],
+  ['016_social_sdk', m016],
+  ['017_activity_instances', m017],
+  ['018_fidelity_open_items', m018],
 ];

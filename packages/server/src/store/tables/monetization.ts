@@ -99,6 +99,8 @@ export interface EventWebhookOutboxTable {
   last_error: string | null;
   created_at: Ms;
   delivered_at: Ms | null;
+  /** Where this event goes instead of the app's `event_webhooks_url` (a lobby's override); null for the app's URL. */
+  url?: string | null;
 }
 
 export interface EventWebhookDeliveriesTable {

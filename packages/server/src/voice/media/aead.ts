@@ -27,15 +27,21 @@ export interface RtpCipher {
   seal(header: Buffer, plaintext: Buffer, n: number): Buffer;
 }
 
-export function createRtpCipher(mode: Mode, key: Buffer): RtpCipher {
-  return mode === 'aead_aes256_gcm_rtpsize' ? new AesGcmCipher(key) : new XChaChaCipher(key);
+/**
+ * `gcmTables` selects the table-driven JS GCM sealer (`--voice-gcm-tables`): faster, but its GHASH table is derived
+ * from the key and indexed by secret-dependent bytes, which leaks H through cache timing to code sharing the host, and
+ * a leaked H lets an attacker forge tags. The default seals with node:crypto (OpenSSL: AES-NI and carry-less multiply,
+ * no secret-indexed tables).
+ */
+export function createRtpCipher(mode: Mode, key: Buffer, opts: { gcmTables?: boolean } = {}): RtpCipher {
+  return mode === 'aead_aes256_gcm_rtpsize' ? new AesGcmCipher(key, opts.gcmTables === true) : new XChaChaCipher(key);
 }
 
 class AesGcmCipher implements RtpCipher {
   private readonly iv = Buffer.alloc(12);
-  private readonly fast: GcmSealer;
-  constructor(private readonly key: Buffer) {
-    this.fast = new GcmSealer(key);
+  private readonly fast: GcmSealer | null;
+  constructor(private readonly key: Buffer, tables: boolean) {
+    this.fast = tables ? new GcmSealer(key) : null;
   }
 
   open(pkt: Buffer, h: number): Buffer | null {
@@ -55,7 +61,7 @@ class AesGcmCipher implements RtpCipher {
   }
 
   seal(header: Buffer, plaintext: Buffer, n: number): Buffer {
-    return this.fast.seal(header, plaintext, n) ?? this.sealNode(header, plaintext, n);
+    return this.fast?.seal(header, plaintext, n) ?? this.sealNode(header, plaintext, n);
   }
 
   private sealNode(header: Buffer, plaintext: Buffer, n: number): Buffer {
@@ -98,8 +104,9 @@ for (let b = 0; b < 256; b++) {
  * created per packet: the CTR keystream (and the tag mask E(J0)) of the next 16 nonce counters comes from one call of
  * a long-lived AES-256-ECB cipher (our counters to a receiver are sequential), and GHASH runs in JS with a 4 KiB
  * table of multiples of H (8 bits at a time). It is about twice as fast as createCipheriv per packet; tests check
- * it byte for byte against node:crypto. Table lookups depend on H: the usual trade-off of table-driven GHASH (cache
- * timing on a shared host); decryption, which checks tags, stays on node:crypto. Payloads over 384 bytes fall back.
+ * it byte for byte against node:crypto. Table lookups depend on H (cache timing on a shared host can leak it), so it
+ * is used only behind the operator flag `--voice-gcm-tables`; decryption stays on node:crypto. Payloads over 384 bytes
+ * fall back.
  */
 export class GcmSealer {
   private readonly ecb: crypto.Cipher;

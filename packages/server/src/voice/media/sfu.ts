@@ -7,7 +7,7 @@ export interface MediaMember {
   /** Forwarding scope: the voice channel id. */
   room: string;
   /** Transport encryption, known once the client selected a mode (op 1); packets are dropped until then. */
-  crypto: { mode: Mode; key: number[] } | null;
+  crypto: { mode: Mode; key: number[]; gcmTables?: boolean } | null;
   /** False when the member may not be heard (no SPEAK, server mute, suppressed): its packets are dropped. */
   canSpeak: boolean;
   /** True once the member can decrypt DAVE frames (in the MLS group, or the room runs without E2EE). */
@@ -79,7 +79,7 @@ export class Sfu {
   add(m: MediaMember): void {
     this.remove(m.ssrc);
     const member: Member = {
-      ssrc: m.ssrc, userId: m.userId, room: m.room, cipher: m.crypto ? createRtpCipher(m.crypto.mode, Buffer.from(m.crypto.key)) : null, canSpeak: m.canSpeak,
+      ssrc: m.ssrc, userId: m.userId, room: m.room, cipher: m.crypto ? createRtpCipher(m.crypto.mode, Buffer.from(m.crypto.key), { gcmTables: m.crypto.gcmTables }) : null, canSpeak: m.canSpeak,
       daveReady: m.daveReady, ip: m.address?.ip ?? null, port: m.address?.port ?? 0, sendN: 0, winInit: false, winLast: 0, winBits: 0,
     };
     this.bySsrc.set(m.ssrc, member);
@@ -92,7 +92,7 @@ export class Sfu {
   update(ssrc: number, patch: MediaPatch): void {
     const m = this.bySsrc.get(ssrc);
     if (!m) return;
-    if (patch.crypto) m.cipher = createRtpCipher(patch.crypto.mode, Buffer.from(patch.crypto.key));
+    if (patch.crypto) m.cipher = createRtpCipher(patch.crypto.mode, Buffer.from(patch.crypto.key), { gcmTables: patch.crypto.gcmTables });
     if (patch.canSpeak !== undefined) m.canSpeak = patch.canSpeak;
     if (patch.daveReady !== undefined) m.daveReady = patch.daveReady;
     // Select Protocol's address is only a fallback: discovery saw where packets really come from.

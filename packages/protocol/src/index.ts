@@ -1,0 +1,5 @@
+export * from './permissions.js';
+export * from './intents.js';
+export * from './gateway.js';
+export * from './snowflake.js';
+export * from './social.js';

@@ -1,0 +1,22 @@
+/**
+ * What still answers partly from constants or leaves platform behaviour out, with the reason. Kept by hand and
+ * rendered into docs/conformance.md; a route answering a constant belongs here, never among the silent passes.
+ */
+export interface Partial {
+  what: string;
+  why: string;
+  /** Routes (`METHOD /path`) that answer from constants: their operations are reported `partial`, never `pass`. */
+  routes?: string[];
+}
+
+export const PARTIAL: Partial[] = [
+  { what: '`GET /gateway/bot` `session_start_limit`', why: 'a fixed 1000/999 budget: identifies are not counted per bot per day yet', routes: ['GET /gateway/bot'] },
+  { what: '`widget.png` icon', why: 'the store keeps icon hashes, not icon bytes, so the widget draws the guild\'s initials instead of its icon' },
+  { what: '`widget.json` member avatars', why: '`avatar_url` points at the default-avatar path; the CDN does not serve default avatars' },
+  { what: 'join requests', why: 'applications need the MEMBER_VERIFICATION_GATE_ENABLED feature; the verification form itself (questions) is not configurable, so `form_responses` are stored as sent' },
+  { what: 'GitHub-compatible webhook embeds', why: 'the platform does not publish its templates: titles follow its `[repo] What happened: #n title` pattern and the 18 documented events (and `star`), but the exact wording, colours and commit-list layout are close, not identical' },
+  { what: 'Slack-compatible webhook', why: 'Slack\'s `<url|text>` link markup is passed through as typed rather than rewritten' },
+  { what: '`POST /applications/{id}/attachment`', why: 'the uploaded file is kept indefinitely; the platform\'s ephemeral attachments expire, and their CDN URLs carry signed `ex`/`is`/`hm` parameters that Accord does not add' },
+  { what: '`GET /channels/{id}/application-command-index`', why: 'built on the web client branch (wip/web, not merged yet), so it answers 404 here' },
+  { what: 'DM and group-DM voice, voice close code 4021', why: 'voice joins guild channels only, and there is no voice rate limit (lowest priority of issue 15; not done)' },
+];

@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Ctx } from '../services/context.js';
+import { getApplication } from '../services/identity/applications.js';
+import { isEmbedded, urlMap } from '../services/activities/settings.js';
+import { RESERVED_PREFIX, resolveMapping, stripProxyPrefix } from '../services/activities/url-map.js';
+import { verifyProxyTicket } from '../services/activities/proxy-ticket.js';
+import { clientOrigin } from '../services/activities/origins.js';
+import { BRIDGE_PATH, TICKET_PATH, bridgePage } from './bridge-page.js';
+import { TICKET_COOKIE, activityCsp, downstreamHeaders, ticketFromCookies, upstreamHeaders } from './headers.js';
+import { DEFAULT_LIMITS, UpstreamError, upstreamRequest, upstreamUpgrade } from './upstream.js';
+
+/**
+ * The proxy host: `<scheme>://<application_id>.<proxy host>/…` serves that app's Activity. The bridge page and the
+ * ticket endpoint live under RESERVED_PREFIX; every other path, with or without `/.proxy`, goes to the upstream its
+ * URL mappings name, and nowhere else: an unmapped path is a 404, never a fetch of whatever the request names.
+ */
+
+const NOT_FOUND = JSON.stringify({ message: '404: Not Found', code: 0 });
+
+function plain(res: ServerResponse, status: number, body: string, type = 'application/json', extra: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...extra });
+  res.end(body);
+}
+
+/** The app whose proxy origin this is, if it has an Activity. */
+async function embeddedApp(ctx: Ctx, appId: string) {
+  const app = await getApplication(ctx, appId);
+  return app && isEmbedded(app) ? app : null;
+}
+
+export async function handleProxyRequest(ctx: Ctx, appId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const raw = req.url ?? '/';
+    // Origin-form only: an absolute-form target (`GET http://elsewhere/`) would make this an open proxy.
+    if (!raw.startsWith('/')) return plain(res, 400, JSON.stringify({ message: '400: Bad Request', code: 0 }));
+    const app = await embeddedApp(ctx, appId);
+    if (!app) return plain(res, 404, NOT_FOUND);
+    const path = stripProxyPrefix(raw);
+    const pathname = path.split('?')[0];
+
+    if (pathname === RESERVED_PREFIX || pathname.startsWith(`${RESERVED_PREFIX}/`)) return reserved(ctx, appId, pathname, req, res);
+
+    const mapped = resolveMapping(urlMap(app), path);
+    if (!mapped) return plain(res, 404, NOT_FOUND);
+    const ticket = ticketFromCookies(req.headers.cookie);
+    const verified = ticket ? await verifyProxyTicket(ctx, appId, ticket) : null;
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    if (Number(req.headers['content-length'] ?? 0) > DEFAULT_LIMITS.maxRequestBytes) {
+      return plain(res, 413, JSON.stringify({ message: 'Request entity too large', code: 40005 }), 'application/json', { connection: 'close' });
+    }
+    const up = await upstreamRequest(mapped.url, req.method ?? 'GET', upstreamHeaders(ctx, appId, req.headers, mapped.url, verified?.headers ?? null), hasBody ? req : null);
+    res.statusCode = up.status;
+    for (const [k, v] of downstreamHeaders(ctx, appId, up.rawHeaders)) res.appendHeader(k, v);
+    up.body.on('error', () => res.destroy());
+    up.body.pipe(res);
+  } catch (err) {
+    if (err instanceof UpstreamError) return plain(res, err.status, JSON.stringify({ message: err.message, code: 0 }));
+    plain(res, 502, JSON.stringify({ message: 'The Activity cannot be reached.', code: 0 }));
+  }
+}
+
+/** The bridge page and the ticket endpoint. */
+async function reserved(ctx: Ctx, appId: string, pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (pathname === BRIDGE_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+    const { html, csp } = bridgePage(clientOrigin(ctx));
+    // The client may pass the person's proxy ticket along; it becomes this origin's cookie before the Activity loads.
+    const ticket = new URL(req.url ?? '/', 'http://x').searchParams.get('accord_ticket');
+    const cookie = ticket ? await ticketCookie(ctx, appId, ticket) : null;
+    return plain(res, 200, req.method === 'HEAD' ? '' : html, 'text/html; charset=utf-8', {
+      'content-security-policy': csp, 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff',
+      ...(cookie ? { 'set-cookie': cookie } : {}),
+    });
+  }
+  if (pathname === TICKET_PATH && req.method === 'POST') {
+    const body = await readSmall(req, 4096);
+    const cookie = body ? await ticketCookie(ctx, appId, body.trim()) : null;
+    if (!cookie) return plain(res, 401, JSON.stringify({ message: '401: Unauthorized', code: 0 }));
+    return plain(res, 204, '', 'text/plain', { 'set-cookie': cookie });
+  }
+  return plain(res, 404, NOT_FOUND, 'application/json', { 'content-security-policy': activityCsp(ctx, appId) });
+}
+
+/** The Set-Cookie value for a valid ticket (null otherwise). Partitioned: it lives in the client's frames only. */
+async function ticketCookie(ctx: Ctx, appId: string, ticket: string): Promise<string | null> {
+  const verified = await verifyProxyTicket(ctx, appId, ticket);
+  if (!verified) return null;
+  const maxAge = Math.max(0, verified.payload.expires_at - Math.floor(ctx.clock.now() / 1000));
+  return `${TICKET_COOKIE}=${encodeURIComponent(ticket)}; Path=/; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=None; Partitioned`;
+}
+
+function readSmall(req: IncomingMessage, max: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      text += c;
+      if (text.length > max) {
+        req.destroy();
+        resolve(null);
+      }
+    });
+    req.on('end', () => resolve(text));
+    req.on('error', () => resolve(null));
+  });
+}
+
+/** A WebSocket to the Activity: same mapping rules as requests, spliced through to the upstream. */
+export async function handleProxyUpgrade(ctx: Ctx, appId: string, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const refuse = (status: number, text: string) => void socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  try {
+    const raw = req.url ?? '/';
+    if (!raw.startsWith('/') || String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(400, 'Bad Request');
+    const app = await embeddedApp(ctx, appId);
+    const mapped = app ? resolveMapping(urlMap(app), stripProxyPrefix(raw)) : null;
+    if (!mapped) return refuse(404, 'Not Found');
+    const ticket = ticketFromCookies(req.headers.cookie);
+    const verified = ticket ? await verifyProxyTicket(ctx, appId, ticket) : null;
+    const target = new URL(mapped.url);
+    upstreamUpgrade(target, upstreamHeaders(ctx, appId, req.headers, target, verified?.headers ?? null, true), socket, head);
+  } catch {
+    refuse(502, 'Bad Gateway');
+  }
+}

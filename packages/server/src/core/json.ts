@@ -1,0 +1,52 @@
+/**
+ * JSON.parse that keeps every digit of integers beyond 2^53.
+ *
+ * Clients such as discord.py send snowflakes as JSON numbers (`message_reference.message_id`, the `messages` of a
+ * bulk delete, `guild_id` in Gateway op 8). Plain JSON.parse rounds them to the nearest double, so the id is wrong
+ * before any validator sees it. Here an integer literal that is not a safe integer is read as its digit string, which
+ * the id validators accept; every other value parses exactly as JSON.parse would.
+ */
+export function parseJson(text: string): unknown {
+  // Fast path: an unsafe integer needs at least 16 digits in a row.
+  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  return JSON.parse(quoteUnsafeIntegers(text));
+}
+
+const LONG_DIGITS = /\d{16}/;
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+/** Rewrites integer literals outside strings that do not fit a double exactly as JSON strings of their digits. */
+export function quoteUnsafeIntegers(text: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i += 2;
+        else if (d === 0x22) break;
+        else i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (!m) { i++; continue; }
+      const lit = m[0];
+      const end = i + lit.length;
+      if (!m[1] && !m[2] && lit.replace('-', '').length >= 16 && !Number.isSafeInteger(Number(lit))) {
+        out += text.slice(copied, i) + '"' + lit + '"';
+        copied = end;
+      }
+      i = end;
+      continue;
+    }
+    i++;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}

@@ -1,0 +1,20 @@
+import type { PresenceState as Presences } from './presence.js';
+import type { Session, Transport } from './session.js';
+
+/**
+ * What a connection needs of the Gateway that owns it. The Gateway implements it; the connection and the op handlers
+ * depend on this interface only, so the Gateway and its connections do not import each other.
+ */
+export interface GatewayHub {
+  readonly sessions: Map<string, Session>;
+  readonly presences: Presences;
+  readonly resumeUrl: string;
+  shardOf(guildId: string, count: number): number;
+  attach(s: Session): void;
+  sendGuildCreates(s: Session): void;
+  /** A connection ended: a clean close ends its session, anything else keeps it resumable. */
+  detach(conn: Transport & { session: Session | null }, clean: boolean): void;
+  setPresence(s: Session, raw: unknown): void;
+  /** Live sessions of a user in this process. */
+  sessionsOf(userId: string): number;
+}

@@ -1,0 +1,95 @@
+import { fieldError } from '../../core/errors.js';
+
+/**
+ * An app's URL mappings (the portal's Activities → URL Mappings): requests to `<prefix>/<rest>` on the app's proxy
+ * host go to `<target>/<rest>`. Targets carry no protocol on the real platform (the proxy speaks https, and wss for
+ * WebSockets); Accord also accepts an explicit `http://` so a developer can map a plain local server in dev.
+ * `{name}` parameters in a prefix fill the same names in the target's host (`/google/{sub}` → `{sub}.google.com`).
+ */
+export interface UrlMapping {
+  prefix: string;
+  target: string;
+}
+
+export const MAX_MAPPINGS = 50;
+/** Paths the proxy host keeps for itself (the bridge page and the proxy ticket); no mapping may claim them. */
+export const RESERVED_PREFIX = '/.well-known/accord';
+export const PROXY_PREFIX = '/.proxy';
+
+const PARAM = /\{([a-z]+)\}/g;
+const PREFIX_CHARS = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%{}/-]*$/;
+const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9{}](?:[A-Za-z0-9{}.-]{0,251}[A-Za-z0-9{}])?)(?::\d{1,5})?$/;
+const PATH_CHARS = /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
+
+/** Splits a target into scheme, host (with port) and base path. */
+export function parseTarget(target: string): { scheme: 'https' | 'http'; host: string; path: string } | null {
+  const m = /^(?:(https?):\/\/)?([^/?#]+)(\/[^?#]*)?$/.exec(target);
+  if (!m || !HOST.test(m[2])) return null;
+  const port = /:(\d+)$/.exec(m[2])?.[1];
+  if (port && Number(port) > 65535) return null;
+  const path = (m[3] ?? '').replace(/\/+$/, '');
+  if (!PATH_CHARS.test(path) || path.split('/').includes('..')) return null;
+  return { scheme: (m[1] as 'https' | 'http' | undefined) ?? 'https', host: m[2].toLowerCase(), path };
+}
+
+const normPrefix = (p: string) => (p === '/' ? '/' : p.replace(/\/+$/, ''));
+
+/** Validates a whole list (50035 on the offending entry); returns it normalised (no trailing slashes). */
+export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = ['url_map']): UrlMapping[] {
+  if (list.length > MAX_MAPPINGS) throw fieldError(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_MAPPINGS} or fewer in length.`);
+  const seen = new Set<string>();
+  return list.map((m, i) => {
+    const prefix = normPrefix(m.prefix.trim());
+    const target = m.target.trim();
+    if (!PREFIX_CHARS.test(prefix) || prefix.split('/').includes('..') || prefix.includes('//')) {
+      throw fieldError([...path, i, 'prefix'], 'URL_MAPPING_PREFIX_INVALID', 'The prefix must be a path starting with /.');
+    }
+    if (prefix === RESERVED_PREFIX || prefix.startsWith(`${RESERVED_PREFIX}/`) || prefix === PROXY_PREFIX || prefix.startsWith(`${PROXY_PREFIX}/`)) {
+      throw fieldError([...path, i, 'prefix'], 'URL_MAPPING_PREFIX_RESERVED', `Prefixes under ${PROXY_PREFIX} and ${RESERVED_PREFIX} are reserved.`);
+    }
+    const t = parseTarget(target);
+    if (!t) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target must be a host with an optional port and path, without a protocol.');
+    const names = new Set([...prefix.matchAll(PARAM)].map((x) => x[1]));
+    for (const [, name] of target.matchAll(PARAM)) {
+      if (!names.has(name)) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', `The parameter {${name}} is not in the prefix.`);
+    }
+    if (seen.has(prefix)) throw fieldError([...path, i, 'prefix'], 'URL_MAPPING_PREFIX_DUPLICATE', 'Each prefix may be mapped once.');
+    seen.add(prefix);
+    return { prefix, target };
+  });
+}
+
+function prefixRegex(prefix: string): RegExp {
+  if (prefix === '/') return /^(?=\/)/;
+  const escaped = prefix.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([a-z]+)\\?\}/g, '(?<$1>[\\w-]+)');
+  return new RegExp(`^${escaped}(?=/|$)`);
+}
+
+/** The mapping a request path goes to, and the upstream URL; the longest matching prefix wins. Null: unmapped. */
+export function resolveMapping(list: UrlMapping[], pathAndQuery: string): { mapping: UrlMapping; url: URL } | null {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const search = q < 0 ? '' : pathAndQuery.slice(q);
+  let best: { mapping: UrlMapping; match: RegExpExecArray } | null = null;
+  for (const mapping of list) {
+    const match = prefixRegex(mapping.prefix).exec(path);
+    if (match && (!best || match[0].length > best.match[0].length)) best = { mapping, match };
+  }
+  if (!best) return null;
+  const groups = best.match.groups ?? {};
+  const target = best.mapping.target.replace(PARAM, (_, name: string) => groups[name] ?? '');
+  const t = parseTarget(target);
+  if (!t) return null;
+  const rest = path.slice(best.match[0].length);
+  const url = new URL(`${t.scheme}://${t.host}${t.path}${rest.startsWith('/') || rest === '' ? rest : `/${rest}`}${search}`);
+  // The mapped path must stay under the target's base path (no climbing out with encoded dots).
+  if (t.path && url.pathname !== t.path && !url.pathname.startsWith(`${t.path}/`)) return null;
+  return { mapping: best.mapping, url };
+}
+
+/** `/.proxy/x` and `/x` are the same request (since 2025-07-30 both forms are served). */
+export function stripProxyPrefix(pathAndQuery: string): string {
+  if (pathAndQuery === PROXY_PREFIX || pathAndQuery.startsWith(`${PROXY_PREFIX}?`)) return `/${pathAndQuery.slice(PROXY_PREFIX.length)}`;
+  if (pathAndQuery.startsWith(`${PROXY_PREFIX}/`)) return pathAndQuery.slice(PROXY_PREFIX.length);
+  return pathAndQuery;
+}

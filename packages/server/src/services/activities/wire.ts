@@ -1,0 +1,51 @@
+import type { ChannelRecord } from '../../store/records.js';
+
+/** Wire shapes of Activity instances: their id, their location, and the EMBEDDED_ACTIVITY_UPDATE_V2 payload. */
+
+export interface InstanceRecord {
+  instance_id: string;
+  application_id: string;
+  launch_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  created_at: number;
+  ended_at: number | null;
+}
+
+export interface ParticipantRecord {
+  user_id: string;
+  session_id: string;
+  nonce: string | null;
+  joined_at: number;
+}
+
+/** `i-<launch_id>-gc-<guild_id>-<channel_id>` in guilds, `i-<launch_id>-pc-<channel_id>` in private channels. */
+export function instanceIdFor(launchId: string, channel: Pick<ChannelRecord, 'id' | 'guild_id'>): string {
+  return channel.guild_id ? `i-${launchId}-gc-${channel.guild_id}-${channel.id}` : `i-${launchId}-pc-${channel.id}`;
+}
+
+export function locationOf(i: Pick<InstanceRecord, 'channel_id' | 'guild_id'>) {
+  return i.guild_id
+    ? { id: `gc-${i.guild_id}-${i.channel_id}`, kind: 'gc' as const, channel_id: i.channel_id, guild_id: i.guild_id }
+    : { id: `pc-${i.channel_id}`, kind: 'pc' as const, channel_id: i.channel_id };
+}
+
+/** Distinct users of an instance, in joining order. */
+export const usersOf = (ps: ParticipantRecord[]) => [...new Set(ps.map((p) => p.user_id))];
+
+/**
+ * EMBEDDED_ACTIVITY_UPDATE_V2, as the official client reads it: the instance (`instance_id`, also as
+ * `composite_instance_id`), its launch and location, and its participants as sessions (`nonce` echoes the launch
+ * request of that session). An ended instance has no participants.
+ */
+export function instanceUpdateWire(inst: InstanceRecord, participants: ParticipantRecord[]) {
+  return {
+    application_id: inst.application_id,
+    instance_id: inst.instance_id,
+    composite_instance_id: inst.instance_id,
+    launch_id: inst.launch_id,
+    location: locationOf(inst),
+    ...(inst.guild_id ? { guild_id: inst.guild_id } : {}),
+    participants: participants.map((p) => ({ user_id: p.user_id, session_id: p.session_id, ...(p.nonce ? { nonce: p.nonce } : {}) })),
+  };
+}

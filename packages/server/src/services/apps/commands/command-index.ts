@@ -1,0 +1,81 @@
+import type { Actor, Ctx } from '../../context.js';
+import { Errors } from '../../../core/errors.js';
+import { isSnowflake } from '@accord/protocol';
+import { toApplication } from '../../../store/repos/mappers.js';
+import { parseJson } from '../../../store/json.js';
+import type { ApplicationRecord } from '../../../store/records.js';
+import { canUseCommand } from './permissions.js';
+import { toCommand } from './store.js';
+import type { CommandPermission, CommandRecord } from './types.js';
+import { commandWire } from './wire.js';
+
+/** What the official client's command picker loads: the apps and the commands the person may use. */
+export interface CommandIndex {
+  applications: { id: string; name: string; icon: string | null; description: string; bot_id?: string }[];
+  application_commands: ReturnType<typeof commandWire>[];
+  version: string;
+}
+
+export function build(apps: ApplicationRecord[], commands: CommandRecord[]): CommandIndex {
+  const withCommands = new Set(commands.map((c) => c.application_id));
+  let version = 0n;
+  for (const c of commands) if (BigInt(c.version) > version) version = BigInt(c.version);
+  return {
+    applications: apps.filter((a) => withCommands.has(a.id)).map((a) => ({
+      id: a.id, name: a.name, icon: a.icon, description: a.description, ...(a.bot_user_id ? { bot_id: a.bot_user_id } : {}),
+    })),
+    application_commands: commands.map((c) => commandWire(c)),
+    version: version.toString(),
+  };
+}
+
+/** Whether a global command is offered in an installation context and an interaction context. */
+export function offered(c: CommandRecord, integrationType: number, context: number): boolean {
+  if (c.guild_id !== null) return true;
+  const types = c.integration_types ?? [0];
+  if (!types.includes(integrationType)) return false;
+  if (c.contexts) return c.contexts.includes(context);
+  // Without contexts, the deprecated dm_permission still keeps a command out of the bot DM.
+  return context !== 1 || c.dm_permission !== false;
+}
+
+/**
+ * GET /guilds/{id}/application-command-index: apps whose bot is a member, with their guild commands and their
+ * guild-installable global commands, filtered by default_member_permissions and the guild's overwrites.
+ */
+export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string): Promise<CommandIndex> {
+  if (!isSnowflake(guildId)) throw Errors.unknownGuild();
+  await ctx.access.requireGuild(guildId, actor.user.id);
+  const appRows = await ctx.db.selectFrom('applications').innerJoin('members', 'members.user_id', 'applications.bot_user_id')
+    .selectAll('applications').where('members.guild_id', '=', guildId).orderBy('applications.id').execute();
+  const apps = appRows.map(toApplication);
+  if (!apps.length) return build([], []);
+  const appIds = apps.map((a) => a.id);
+  const [rows, permRows] = await Promise.all([
+    ctx.db.selectFrom('application_commands').selectAll().where('application_id', 'in', appIds)
+      .where((eb) => eb.or([eb('guild_id', 'is', null), eb('guild_id', '=', guildId)])).orderBy('id').execute(),
+    ctx.db.selectFrom('command_permissions').select(['application_id', 'command_id', 'permissions'])
+      .where('guild_id', '=', guildId).where('application_id', 'in', appIds).execute(),
+  ]);
+  const overwrites = new Map(permRows.map((r) => [String(r.command_id), parseJson<CommandPermission[]>(r.permissions, [])]));
+  const visible: CommandRecord[] = [];
+  for (const cmd of rows.map(toCommand)) {
+    if (!offered(cmd, 0, 0)) continue;
+    const sets = { command: overwrites.get(cmd.id) ?? null, application: overwrites.get(cmd.application_id) ?? null };
+    if (await canUseCommand(ctx, { command: cmd, guildId, userId: actor.user.id, overwrites: sets })) visible.push(cmd);
+  }
+  return build(apps, visible);
+}
+
+/** GET /users/@me/application-command-index: apps the person installed to their account, and their user-installable commands. */
+export async function userCommandIndex(ctx: Ctx, actor: Actor): Promise<CommandIndex> {
+  const appRows = await ctx.db.selectFrom('applications').innerJoin('oauth_grants', 'oauth_grants.application_id', 'applications.id')
+    .selectAll('applications').where('oauth_grants.user_id', '=', actor.user.id).where('oauth_grants.integration_type', '=', 1)
+    .orderBy('applications.id').execute();
+  const apps = appRows.map(toApplication);
+  if (!apps.length) return build([], []);
+  const rows = await ctx.db.selectFrom('application_commands').selectAll().where('application_id', 'in', apps.map((a) => a.id))
+    .where('guild_id', 'is', null).orderBy('id').execute();
+  const commands = rows.map(toCommand).filter((c) => (c.integration_types ?? [0]).includes(1));
+  return build(apps, commands);
+}

@@ -1,0 +1,67 @@
+import crypto from 'node:crypto';
+import type { Ctx } from '../../context.js';
+import { parseJson } from '../../../core/json.js';
+
+/** Ed25519 request signing for HTTP interaction delivery: signature over `timestamp + body`, hex encoded. */
+
+const keys = new WeakMap<Ctx, Map<string, { der: string; key: crypto.KeyObject }>>();
+
+async function signingKey(ctx: Ctx, applicationId: string): Promise<crypto.KeyObject | null> {
+  const row = await ctx.db.selectFrom('applications').select('signing_key').where('id', '=', applicationId).executeTakeFirst();
+  if (!row?.signing_key) return null;
+  let cache = keys.get(ctx);
+  if (!cache) keys.set(ctx, (cache = new Map()));
+  const hit = cache.get(applicationId);
+  if (hit && hit.der === row.signing_key) return hit.key;
+  const key = crypto.createPrivateKey({ key: Buffer.from(row.signing_key, 'base64'), format: 'der', type: 'pkcs8' });
+  cache.set(applicationId, { der: row.signing_key, key });
+  return key;
+}
+
+/** Ed25519 signature (hex) of `bytes` with the app's key; null when the app has none. Deterministic (RFC 8032). */
+export async function signBytes(ctx: Ctx, applicationId: string, bytes: Buffer): Promise<string | null> {
+  const key = await signingKey(ctx, applicationId);
+  return key ? crypto.sign(null, bytes, key).toString('hex') : null;
+}
+
+export interface SignedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The exact bytes to send and their headers. `tamper` signs other bytes than the body (for the endpoint check that a
+ * bad signature is refused).
+ */
+export async function signedRequest(ctx: Ctx, applicationId: string, payload: unknown, opts: { tamper?: boolean } = {}): Promise<SignedRequest | null> {
+  const key = await signingKey(ctx, applicationId);
+  if (!key) return null;
+  const body = JSON.stringify(payload);
+  const timestamp = String(Math.floor(ctx.clock.now() / 1000));
+  const signed = opts.tamper ? `${timestamp}${body} ` : `${timestamp}${body}`;
+  const signature = crypto.sign(null, Buffer.from(signed, 'utf8'), key).toString('hex');
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Discord-Interactions/1.0 (+https://discord.com)',
+      'x-signature-ed25519': signature,
+      'x-signature-timestamp': timestamp,
+    },
+  };
+}
+
+/** POSTs a signed body; resolves to the status and parsed JSON (null when absent), or null on network failure/timeout. */
+export async function postSigned(url: string, req: SignedRequest, timeoutMs: number): Promise<{ status: number; json: unknown; contentType: string } | null> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers: req.headers, body: req.body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const text = await res.text();
+    let json: unknown = null;
+    if (text) {
+      try { json = parseJson(text); } catch { json = undefined; }
+    }
+    return { status: res.status, json, contentType: res.headers.get('content-type') ?? '' };
+  } catch {
+    return null;
+  }
+}

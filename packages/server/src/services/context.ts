@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { Snowflakes } from '../core/snowflake.js';
+import type { EventBus } from '../bus/bus.js';
+import type { PresenceState } from '../bus/presence-state.js';
+import type { DB } from '../store/schema.js';
+import type { Store } from '../store/db.js';
+import type { GuildAccess } from './guilds/access.js';
+import type { UserRecord } from '../store/records.js';
+
+/** Everything a service needs, injected once at start. */
+export interface Ctx {
+  config: Config;
+  clock: Clock;
+  ids: Snowflakes;
+  store: Store;
+  db: Kysely<DB>;
+  bus: EventBus;
+  access: GuildAccess;
+  /** Who shows online: written by the Gateway, counted by services (`onlineCount`). */
+  presences: PresenceState;
+  /** Base URL clients use (http://host:port), for gateway and CDN links. */
+  publicUrl: string;
+}
+
+/** Who is calling: the authenticated user and how they authenticated. */
+export interface Actor {
+  user: UserRecord;
+  kind: 'user' | 'bot' | 'bearer';
+  /** For bots and bearer tokens: the application behind the token. */
+  applicationId: string | null;
+  scopes: string[];
+}

@@ -1,0 +1,637 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { Actor, Ctx } from '../context.js';
+import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
+import { P, snowflakeAt } from '@accord/protocol';
+import { parseBody, snowflake } from '../../core/validation.js';
+import { bool, num, parseJson } from '../../store/json.js';
+import { id, idOrNull, type DB } from '../../store/schema.js';
+import type { UserRecord } from '../../store/records.js';
+import { toMember } from '../../store/repos/mappers.js';
+import { member as memberWire } from '../../wire/member.js';
+import { publicUser } from '../../wire/user.js';
+import { assetHash, imageFromDataUri, storeAsset } from '../expressions/assets.js';
+import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
+import { getChannelRecord } from '../guilds/lookup.js';
+import { checkId, isId } from '../../core/ids.js';
+import { getUsers } from '../identity/users.js';
+
+/**
+ * Guild scheduled events: CRUD with the permission table of the docs (by entity type, on the event's channel), the
+ * CREATE_EVENTS split (MANAGE_EVENTS grants it until 2026-02-23 by the server clock), status transitions, the
+ * platform's status automation (external events start and end on time; events never started are cancelled), the
+ * users who are interested, and recurrence exceptions. Changes publish GUILD_SCHEDULED_EVENT_*; events in a channel
+ * reach only those who can view it.
+ */
+
+export const unknownEvent = () => new ApiError(404, 10070, 'Unknown Guild Scheduled Event');
+const unknownException = () => new ApiError(404, 10070, 'Unknown Guild Scheduled Event Exception');
+const finished = () => new ApiError(400, 180000, 'Cannot update a finished event');
+
+export const EventStatus = { SCHEDULED: 1, ACTIVE: 2, COMPLETED: 3, CANCELED: 4 } as const;
+export const EntityType = { STAGE_INSTANCE: 1, VOICE: 2, EXTERNAL: 3 } as const;
+const MAX_UNCOMPLETED = 100;
+/** An event never started is cancelled this long after its start time ("on the order of hours"; unverified value). */
+export const AUTO_CANCEL_AFTER_MS = 3 * 3600_000;
+const MAX_COVER_BYTES = 10 * 1024 * 1024;
+
+const iso = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Could not parse the date.', params: { code: 'DATE_TYPE_PARSE' } });
+const RecurrenceRule = z.object({
+  start: iso,
+  end: z.unknown().optional(),
+  frequency: z.literal([0, 1, 2, 3]),
+  interval: z.number().int().min(1).max(2).nullable().optional(),
+  by_weekday: z.array(z.literal([0, 1, 2, 3, 4, 5, 6])).max(7).nullable().optional(),
+  by_n_weekday: z.array(z.object({ n: z.number().int().min(1).max(5), day: z.literal([0, 1, 2, 3, 4, 5, 6]) })).max(1).nullable().optional(),
+  by_month: z.array(z.number().int().min(1).max(12)).max(1).nullable().optional(),
+  by_month_day: z.array(z.number().int().min(1).max(31)).max(1).nullable().optional(),
+  by_year_day: z.unknown().optional(),
+  count: z.unknown().optional(),
+});
+type RecurrenceInput = z.infer<typeof RecurrenceRule>;
+const metadata = z.object({ location: z.string().min(1).max(100).optional() });
+
+const CreateBody = z.object({
+  name: z.string().min(1).max(100),
+  description: z.string().max(1000).nullable().optional(),
+  image: z.string().nullable().optional(),
+  scheduled_start_time: iso,
+  scheduled_end_time: iso.nullable().optional(),
+  privacy_level: z.literal(2),
+  entity_type: z.literal([1, 2, 3]),
+  channel_id: snowflake.nullable().optional(),
+  entity_metadata: metadata.nullable().optional(),
+  recurrence_rule: RecurrenceRule.nullable().optional(),
+});
+const PatchBody = z.object({
+  name: z.string().min(1).max(100).optional(),
+  description: z.string().max(1000).nullable().optional(),
+  image: z.string().nullable().optional(),
+  scheduled_start_time: iso.optional(),
+  scheduled_end_time: iso.nullable().optional(),
+  privacy_level: z.literal(2).optional(),
+  entity_type: z.literal([1, 2, 3]).nullable().optional(),
+  channel_id: snowflake.nullable().optional(),
+  entity_metadata: metadata.nullable().optional(),
+  status: z.literal([1, 2, 3, 4]).nullable().optional(),
+  recurrence_rule: RecurrenceRule.nullable().optional(),
+});
+const UsersQuery = z.object({
+  limit: z.preprocess((v) => (v === undefined || v === '' ? undefined : Number(v)), z.number().int().min(1).max(100).optional()),
+  with_member: z.preprocess((v) => (v === undefined ? undefined : ['true', 'True', '1'].includes(String(v))), z.boolean().optional()),
+  before: snowflake.optional(),
+  after: snowflake.optional(),
+});
+const ExceptionBody = z.object({
+  original_scheduled_start_time: iso,
+  scheduled_start_time: iso.nullable().optional(),
+  scheduled_end_time: iso.nullable().optional(),
+  is_canceled: z.boolean().nullable().optional(),
+});
+const ExceptionPatch = z.object({
+  scheduled_start_time: iso.nullable().optional(),
+  scheduled_end_time: iso.nullable().optional(),
+  is_canceled: z.boolean().nullable().optional(),
+});
+
+export interface EventRow {
+  id: unknown; guild_id: unknown; channel_id: unknown; creator_id: unknown; name: string; description: string | null;
+  scheduled_start_time: unknown; scheduled_end_time: unknown; privacy_level: unknown; status: unknown; entity_type: unknown;
+  entity_id: unknown; entity_metadata: string | null; image: string | null; recurrence_rule: string | null; created_at: unknown;
+}
+
+const isoOf = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
+
+function recurrenceWire(r: Record<string, any> | null) {
+  if (!r) return null;
+  return {
+    start: r.start, end: null, frequency: r.frequency, interval: r.interval ?? 1, by_weekday: r.by_weekday ?? null, by_n_weekday: r.by_n_weekday ?? null,
+    by_month: r.by_month ?? null, by_month_day: r.by_month_day ?? null, by_year_day: null, count: null,
+  };
+}
+
+interface ExceptionRow { event_id: unknown; exception_id: unknown; scheduled_start_time: unknown; scheduled_end_time: unknown; is_canceled: unknown }
+const exceptionWire = (x: ExceptionRow) => ({
+  event_id: id(x.event_id as string), event_exception_id: id(x.exception_id as string), scheduled_start_time: isoOf(x.scheduled_start_time),
+  scheduled_end_time: isoOf(x.scheduled_end_time), is_canceled: bool(x.is_canceled),
+});
+
+export function eventWire(r: EventRow, opts: { creator?: UserRecord | null; userCount?: number; exceptions?: ExceptionRow[] } = {}) {
+  const external = num(r.entity_type) === EntityType.EXTERNAL;
+  return {
+    id: id(r.id as string),
+    guild_id: id(r.guild_id as string),
+    channel_id: idOrNull(r.channel_id as string | null),
+    creator_id: idOrNull(r.creator_id as string | null),
+    name: r.name,
+    description: r.description ?? null,
+    image: r.image ?? null,
+    scheduled_start_time: isoOf(r.scheduled_start_time)!,
+    scheduled_end_time: isoOf(r.scheduled_end_time),
+    status: num(r.status),
+    entity_type: num(r.entity_type),
+    entity_id: idOrNull(r.entity_id as string | null),
+    recurrence_rule: recurrenceWire(parseJson(r.recurrence_rule, null)),
+    privacy_level: num(r.privacy_level),
+    ...(opts.userCount !== undefined ? { user_count: opts.userCount } : {}),
+    guild_scheduled_event_exceptions: (opts.exceptions ?? []).map(exceptionWire),
+    entity_metadata: external ? { location: parseJson<{ location?: string }>(r.entity_metadata, {}).location ?? '' } : null,
+    ...(opts.creator ? { creator: publicUser(opts.creator) } : {}),
+  };
+}
+
+/** Renders rows with creators, exceptions and (optionally) interested-user counts. */
+async function render(ctx: Ctx, rows: EventRow[], withCounts: boolean) {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => String(r.id));
+  const [creators, exceptions, counts] = await Promise.all([
+    getUsers(ctx, rows.map((r) => r.creator_id).filter(Boolean).map(String)),
+    ctx.db.selectFrom('scheduled_event_exceptions').selectAll().where('event_id', 'in', ids).orderBy('exception_id').execute(),
+    withCounts
+      ? ctx.db.selectFrom('scheduled_event_users').select(['event_id', (eb) => eb.fn.countAll<number>().as('n')]).where('event_id', 'in', ids).where('exception_id', '=', '0').groupBy('event_id').execute()
+      : Promise.resolve([]),
+  ]);
+  const countOf = new Map(counts.map((c) => [String(c.event_id), Number(c.n)]));
+  return rows.map((r) => eventWire(r, {
+    creator: r.creator_id ? creators.get(String(r.creator_id)) : null,
+    exceptions: exceptions.filter((x) => String(x.event_id) === String(r.id)),
+    ...(withCounts ? { userCount: countOf.get(String(r.id)) ?? 0 } : {}),
+  }));
+}
+
+const renderOne = async (ctx: Ctx, row: EventRow, withCounts = false) => (await render(ctx, [row], withCounts))[0];
+
+function publish(ctx: Ctx, t: string, row: EventRow, d: unknown) {
+  ctx.bus.publish({ t, d, guild_id: String(row.guild_id), channel_id: row.channel_id ? String(row.channel_id) : null });
+}
+
+/**
+ * The platform's automation, applied when events are read (judged on the server clock): external events become ACTIVE
+ * at their start and COMPLETED at their end; any event still SCHEDULED well after its start is CANCELED.
+ */
+async function automate(ctx: Ctx, rows: EventRow[]): Promise<EventRow[]> {
+  const now = ctx.clock.now();
+  const out: EventRow[] = [];
+  for (const r of rows) {
+    const status = num(r.status);
+    const start = num(r.scheduled_start_time);
+    const end = r.scheduled_end_time == null ? null : num(r.scheduled_end_time);
+    let next = status;
+    if (num(r.entity_type) === EntityType.EXTERNAL) {
+      if (status === EventStatus.SCHEDULED && now >= start) next = EventStatus.ACTIVE;
+      if ((next === EventStatus.ACTIVE) && end !== null && now >= end) next = EventStatus.COMPLETED;
+    } else if (status === EventStatus.SCHEDULED && now >= start + AUTO_CANCEL_AFTER_MS) {
+      next = EventStatus.CANCELED;
+    }
+    if (next === status) { out.push(r); continue; }
+    const res = await ctx.db.updateTable('scheduled_events').set({ status: next }).where('id', '=', String(r.id)).where('status', '=', status).executeTakeFirst();
+    const updated = { ...r, status: next };
+    if (Number(res.numUpdatedRows)) publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', updated, await renderOne(ctx, updated));
+    out.push(updated);
+  }
+  return out;
+}
+
+async function guildRows(ctx: Ctx, guildId: string): Promise<EventRow[]> {
+  return automate(ctx, await ctx.db.selectFrom('scheduled_events').selectAll().where('guild_id', '=', guildId).orderBy('id').execute());
+}
+
+/** Who may see an event: members; channel events also need VIEW_CHANNEL there. */
+async function visibleTo(ctx: Ctx, guildId: string, userId: string, row: EventRow): Promise<boolean> {
+  if (!row.channel_id) return true;
+  const perms = await ctx.access.channelPerms(guildId, String(row.channel_id), userId);
+  return perms !== null && (perms & P.VIEW_CHANNEL) !== 0n;
+}
+
+/** The guild's events as GUILD_CREATE carries them (viewer filtering is the gateway's channel rule). */
+export async function guildEvents(ctx: Ctx, guildId: string, viewerId?: string) {
+  if (!isId(guildId)) return [];
+  let rows = (await guildRows(ctx, guildId)).filter((r) => num(r.status) <= EventStatus.ACTIVE);
+  if (viewerId) {
+    const keep: EventRow[] = [];
+    for (const r of rows) if (await visibleTo(ctx, guildId, viewerId, r)) keep.push(r);
+    rows = keep;
+  }
+  return render(ctx, rows, false);
+}
+
+/** Events by id for the audit log's references. */
+export async function eventsByIds(ctx: Ctx, guildId: string, ids: string[]) {
+  const rows = await ctx.db.selectFrom('scheduled_events').selectAll().where('guild_id', '=', guildId).where('id', 'in', ids.filter(isId)).execute();
+  return render(ctx, rows, false);
+}
+
+async function requireEvent(ctx: Ctx, guildId: string, eventId: string): Promise<EventRow> {
+  checkId(eventId, unknownEvent);
+  const row = await ctx.db.selectFrom('scheduled_events').selectAll().where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  if (!row) throw unknownEvent();
+  return (await automate(ctx, [row]))[0];
+}
+
+/** An event the caller can see (10070 otherwise). */
+async function requireVisibleEvent(ctx: Ctx, actor: Actor, guildId: string, eventId: string): Promise<EventRow> {
+  checkId(guildId, Errors.unknownGuild);
+  await ctx.access.requireGuild(guildId, actor.user.id);
+  const row = await requireEvent(ctx, guildId, eventId);
+  if (!(await visibleTo(ctx, guildId, actor.user.id, row))) throw unknownEvent();
+  return row;
+}
+
+/** The channel-level permissions each entity type requires (docs "Guild Scheduled Event Permissions Requirements"). */
+const CHANNEL_NEEDS: Record<number, bigint> = {
+  [EntityType.STAGE_INSTANCE]: P.MANAGE_CHANNELS | P.MUTE_MEMBERS | P.MOVE_MEMBERS,
+  [EntityType.VOICE]: P.VIEW_CHANNEL | P.CONNECT,
+  [EntityType.EXTERNAL]: 0n,
+};
+
+/**
+ * Checks the permissions for creating (`creatorId` null) or managing an event of this type in this channel: CREATE_EVENTS
+ * to create; to manage, MANAGE_EVENTS, or CREATE_EVENTS for one's own event; plus the entity type's channel bits.
+ */
+async function requireEventPermissions(ctx: Ctx, actor: Actor, guildId: string, entityType: number, channelId: string | null, creatorId: string | null | 'new'): Promise<void> {
+  const perms = channelId
+    ? await ctx.access.channelPerms(guildId, channelId, actor.user.id)
+    : await ctx.access.guildPerms(guildId, actor.user.id);
+  if (perms === null) throw Errors.missingAccess();
+  const has = (bit: bigint) => ctx.access.hasPerm(perms, bit);
+  if (creatorId === 'new') {
+    if (!has(P.CREATE_EVENTS)) throw Errors.missingPermissions();
+  } else if (!has(P.MANAGE_EVENTS) && !(creatorId === actor.user.id && has(P.CREATE_EVENTS))) {
+    throw Errors.missingPermissions();
+  }
+  const needs = CHANNEL_NEEDS[entityType] ?? 0n;
+  if (needs && (perms & needs) !== needs) throw Errors.missingPermissions();
+}
+
+/** A stage (type 13) or voice (type 2) channel of this guild for the entity type. */
+async function checkChannel(ctx: Ctx, guildId: string, entityType: number, channelId: string | null | undefined): Promise<string | null> {
+  if (entityType === EntityType.EXTERNAL) {
+    if (channelId) throw fieldError('channel_id', 'GUILD_SCHEDULED_EVENT_CHANNEL_NOT_ALLOWED', 'External events cannot have a channel.');
+    return null;
+  }
+  if (!channelId) throw fieldError('channel_id', 'BASE_TYPE_REQUIRED', 'This field is required');
+  const ch = await getChannelRecord(ctx, channelId);
+  const wanted = entityType === EntityType.STAGE_INSTANCE ? 13 : 2;
+  if (!ch || ch.guild_id !== guildId || ch.type !== wanted) throw fieldError('channel_id', 'CHANNEL_INVALID', 'Invalid channel type for this entity type.');
+  return ch.id;
+}
+
+/** The recurrence limits the docs list; fields the platform sets itself are refused. */
+function checkRecurrence(r: RecurrenceInput | null | undefined, startMs: number): Record<string, unknown> | null {
+  if (!r) return null;
+  const bad = (key: string, message: string) => formError([{ path: ['recurrence_rule', key], code: 'GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID', message }]);
+  for (const k of ['end', 'count', 'by_year_day'] as const) if (r[k] !== undefined && r[k] !== null) throw bad(k, 'This field cannot be set.');
+  const interval = r.interval ?? 1;
+  if (interval !== 1 && r.frequency !== 2) throw bad('interval', 'An interval other than 1 needs a weekly frequency.');
+  const exclusive = [r.by_weekday?.length, r.by_n_weekday?.length, r.by_month?.length || r.by_month_day?.length].filter(Boolean).length;
+  if (exclusive > 1) throw bad('by_weekday', 'by_weekday, by_n_weekday and by_month with by_month_day are mutually exclusive.');
+  if (r.by_weekday?.length) {
+    if (r.frequency !== 2 && r.frequency !== 3) throw bad('by_weekday', 'by_weekday needs a daily or weekly frequency.');
+    if (r.frequency === 2 && r.by_weekday.length !== 1) throw bad('by_weekday', 'Weekly events recur on a single day.');
+    if (r.frequency === 3) {
+      const sets = ['0,1,2,3,4', '1,2,3,4,5', '6,0,1,2,3', '4,5', '5,6', '6,0'];
+      if (!sets.includes(r.by_weekday.join(','))) throw bad('by_weekday', 'Daily events recur on a known set of weekdays.');
+    }
+  }
+  if (r.by_n_weekday?.length && r.frequency !== 1) throw bad('by_n_weekday', 'by_n_weekday needs a monthly frequency.');
+  if (r.by_month?.length || r.by_month_day?.length) {
+    if (r.frequency !== 0) throw bad('by_month', 'by_month and by_month_day need a yearly frequency.');
+    if (!r.by_month?.length || !r.by_month_day?.length) throw bad('by_month', 'by_month and by_month_day go together.');
+  }
+  void startMs;
+  return {
+    start: new Date(Date.parse(r.start)).toISOString(), frequency: r.frequency, interval, by_weekday: r.by_weekday ?? null,
+    by_n_weekday: r.by_n_weekday ?? null, by_month: r.by_month ?? null, by_month_day: r.by_month_day ?? null,
+  };
+}
+
+function checkTimes(ctx: Ctx, startMs: number, endMs: number | null, startChanged: boolean): void {
+  if (startChanged && startMs < ctx.clock.now()) throw fieldError('scheduled_start_time', 'GUILD_SCHEDULED_EVENT_SCHEDULE_PAST', 'Cannot schedule event in the past.');
+  if (endMs !== null && endMs <= startMs) throw fieldError('scheduled_end_time', 'GUILD_SCHEDULED_EVENT_END_BEFORE_START', 'Cannot schedule event to end before starting.');
+}
+
+const auditView = (e: ReturnType<typeof eventWire>) => ({ ...e, location: e.entity_metadata?.location, image_hash: e.image });
+
+export async function listEvents(ctx: Ctx, actor: Actor, guildId: string, withCounts: boolean) {
+  checkId(guildId, Errors.unknownGuild);
+  await ctx.access.requireGuild(guildId, actor.user.id);
+  const rows: EventRow[] = [];
+  for (const r of await guildRows(ctx, guildId)) if (await visibleTo(ctx, guildId, actor.user.id, r)) rows.push(r);
+  return render(ctx, rows, withCounts);
+}
+
+export async function getEvent(ctx: Ctx, actor: Actor, guildId: string, eventId: string, withCounts: boolean) {
+  return renderOne(ctx, await requireVisibleEvent(ctx, actor, guildId, eventId), withCounts);
+}
+
+async function coverImage(ctx: Ctx, db: Kysely<DB>, eventId: string, image: string | null | undefined): Promise<string | null | undefined> {
+  if (image === undefined) return undefined;
+  if (image === null) {
+    await db.deleteFrom('expression_assets').where('id', '=', eventId).execute();
+    return null;
+  }
+  const asset = imageFromDataUri(image, { field: 'image', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_COVER_BYTES });
+  const hash = assetHash(asset.data);
+  await storeAsset(db, ctx, eventId, 'event-cover', asset, hash);
+  return hash;
+}
+
+/** POST /guilds/{id}/scheduled-events. */
+export async function createEvent(ctx: Ctx, actor: Actor, guildId: string, body: unknown) {
+  checkId(guildId, Errors.unknownGuild);
+  await ctx.access.requireGuild(guildId, actor.user.id);
+  const b = parseBody(CreateBody, body);
+  const channelId = await checkChannel(ctx, guildId, b.entity_type, b.channel_id);
+  await requireEventPermissions(ctx, actor, guildId, b.entity_type, channelId, 'new');
+  const external = b.entity_type === EntityType.EXTERNAL;
+  if (external && !b.entity_metadata?.location) throw fieldError(['entity_metadata', 'location'], 'BASE_TYPE_REQUIRED', 'This field is required');
+  if (external && !b.scheduled_end_time) throw fieldError('scheduled_end_time', 'BASE_TYPE_REQUIRED', 'This field is required');
+  const start = Date.parse(b.scheduled_start_time);
+  const end = b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null;
+  checkTimes(ctx, start, end, true);
+  const recurrence = checkRecurrence(b.recurrence_rule, start);
+  if (b.image) imageFromDataUri(b.image, { field: 'image', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_COVER_BYTES });
+  const open = await ctx.db.selectFrom('scheduled_events').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).where('status', 'in', [1, 2]).executeTakeFirst();
+  if (Number(open?.n ?? 0) >= MAX_UNCOMPLETED) throw new ApiError(400, 30038, 'Maximum number of uncompleted guild scheduled events reached (100)');
+
+  const row: EventRow & { id: string } = {
+    id: ctx.ids.next(), guild_id: guildId, channel_id: channelId, creator_id: actor.user.id, name: b.name, description: b.description ?? null,
+    scheduled_start_time: start, scheduled_end_time: end, privacy_level: 2, status: EventStatus.SCHEDULED, entity_type: b.entity_type,
+    entity_id: null, entity_metadata: external ? JSON.stringify({ location: b.entity_metadata!.location }) : null, image: null,
+    recurrence_rule: recurrence ? JSON.stringify(recurrence) : null, created_at: ctx.clock.now(),
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    row.image = (await coverImage(ctx, trx, row.id, b.image || undefined)) ?? null;
+    await trx.insertInto('scheduled_events').values(row as any).execute();
+  });
+  const out = eventWire(row, { creator: actor.user });
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_CREATE', row, out);
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_CREATE, targetId: row.id, changes: auditChanges('event', null, auditView(out)) });
+  return out;
+}
+
+const TRANSITIONS: Record<number, number[]> = { 1: [2, 4], 2: [3], 3: [], 4: [] };
+
+/** PATCH /guilds/{id}/scheduled-events/{event_id}: fields, entity type moves, and status transitions. */
+export async function updateEvent(ctx: Ctx, actor: Actor, guildId: string, eventId: string, body: unknown) {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  const creatorId = row.creator_id ? String(row.creator_id) : null;
+  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, creatorId);
+  const b = parseBody(PatchBody, body);
+  const status = num(row.status);
+  if (status === EventStatus.COMPLETED || status === EventStatus.CANCELED) throw finished();
+
+  const entityType = b.entity_type ?? num(row.entity_type);
+  const typeChanged = entityType !== num(row.entity_type);
+  const external = entityType === EntityType.EXTERNAL;
+  let channelId = row.channel_id ? String(row.channel_id) : null;
+  if (typeChanged || b.channel_id !== undefined) {
+    if (external && typeChanged && b.channel_id !== null) throw fieldError('channel_id', 'BASE_TYPE_REQUIRED', 'channel_id must be set to null for external events.');
+    channelId = await checkChannel(ctx, guildId, entityType, external ? null : b.channel_id === undefined ? channelId : b.channel_id);
+    if (channelId !== (row.channel_id ? String(row.channel_id) : null) || typeChanged) {
+      await requireEventPermissions(ctx, actor, guildId, entityType, channelId, creatorId);
+    }
+  }
+  let meta = parseJson<{ location?: string }>(row.entity_metadata, {});
+  if (external) {
+    if (b.entity_metadata !== undefined) meta = { location: b.entity_metadata?.location };
+    if (!meta.location) throw fieldError(['entity_metadata', 'location'], 'BASE_TYPE_REQUIRED', 'This field is required');
+  }
+  const start = b.scheduled_start_time !== undefined ? Date.parse(b.scheduled_start_time) : num(row.scheduled_start_time);
+  const end = b.scheduled_end_time !== undefined ? (b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null) : (row.scheduled_end_time == null ? null : num(row.scheduled_end_time));
+  if (external && end === null) throw fieldError('scheduled_end_time', 'BASE_TYPE_REQUIRED', 'This field is required');
+  checkTimes(ctx, start, end, b.scheduled_start_time !== undefined && start !== num(row.scheduled_start_time));
+  let nextStatus = status;
+  if (b.status != null && b.status !== status) {
+    if (!TRANSITIONS[status].includes(b.status)) throw fieldError('status', 'GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION', 'Invalid status transition.');
+    nextStatus = b.status;
+  }
+  const recurrence = b.recurrence_rule !== undefined ? checkRecurrence(b.recurrence_rule, start) : undefined;
+  if (b.image) imageFromDataUri(b.image, { field: 'image', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_COVER_BYTES });
+
+  const set: Record<string, unknown> = {
+    name: b.name ?? row.name,
+    description: b.description !== undefined ? b.description : row.description,
+    scheduled_start_time: start, scheduled_end_time: end, entity_type: entityType, channel_id: channelId, status: nextStatus,
+    entity_metadata: external ? JSON.stringify({ location: meta.location }) : null,
+  };
+  if (recurrence !== undefined) set.recurrence_rule = recurrence ? JSON.stringify(recurrence) : null;
+  await ctx.db.transaction().execute(async (trx) => {
+    const image = await coverImage(ctx, trx, String(row.id), b.image);
+    if (image !== undefined) set.image = image;
+    await trx.updateTable('scheduled_events').set(set).where('id', '=', String(row.id)).execute();
+    // A changed recurrence drops the exceptions made for the old one.
+    if (recurrence !== undefined) await trx.deleteFrom('scheduled_event_exceptions').where('event_id', '=', String(row.id)).execute();
+  });
+  const before = await renderOne(ctx, row);
+  const next = { ...row, ...set } as EventRow;
+  const out = await renderOne(ctx, next);
+  // Listeners who could see the old channel learn it moved (they may not see the new one).
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', next, out);
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_UPDATE, targetId: out.id, changes: auditChanges('event', auditView(before), auditView(out)) });
+  return out;
+}
+
+export async function deleteEvent(ctx: Ctx, actor: Actor, guildId: string, eventId: string): Promise<void> {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  const out = await renderOne(ctx, row);
+  await ctx.db.transaction().execute(async (trx) => deleteEventRows(trx, [String(row.id)]));
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_DELETE', row, out);
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_DELETE, targetId: out.id, changes: auditChanges('event', auditView(out), null) });
+}
+
+async function deleteEventRows(db: Kysely<DB>, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.deleteFrom('scheduled_event_users').where('event_id', 'in', ids).execute();
+  await db.deleteFrom('scheduled_event_exceptions').where('event_id', 'in', ids).execute();
+  await db.deleteFrom('expression_assets').where('id', 'in', ids).execute();
+  await db.deleteFrom('scheduled_events').where('id', 'in', ids).execute();
+}
+
+/** Removes every event of a guild (guild deletion, inside its transaction). */
+export async function deleteGuildEvents(db: Kysely<DB>, guildId: string): Promise<void> {
+  const ids = (await db.selectFrom('scheduled_events').select('id').where('guild_id', '=', guildId).execute()).map((r) => String(r.id));
+  await deleteEventRows(db, ids);
+}
+
+/** Links a stage instance to its event and starts it (stage instances call this). */
+export async function startStageEvent(ctx: Ctx, guildId: string, eventId: string, channelId: string, stageId: string): Promise<void> {
+  const row = await ctx.db.selectFrom('scheduled_events').selectAll().where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  if (!row || num(row.entity_type) !== EntityType.STAGE_INSTANCE || String(row.channel_id) !== channelId || num(row.status) !== EventStatus.SCHEDULED) return;
+  await ctx.db.updateTable('scheduled_events').set({ status: EventStatus.ACTIVE, entity_id: stageId }).where('id', '=', eventId).execute();
+  const next = { ...row, status: EventStatus.ACTIVE, entity_id: stageId };
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', next, await renderOne(ctx, next));
+}
+
+/** Completes the event of a stage instance that ended. */
+export async function endStageEvent(ctx: Ctx, guildId: string, eventId: string): Promise<void> {
+  const row = await ctx.db.selectFrom('scheduled_events').selectAll().where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  if (!row || num(row.status) !== EventStatus.ACTIVE) return;
+  await ctx.db.updateTable('scheduled_events').set({ status: EventStatus.COMPLETED }).where('id', '=', eventId).execute();
+  const next = { ...row, status: EventStatus.COMPLETED };
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', next, await renderOne(ctx, next));
+}
+
+/** A SCHEDULED stage event of this channel, for stage instance creation. */
+export async function stageEventFor(ctx: Ctx, guildId: string, eventId: string, channelId: string): Promise<boolean> {
+  if (!isId(eventId)) return false;
+  const row = await ctx.db.selectFrom('scheduled_events').select(['entity_type', 'channel_id', 'status']).where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  return !!row && num(row.entity_type) === EntityType.STAGE_INSTANCE && String(row.channel_id) === channelId && num(row.status) <= EventStatus.ACTIVE;
+}
+
+// ---- interested users -------------------------------------------------------------------------------------------
+
+async function usersOf(ctx: Ctx, guildId: string, eventId: string, exceptionId: string, query: unknown) {
+  const q = parseBody(UsersQuery, query);
+  const limit = q.limit ?? 100;
+  let sel = ctx.db.selectFrom('scheduled_event_users').selectAll().where('event_id', '=', eventId).where('exception_id', '=', exceptionId);
+  let rows;
+  if (q.before !== undefined) {
+    if (!isId(q.before)) return [];
+    rows = (await sel.where('user_id', '<', q.before).orderBy('user_id', 'desc').limit(limit).execute()).reverse();
+  } else {
+    if (q.after !== undefined) {
+      if (!isId(q.after)) return [];
+      sel = sel.where('user_id', '>', q.after);
+    }
+    rows = await sel.orderBy('user_id').limit(limit).execute();
+  }
+  const userIds = rows.map((r) => String(r.user_id));
+  const users = await getUsers(ctx, userIds);
+  const members = q.with_member && userIds.length
+    ? new Map((await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map((m) => [String(m.user_id), toMember(m)]))
+    : new Map();
+  return rows.flatMap((r) => {
+    const u = users.get(String(r.user_id));
+    if (!u) return [];
+    const m = members.get(u.id);
+    return [{
+      guild_scheduled_event_id: eventId,
+      ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}),
+      user_id: u.id,
+      user: publicUser(u),
+      // The spec's GuildMemberResponse carries `user` here too.
+      ...(m ? { member: memberWire(m, u, { now: ctx.clock.now() }) } : {}),
+      response: 1,
+    }];
+  });
+}
+
+/** GET .../scheduled-events/{id}/users: ascending by user id, `before` wins over `after`. */
+export async function listEventUsers(ctx: Ctx, actor: Actor, guildId: string, eventId: string, query: unknown) {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  return usersOf(ctx, guildId, String(row.id), '0', query);
+}
+
+export async function listExceptionUsers(ctx: Ctx, actor: Actor, guildId: string, eventId: string, exceptionId: string, query: unknown) {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  const x = await requireException(ctx, String(row.id), exceptionId);
+  return usersOf(ctx, guildId, String(row.id), String(x.exception_id), query);
+}
+
+const CountsQuery = z.object({ guild_scheduled_event_exception_ids: z.union([snowflake, z.array(snowflake).max(10)]).optional() });
+
+export async function countEventUsers(ctx: Ctx, actor: Actor, guildId: string, eventId: string, query: unknown) {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  const q = parseBody(CountsQuery, query);
+  const wanted = q.guild_scheduled_event_exception_ids === undefined ? [] : [q.guild_scheduled_event_exception_ids].flat().filter(isId);
+  const counts = await ctx.db.selectFrom('scheduled_event_users').select(['exception_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('event_id', '=', String(row.id)).groupBy('exception_id').execute();
+  const byId = new Map(counts.map((c) => [String(c.exception_id), Number(c.n)]));
+  return {
+    guild_scheduled_event_count: byId.get('0') ?? 0,
+    guild_scheduled_event_exception_counts: Object.fromEntries(wanted.map((x) => [x, byId.get(x) ?? 0])),
+  };
+}
+
+/** PUT/DELETE .../scheduled-events/{id}/users/@me: a person marks themselves interested (official client route). */
+export async function setInterested(ctx: Ctx, actor: Actor, guildId: string, eventId: string, interested: boolean, exceptionId = '0') {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  const eid = String(row.id);
+  if (exceptionId !== '0') await requireException(ctx, eid, exceptionId);
+  if (interested) {
+    const exists = await ctx.db.selectFrom('scheduled_event_users').select('user_id').where('event_id', '=', eid).where('exception_id', '=', exceptionId).where('user_id', '=', actor.user.id).executeTakeFirst();
+    if (exists) return;
+    await ctx.db.insertInto('scheduled_event_users').values({ event_id: eid, exception_id: exceptionId, user_id: actor.user.id, created_at: ctx.clock.now() })
+      .onConflict((oc) => oc.columns(['event_id', 'exception_id', 'user_id']).doNothing()).execute();
+  } else {
+    const res = await ctx.db.deleteFrom('scheduled_event_users').where('event_id', '=', eid).where('exception_id', '=', exceptionId).where('user_id', '=', actor.user.id).executeTakeFirst();
+    if (!Number(res.numDeletedRows)) return;
+  }
+  const d = { guild_scheduled_event_id: eid, user_id: actor.user.id, guild_id: guildId, ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}) };
+  publish(ctx, interested ? 'GUILD_SCHEDULED_EVENT_USER_ADD' : 'GUILD_SCHEDULED_EVENT_USER_REMOVE', row, d);
+}
+
+/** Members leaving a guild stop being interested in its events. */
+export async function forgetInterest(ctx: Ctx, guildId: string, userId: string): Promise<void> {
+  const ids = ctx.db.selectFrom('scheduled_events').select('id').where('guild_id', '=', guildId);
+  await ctx.db.deleteFrom('scheduled_event_users').where('user_id', '=', userId).where('event_id', 'in', ids).execute();
+}
+
+// ---- exceptions -------------------------------------------------------------------------------------------------
+
+async function requireException(ctx: Ctx, eventId: string, exceptionId: string): Promise<ExceptionRow> {
+  checkId(exceptionId, unknownException);
+  const x = await ctx.db.selectFrom('scheduled_event_exceptions').selectAll().where('event_id', '=', eventId).where('exception_id', '=', exceptionId).executeTakeFirst();
+  if (!x) throw unknownException();
+  return x;
+}
+
+const noChange = () => new ApiError(400, 180005, 'An exception must set is_canceled, scheduled_start_time or scheduled_end_time');
+
+export async function createException(ctx: Ctx, actor: Actor, guildId: string, eventId: string, body: unknown) {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  const b = parseBody(ExceptionBody, body);
+  if (!row.recurrence_rule) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_NOT_RECURRING', 'The event does not recur.');
+  if (b.is_canceled == null && b.scheduled_start_time == null && b.scheduled_end_time == null) throw noChange();
+  const original = Date.parse(b.original_scheduled_start_time);
+  if (original < num(row.scheduled_start_time)) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_INVALID', 'No occurrence starts at that time.');
+  const x = {
+    event_id: String(row.id), exception_id: snowflakeAt(original),
+    scheduled_start_time: b.scheduled_start_time ? Date.parse(b.scheduled_start_time) : null,
+    scheduled_end_time: b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null,
+    is_canceled: b.is_canceled ? 1 : 0,
+  };
+  const existing = await ctx.db.selectFrom('scheduled_event_exceptions').select('exception_id').where('event_id', '=', x.event_id).where('exception_id', '=', x.exception_id).executeTakeFirst();
+  if (existing) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_EXISTS', 'An exception already exists for this occurrence.');
+  await ctx.db.insertInto('scheduled_event_exceptions').values(x).execute();
+  const out = exceptionWire(x);
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE', row, { ...out, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE, targetId: out.event_id, changes: auditChanges('exception', null, out) });
+  return out;
+}
+
+export async function updateException(ctx: Ctx, actor: Actor, guildId: string, eventId: string, exceptionId: string, body: unknown) {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  const x = await requireException(ctx, String(row.id), exceptionId);
+  const b = parseBody(ExceptionPatch, body);
+  const set: Record<string, unknown> = {};
+  if (b.scheduled_start_time !== undefined) set.scheduled_start_time = b.scheduled_start_time ? Date.parse(b.scheduled_start_time) : null;
+  if (b.scheduled_end_time !== undefined) set.scheduled_end_time = b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null;
+  if (b.is_canceled != null) set.is_canceled = b.is_canceled ? 1 : 0;
+  if (Object.keys(set).length) {
+    await ctx.db.updateTable('scheduled_event_exceptions').set(set).where('event_id', '=', String(row.id)).where('exception_id', '=', String(x.exception_id)).execute();
+  }
+  const before = exceptionWire(x);
+  const out = exceptionWire({ ...x, ...set } as ExceptionRow);
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE', row, { ...out, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE, targetId: out.event_id, changes: auditChanges('exception', before, out) });
+  return out;
+}
+
+export async function deleteException(ctx: Ctx, actor: Actor, guildId: string, eventId: string, exceptionId: string): Promise<void> {
+  const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
+  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  const x = await requireException(ctx, String(row.id), exceptionId);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('scheduled_event_exceptions').where('event_id', '=', String(row.id)).where('exception_id', '=', String(x.exception_id)).execute();
+    await trx.deleteFrom('scheduled_event_users').where('event_id', '=', String(row.id)).where('exception_id', '=', String(x.exception_id)).execute();
+  });
+  const out = exceptionWire(x);
+  publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE', row, { ...out, guild_id: guildId });
+  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE, targetId: out.event_id, changes: auditChanges('exception', out, null) });
+}
+

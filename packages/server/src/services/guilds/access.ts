@@ -1,0 +1,148 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../store/schema.js';
+import type { Clock } from '../../core/clock.js';
+import type { EventBus } from '../../bus/bus.js';
+import { ALL_PERMISSIONS, P, channelPermissions, guildPermissions, has, type Overwrite, type PermissionSubject } from '@accord/protocol';
+import { Errors } from '../../core/errors.js';
+import { id, idOrNull } from '../../store/schema.js';
+import { parseJson, numOrNull, num } from '../../store/json.js';
+
+/** What permission checks need of one guild, kept in memory and dropped on any change the bus reports. */
+interface GuildState {
+  guildId: string;
+  ownerId: string;
+  rolePermissions: Map<string, bigint>;
+  rolePositions: Map<string, number>;
+  channels: Map<string, { type: number; parentId: string | null; overwrites: Overwrite[] }>;
+  members: Map<string, { roles: string[]; timeoutUntil: number | null }>;
+  /** Private threads are visible to their members and MANAGE_THREADS holders only. */
+  privateThreadMembers: Map<string, Set<string>>;
+}
+
+const INVALIDATING = /^(GUILD_UPDATE|GUILD_DELETE|GUILD_ROLE_|CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|THREAD_CREATE|THREAD_UPDATE|THREAD_DELETE|THREAD_MEMBER_UPDATE|THREAD_MEMBERS_UPDATE|GUILD_MEMBER_|GUILD_CREATE)/;
+const VOICE_TYPES = new Set([2, 13]);
+const THREAD_TYPES = new Set([10, 11, 12]);
+
+export class GuildAccess {
+  private cache = new Map<string, Promise<GuildState | null>>();
+
+  constructor(private readonly db: Kysely<DB>, private readonly clock: Clock, bus: EventBus) {
+    bus.subscribe((e) => {
+      if (e.guild_id && INVALIDATING.test(e.t)) this.cache.delete(e.guild_id);
+    });
+  }
+
+  invalidate(guildId: string): void {
+    this.cache.delete(guildId);
+  }
+
+  private state(guildId: string): Promise<GuildState | null> {
+    let p = this.cache.get(guildId);
+    if (!p) {
+      p = this.load(guildId);
+      this.cache.set(guildId, p);
+      p.catch(() => this.cache.delete(guildId));
+    }
+    return p;
+  }
+
+  private async load(guildId: string): Promise<GuildState | null> {
+    const g = await this.db.selectFrom('guilds').select(['id', 'owner_id']).where('id', '=', guildId).executeTakeFirst();
+    if (!g) return null;
+    const [roles, channels, members] = await Promise.all([
+      this.db.selectFrom('roles').select(['id', 'permissions', 'position']).where('guild_id', '=', guildId).execute(),
+      this.db.selectFrom('channels').select(['id', 'type', 'parent_id', 'permission_overwrites']).where('guild_id', '=', guildId).execute(),
+      this.db.selectFrom('members').select(['user_id', 'roles', 'communication_disabled_until']).where('guild_id', '=', guildId).execute(),
+    ]);
+    const privateThreads = channels.filter((c) => num(c.type) === 12).map((c) => id(c.id));
+    const threadMembers = privateThreads.length
+      ? await this.db.selectFrom('thread_members').select(['channel_id', 'user_id']).where('channel_id', 'in', privateThreads).execute()
+      : [];
+    const privateThreadMembers = new Map(privateThreads.map((t) => [t, new Set<string>()]));
+    for (const tm of threadMembers) privateThreadMembers.get(id(tm.channel_id))?.add(id(tm.user_id));
+    return {
+      guildId,
+      privateThreadMembers,
+      ownerId: id(g.owner_id),
+      rolePermissions: new Map(roles.map((r) => [id(r.id), BigInt(r.permissions)])),
+      rolePositions: new Map(roles.map((r) => [id(r.id), num(r.position)])),
+      channels: new Map(channels.map((c) => [id(c.id), { type: num(c.type), parentId: idOrNull(c.parent_id), overwrites: parseJson(c.permission_overwrites, []) }])),
+      members: new Map(members.map((m) => [id(m.user_id), { roles: parseJson(m.roles, []), timeoutUntil: numOrNull(m.communication_disabled_until) }])),
+    };
+  }
+
+  private subject(s: GuildState, userId: string): PermissionSubject | null {
+    const m = s.members.get(userId);
+    if (!m) return null;
+    return { userId, guildId: s.guildId, ownerId: s.ownerId, rolePermissions: s.rolePermissions, memberRoleIds: m.roles, timeoutUntil: m.timeoutUntil };
+  }
+
+  async isMember(guildId: string, userId: string): Promise<boolean> {
+    const s = await this.state(guildId);
+    return !!s?.members.has(userId);
+  }
+
+  async memberIds(guildId: string): Promise<string[]> {
+    const s = await this.state(guildId);
+    return s ? [...s.members.keys()] : [];
+  }
+
+  /** Guild-level permissions; null when the user is not a member (or the guild is unknown). */
+  async guildPerms(guildId: string, userId: string): Promise<bigint | null> {
+    const s = await this.state(guildId);
+    const subj = s && this.subject(s, userId);
+    return subj ? guildPermissions(subj, this.clock.now()) : null;
+  }
+
+  /** Channel permissions; threads take their parent's overwrites. Null when not a member. */
+  async channelPerms(guildId: string, channelId: string, userId: string): Promise<bigint | null> {
+    const s = await this.state(guildId);
+    const subj = s && this.subject(s, userId);
+    if (!s || !subj) return null;
+    const now = this.clock.now();
+    let ch = s.channels.get(channelId);
+    const privateMembers = s.privateThreadMembers.get(channelId);
+    if (ch && THREAD_TYPES.has(ch.type) && ch.parentId) ch = s.channels.get(ch.parentId) ?? ch;
+    if (!ch) return guildPermissions(subj, now);
+    const perms = channelPermissions(subj, ch.overwrites, { voice: VOICE_TYPES.has(ch.type), now });
+    if (privateMembers && !privateMembers.has(userId) && !has(perms, P.MANAGE_THREADS, now)) return 0n;
+    return perms;
+  }
+
+  /** Highest role position of a member (the owner ranks above everyone). */
+  async topPosition(guildId: string, userId: string): Promise<number> {
+    const s = await this.state(guildId);
+    if (!s) return -1;
+    if (s.ownerId === userId) return Number.MAX_SAFE_INTEGER;
+    const m = s.members.get(userId);
+    if (!m) return -1;
+    return Math.max(0, ...m.roles.map((r) => s.rolePositions.get(r) ?? 0));
+  }
+
+  async ownerId(guildId: string): Promise<string | null> {
+    return (await this.state(guildId))?.ownerId ?? null;
+  }
+
+  /** Throws 10004 for non-members, 50013 when a permission is missing. */
+  async requireGuild(guildId: string, userId: string, needed: bigint = 0n): Promise<bigint> {
+    const perms = await this.guildPerms(guildId, userId);
+    if (perms === null) throw Errors.unknownGuild();
+    if (needed && !has(perms, needed, this.clock.now())) throw Errors.missingPermissions();
+    return perms;
+  }
+
+  /** Throws 10003 when the channel is invisible, 50001 without VIEW_CHANNEL, 50013 when a permission is missing. */
+  async requireChannel(guildId: string, channelId: string, userId: string, needed: bigint = 0n): Promise<bigint> {
+    const perms = await this.channelPerms(guildId, channelId, userId);
+    if (perms === null) throw Errors.unknownChannel();
+    if (!(perms & P.VIEW_CHANNEL)) throw Errors.missingAccess();
+    if (needed && !has(perms, needed, this.clock.now())) throw Errors.missingPermissions();
+    return perms;
+  }
+
+  hasPerm(perms: bigint, needed: bigint): boolean {
+    return has(perms, needed, this.clock.now());
+  }
+
+  static readonly ALL = ALL_PERMISSIONS;
+}

@@ -1,0 +1,86 @@
+import type { Ctx } from '../../context.js';
+import { hashToken } from '../tokens.js';
+import type { ApplicationRecord, UserRecord } from '../../../store/records.js';
+import { putCode, randomSecret } from './codes.js';
+import { atHash, signJwt } from './jwt.js';
+import { displayScopes, effectiveScopes } from './scopes.js';
+
+/** Access tokens live a week (`expires_in: 604800`), by the server clock, so moving the dev clock expires them. */
+export const ACCESS_TOKEN_TTL_S = 604800;
+/** Refresh tokens outlive many access tokens; each use replaces the token (rotation). */
+export const REFRESH_TOKEN_TTL_MS = 365 * 86400_000;
+
+export interface RefreshData {
+  /** The scopes as granted (display form; expanded again at issue). */
+  scopes: string[];
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+  id_token?: string;
+  guild?: unknown;
+}
+
+/**
+ * Mints an access token (and a refresh token unless `refresh` is false) for a user and an app. The token row carries
+ * the effective scopes (sdk.* expanded) so scope checks are plain lookups.
+ */
+export async function issueTokens(
+  ctx: Ctx,
+  input: { app: ApplicationRecord; user: UserRecord; scopes: string[]; refresh: boolean; nonce?: string | null; guild?: unknown },
+): Promise<TokenResponse> {
+  const now = ctx.clock.now();
+  const scopes = displayScopes(input.scopes);
+  const access = randomSecret();
+  // Expired tokens of the pair are dead weight.
+  await ctx.db.deleteFrom('tokens').where('user_id', '=', input.user.id).where('application_id', '=', input.app.id)
+    .where('kind', '=', 'bearer').where('expires_at', '<=', now).execute();
+  await ctx.db.insertInto('tokens').values({
+    hash: hashToken(access), user_id: input.user.id, kind: 'bearer', application_id: input.app.id,
+    scopes: effectiveScopes(scopes).join(' '), expires_at: now + ACCESS_TOKEN_TTL_S * 1000, created_at: now,
+  }).execute();
+  const out: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };
+  if (input.refresh) {
+    out.refresh_token = randomSecret();
+    await putCode<RefreshData>(ctx, 'refresh_token', out.refresh_token, { applicationId: input.app.id, userId: input.user.id, data: { scopes }, ttlMs: REFRESH_TOKEN_TTL_MS });
+  }
+  if (scopes.includes('openid')) out.id_token = await idToken(ctx, input.app, input.user, scopes, access, input.nonce ?? null);
+  if (input.guild) out.guild = input.guild;
+  return out;
+}
+
+/** The OpenID Connect ID token: who the user is, for this client, signed with the server's key (see /oauth2/keys). */
+async function idToken(ctx: Ctx, app: ApplicationRecord, user: UserRecord, scopes: string[], accessToken: string, nonce: string | null): Promise<string> {
+  const iat = Math.floor(ctx.clock.now() / 1000);
+  const effective = effectiveScopes(scopes);
+  return signJwt(ctx, {
+    iss: ctx.publicUrl,
+    sub: user.id,
+    aud: app.id,
+    exp: iat + ACCESS_TOKEN_TTL_S,
+    iat,
+    auth_time: iat,
+    at_hash: atHash(accessToken),
+    ...(nonce ? { nonce } : {}),
+    ...(effective.includes('identify') ? { preferred_username: user.username, nickname: user.global_name ?? user.username, picture: avatarUrl(ctx, user) } : {}),
+    ...(effective.includes('email') && user.email ? { email: user.email, email_verified: user.verified } : {}),
+  });
+}
+
+export function avatarUrl(ctx: Ctx, user: UserRecord): string | null {
+  return user.avatar ? `${ctx.publicUrl}/avatars/${user.id}/${user.avatar}.png` : null;
+}
+
+/** The OIDC userinfo claims for a user, filtered by the token's scopes. */
+export function userinfo(ctx: Ctx, user: UserRecord, effective: string[]) {
+  return {
+    sub: user.id,
+    // `picture` is a string when present (OIDC and the spec): omitted, not null, for a user without an avatar.
+    ...(effective.includes('identify') || effective.includes('openid') ? { preferred_username: user.username, nickname: user.global_name ?? user.username, ...(user.avatar ? { picture: avatarUrl(ctx, user) } : {}), locale: 'en-US' } : {}),
+    ...(effective.includes('email') ? { email: user.email, email_verified: user.verified } : {}),
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Whether a redirect_uri is one of the app's. Exact matches, and for native apps (RFC 8252 §7.3) a loopback URI
+ * registered without a port matches the same URI on any port: a game's SDK listens on an ephemeral port of
+ * 127.0.0.1 (or [::1]) for the authorization answer.
+ */
+export function redirectAllowed(registered: string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' || !['127.0.0.1', '[::1]'].includes(u.hostname) || !u.port) return false;
+  u.port = '';
+  return registered.includes(u.toString());
+}

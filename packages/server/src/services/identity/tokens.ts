@@ -1,0 +1,37 @@
+import crypto from 'node:crypto';
+import type { Ctx } from '../context.js';
+
+/** Tokens are stored only as this hash. */
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
+
+/** Token shapes follow the platform's: base64 user id, a timestamp part, and an HMAC-sized random part. */
+export function mintToken(userId: string): string {
+  const a = Buffer.from(userId).toString('base64url');
+  const b = crypto.randomBytes(4).toString('base64url');
+  const c = crypto.randomBytes(27).toString('base64url');
+  return `${a}.${b}.${c}`;
+}
+
+export async function issueToken(
+  ctx: Ctx,
+  userId: string,
+  kind: 'user' | 'bot' | 'bearer',
+  opts: { applicationId?: string; scopes?: string[]; expiresAt?: number } = {},
+): Promise<string> {
+  const token = mintToken(userId);
+  await ctx.db.insertInto('tokens').values({
+    hash: hashToken(token),
+    user_id: userId,
+    kind,
+    application_id: opts.applicationId ?? null,
+    scopes: opts.scopes?.join(' ') ?? null,
+    expires_at: opts.expiresAt ?? null,
+    created_at: ctx.clock.now(),
+  }).execute();
+  return token;
+}
+
+/** Revokes every token of a kind for a user (bot token reset). */
+export async function revokeTokens(ctx: Ctx, userId: string, kind: 'user' | 'bot' | 'bearer'): Promise<void> {
+  await ctx.db.deleteFrom('tokens').where('user_id', '=', userId).where('kind', '=', kind).execute();
+}

@@ -1,0 +1,104 @@
+import type { Ctx } from '../context.js';
+import { toUser } from '../../store/repos/mappers.js';
+import type { UserRecord } from '../../store/records.js';
+import { ApiError, Errors, fieldError } from '../../core/errors.js';
+import { isAccountBanned } from './account-bans.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { issueToken } from './tokens.js';
+
+export async function getUser(ctx: Ctx, id: string): Promise<UserRecord | null> {
+  const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function getUsers(ctx: Ctx, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+  const list = [...new Set(ids)];
+  const out = new Map<string, UserRecord>();
+  for (let i = 0; i < list.length; i += 500) {
+    const rows = await ctx.db.selectFrom('users').selectAll().where('id', 'in', list.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(String(r.id), toUser(r));
+  }
+  return out;
+}
+
+export async function requireUser(ctx: Ctx, id: string): Promise<UserRecord> {
+  const u = await getUser(ctx, id);
+  if (!u) throw Errors.unknownUser();
+  return u;
+}
+
+export interface NewUser {
+  username: string;
+  globalName?: string | null;
+  email?: string | null;
+  password?: string | null;
+  dateOfBirth?: string | null;
+  bot?: boolean;
+}
+
+/** Creates a user. Usernames are unique among humans (discriminator "0"); bots get a 4-digit discriminator. */
+export async function createUser(ctx: Ctx, input: NewUser): Promise<UserRecord> {
+  const username = input.bot ? input.username : input.username.toLowerCase();
+  if (!input.bot) {
+    const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', username).where('bot', '=', 0).executeTakeFirst();
+    if (taken) throw fieldError('username', 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
+  }
+  if (input.email) {
+    const taken = await ctx.db.selectFrom('users').select('id').where('email', '=', input.email.toLowerCase()).executeTakeFirst();
+    if (taken) throw fieldError('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+  }
+  const id = ctx.ids.next();
+  const row = {
+    id,
+    username,
+    discriminator: input.bot ? String(1000 + Math.floor(Math.random() * 9000)) : '0',
+    global_name: input.globalName ?? null,
+    avatar: null, banner: null, accent_color: null, bio: '',
+    email: input.email?.toLowerCase() ?? null,
+    verified: 1,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    date_of_birth: input.dateOfBirth ?? null,
+    bot: input.bot ? 1 : 0,
+    system: 0, flags: 0, premium_type: 0, primary_guild: null,
+    created_at: ctx.clock.now(),
+  };
+  await ctx.db.insertInto('users').values(row).execute();
+  return toUser(row);
+}
+
+export async function register(ctx: Ctx, input: NewUser): Promise<{ token: string; user: UserRecord }> {
+  const user = await createUser(ctx, input);
+  return { token: await issueToken(ctx, user.id, 'user'), user };
+}
+
+/** Logs in by email or username. A wrong login and a wrong password give the same error, as the platform does. */
+export async function login(ctx: Ctx, login: string, password: string): Promise<{ token: string; user_id: string }> {
+  const key = login.toLowerCase();
+  const row = await ctx.db.selectFrom('users').selectAll()
+    .where((eb) => eb.or([eb('email', '=', key), eb.and([eb('username', '=', key), eb('bot', '=', 0)])]))
+    .executeTakeFirst();
+  if (!row || !(await verifyPassword(password, row.password_hash))) {
+    throw fieldError('login', 'INVALID_LOGIN', 'Login or password is invalid.');
+  }
+  if (await isAccountBanned(ctx, String(row.id))) throw new ApiError(403, 40002, 'This account is banned from the platform.');
+  return { token: await issueToken(ctx, String(row.id), 'user'), user_id: String(row.id) };
+}
+
+export interface UserPatch {
+  username?: string;
+  global_name?: string | null;
+  avatar?: string | null;
+  banner?: string | null;
+  bio?: string;
+  accent_color?: number | null;
+}
+
+export async function updateUser(ctx: Ctx, user: UserRecord, patch: UserPatch): Promise<UserRecord> {
+  const values: Record<string, unknown> = {};
+  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] as const) if (patch[k] !== undefined) values[k] = patch[k];
+  if (!Object.keys(values).length) return user;
+  await ctx.db.updateTable('users').set(values).where('id', '=', user.id).execute();
+  const updated = (await getUser(ctx, user.id))!;
+  ctx.bus.publish({ t: 'USER_UPDATE', d: { user_id: user.id }, user_ids: [user.id] });
+  return updated;
+}

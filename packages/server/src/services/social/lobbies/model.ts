@@ -1,0 +1,267 @@
+import { z } from 'zod';
+import type { Actor, Ctx } from '../../context.js';
+import { ApiError, Errors } from '../../../core/errors.js';
+import { snowflake } from '../../../core/validation.js';
+import { parseJson } from '../../../store/json.js';
+import { id, idOrNull } from '../../../store/schema.js';
+import type { UserRecord } from '../../../store/records.js';
+import '../../../store/tables/lobbies.js';
+import { channel as channelWire } from '../../../wire/channel.js';
+import { publicUser } from '../../../wire/user.js';
+import { applicationOfBot } from '../../identity/applications.js';
+import { getChannelRecord } from '../../guilds/lookup.js';
+import { isId } from '../../../core/ids.js';
+
+/**
+ * Social SDK lobbies: records, wire shapes, request schemas and who is calling. A lobby belongs to one application;
+ * the app reaches it with its Bot token, the app's players with Bearer tokens of that app (`lobbies.write`, which
+ * `sdk.social_layer` expands to) and only while they are members.
+ */
+
+export const unknownLobby = () => new ApiError(404, 10031, 'Unknown Lobby');
+
+/** Lobby member flag: the member may link and unlink a guild channel. */
+export const CAN_LINK_LOBBY = 1;
+/** Idle lobbies go away after this long without a connected member or any activity (the SDK's "about 5 minutes"). */
+export const DEFAULT_IDLE_TIMEOUT_S = 300;
+/** How long a create-or-join secret keeps pointing at its lobby (the SDK's "about 30 days"). */
+export const SECRET_TTL_MS = 30 * 86400_000;
+/** Members per create, patch and bulk request. */
+export const MAX_MEMBERS_PER_REQUEST = 25;
+
+export type StringMap = Record<string, string>;
+
+export interface Lobby {
+  id: string;
+  application_id: string;
+  secret: string | null;
+  secret_expires_at: number | null;
+  /** Made by PUT /lobbies: SDK clients may join (by secret) and leave it. */
+  by_secret: boolean;
+  metadata: StringMap | null;
+  flags: number;
+  idle_timeout_seconds: number;
+  idle_deadline: number;
+  override_event_webhooks_url: string | null;
+  linked_channel_id: string | null;
+  linked_guild_id: string | null;
+  linked_by: string | null;
+  created_at: number;
+}
+
+export interface LobbyMember {
+  lobby_id: string;
+  user_id: string;
+  metadata: StringMap | null;
+  flags: number;
+  additional_name: string | null;
+  joined_at: number;
+}
+
+const mapOrNull = (v: unknown): StringMap | null => (v == null ? null : parseJson<StringMap | null>(v, null));
+
+export const toLobby = (r: any): Lobby => ({
+  id: id(r.id), application_id: id(r.application_id), secret: r.secret ?? null,
+  secret_expires_at: r.secret_expires_at == null ? null : Number(r.secret_expires_at), by_secret: Number(r.by_secret) === 1,
+  metadata: mapOrNull(r.metadata), flags: Number(r.flags), idle_timeout_seconds: Number(r.idle_timeout_seconds),
+  idle_deadline: Number(r.idle_deadline), override_event_webhooks_url: r.override_event_webhooks_url ?? null,
+  linked_channel_id: idOrNull(r.linked_channel_id), linked_guild_id: idOrNull(r.linked_guild_id), linked_by: idOrNull(r.linked_by),
+  created_at: Number(r.created_at),
+});
+
+export const toLobbyMember = (r: any): LobbyMember => ({
+  lobby_id: id(r.lobby_id), user_id: id(r.user_id), metadata: mapOrNull(r.metadata), flags: Number(r.flags),
+  additional_name: r.additional_name ?? null, joined_at: Number(r.joined_at),
+});
+
+export const jsonOrNull = (m: StringMap | null | undefined): string | null => (m == null ? null : JSON.stringify(m));
+
+// ------------------------------------------------------------------------------------------------------ callers
+
+/** Who calls a lobby route: the app itself (Bot token) or one of its players (Bearer token of that app). */
+export interface LobbyCaller {
+  appId: string;
+  user: UserRecord;
+  /** True for the app's Bot token: it manages every lobby of the app without being a member. */
+  isApp: boolean;
+}
+
+/** User tokens have no application behind them: lobby routes answer them 401 like any route not meant for them. */
+export async function lobbyCaller(ctx: Ctx, actor: Actor): Promise<LobbyCaller> {
+  if (actor.kind === 'bot') {
+    const appId = actor.applicationId ?? (await applicationOfBot(ctx, actor.user.id))?.id;
+    if (!appId) throw Errors.unknownApplication();
+    return { appId, user: actor.user, isApp: true };
+  }
+  if (actor.kind === 'bearer' && actor.applicationId) return { appId: actor.applicationId, user: actor.user, isApp: false };
+  throw Errors.unauthorized();
+}
+
+export async function findLobby(ctx: Ctx, lobbyId: string): Promise<Lobby | null> {
+  if (!isId(lobbyId)) return null;
+  const row = await ctx.db.selectFrom('lobbies').selectAll().where('id', '=', lobbyId).executeTakeFirst();
+  return row ? toLobby(row) : null;
+}
+
+export async function lobbyMembers(ctx: Ctx, lobbyId: string): Promise<LobbyMember[]> {
+  const rows = await ctx.db.selectFrom('lobby_members').selectAll().where('lobby_id', '=', lobbyId).orderBy('joined_at').orderBy('user_id').execute();
+  return rows.map(toLobbyMember);
+}
+
+/** A lobby of the caller's app with its members; 10031 for unknown ids and other apps' lobbies. */
+export async function requireLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string): Promise<{ lobby: Lobby; members: LobbyMember[] }> {
+  const lobby = await findLobby(ctx, lobbyId);
+  if (!lobby || lobby.application_id !== caller.appId) throw unknownLobby();
+  return { lobby, members: await lobbyMembers(ctx, lobby.id) };
+}
+
+/** Players reach a lobby only as members (50001 otherwise); the app always does. */
+export function requireMembership(caller: LobbyCaller, members: LobbyMember[]): LobbyMember | null {
+  if (caller.isApp) return members.find((m) => m.user_id === caller.user.id) ?? null;
+  const me = members.find((m) => m.user_id === caller.user.id);
+  if (!me) throw Errors.missingAccess();
+  return me;
+}
+
+/** Pushes the idle deadline out by the lobby's timeout: something happened in it. */
+export async function touchLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
+  lobby.idle_deadline = ctx.clock.now() + lobby.idle_timeout_seconds * 1000;
+  await ctx.db.updateTable('lobbies').set({ idle_deadline: lobby.idle_deadline }).where('id', '=', lobby.id).execute();
+}
+
+// ------------------------------------------------------------------------------------------------------ wire
+
+export function lobbyMemberWire(m: LobbyMember) {
+  return { id: m.user_id, metadata: m.metadata, flags: m.flags, ...(m.additional_name ? { additional_name: m.additional_name } : {}) };
+}
+
+/**
+ * The lobby object. `linked_channel` only while a channel is linked; `override_event_webhooks_url` only for the app
+ * (players and Gateway payloads never see where the app's events go).
+ */
+export async function lobbyWire(ctx: Ctx, l: Lobby, members: LobbyMember[], opts: { forApp: boolean }) {
+  const out: Record<string, unknown> = {
+    id: l.id, application_id: l.application_id, metadata: l.metadata, members: members.map(lobbyMemberWire), flags: l.flags,
+  };
+  if (l.linked_channel_id) {
+    const ch = await getChannelRecord(ctx, l.linked_channel_id);
+    if (ch) out.linked_channel = channelWire(ch);
+  }
+  if (opts.forApp && l.override_event_webhooks_url) out.override_event_webhooks_url = l.override_event_webhooks_url;
+  return out;
+}
+
+export interface LobbyMessage {
+  id: string;
+  lobby_id: string;
+  channel_id: string;
+  author_id: string;
+  application_id: string | null;
+  type: number;
+  content: string;
+  metadata: StringMap | null;
+  moderation_metadata: StringMap | null;
+  flags: number;
+  edited_at: number | null;
+  created_at: number;
+}
+
+export const toLobbyMessage = (r: any): LobbyMessage => ({
+  id: id(r.id), lobby_id: id(r.lobby_id), channel_id: id(r.channel_id), author_id: id(r.author_id),
+  application_id: idOrNull(r.application_id), type: Number(r.type), content: r.content ?? '', metadata: mapOrNull(r.metadata),
+  moderation_metadata: mapOrNull(r.moderation_metadata), flags: Number(r.flags), edited_at: r.edited_at == null ? null : Number(r.edited_at),
+  created_at: Number(r.created_at),
+});
+
+/**
+ * A lobby message: `channel_id` is the lobby id unless the message went through a linked channel; `lobby_member`
+ * carries the author's server-set `additional_name`; `moderation_metadata` is the app's own and only shown to it.
+ */
+export function lobbyMessageWire(m: LobbyMessage, author: UserRecord | undefined, member: LobbyMember | undefined, opts: { forApp: boolean; timestamps?: boolean }) {
+  return {
+    id: m.id,
+    type: m.type,
+    content: m.content,
+    lobby_id: m.lobby_id,
+    channel_id: m.channel_id,
+    author: author ? publicUser(author) : { id: m.author_id, username: 'Deleted User', discriminator: '0', global_name: null, avatar: null, public_flags: 0, flags: 0, primary_guild: null },
+    ...(member?.additional_name ? { lobby_member: { additional_name: member.additional_name } } : {}),
+    ...(m.metadata ? { metadata: m.metadata } : {}),
+    ...(opts.forApp && m.moderation_metadata ? { moderation_metadata: m.moderation_metadata } : {}),
+    flags: m.flags,
+    ...(m.application_id ? { application_id: m.application_id } : {}),
+    ...(opts.timestamps ? { timestamp: new Date(m.created_at).toISOString(), edited_timestamp: m.edited_at == null ? null : new Date(m.edited_at).toISOString() } : {}),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------------ schemas
+
+/** A string-to-string map with at most `maxKeys` entries (keys and values bounded). */
+export const stringMap = (maxKeys: number, maxValue: number) =>
+  z.record(z.string().min(1).max(1024), z.string().max(maxValue)).superRefine((m, c) => {
+    if (Object.keys(m).length > maxKeys) c.addIssue({ code: 'custom', message: `Must be ${maxKeys} or fewer in length.`, params: { code: 'BASE_TYPE_MAX_LENGTH' } });
+  });
+
+/** Lobby and member metadata: at most 25 keys, values up to 1024 characters. */
+export const Metadata = stringMap(25, 1024).nullable().optional();
+/** CAN_LINK_LOBBY is the only flag (0 or null clear it). */
+const MemberFlags = z.literal([0, 1]).nullable().optional();
+const LobbyFlags = z.literal([0, 1]).nullable().optional();
+const IdleTimeout = z.number().int().min(5).max(604800).nullable().optional();
+const WebhookUrl = z.string().max(2048).refine((v) => /^https?:\/\/[^\s/?#]+/i.test(v) && URL.canParse(v), { message: 'Not a well formed URL.', params: { code: 'URL_TYPE_INVALID_URL' } }).nullable().optional();
+
+export const MemberFields = z.object({
+  metadata: Metadata,
+  flags: MemberFlags,
+  additional_name: z.string().min(1).max(80).nullable().optional(),
+});
+export type MemberFieldsInput = z.infer<typeof MemberFields>;
+
+export const MemberInput = MemberFields.extend({ id: snowflake });
+export const BulkMemberInput = MemberInput.extend({ remove_member: z.boolean().nullable().optional() });
+
+export const CreateLobby = z.object({
+  idle_timeout_seconds: IdleTimeout,
+  members: z.array(MemberInput).max(MAX_MEMBERS_PER_REQUEST).nullable().optional(),
+  metadata: Metadata,
+  flags: LobbyFlags,
+  override_event_webhooks_url: WebhookUrl,
+});
+export const EditLobby = CreateLobby;
+
+export const CreateOrJoinLobby = z.object({
+  secret: z.string().min(1).max(250),
+  idle_timeout_seconds: IdleTimeout,
+  lobby_metadata: Metadata,
+  member_metadata: Metadata,
+  flags: LobbyFlags,
+});
+
+export const BulkMembers = z.array(BulkMemberInput).min(1).max(MAX_MEMBERS_PER_REQUEST);
+
+export const LinkChannel = z.object({ channel_id: snowflake.nullable().optional() });
+
+const textOnly = z.array(z.unknown()).max(0, { message: 'Lobby messages carry text only.' }).nullable().optional();
+
+/** Lobby messages carry text and metadata; the other fields of the spec's SDK message are refused, not dropped. */
+export const SendLobbyMessage = z.object({
+  content: z.string().max(4000).nullable().optional(),
+  metadata: Metadata,
+  flags: z.number().int().min(0).nullable().optional(),
+  nonce: z.union([z.string().max(25), z.number().int()]).nullable().optional(),
+  tts: z.boolean().nullable().optional(),
+  allowed_mentions: z.unknown().optional(),
+  embeds: textOnly,
+  sticker_ids: textOnly,
+  components: textOnly,
+  attachments: textOnly,
+  poll: z.null().optional(),
+  message_reference: z.null().optional(),
+});
+
+export const LobbyMessagesQuery = z.object({
+  limit: z.preprocess((v) => (v === undefined || v === '' ? undefined : Number(v)), z.number().int().min(1).max(200).optional()),
+});
+
+/** External moderation metadata: at most 5 keys, values up to 2000 characters. */
+export const ModerationMetadata = stringMap(5, 2000);

@@ -1,0 +1,43 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/**
+ * A second-language client: discord.py 2.x (Debian's python3-discord, run by the system Python that sees it), pointed
+ * at Accord only through Route.BASE, the gateway URL from GET /gateway/bot and Asset.BASE. `.ci/run` installs it.
+ */
+const PYTHON = '/usr/bin/python3';
+const SUITE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'discordpy', 'suite.py');
+const CHECKS = ['ready', 'replies', 'bulk_delete', 'member_chunks', 'reactions', 'pins', 'roles', 'threads', 'typing', 'assets', 'rate_limit_429'];
+
+let t: TestServer;
+before(async () => { t = await startTestServer({ rateLimits: 'real' }); });
+after(async () => { await t?.close(); });
+
+test('discord.py is installed for the system Python', () => {
+  const r = spawnSync(PYTHON, ['-c', 'import discord, sys; sys.stdout.write(discord.__version__)'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `python3-discord is missing (apt-get install -y python3-discord): ${r.stderr}`);
+  assert.match(r.stdout, /^2\./);
+});
+
+test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, threads, typing, assets and a 429 waited out', { timeout: 300_000 }, async () => {
+  const env = {
+    ...process.env, PYTHONUNBUFFERED: '1',
+    ACCORD_URL: t.server.url, ACCORD_BOT_TOKEN: t.world.botToken, ACCORD_GUILD_ID: t.world.guildId,
+    ACCORD_CHANNEL_ID: t.world.textChannelId, ACCORD_BOB_ID: t.world.users[1].id,
+  };
+  const child = spawn(PYTHON, [SUITE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const results = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { check: string; ok: boolean; detail: string });
+  const failed = results.filter((r) => !r.ok);
+  assert.deepEqual(failed, [], `discord.py checks failed:\n${failed.map((f) => `${f.check}: ${f.detail}`).join('\n')}\n${err.slice(-2000)}`);
+  assert.deepEqual(results.map((r) => r.check), CHECKS, `checks run: ${out}\n${err.slice(-2000)}`);
+  assert.equal(code, 0, err.slice(-2000));
+});
