@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import type { Message } from '../../lib/api/types.js';
+import { messageTime } from '../../lib/markdown/timestamp.js';
+import { displayName, Icon } from '../../lib/ui/index.js';
+
+/** Message types other than text: joins, pins, thread creation, poll results. */
+const SYSTEM = new Set([1, 2, 3, 4, 5, 6, 7, 8, 18, 46]);
+export const isSystem = (m: Message) => SYSTEM.has(m.type);
+
+export function SystemMessage({ message: m }: { message: Message }) {
+  const who = <strong className="sys__who">{displayName(m.author)}</strong>;
+  let icon = 'plus';
+  let text: ReactNode;
+  switch (m.type) {
+    case 7: icon = 'plus'; text = <>{who} joined the server.</>; break;
+    case 6: icon = 'pin'; text = <>{who} pinned a message to this channel.</>; break;
+    case 18: icon = 'thread'; text = <>{who} started a thread: <strong>{m.content}</strong></>; break;
+    case 46: icon = 'poll'; text = <>{who}'s poll has closed.</>; break;
+    case 1: text = <>{who} added {m.mentions?.[0] ? displayName(m.mentions[0]) : 'someone'} to the group.</>; break;
+    case 2: icon = 'x'; text = <>{who} left the group.</>; break;
+    case 4: icon = 'edit'; text = <>{who} changed the channel name: <strong>{m.content}</strong></>; break;
+    default: text = <>{who} {m.content}</>;
+  }
+  return (
+    <div className="sys" data-message-id={m.id}>
+      <span className="sys__icon"><Icon name={icon} size={16} /></span>
+      <span className="sys__text">{text} <time className="msg__time" dateTime={m.timestamp}>{messageTime(m.timestamp)}</time></span>
+    </div>
+  );
+}
