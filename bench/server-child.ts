@@ -75,9 +75,9 @@ async function handle(req: ChildRequest & { id: number }) {
       // Users are created through the services (no scrypt hashing: they never log in with a password) and
       // added to the guild before any session opens, so no GUILD_MEMBER_ADD fan-out happens during setup.
       const t0 = performance.now();
-      const { createUser } = await import('../packages/server/src/services/users.js');
-      const { issueToken } = await import('../packages/server/src/services/tokens.js');
-      const { addMember } = await import('../packages/server/src/services/membership.js');
+      const { createUser } = await import('../packages/server/src/services/identity/users.js');
+      const { issueToken } = await import('../packages/server/src/services/identity/tokens.js');
+      const { addMember } = await import('../packages/server/src/services/guilds/membership.js');
       const ctx = server!.ctx;
       const users: { id: string; token: string }[] = [];
       const tag = Math.random().toString(36).slice(2, 7);

@@ -1,7 +1,7 @@
 /**
  * Voice media benchmark (run by hand, never in CI):
  *
- *   cd packages/server && npx tsx ../../bench/voice/run.ts [--speakers 4] [--listeners 20] [--seconds 8]
+ *   cd packages/server && npx tsx ../../bench/voice/run.ts [--speakers 4] [--listeners 20] [--seconds 8] [--gcm-tables true]
  *                                                         [--size 120] [--mode aes|xchacha] [--workers 1]
  *
  * It measures, in one run and on this machine:
@@ -32,6 +32,8 @@ const SECONDS = Number(arg('seconds', '8'));
 const SIZE = Number(arg('size', '120'));
 const MODE: Mode = arg('mode', 'aes') === 'xchacha' ? 'aead_xchacha20_poly1305_rtpsize' : 'aead_aes256_gcm_rtpsize';
 const WORKERS = Number(arg('workers', '1'));
+/** `--gcm-tables true`: the table-driven JS GHASH sealer (`--voice-gcm-tables`); the default seals with node:crypto. */
+const GCM_TABLES = arg('gcm-tables', 'false') === 'true';
 /** Speaker packets per second offered in total (open loop); above what the SFU can take, the kernel drops the rest. */
 const IN_RATE = Number(arg('in-rate', String(Math.ceil(400_000 / Math.max(1, Number(arg('speakers', '4')) - 1 + Number(arg('listeners', '20')))))));
 
@@ -102,7 +104,7 @@ async function main() {
     await bind(sock);
     const m = { ssrc: 1000 + i, key: crypto.randomBytes(32), sock, speaker: i < SPEAKERS };
     members.push(m);
-    await plane.add({ ssrc: m.ssrc, userId: String(i), room, crypto: { mode: MODE, key: [...m.key] }, canSpeak: true, daveReady: true });
+    await plane.add({ ssrc: m.ssrc, userId: String(i), room, crypto: { mode: MODE, key: [...m.key], gcmTables: GCM_TABLES }, canSpeak: true, daveReady: true });
   }
   // IP discovery from every socket: that is how the SFU learns where members are.
   for (const m of members) {
@@ -189,7 +191,7 @@ async function main() {
   const utilisation = busy / (wall * Math.max(1, WORKERS));
   const fanout = SPEAKERS - 1 + LISTENERS;
   const result = {
-    when: new Date().toISOString(), node: process.version, speakers: SPEAKERS, listeners: LISTENERS, size: SIZE, mode: MODE, workers: WORKERS,
+    when: new Date().toISOString(), node: process.version, speakers: SPEAKERS, listeners: LISTENERS, size: SIZE, mode: MODE, gcmTables: GCM_TABLES, workers: WORKERS,
     rawSealPerSec: Math.round(raw.sealPerSec), rawOpenPerSec: Math.round(raw.openPerSec), rawForwardPerSec: Math.round(raw.forwardPerSec),
     inPerSec: Math.round(received / wall), forwardedPerSec: Math.round(forwarded / wall), forwardedPerCoreSec: Math.round(perCore),
     workerUtilisation: Number(utilisation.toFixed(2)), ratioToRawSeal: Number((perCore / raw.sealPerSec).toFixed(3)),
