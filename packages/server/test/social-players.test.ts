@@ -144,6 +144,8 @@ describe('Social SDK players', () => {
     assert.equal((await api(ann.token, `/invites/${inviteCode}`, 'POST', {})).status, 200);
     const member = await RawGateway.connect(t.server.url);
     await member.identify(t.world.users[0].token, { intents: 0 });
+    // As a real client does, ann's game sets its presence once its session has the guild.
+    await ann1.gw.dispatch('GUILD_CREATE', (d) => d.id === t.world.guildId);
     ann1.gw.send(3, { since: null, afk: false, status: 'online', activities: [{ name: 'x', type: 0, state: 'Lobby' }] });
     const guildPresence = await member.dispatch('PRESENCE_UPDATE', (d) => d.user.id === ann.id && d.guild_id === t.world.guildId);
     assert.equal(guildPresence.activities[0].state, 'Lobby');

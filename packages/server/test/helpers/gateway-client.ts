@@ -59,17 +59,17 @@ export class RawGateway {
   }
 
   /** Resolves with the first frame (already received or future) matching the predicate. */
-  wait(pred: (f: Frame) => boolean, timeoutMs = 5000): Promise<Frame> {
+  wait(pred: (f: Frame) => boolean, timeoutMs = 5000, what = 'a gateway frame'): Promise<Frame> {
     const seen = this.frames.find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a gateway frame')), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
       this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
     });
   }
 
   dispatch(t: string, pred: (d: any) => boolean = () => true, timeoutMs = 5000): Promise<any> {
-    return this.wait((f) => f.op === 0 && f.t === t && pred(f.d), timeoutMs).then((f) => f.d);
+    return this.wait((f) => f.op === 0 && f.t === t && pred(f.d), timeoutMs, t).then((f) => f.d);
   }
 
   async identify(token: string, extra: Record<string, unknown> = {}): Promise<any> {
