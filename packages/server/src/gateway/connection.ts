@@ -13,7 +13,7 @@ import { guildIdsOf, readyPayload } from './payloads.js';
 import { handleRequestMembers } from './member-requests.js';
 import { handlePresenceUpdate } from './presence-updates.js';
 import { handleChannelInfo } from './channel-info.js';
-import { handleVoiceStateUpdate } from './voice-state.js';
+import { handleCallConnect, handleVoiceStateUpdate, REQUEST_CALL_CONNECT } from './voice-state.js';
 import { guildSounds } from '../services/expressions/soundboard.js';
 import { parseJson } from '../core/json.js';
 import { handleLobbyVoiceStates, mayConnect, refusedSdkVersion, sdkSessionStarted, socialReady } from './social.js';
@@ -119,6 +119,9 @@ export class Connection implements Transport {
         return;
       case Op.VOICE_STATE_UPDATE:
         return handleVoiceStateUpdate(this.ctx, this.session, d);
+      case REQUEST_CALL_CONNECT:
+        if (this.session.isBot) return this.close(Close.UNKNOWN_OPCODE, 'Unknown opcode.');
+        return handleCallConnect(this.ctx, this.session, d);
       case SocialOp.LOBBY_VOICE_STATES:
         return handleLobbyVoiceStates(this.ctx, this.session, d);
       default:

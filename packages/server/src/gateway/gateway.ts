@@ -9,6 +9,7 @@ import type { Presence, PresenceState } from './presence.js';
 import type { Session, SessionTap } from './session.js';
 import type { GatewayHub } from './hub.js';
 import { Close } from '@accord/protocol';
+import { calls } from '../services/voice/calls.js';
 import { voiceStates } from '../services/voice/states.js';
 import { normalizeActivities } from '../services/social/presence/activity.js';
 import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
@@ -96,6 +97,7 @@ export class Gateway implements GatewayHub {
     this.sessions.delete(s.id);
     this.dispatcher.remove(s);
     voiceStates(this.ctx).sessionEnded(s.id); // its users leave voice
+    calls(this.ctx).sessionEnded(s.id); // and DM calls
     const last = !this.dispatcher.byUser.has(s.userId);
     if (!this.closing) void sdkSessionEnded(this.ctx, s, last).catch((err) => console.error('[gateway] session end', err)); // lobby calls, LOBBY_MEMBER_DISCONNECT
     void leaveSession(this.ctx, s.userId, s.id).catch(() => {}); // and the Activity instances it took part in

@@ -1,16 +1,33 @@
 import type { Ctx } from '../services/context.js';
 import { voiceStates } from '../services/voice/states.js';
+import { calls } from '../services/voice/calls.js';
 import type { Session } from './session.js';
 
+/** Op 13 Request Call Connect `{channel_id}` (user clients): the CALL_CREATE of a call already running there. */
+export const REQUEST_CALL_CONNECT = 13;
+
+const snowflake = (v: unknown): string | null => (v == null ? null : /^\d{1,20}$/.test(String(v)) ? String(v) : null);
+
 /**
- * Op 4 Voice State Update: join, move or leave (`channel_id: null`) a voice channel of one of the session's guilds.
- * The voice states service answers with VOICE_STATE_UPDATE, then VOICE_SERVER_UPDATE to this session only.
+ * Op 4 Voice State Update: join, move or leave (`channel_id: null`) a voice channel of one of the session's guilds,
+ * or, with `guild_id: null`, a DM or group-DM call (users only). The voice states service (or the calls service)
+ * answers with VOICE_STATE_UPDATE, then VOICE_SERVER_UPDATE to this session only.
  */
 export async function handleVoiceStateUpdate(ctx: Ctx, s: Session, d: any): Promise<void> {
   if (!d || typeof d !== 'object') return;
-  const guildId = d.guild_id == null ? null : String(d.guild_id);
-  if (!guildId || !s.guildIds.has(guildId)) return; // DM calls are not for bots
-  const channelId = d.channel_id == null ? null : String(d.channel_id);
-  if (channelId !== null && !/^\d{1,20}$/.test(channelId)) return;
-  await voiceStates(ctx).fromGateway(s.userId, s.id, guildId, channelId, { mute: !!d.self_mute, deaf: !!d.self_deaf, video: !!d.self_video });
+  const channelId = snowflake(d.channel_id);
+  if (d.channel_id != null && channelId === null) return;
+  const self = { mute: !!d.self_mute, deaf: !!d.self_deaf, video: !!d.self_video };
+  if (d.guild_id == null) return calls(ctx).fromGateway({ id: s.userId, bot: s.isBot }, s.id, channelId, self);
+  const guildId = String(d.guild_id);
+  if (!s.guildIds.has(guildId)) return;
+  await voiceStates(ctx).fromGateway(s.userId, s.id, guildId, channelId, self);
+}
+
+/** Op 13: answered with CALL_CREATE when a call runs in that DM; bots have no calls. */
+export async function handleCallConnect(ctx: Ctx, s: Session, d: any): Promise<void> {
+  const channelId = snowflake(d?.channel_id);
+  if (s.isBot || !channelId) return;
+  const call = await calls(ctx).existing(s.userId, channelId);
+  if (call) s.dispatch('CALL_CREATE', JSON.stringify(call));
 }

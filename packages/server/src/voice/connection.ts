@@ -3,7 +3,7 @@ import net from 'node:net';
 import type WebSocket from 'ws';
 import { DEPRECATED_MODES, isMode } from './media/aead.js';
 import { DaveOp } from './dave/group.js';
-import { IGNORED_OPS, VoiceClose, VoiceOp } from './opcodes.js';
+import { IGNORED_OPS, VOICE_RATE_LIMIT, VoiceClose, VoiceOp } from './opcodes.js';
 import { VoiceSession, type VoiceTransport } from './session.js';
 import type { VoiceHost } from './host.js';
 import { parseJson } from '../core/json.js';
@@ -19,6 +19,8 @@ export class VoiceConnection implements VoiceTransport {
   lastBeat = performance.now();
   private closed = false;
   private identifying = false;
+  private windowStart = performance.now();
+  private received = 0;
 
   constructor(private readonly ws: WebSocket, private readonly server: VoiceHost, readonly version: number) {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
@@ -58,6 +60,7 @@ export class VoiceConnection implements VoiceTransport {
 
   private onMessage(data: Buffer, isBinary: boolean): void {
     if (this.closed) return;
+    if (this.rateLimited()) return this.close(VoiceClose.RATE_LIMITED, 'Disconnected: Rate Limited.');
     if (data.length > MAX_FRAME) return this.close(VoiceClose.DECODE_ERROR, 'Payload too large.');
     if (isBinary) return this.onBinary(data);
     let msg: { op?: unknown; d?: any };
@@ -71,6 +74,16 @@ export class VoiceConnection implements VoiceTransport {
       console.error('[voice] message failed', err);
       this.close(VoiceClose.SERVER_CRASHED, 'Voice server crashed.');
     });
+  }
+
+  /** Counts one client message in a fixed window; past the budget the client is closed (4021, do not reconnect). */
+  private rateLimited(): boolean {
+    const now = performance.now();
+    if (now - this.windowStart >= VOICE_RATE_LIMIT.windowMs) {
+      this.windowStart = now;
+      this.received = 0;
+    }
+    return ++this.received > VOICE_RATE_LIMIT.messages;
   }
 
   private async handle(op: number, d: any): Promise<void> {

@@ -17,3 +17,11 @@ export const VoiceClose = {
 /** Voice gateway versions still served (below 4 were discontinued on 2024-11-18). */
 export const MIN_VERSION = 4;
 export const MAX_VERSION = 8;
+
+/**
+ * The voice gateway's rate limit: messages a client may send (JSON or binary, heartbeats included) per window before
+ * it is closed with 4021. Discord does not publish its value; this is the main gateway's budget (120 per 60 s), far
+ * above what @discordjs/voice sends (a heartbeat every interval, op 5 per speaking change, a few DAVE ops per member
+ * change).
+ */
+export const VOICE_RATE_LIMIT = { messages: 120, windowMs: 60_000 };

@@ -97,7 +97,10 @@ export class VoiceServer implements VoiceHost {
     this.states.endpoint = `${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${this.port}`;
     this.unsubscribe = this.ctx.bus.subscribe((e) => {
       if (e.t === 'VOICE_STATE_UPDATE' && e.guild_id && e.d?.user_id) this.onVoiceState(e.guild_id, e.d);
+      // A DM call's states carry no guild: their sessions are keyed by the channel id (the voice server id).
+      else if (e.t === 'VOICE_STATE_UPDATE' && !e.guild_id && e.channel_id && e.d?.user_id) this.onVoiceState(e.channel_id, e.d);
       else if (e.t === 'LOBBY_VOICE_STATE_UPDATE' && e.d?.lobby_id && e.d?.user_id) this.onVoiceState(String(e.d.lobby_id), e.d);
+      else if ((e.t === 'CALL_DELETE' && e.d?.channel_id) || (e.t === 'CHANNEL_DELETE' && e.guild_id && e.d?.id)) this.terminate(String(e.d.channel_id ?? e.d.id));
     });
     this.sweep = setInterval(() => this.sweepConnections(), 1000);
     this.sweep.unref();
@@ -155,9 +158,10 @@ export class VoiceServer implements VoiceHost {
       this.rooms.set(s.channelId, room);
     }
     s.muted = state.mute || state.suppress;
-    // A lobby call has no guild: every member may speak.
-    const perms = s.grant.lobby ? null : await this.ctx.access.channelPerms(s.guildId, s.channelId, s.userId);
-    s.mayspeak = s.grant.lobby || (perms !== null && this.ctx.access.hasPerm(perms, P.SPEAK));
+    // Lobby and DM calls have no guild: every member may speak.
+    const open = !!(s.grant.lobby || s.grant.call);
+    const perms = open ? null : await this.ctx.access.channelPerms(s.guildId, s.channelId, s.userId);
+    s.mayspeak = open || (perms !== null && this.ctx.access.hasPerm(perms, P.SPEAK));
     const port = await this.media.portFor(s.channelId);
     if (s.ended) return null;
     await this.media.add({ ssrc: s.ssrc, userId: s.userId, room: s.channelId, crypto: null, canSpeak: s.canSpeak, daveReady: false });
@@ -200,7 +204,7 @@ export class VoiceServer implements VoiceHost {
     if (!s) return;
     if (d.channel_id === s.channelId) {
       s.muted = !!d.mute || !!d.suppress;
-      if (s.grant.lobby) return void this.media.update(s.ssrc, { canSpeak: s.canSpeak });
+      if (s.grant.lobby || s.grant.call) return void this.media.update(s.ssrc, { canSpeak: s.canSpeak });
       void this.ctx.access.channelPerms(guildId, s.channelId, s.userId).then((perms) => {
         s.mayspeak = perms !== null && this.ctx.access.hasPerm(perms, P.SPEAK);
         this.media.update(s.ssrc, { canSpeak: s.canSpeak });
@@ -213,6 +217,14 @@ export class VoiceServer implements VoiceHost {
     const t = s.transport;
     this.end(s, 1000);
     if (t) setTimeout(() => t.close(VoiceClose.DISCONNECTED, 'Moved to another channel.'), SUPERSEDED_CLOSE_MS).unref();
+  }
+
+  /**
+   * The call is over for everyone (a DM call ended, a guild voice channel was deleted): every voice session still in
+   * its room closes with 4022 Call Terminated, which clients do not reconnect from.
+   */
+  private terminate(channelId: string): void {
+    for (const s of [...this.byUser.values()]) if (s.channelId === channelId) this.end(s, VoiceClose.CALL_TERMINATED, 'Disconnected: Call Terminated.');
   }
 
   private sweepConnections(): void {

@@ -63,6 +63,7 @@ export function message(m: MessageRecord, deps: MessageDeps) {
   if (m.extra.interaction_metadata) out.interaction_metadata = m.extra.interaction_metadata;
   if (m.extra.interaction) out.interaction = m.extra.interaction;
   if (m.extra.poll) out.poll = m.extra.poll;
+  if (m.extra.call) out.call = m.extra.call;
   if (m.extra.position !== undefined) out.position = m.extra.position;
   // Social SDK: activity invites (`activity`, `application`) and game DM metadata.
   if (m.extra.activity) out.activity = m.extra.activity;

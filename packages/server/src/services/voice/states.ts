@@ -22,6 +22,8 @@ export interface VoiceStateRecord {
   self_video: boolean;
   suppress: boolean;
   request_to_speak_timestamp: string | null;
+  /** A DM or group-DM call (calls.ts): `guild_id` is then the channel id, and guild voice leaves the state alone. */
+  call?: boolean;
 }
 
 /** What the voice gateway accepts at Identify: a token minted for one (user, guild, channel, gateway session). */
@@ -33,6 +35,8 @@ export interface VoiceGrant {
   sessionId: string;
   /** A lobby call (services/social/lobbies/voice.ts): `guildId` and `channelId` are the lobby id; no guild permissions apply. */
   lobby?: boolean;
+  /** A DM or group-DM call (calls.ts): `guildId` and `channelId` are the DM channel's id; every recipient may speak. */
+  call?: boolean;
 }
 
 /**
@@ -267,7 +271,7 @@ export class VoiceStates {
   /** A gateway session ended for good: its users leave voice. */
   sessionEnded(sessionId: string): void {
     void this.store.bySession(sessionId).then((list) => {
-      for (const s of list) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id));
+      for (const s of list) if (!s.call) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id));
     });
   }
 
