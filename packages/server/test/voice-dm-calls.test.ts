@@ -169,6 +169,49 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     await bob.gw.dispatch('CALL_DELETE', (d) => d.channel_id === group.id, WAIT);
   });
 
+  test('the call routes: stop-ringing declines, ring rings again, region and eligibility; AUTO_CALL_CONNECT after READY', async () => {
+    const dm = (await t.api('/users/@me/channels', { method: 'POST', token: alice.token, body: { recipient_id: carol.id } })).body;
+    assert.deepEqual((await t.api(`/channels/${dm.id}/call`, { token: alice.token })).body, { ringable: true });
+    // No call yet: ringing does nothing.
+    assert.equal((await t.api(`/channels/${dm.id}/call/ring`, { method: 'POST', token: alice.token, body: {} })).status, 204);
+    await gatewaySynced(t.server, carol.gw);
+    assert.ok(!carol.gw.frames.some((f) => f.t === 'CALL_UPDATE' && f.d.channel_id === dm.id));
+
+    await join(alice, dm.id);
+    assert.deepEqual((await carol.gw.dispatch('CALL_CREATE', (d) => d.channel_id === dm.id, WAIT)).ringing, [carol.id]);
+    // Carol declines: she stops ringing herself.
+    assert.equal((await t.api(`/channels/${dm.id}/call/stop-ringing`, { method: 'POST', token: carol.token, body: {} })).status, 204);
+    assert.deepEqual((await alice.gw.dispatch('CALL_UPDATE', (d) => d.channel_id === dm.id, WAIT)).ringing, []);
+    // Alice rings her again (no body: every other recipient).
+    const mark = alice.gw.frames.length;
+    assert.equal((await t.api(`/channels/${dm.id}/call/ring`, { method: 'POST', token: alice.token })).status, 204);
+    const rung = await alice.gw.wait((f) => f.t === 'CALL_UPDATE' && f.d.channel_id === dm.id && alice.gw.frames.indexOf(f) >= mark, WAIT);
+    assert.deepEqual(rung.d.ringing, [carol.id]);
+
+    // A session that connects with AUTO_CALL_CONNECT hears of the running call without asking.
+    const auto = track(await RawGateway.connect(t.server.url));
+    await auto.identify(carol.token, { capabilities: 1 << 12 });
+    const running = await auto.dispatch('CALL_CREATE', (d) => d.channel_id === dm.id, WAIT);
+    assert.deepEqual(running.ringing, [carol.id]);
+    assert.deepEqual(running.voice_states.map((v: any) => v.user_id), [alice.id]);
+    auto.close();
+
+    const bad = await t.api(`/channels/${dm.id}/call`, { method: 'PATCH', token: alice.token, body: { region: 'atlantis' } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 50035);
+    assert.equal((await t.api(`/channels/${dm.id}/call`, { method: 'PATCH', token: alice.token, body: { region: 'local' } })).status, 204);
+    const stranger = await t.api(`/channels/${dm.id}/call`, { token: dave.token });
+    assert.equal(stranger.status, 403);
+    assert.equal(stranger.body.code, 50001);
+    const guildChannel = await t.api(`/channels/${t.world.textChannelId}/call`, { token: alice.token });
+    assert.equal(guildChannel.status, 400);
+    assert.equal(guildChannel.body.code, 50024);
+    assert.notEqual((await t.api(`/channels/${dm.id}/call`, { token: t.world.botToken, bot: true })).status, 200, 'users only');
+
+    alice.gw.send(4, { guild_id: null, channel_id: null, self_mute: false, self_deaf: false });
+    await carol.gw.dispatch('CALL_DELETE', (d) => d.channel_id === dm.id, WAIT);
+  });
+
   test('refused, silently: a non-recipient, a bot, and either side of a block; a DM token is no good for another server id', async () => {
     const dm = (await t.api('/users/@me/channels', { method: 'POST', token: alice.token, body: { recipient_id: bob.id } })).body;
     // Dave is not a recipient.
@@ -182,6 +225,8 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     // Carol blocks dave: neither may call the other.
     const cd = (await t.api('/users/@me/channels', { method: 'POST', token: carol.token, body: { recipient_id: dave.id } })).body;
     assert.equal((await t.api(`/users/@me/relationships/${dave.id}`, { method: 'PUT', token: carol.token, body: { type: 2 } })).status, 204);
+    assert.deepEqual((await t.api(`/channels/${cd.id}/call`, { token: dave.token })).body, { ringable: false });
+    assert.deepEqual((await t.api(`/channels/${botDm.id}/call`, { token: alice.token })).body, { ringable: false });
     dave.gw.send(4, { guild_id: null, channel_id: cd.id, self_mute: false, self_deaf: false });
     carol.gw.send(4, { guild_id: null, channel_id: cd.id, self_mute: false, self_deaf: false });
 

@@ -13,7 +13,7 @@ import { guildIdsOf, readyPayload } from './payloads.js';
 import { handleRequestMembers } from './member-requests.js';
 import { handlePresenceUpdate } from './presence-updates.js';
 import { handleChannelInfo } from './channel-info.js';
-import { handleCallConnect, handleVoiceStateUpdate, REQUEST_CALL_CONNECT } from './voice-state.js';
+import { autoCallConnect, handleCallConnect, handleVoiceStateUpdate, REQUEST_CALL_CONNECT } from './voice-state.js';
 import { guildSounds } from '../services/expressions/soundboard.js';
 import { parseJson } from '../core/json.js';
 import { handleLobbyVoiceStates, mayConnect, refusedSdkVersion, sdkSessionStarted, socialReady } from './social.js';
@@ -183,6 +183,7 @@ export class Connection implements Transport {
     this.hub.setPresence(session, d.presence);
     this.hub.sendGuildCreates(session);
     await sdkSessionStarted(this.ctx, session, first);
+    await autoCallConnect(this.ctx, session);
   }
 
   private async resume(d: any): Promise<void> {

@@ -24,6 +24,15 @@ export async function handleVoiceStateUpdate(ctx: Ctx, s: Session, d: any): Prom
   await voiceStates(ctx).fromGateway(s.userId, s.id, guildId, channelId, self);
 }
 
+/** Identify capability AUTO_CALL_CONNECT: calls already running come as CALL_CREATE after READY, without op 13. */
+const AUTO_CALL_CONNECT = 1 << 12;
+
+/** After READY: a user session with AUTO_CALL_CONNECT learns of the calls running in its DMs and group DMs. */
+export async function autoCallConnect(ctx: Ctx, s: Session): Promise<void> {
+  if (s.isBot || !(s.capabilities & AUTO_CALL_CONNECT)) return;
+  for (const call of await calls(ctx).runningFor(s.userId)) s.dispatch('CALL_CREATE', JSON.stringify(call));
+}
+
 /** Op 13: answered with CALL_CREATE when a call runs in that DM; bots have no calls. */
 export async function handleCallConnect(ctx: Ctx, s: Session, d: any): Promise<void> {
   const channelId = snowflake(d?.channel_id);

@@ -3,6 +3,7 @@ import { Routes, noContent } from '../router.js';
 import { parseBody, snowflake } from '../../core/validation.js';
 import { voiceStates } from '../../services/voice/states.js';
 import { sendSoundboardSound } from '../../services/voice/effects.js';
+import { callEligibility, modifyCall, ringRecipients, stopRinging } from '../../services/voice/call-routes.js';
 
 const PatchVoiceState = z.object({
   channel_id: snowflake.optional(),
@@ -10,8 +11,10 @@ const PatchVoiceState = z.object({
   request_to_speak_timestamp: z.string().datetime({ offset: true }).nullable().optional(),
 });
 const SendSound = z.object({ sound_id: snowflake, source_guild_id: snowflake.optional() });
+const Ring = z.object({ recipients: z.array(snowflake).max(10).nullable().optional() });
+const ModifyCall = z.object({ region: z.string().max(100).optional() });
 
-/** Voice state over HTTP (no gateway needed), stage speaker controls, and soundboard playback. */
+/** Voice state over HTTP (no gateway needed), stage speaker controls, soundboard playback, and DM call ringing. */
 export default new Routes()
   .get('/guilds/{guild_id}/voice-states/@me', 'any', async ({ ctx, actor, params }) => voiceStates(ctx).view(actor, params.guild_id, '@me'))
   .get('/guilds/{guild_id}/voice-states/{user_id}', 'any', async ({ ctx, actor, params }) => voiceStates(ctx).view(actor, params.guild_id, params.user_id))
@@ -26,5 +29,18 @@ export default new Routes()
   })
   .post('/channels/{channel_id}/send-soundboard-sound', 'any', async ({ ctx, actor, params, body }) => {
     await sendSoundboardSound(ctx, actor, params.channel_id, parseBody(SendSound, body));
+    return noContent();
+  })
+  .get('/channels/{channel_id}/call', 'user', async ({ ctx, actor, params }) => callEligibility(ctx, actor, params.channel_id))
+  .patch('/channels/{channel_id}/call', 'user', async ({ ctx, actor, params, body }) => {
+    await modifyCall(ctx, actor, params.channel_id, parseBody(ModifyCall, body ?? {}).region);
+    return noContent();
+  })
+  .post('/channels/{channel_id}/call/ring', 'user', async ({ ctx, actor, params, body }) => {
+    await ringRecipients(ctx, actor, params.channel_id, parseBody(Ring, body ?? {}).recipients);
+    return noContent();
+  })
+  .post('/channels/{channel_id}/call/stop-ringing', 'user', async ({ ctx, actor, params, body }) => {
+    await stopRinging(ctx, actor, params.channel_id, parseBody(Ring, body ?? {}).recipients);
     return noContent();
   });

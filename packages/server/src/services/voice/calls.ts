@@ -191,6 +191,44 @@ export class Calls {
     return this.view(call);
   }
 
+  /**
+   * Rings recipients of a running call, or stops ringing them; CALL_UPDATE when the list changed. Without a call it
+   * does nothing (the platform's call routes need an active call to do anything).
+   */
+  ring(channelId: string, recipients: string[], userIds: string[], ringing: boolean): Promise<void> {
+    return this.serial(channelId, async () => {
+      const call = this.calls.get(channelId);
+      if (!call) return;
+      const before = call.ringing.size;
+      const inCall = new Set((await this.store.inChannel(channelId)).filter((s) => s.call).map((s) => s.user_id));
+      for (const id of userIds) {
+        if (!ringing) call.ringing.delete(id);
+        else if (recipients.includes(id) && !inCall.has(id)) call.ringing.add(id);
+      }
+      if (call.ringing.size !== before || ringing) this.publishUpdate(call, recipients);
+    });
+  }
+
+  /** PATCH …/call `region`: CALL_UPDATE with the new region. */
+  setRegion(channelId: string, recipients: string[], region: string): Promise<void> {
+    return this.serial(channelId, async () => {
+      const call = this.calls.get(channelId);
+      if (!call || call.region === region) return;
+      call.region = region;
+      this.publishUpdate(call, recipients);
+    });
+  }
+
+  /** CALL_CREATE payloads of every call running where the user is a recipient (the AUTO_CALL_CONNECT capability). */
+  async runningFor(userId: string): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
+    for (const channelId of [...this.calls.keys()]) {
+      const call = await this.existing(userId, channelId);
+      if (call) out.push(call);
+    }
+    return out;
+  }
+
   /** Whether a call is running in a channel (tests, the web client). */
   active(channelId: string): boolean {
     return this.calls.has(channelId);
