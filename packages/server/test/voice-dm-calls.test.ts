@@ -212,6 +212,21 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     await carol.gw.dispatch('CALL_DELETE', (d) => d.channel_id === dm.id, WAIT);
   });
 
+  test('a person holds one voice connection: a call leaves guild voice, and guild voice leaves the call', async () => {
+    const dm = (await t.api('/users/@me/channels', { method: 'POST', token: alice.token, body: { recipient_id: bob.id } })).body;
+    const voiceChannel = t.world.voiceChannelId;
+    alice.gw.send(4, { guild_id: t.world.guildId, channel_id: voiceChannel, self_mute: false, self_deaf: false });
+    await alice.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.channel_id === voiceChannel, WAIT);
+    await join(alice, dm.id);
+    await alice.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.guild_id === t.world.guildId && d.channel_id === null, WAIT);
+    alice.gw.send(4, { guild_id: t.world.guildId, channel_id: voiceChannel, self_mute: false, self_deaf: false });
+    await bob.gw.dispatch('CALL_DELETE', (d) => d.channel_id === dm.id, WAIT);
+    const mark = alice.gw.frames.findIndex((f) => f.t === 'CALL_DELETE' && f.d.channel_id === dm.id);
+    await alice.gw.wait((f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === alice.id && f.d.channel_id === voiceChannel && alice.gw.frames.indexOf(f) > mark, WAIT);
+    alice.gw.send(4, { guild_id: t.world.guildId, channel_id: null, self_mute: false, self_deaf: false });
+    await alice.gw.wait((f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === alice.id && f.d.guild_id === t.world.guildId && f.d.channel_id === null && alice.gw.frames.indexOf(f) > mark, WAIT);
+  });
+
   test('refused, silently: a non-recipient, a bot, and either side of a block; a DM token is no good for another server id', async () => {
     const dm = (await t.api('/users/@me/channels', { method: 'POST', token: alice.token, body: { recipient_id: bob.id } })).body;
     // Dave is not a recipient.

@@ -18,9 +18,19 @@ export async function handleVoiceStateUpdate(ctx: Ctx, s: Session, d: any): Prom
   const channelId = snowflake(d.channel_id);
   if (d.channel_id != null && channelId === null) return;
   const self = { mute: !!d.self_mute, deaf: !!d.self_deaf, video: !!d.self_video };
-  if (d.guild_id == null) return calls(ctx).fromGateway({ id: s.userId, bot: s.isBot }, s.id, channelId, self);
+  if (d.guild_id == null) {
+    if (s.isBot) return; // calls are for users only
+    // A person holds one voice connection: joining a call leaves guild voice.
+    if (channelId !== null) await voiceStates(ctx).leaveOthers(s.id, null);
+    return calls(ctx).fromGateway({ id: s.userId, bot: s.isBot }, s.id, channelId, self);
+  }
   const guildId = String(d.guild_id);
   if (!s.guildIds.has(guildId)) return;
+  // Bots may be in one voice channel per guild; a person in one place only, so joining here leaves any call.
+  if (!s.isBot && channelId !== null) {
+    await calls(ctx).fromGateway({ id: s.userId, bot: false }, s.id, null, self);
+    await voiceStates(ctx).leaveOthers(s.id, guildId);
+  }
   await voiceStates(ctx).fromGateway(s.userId, s.id, guildId, channelId, self);
 }
 

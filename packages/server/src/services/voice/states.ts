@@ -275,6 +275,13 @@ export class VoiceStates {
     });
   }
 
+  /** A user session joins voice elsewhere (people hold one voice connection): it leaves its guild voice but `keep`. */
+  async leaveOthers(sessionId: string, keepGuildId: string | null): Promise<void> {
+    for (const s of await this.store.bySession(sessionId)) {
+      if (!s.call && s.guild_id !== keepGuildId) await this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id));
+    }
+  }
+
   // ---- HTTP ------------------------------------------------------------------------------------------------------
 
   /** GET /guilds/{id}/voice-states/{user_id|@me}: 10065 when not connected. */
