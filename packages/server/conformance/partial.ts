@@ -18,5 +18,6 @@ export const PARTIAL: Partial[] = [
   { what: 'Slack-compatible webhook', why: 'Slack\'s `<url|text>` link markup is passed through as typed rather than rewritten' },
   { what: '`POST /applications/{id}/attachment`', why: 'the uploaded file is kept indefinitely; the platform\'s ephemeral attachments expire, and their CDN URLs carry signed `ex`/`is`/`hm` parameters that Accord does not add' },
   { what: '`GET /channels/{id}/application-command-index`', why: 'built on the web client branch (wip/web, not merged yet), so it answers 404 here' },
-  { what: 'DM and group-DM voice, voice close code 4021', why: 'voice joins guild channels only, and there is no voice rate limit (lowest priority of issue 15; not done)' },
+  { what: 'DM and group-DM calls', why: 'a rung recipient stays in `ringing` until they join, decline (`stop-ringing`) or the call ends; the platform also stops ringing after a while but does not publish when, so Accord never times a ring out. Calls live in the server\'s memory: a restart ends them without CALL_DELETE, and their CALL message keeps `ended_timestamp: null`. A person holds one voice connection per Gateway session (joining a call leaves guild voice and back); two sessions of one user may still be in two places' },
+  { what: 'voice gateway rate limit (close 4021 Disconnected: Rate Limited)', why: 'the platform does not publish its budget; Accord closes a client after 120 messages (JSON or binary, heartbeats included) in 60 s, the main gateway\'s budget' },
 ];
