@@ -100,7 +100,7 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     const message = (await t.api(`/channels/${dm.id}/messages/${created[0].message_id}`, { token: bob.token })).body;
     assert.equal(message.type, 3, 'a CALL message');
     assert.equal(message.author.id, alice.id);
-    assert.deepEqual(message.call, { participants: [], ended_timestamp: null });
+    assert.deepEqual(message.call, { participants: [alice.id], ended_timestamp: null }, 'the caller takes part from the start');
 
     const b = await join(bob, dm.id);
     const update = await alice.gw.dispatch('CALL_UPDATE', (d) => d.channel_id === dm.id, WAIT);

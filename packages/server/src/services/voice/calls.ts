@@ -129,7 +129,7 @@ export class Calls {
     const author = (await getUser(this.ctx, callerId))!;
     const message = await createMessage(this.ctx, {
       channel: ch, author, body: { content: '' }, files: [], type: 3, skipPermissionChecks: true,
-      extra: { call: { participants: [], ended_timestamp: null } },
+      extra: { call: { participants: [callerId], ended_timestamp: null } },
     });
     const call: Call = {
       channelId: ch.id, messageId: message.id, region: VOICE_REGIONS[0].id,
