@@ -245,6 +245,8 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     dave.gw.send(4, { guild_id: null, channel_id: cd.id, self_mute: false, self_deaf: false });
     carol.gw.send(4, { guild_id: null, channel_id: cd.id, self_mute: false, self_deaf: false });
 
+    // A legitimate join of the same DM runs after dave's attempt there (changes of one call are serialized).
+    const j = await join(alice, dm.id);
     await gatewaySynced(t.server, dave.gw, botGw, alice.gw, carol.gw);
     const sent = (gw: RawGateway, ...channels: string[]) => gw.frames.filter((f) => ['VOICE_STATE_UPDATE', 'VOICE_SERVER_UPDATE', 'CALL_CREATE'].includes(f.t!) && channels.includes(f.d.channel_id));
     assert.deepEqual(sent(dave.gw, dm.id, cd.id), []);
@@ -252,8 +254,8 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     assert.deepEqual(sent(alice.gw, botDm.id), []);
     assert.deepEqual(sent(carol.gw, cd.id), []);
 
+    assert.ok(!alice.gw.frames.some((f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === dave.id), 'dave never joined');
     // A DM call's token, presented with another server id (the guild), fails authentication.
-    const j = await join(alice, dm.id);
     const v = track(await RawVoice.connect(t));
     v.send(0, { server_id: t.world.guildId, user_id: alice.id, session_id: j.state.session_id, token: j.server.token, max_dave_protocol_version: 1 });
     assert.equal((await v.closed).code, 4004);
