@@ -97,3 +97,26 @@ test('every JSON answer is bare application/json and carries Via, including thre
   }
   assert.ok(Number(slow.headers.get('retry-after')) >= 1);
 });
+
+test('ids beyond a signed 64-bit integer are refused or unknown, never a 500 (PostgreSQL cannot hold them)', async () => {
+  const big = '18446744073709551616'; // 2^64: twenty digits, so only the range tells it from an id
+  const json = { 'content-type': 'application/json' };
+  const dm = await raw('/users/@me/channels', 'POST', JSON.stringify({ recipient_id: big }), json);
+  assert.equal(dm.status, 400, dm.text);
+  assert.equal(dm.body.code, 50035);
+  assert.equal(dm.body.errors.recipient_id._errors[0].code, 'NUMBER_TYPE_MAX');
+  const asNumber = await raw('/users/@me/channels', 'POST', `{"recipient_id":${big}}`, json);
+  assert.equal(asNumber.status, 400, asNumber.text);
+  const user = await raw(`/users/${big}`, 'GET', undefined);
+  assert.equal(user.status, 404, user.text);
+  assert.equal(user.body.code, 10013);
+  const ch = t.world.textChannelId;
+  const m = await raw(`/channels/${ch}/messages`, 'POST', JSON.stringify({ content: `<@${big}> <@&${big}>` }), json);
+  assert.equal(m.status, 200, m.text);
+  assert.deepEqual([m.body.mentions, m.body.mention_roles], [[], []]);
+  const reaction = await raw(`/channels/${ch}/messages/${m.body.id}/reactions/${encodeURIComponent(`x:${big}`)}/@me`, 'PUT', undefined);
+  assert.equal(reaction.status, 400, reaction.text);
+  assert.equal(reaction.body.code, 10014);
+  const cdn = await fetch(`${t.server.url}/emojis/${big}.png`);
+  assert.equal(cdn.status, 404);
+});

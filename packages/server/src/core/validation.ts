@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formError, type ApiError } from './errors.js';
+import { isId } from './ids.js';
 
 /** Runs a zod schema and turns its issues into the platform's 50035 tree. Unknown keys are stripped, not refused. */
 export function parseBody<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
@@ -62,7 +63,9 @@ function short(v: unknown): string {
 /** Reusable field schemas. */
 export const snowflake = z.preprocess(
   (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v),
-  z.string().regex(/^\d{1,20}$/, { message: 'Value is not snowflake.' }),
+  z.string().regex(/^\d{1,20}$/, { message: 'Value is not snowflake.' })
+    // Ids are signed 64-bit: a larger one would reach the database (PostgreSQL refuses it) instead of the caller.
+    .refine(isId, { message: 'snowflake value should be less than or equal to 9223372036854775807.', params: { code: 'NUMBER_TYPE_MAX' } }),
 );
 export const permissionString = z.preprocess(
   (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v),

@@ -9,6 +9,7 @@ import { enrollInQuest } from '../services/apps/webhook-events/producers.js';
 import type { OutboxWorker } from '../events-out/worker.js';
 import type { LifecycleWorker } from '../services/commerce/lifecycle.js';
 import { refundEntitlement } from '../services/commerce/subscriptions.js';
+import { isId } from '../core/ids.js';
 
 const EnrollBody = z.object({ application_id: snowflake, user_id: snowflake, quest_id: snowflake.optional() });
 const RefundBody = z.object({ entitlement_id: snowflake });
@@ -41,7 +42,7 @@ export function registerMonetizationDevRoutes(app: FastifyInstance, ctx: Ctx, wo
       const appId = (req.query as Record<string, string | undefined>).application_id;
       let q = ctx.db.selectFrom('event_webhook_outbox').select(['id', 'application_id', 'event_type', 'status', 'attempts', 'next_attempt_at', 'last_error', 'body']);
       if (appId) {
-        if (!/^\d{1,20}$/.test(appId)) throw Errors.unknownApplication();
+        if (!isId(appId)) throw Errors.unknownApplication();
         q = q.where('application_id', '=', appId);
       }
       const rows = await q.orderBy('id').limit(10_000).execute();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../services/context.js';
 import { Errors } from '../core/errors.js';
-import { parseBody } from '../core/validation.js';
+import { parseBody, snowflake } from '../core/validation.js';
 import { isId } from '../core/ids.js';
 import { banAccount, liftBan } from '../services/identity/bans.js';
 import { getApplication, updateApplication } from '../services/identity/applications.js';
@@ -10,7 +10,7 @@ import { setApproval } from '../services/social/sdk/limits.js';
 
 const BanBody = z.object({ reason: z.string().max(512).nullable().optional() });
 const ApprovalBody = z.object({ approved: z.boolean() });
-const ParentBody = z.object({ parent_application_id: z.string().regex(/^\d{1,20}$/).nullable() });
+const ParentBody = z.object({ parent_application_id: snowflake.nullable() });
 
 /**
  * The platform's own decisions around the Social SDK, for developers: ban and unban an account

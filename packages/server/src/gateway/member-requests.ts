@@ -5,6 +5,7 @@ import { member as memberWire } from '../wire/member.js';
 import { getUsers } from '../services/identity/users.js';
 import type { Session } from './session.js';
 import type { GatewayHub } from './hub.js';
+import { isId } from '../core/ids.js';
 
 const CHUNK = 1000;
 const ALL_MEMBERS_WINDOW_MS = 30_000;
@@ -36,7 +37,7 @@ export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session
   }
 
   let q = ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId);
-  if (userIds) q = q.where('user_id', 'in', userIds.filter((id) => /^\d{1,20}$/.test(id)).length ? userIds.filter((id) => /^\d{1,20}$/.test(id)) : ['0']);
+  if (userIds) q = q.where('user_id', 'in', userIds.filter(isId).length ? userIds.filter(isId) : ['0']);
   const rows = (await q.orderBy('user_id').execute()).map(toMember);
   const users = await getUsers(ctx, rows.map((m) => m.user_id));
   let matched = rows;

@@ -7,6 +7,7 @@ import { announceLobbyConnection, readyLobbies } from '../services/social/lobbie
 import { lobbyVoiceSessionEnded, lobbyVoiceState } from '../services/social/lobbies/voice.js';
 import { endOfLifeMessage } from '../services/social/sdk/versions.js';
 import { provisionalIds } from '../services/identity/provisional/accounts.js';
+import { isId } from '../core/ids.js';
 
 /**
  * The Gateway side of the Social SDK: SDK sessions (Bearer tokens with `gateway.connect`), their READY additions
@@ -53,7 +54,7 @@ export async function publishPresenceToFriends(ctx: Ctx, userId: string, p: Pres
 
 /** Op 17 Lobby Voice States: join, update or leave (`leave: true`) a lobby's call. */
 export async function handleLobbyVoiceStates(ctx: Ctx, s: Session, d: any): Promise<void> {
-  if (!d || typeof d !== 'object' || typeof d.lobby_id !== 'string' || !/^\d{1,20}$/.test(d.lobby_id)) return;
+  if (!d || typeof d !== 'object' || typeof d.lobby_id !== 'string' || !isId(d.lobby_id)) return;
   await lobbyVoiceState(ctx, {
     userId: s.userId, appId: sdkApp(s), gatewaySessionId: s.id, lobbyId: d.lobby_id, selfMute: !!d.self_mute, selfDeaf: !!d.self_deaf, leave: !!d.leave,
   });

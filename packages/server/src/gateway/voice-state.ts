@@ -2,11 +2,12 @@ import type { Ctx } from '../services/context.js';
 import { voiceStates } from '../services/voice/states.js';
 import { calls } from '../services/voice/calls.js';
 import type { Session } from './session.js';
+import { isId } from '../core/ids.js';
 
 /** Op 13 Request Call Connect `{channel_id}` (user clients): the CALL_CREATE of a call already running there. */
 export const REQUEST_CALL_CONNECT = 13;
 
-const snowflake = (v: unknown): string | null => (v == null ? null : /^\d{1,20}$/.test(String(v)) ? String(v) : null);
+const snowflake = (v: unknown): string | null => (v == null ? null : isId(String(v)) ? String(v) : null);
 
 /**
  * Op 4 Voice State Update: join, move or leave (`channel_id: null`) a voice channel of one of the session's guilds,

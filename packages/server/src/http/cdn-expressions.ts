@@ -3,6 +3,7 @@ import type { Ctx } from '../services/context.js';
 import { readAsset } from '../services/expressions/assets.js';
 import { standardStickerFile } from '../services/expressions/stickers.js';
 import { defaultSoundFile } from '../services/expressions/soundboard.js';
+import { isId } from '../core/ids.js';
 
 /**
  * CDN paths of expressions, next to the attachments CDN (cdn.discordapp.com layout):
@@ -29,13 +30,13 @@ const IMAGE_EXT = /^(\d{1,20})\.(png|jpe?g|gif|webp|avif)$/i;
 export function registerExpressionCdn(app: FastifyInstance, ctx: Ctx): void {
   app.get('/emojis/:file', async (req, reply) => {
     const m = IMAGE_EXT.exec((req.params as Record<string, string>).file ?? '');
-    const asset = m ? await readAsset(ctx, m[1], 'emoji') : null;
+    const asset = m && isId(m[1]) ? await readAsset(ctx, m[1], 'emoji') : null;
     return asset ? send(reply, asset.data, asset.contentType) : notFound(reply);
   });
 
   app.get('/stickers/:file', async (req, reply) => {
     const m = /^(\d{1,20})\.(png|gif|json|webp)$/i.exec((req.params as Record<string, string>).file ?? '');
-    if (!m) return notFound(reply);
+    if (!m || !isId(m[1])) return notFound(reply);
     const standard = standardStickerFile(m[1]);
     if (standard) return send(reply, standard, 'application/json');
     const asset = await readAsset(ctx, m[1], 'sticker');
@@ -46,14 +47,14 @@ export function registerExpressionCdn(app: FastifyInstance, ctx: Ctx): void {
     const soundId = (req.params as Record<string, string>).id ?? '';
     const builtIn = defaultSoundFile(soundId);
     if (builtIn) return send(reply, builtIn, 'audio/mpeg');
-    const asset = /^\d{1,20}$/.test(soundId) ? await readAsset(ctx, soundId, 'sound') : null;
+    const asset = isId(soundId) ? await readAsset(ctx, soundId, 'sound') : null;
     return asset ? send(reply, asset.data, asset.contentType) : notFound(reply);
   });
 
   app.get('/guild-events/:id/:file', async (req, reply) => {
     const p = req.params as Record<string, string>;
     const m = /^([0-9a-f]{32})\.(png|jpe?g|gif|webp)$/i.exec(p.file ?? '');
-    const asset = m && /^\d{1,20}$/.test(p.id ?? '') ? await readAsset(ctx, p.id, 'event-cover') : null;
+    const asset = m && isId(p.id) ? await readAsset(ctx, p.id, 'event-cover') : null;
     return asset && asset.hash === m![1] ? send(reply, asset.data, asset.contentType) : notFound(reply);
   });
 }

@@ -24,7 +24,7 @@ import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire 
 
 const snowflakeList = z.preprocess(
   (v) => (v === undefined || v === '' ? undefined : (Array.isArray(v) ? v.join(',') : String(v)).split(',').map((s) => s.trim()).filter(Boolean)),
-  z.array(z.string().regex(/^\d{1,20}$/, { message: 'Value is not snowflake.' })).max(100).optional(),
+  z.array(snowflake).max(100).optional(),
 );
 
 const EntitlementsQuery = z.object({

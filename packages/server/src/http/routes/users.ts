@@ -11,6 +11,7 @@ import { removeMember } from '../../services/guilds/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
 import type { Actor } from '../../services/context.js';
 import { toChannel, toGuild } from '../../store/repos/mappers.js';
+import { isId } from '../../core/ids.js';
 
 const PatchMe = z.object({
   username: z.string().min(2).max(32).optional(),
@@ -47,7 +48,7 @@ export default new Routes()
     return selfView({ ...actor, user });
   })
   .get('/users/{user_id}', 'any', async ({ ctx, params }) => {
-    if (!/^\d{1,20}$/.test(params.user_id)) throw Errors.unknownUser();
+    if (!isId(params.user_id)) throw Errors.unknownUser();
     return publicUser(await requireUser(ctx, params.user_id));
   })
   .get('/users/@me/channels', 'any', async ({ ctx, actor }) => {

@@ -4,6 +4,7 @@ import type { ApplicationRecord } from '../../store/records.js';
 import { APP_FLAGS, updateApplication, type ApplicationPatch } from '../identity/applications.js';
 import { ensureEntryPoint } from '../apps/commands/index.js';
 import { validateUrlMap, type UrlMapping } from './url-map.js';
+import { snowflake } from '../../core/validation.js';
 
 /**
  * An app's Activity settings: the EMBEDDED flag (Enable Activities), the embedded activity config (platforms,
@@ -20,7 +21,7 @@ export const EmbeddedConfigPatch = z.object({
   default_orientation_lock_state: ORIENTATION.optional(),
   tablet_default_orientation_lock_state: ORIENTATION.optional(),
   requires_age_gate: z.boolean().optional(),
-  activity_preview_video_asset_id: z.string().regex(/^\d{1,20}$/).nullable().optional(),
+  activity_preview_video_asset_id: snowflake.nullable().optional(),
   shelf_rank: z.number().int().min(0).max(1_000_000).optional(),
 });
 export type EmbeddedConfigPatch = z.infer<typeof EmbeddedConfigPatch>;

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import type { AllowedMentionsInput } from './schema.js';
+import { isId } from '../../core/ids.js';
 
 export interface MentionInput {
   content: string;
@@ -34,7 +35,7 @@ export async function resolveMentions(ctx: Ctx, input: MentionInput): Promise<Me
   const userAllowed = (id: string) => parseAll || parse.has('users') || !!allowed?.users?.includes(id);
   const roleAllowed = (id: string) => parseAll || parse.has('roles') || !!allowed?.roles?.includes(id);
 
-  const userIds = unique([...content.matchAll(USER_RE)].map((m) => m[1]).filter(userAllowed));
+  const userIds = unique([...content.matchAll(USER_RE)].map((m) => m[1]).filter((id) => isId(id) && userAllowed(id)));
   const replied = input.repliedUserId && (parseAll || allowed?.replied_user) ? input.repliedUserId : null;
   if (replied && !userIds.includes(replied)) userIds.push(replied);
   let users: string[] = [];
@@ -45,7 +46,7 @@ export async function resolveMentions(ctx: Ctx, input: MentionInput): Promise<Me
   }
 
   let roles: string[] = [];
-  const roleIds = input.guildId ? unique([...content.matchAll(ROLE_RE)].map((m) => m[1]).filter(roleAllowed)) : [];
+  const roleIds = input.guildId ? unique([...content.matchAll(ROLE_RE)].map((m) => m[1]).filter((id) => isId(id) && roleAllowed(id))) : [];
   if (roleIds.length) {
     const rows = await ctx.db.selectFrom('roles').select(['id', 'mentionable']).where('guild_id', '=', input.guildId!).where('id', 'in', roleIds).execute();
     // A role that is not mentionable only pings when the author may mention everyone.

@@ -6,6 +6,7 @@ import { member as memberWire } from '../../wire/member.js';
 import { channelAccess, DM_TYPES, guildField, loadMessage, routeFor } from './channel.js';
 import { getMember } from '../guilds/lookup.js';
 import { getUsers } from '../identity/users.js';
+import { isId } from '../../core/ids.js';
 
 const MAX_UNIQUE = 20;
 
@@ -24,7 +25,7 @@ const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 /** Parses the `{emoji}` path segment (already URL-decoded): a unicode emoji or `name:id` / `a:name:id`. 10014 otherwise. */
 export function parseEmoji(raw: string): ParsedEmoji {
   const custom = CUSTOM_RE.exec(raw);
-  if (custom) return { key: `${custom[2]}:${custom[3]}`, id: custom[3], name: custom[2], animated: !!custom[1] };
+  if (custom && isId(custom[3])) return { key: `${custom[2]}:${custom[3]}`, id: custom[3], name: custom[2], animated: !!custom[1] };
   if (raw.length > 0 && raw.length <= 64 && EMOJI_CHARS.test(raw) && PICTOGRAPH.test(raw)) return { key: raw, id: null, name: raw, animated: false };
   throw Errors.unknownEmoji();
 }

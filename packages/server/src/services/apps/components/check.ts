@@ -1,4 +1,5 @@
 import { formError } from '../../../core/errors.js';
+import { isId } from '../../../core/ids.js';
 
 /** A path into the request body, as the 50035 tree spells it. */
 export type Path = (string | number)[];
@@ -10,7 +11,6 @@ export interface Leaf {
   message: string;
 }
 
-const SNOWFLAKE = /^\d{1,20}$/;
 
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -149,7 +149,7 @@ export class Checker {
 
   snowflakeValue(v: unknown, path: Path): string | undefined {
     const s = typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v;
-    if (typeof s === 'string' && SNOWFLAKE.test(s) && BigInt(s) < 1n << 64n) return s;
+    if (typeof s === 'string' && isId(s)) return s;
     this.add(path, 'NUMBER_TYPE_COERCE', `Value "${short(v)}" is not snowflake.`);
     return undefined;
   }

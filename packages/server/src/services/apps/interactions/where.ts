@@ -6,6 +6,7 @@ import type { ApplicationRecord, ChannelRecord, GuildRecord, MemberRecord, UserR
 import { getMember } from '../../guilds/lookup.js';
 import { channelAccess, DM_TYPES, loadChannel } from '../../messages/channel.js';
 import { getUser } from '../../identity/users.js';
+import { isId } from '../../../core/ids.js';
 
 /** Where an interaction happens and what the app may do there: context, installations, permissions. */
 
@@ -46,7 +47,7 @@ export interface Place {
 }
 
 export async function loadApplication(ctx: Ctx, id: string): Promise<ApplicationRecord> {
-  if (!/^\d{1,20}$/.test(id)) throw Errors.unknownApplication();
+  if (!isId(id)) throw Errors.unknownApplication();
   const row = await ctx.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw Errors.unknownApplication();
   return toApplication(row);

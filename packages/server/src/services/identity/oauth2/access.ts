@@ -17,6 +17,7 @@ import { installCounts, listGrants, revokeAuthorization } from './grants.js';
 import { userinfo } from './issue.js';
 import { displayScopes, effectiveScopes } from './scopes.js';
 import { unmergeAfterRevocation } from '../provisional/merge.js';
+import { isId } from '../../../core/ids.js';
 
 /** What a bearer or bot token may read about its own authorization, and the revocation paths. */
 
@@ -50,7 +51,7 @@ export async function currentApplication(ctx: Ctx, actor: Actor) {
 
 /** GET /oauth2/applications/{id}/rpc: public app info for anyone (local RPC servers validate client ids with it). */
 export async function rpcApplication(ctx: Ctx, id: string) {
-  const app = /^\d{1,20}$/.test(id) ? await getApplication(ctx, id) : null;
+  const app = isId(id) ? await getApplication(ctx, id) : null;
   if (!app) throw Errors.unknownApplication();
   return publicApplication(app);
 }

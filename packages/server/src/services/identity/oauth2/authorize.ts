@@ -14,6 +14,7 @@ import { putCode, randomSecret } from './codes.js';
 import { getGrant, recordGrant, recordGuildInstall } from './grants.js';
 import { issueTokens } from './issue.js';
 import { effectiveScopes, splitScopes, unknownScopes } from './scopes.js';
+import { isId } from '../../../core/ids.js';
 
 /** Authorization codes are single-use and live ten minutes. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -62,7 +63,7 @@ function q(query: Query, name: string, max = 2048): string | null {
 
 const snowflakeParam = (query: Query, name: string) => {
   const v = q(query, name, 20);
-  if (v !== null && !/^\d{1,20}$/.test(v)) throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${v}" is not snowflake.`);
+  if (v !== null && !isId(v)) throw fieldError(name, 'NUMBER_TYPE_COERCE', `Value "${v}" is not snowflake.`);
   return v;
 };
 

@@ -2,6 +2,7 @@ import type { Ctx } from '../../context.js';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { APP_FLAGS, getApplication, verifyClientSecret } from '../applications.js';
 import { OAuthError, invalidClient } from './errors.js';
+import { isId } from '../../../core/ids.js';
 
 /** The client credentials of a token-endpoint request, from HTTP Basic or the form. */
 export interface ClientCredentials {
@@ -39,7 +40,7 @@ export const isPublicClient = (app: ApplicationRecord) => (app.flags & APP_FLAGS
  * then decides: public clients, PKCE exchanges). Unknown or malformed client ids are invalid_client (401).
  */
 export async function authenticateClient(ctx: Ctx, creds: ClientCredentials, secretOptional: boolean): Promise<AuthenticatedClient> {
-  if (!creds.clientId || !/^\d{1,20}$/.test(creds.clientId)) throw invalidClient();
+  if (!creds.clientId || !isId(creds.clientId)) throw invalidClient();
   const app = await getApplication(ctx, creds.clientId);
   if (!app) throw invalidClient();
   if (creds.clientSecret !== null) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Actor, Ctx } from '../../context.js';
 import { ApiError, Errors, fieldError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
+import { snowflake } from '../../../core/validation.js';
 import { id } from '../../../store/schema.js';
 import '../../../store/tables/social.js';
 import { openDm } from '../../channels/dms.js';
@@ -25,9 +26,9 @@ import { limitCommunication } from '../sdk/limits.js';
 export const ActivityActionType = { JOIN: 1, JOIN_REQUEST: 5 } as const;
 
 export const InviteBody = z.object({
-  recipient_id: z.string().regex(/^\d{1,20}$/),
+  recipient_id: snowflake,
   /** With a user token: the app whose activity this is. A Bearer token's own app otherwise. */
-  application_id: z.string().regex(/^\d{1,20}$/).optional(),
+  application_id: snowflake.optional(),
   content: z.string().max(2000).optional(),
   type: z.literal([1, 5]).optional(),
   party_id: z.string().min(1).max(128),
