@@ -1,0 +1,222 @@
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { RawGateway } from './helpers/gateway-client.js';
+import { RedisBus, channelsFor } from '../src/bus/redis.js';
+import { RedisRateLimits } from '../src/http/rate-limit-redis.js';
+import { connectRedis, deleteKeys } from '../src/store/redis.js';
+import { Clock } from '../src/core/clock.js';
+import type { BusEvent } from '../src/bus/bus.js';
+
+/**
+ * Distributed mode on the real engines: two nodes (one PostgreSQL schema, one Redis prefix, two ports). Runs when
+ * REDIS_URL and DATABASE_URL are set (the CI's Redis run); skipped otherwise.
+ */
+const REDIS_URL = process.env.REDIS_URL;
+const enabled = !!REDIS_URL && !!process.env.DATABASE_URL;
+const GUILDS = 1;
+const GUILD_MESSAGES = 1 << 9;
+const MESSAGE_CONTENT = 1 << 15;
+
+/** Collects what a bus's remote subscribers receive, and resolves waiters on a predicate. */
+function collector(bus: RedisBus) {
+  const got: BusEvent[] = [];
+  const waiters: { pred: (e: BusEvent) => boolean; resolve: () => void }[] = [];
+  bus.subscribe((e) => {
+    got.push(e);
+    for (const w of [...waiters]) if (w.pred(e)) waiters.splice(waiters.indexOf(w), 1), w.resolve();
+  }, { remote: true });
+  const until = (pred: (e: BusEvent) => boolean) =>
+    got.some(pred) ? Promise.resolve() : new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a bus event')), 15_000);
+      waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  return { got, until };
+}
+
+describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, () => {
+  const prefix = `bus_${crypto.randomBytes(4).toString('hex')}:`;
+  let a: RedisBus;
+  let b: RedisBus;
+  before(async () => {
+    a = await RedisBus.connect(REDIS_URL!, prefix);
+    b = await RedisBus.connect(REDIS_URL!, prefix);
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  test('routes by user and guild, control events to everyone', () => {
+    assert.deepEqual(channelsFor({ t: 'MESSAGE_CREATE', d: {}, guild_id: '1' }), ['guild:1']);
+    assert.deepEqual(channelsFor({ t: 'GUILD_CREATE', d: {}, guild_id: '1', user_ids: ['2', '3'] }), ['user:2', 'user:3', 'guild:1']);
+    assert.deepEqual(channelsFor({ t: '__TOKENS_CHANGED', d: {}, guild_id: '1' }), ['all']);
+    assert.deepEqual(channelsFor({ t: 'USER_NOTE_UPDATE', d: {} }), ['all']);
+  });
+
+  test('a node gets only the topics it watches, once each, and never its own events back', async () => {
+    const local: BusEvent[] = [];
+    a.subscribe((e) => local.push(e));
+    const seen = collector(b);
+    await b.watch('guild:10');
+    await b.watch('user:20');
+    await b.watch('user:21');
+    a.publish({ t: 'MESSAGE_CREATE', d: { n: 1 }, guild_id: '99' }); // not watched by b
+    a.publish({ t: 'GUILD_CREATE', d: { n: 2 }, guild_id: '10', user_ids: ['20', '21'] }); // three channels, one event
+    a.publish({ t: '__MARK', d: { n: 3 } });
+    await seen.until((e) => e.t === '__MARK');
+    assert.deepEqual(seen.got.map((e) => e.d.n), [2, 3]);
+    assert.deepEqual(local.map((e) => e.d.n), [1, 2, 3], 'the publisher delivers to itself at once, once');
+
+    // After the last unwatch, the topic's events stop reaching b.
+    b.unwatch('guild:10');
+    assert.ok(!b.topics().includes('guild:10'));
+    a.publish({ t: 'MESSAGE_CREATE', d: { n: 4 }, guild_id: '10' });
+    a.publish({ t: '__MARK', d: { n: 5 } });
+    await seen.until((e) => e.d.n === 5);
+    assert.deepEqual(seen.got.map((e) => e.d.n), [2, 3, 5]);
+  });
+
+  test('watches are counted: a topic stays until its last watcher lets go', async () => {
+    await b.watch('guild:30');
+    await b.watch('guild:30');
+    b.unwatch('guild:30');
+    assert.ok(b.topics().includes('guild:30'));
+    b.unwatch('guild:30');
+    assert.ok(!b.topics().includes('guild:30'));
+  });
+});
+
+describe('the Redis rate-limit store', { skip: !REDIS_URL && 'REDIS_URL is unset' }, () => {
+  const prefix = `rl_${crypto.randomBytes(4).toString('hex')}:`;
+  const ra = connectRedis(REDIS_URL ?? 'redis://127.0.0.1:6379', 'test-a');
+  const rb = connectRedis(REDIS_URL ?? 'redis://127.0.0.1:6379', 'test-b');
+  after(async () => {
+    await deleteKeys(ra, prefix).catch(() => {});
+    await Promise.all([ra.quit(), rb.quit()]);
+  });
+
+  test('one window counted by two stores, atomically', async () => {
+    const clock = new Clock();
+    const x = new RedisRateLimits(ra, prefix, clock);
+    const y = new RedisRateLimits(rb, prefix, clock);
+    assert.equal(await x.peek('k'), null);
+    // 60 concurrent hits from two stores on a limit of 50: exactly 50 are allowed.
+    const takes = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? x : y).take('k', 50, 60_000)));
+    assert.equal(takes.filter((t) => t.allowed).length, 50);
+    const p = await y.peek('k');
+    assert.ok(p && !p.allowed && p.remaining === 0 && p.limit === 50);
+    assert.equal(new Set(takes.map((t) => t.resetAtMs)).size, 1, 'one window');
+    // A window that ended starts over.
+    clock.advance(60_001);
+    assert.equal(await x.peek('k'), null);
+    const fresh = await y.take('k', 50, 60_000);
+    assert.deepEqual([fresh.allowed, fresh.remaining], [true, 49]);
+  });
+});
+
+describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and DATABASE_URL' }, () => {
+  let a: TestServer;
+  let b: TestServer;
+  const open: RawGateway[] = [];
+  before(async () => {
+    a = await startTestServer({ rateLimits: 'real' });
+    b = await startTestServer({ rateLimits: 'real', join: a });
+  });
+  after(async () => {
+    for (const g of open) g.ws.terminate();
+    await b?.close();
+    await a?.close();
+  });
+  const connect = async (t: TestServer) => {
+    const gw = await RawGateway.connect(t.server.url);
+    open.push(gw);
+    return gw;
+  };
+
+  test('a message posted on node A reaches Gateway sessions on node B, once', async () => {
+    const { world } = a;
+    const bot = await connect(b);
+    await bot.identify(world.botToken, { intents: GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT });
+    const bob = await connect(b);
+    await bob.identify(world.users[1].token);
+    const first = await a.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: world.users[0].token, body: { content: 'from node A' } });
+    assert.equal(first.status, 200);
+    const atBot = await bot.dispatch('MESSAGE_CREATE', (d) => d.id === first.body.id, 15_000);
+    assert.equal(atBot.content, 'from node A');
+    await bob.dispatch('MESSAGE_CREATE', (d) => d.id === first.body.id, 15_000);
+    // Barrier: a second message from the same node arrives after any copy of the first.
+    const second = await a.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: world.users[0].token, body: { content: 'again' } });
+    await bob.dispatch('MESSAGE_CREATE', (d) => d.id === second.body.id, 15_000);
+    await bot.dispatch('MESSAGE_CREATE', (d) => d.id === second.body.id, 15_000);
+    for (const gw of [bob, bot]) assert.equal(gw.frames.filter((f) => f.t === 'MESSAGE_CREATE' && f.d.id === first.body.id).length, 1);
+  });
+
+  test('node B listens to the guild and user of its sessions only while they last', async () => {
+    const bus = b.server.ctx.bus as RedisBus;
+    const alice = a.world.users[0];
+    const before = bus.topics();
+    const gw = await connect(b);
+    await gw.identify(alice.token);
+    assert.ok(bus.topics().includes(`user:${alice.id}`));
+    assert.ok(bus.topics().includes(`guild:${a.world.guildId}`));
+    gw.close(1000);
+    await gw.closed;
+    await waitFor(() => !bus.topics().includes(`user:${alice.id}`));
+    assert.deepEqual(bus.topics().filter((t) => t.startsWith('user:')).sort(), before.filter((t) => t.startsWith('user:')).sort());
+  });
+
+  test('a message bucket is shared by both nodes', async () => {
+    await frozen([a, b], async () => {
+      const { world } = a;
+      const post = (t: TestServer) => t.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: world.users[1].token, body: { content: 'bucket' } });
+      const remaining: string[] = [];
+      for (const t of [a, b, a, b, a]) {
+        const r = await post(t);
+        assert.equal(r.status, 200);
+        remaining.push(r.headers.get('x-ratelimit-remaining')!);
+      }
+      assert.deepEqual(remaining, ['4', '3', '2', '1', '0']);
+      const refused = await post(b);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('x-ratelimit-scope'), 'user');
+      assert.equal(refused.body.global, false);
+    });
+  });
+
+  test('the global limit is per bot across nodes', async () => {
+    await frozen([a, b], async () => {
+      const { world } = a;
+      // Two routes (25 requests each, under their own limits), on both nodes: 50 in all, then the global limit.
+      const paths = [`/channels/${world.textChannelId}`, `/guilds/${world.guildId}`];
+      for (let i = 0; i < 50; i++) {
+        const r = await (i % 2 ? a : b).api(paths[Math.floor(i / 2) % 2], { token: world.botToken, bot: true });
+        assert.equal(r.status, 200, `request ${i}`);
+      }
+      const refused = await a.api(paths[0], { token: world.botToken, bot: true });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('x-ratelimit-global'), 'true');
+      assert.equal(refused.body.global, true);
+    });
+  });
+});
+
+/** Runs with the nodes' clocks stopped, so fixed windows cannot roll over however slow the machine is. */
+async function frozen(nodes: TestServer[], fn: () => Promise<void>): Promise<void> {
+  const at = Date.now();
+  for (const n of nodes) n.server.ctx.clock.now = () => at;
+  try {
+    await fn();
+  } finally {
+    for (const n of nodes) delete (n.server.ctx.clock as any).now;
+  }
+}
+
+async function waitFor(pred: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
