@@ -8,6 +8,9 @@ import { RedisRateLimits } from '../src/http/rate-limit-redis.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
 import { Clock } from '../src/core/clock.js';
 import type { BusEvent } from '../src/bus/bus.js';
+import { WebhookReceiver } from './helpers/webhook-receiver.js';
+import { until } from './helpers/wait.js';
+import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
 
 /**
  * Distributed mode on the real engines: two nodes (one PostgreSQL schema, one Redis prefix, two ports). Runs when
@@ -199,6 +202,54 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
       assert.equal(refused.headers.get('x-ratelimit-global'), 'true');
       assert.equal(refused.body.global, true);
     });
+  });
+});
+
+describe('the webhook-event outbox on two nodes', { skip: !enabled && 'needs REDIS_URL and DATABASE_URL' }, () => {
+  let a: TestServer;
+  let b: TestServer;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    a = await startTestServer();
+    b = await startTestServer({ join: a });
+    receiver = await WebhookReceiver.start();
+    const owner = a.world.users[0].token;
+    const me = await a.api(`/applications/${a.world.applicationId}`, { token: owner });
+    receiver.publicKey = me.body.verify_key;
+    const r = await a.api(`/applications/${a.world.applicationId}`, {
+      method: 'PATCH', token: owner,
+      body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_AUTHORIZED', 'QUEST_USER_ENROLLMENT'] },
+    });
+    assert.equal(r.status, 200, r.text);
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+    await receiver?.close();
+  });
+
+  const rows = (type: string) => a.server.ctx.db.selectFrom('event_webhook_outbox').select(['id', 'status']).where('event_type', '=', type).execute();
+
+  test('both workers take events from one outbox; each is sent once', { timeout: 60_000 }, async () => {
+    const N = 40;
+    // Half enqueued on each node, so both workers are woken and race for the same rows.
+    await Promise.all(Array.from({ length: N }, (_, n) => enqueueWebhookEvent((n % 2 ? a : b).server.ctx, a.world.applicationId, 'QUEST_USER_ENROLLMENT', { n })));
+    await until(async () => (await rows('QUEST_USER_ENROLLMENT')).every((r) => r.status === 'delivered'), 30_000, 'every event delivered');
+    const got = receiver.events('QUEST_USER_ENROLLMENT').map((r) => r.body.event.data.n).sort((x, y) => x - y);
+    assert.deepEqual(got, Array.from({ length: N }, (_, n) => n), 'each event exactly once');
+    const attempts = await a.server.ctx.db.selectFrom('event_webhook_deliveries').select('event_id').where('event_type', '=', 'QUEST_USER_ENROLLMENT').execute();
+    assert.equal(attempts.length, N);
+    assert.equal(new Set(attempts.map((x) => String(x.event_id))).size, N);
+  });
+
+  test('an event the bus carries to every node is enqueued once, by the node that published it', { timeout: 60_000 }, async () => {
+    const seenOnB = collector(b.server.ctx.bus as RedisBus);
+    a.server.ctx.bus.publish({ t: '__APPLICATION_AUTHORIZED', d: { application_id: a.world.applicationId, user: { id: a.world.users[1].id }, integration_type: 1, scopes: ['applications.commands'] } });
+    await seenOnB.until((e) => e.t === '__APPLICATION_AUTHORIZED');
+    await until(async () => (await rows('APPLICATION_AUTHORIZED')).some((r) => r.status === 'delivered'), 30_000, 'APPLICATION_AUTHORIZED delivered');
+    // An enqueue by b (its producers hear only local events) would have started when the event reached it, above.
+    assert.equal((await rows('APPLICATION_AUTHORIZED')).length, 1);
+    assert.equal(receiver.events('APPLICATION_AUTHORIZED').length, 1);
   });
 });
 
