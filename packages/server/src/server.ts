@@ -4,10 +4,7 @@ import { Clock } from './core/clock.js';
 import { Snowflakes } from './core/snowflake.js';
 import { openStore } from './store/db.js';
 import { InProcessBus } from './bus/in-process.js';
-import { RedisBus } from './bus/redis.js';
 import type { EventBus } from './bus/bus.js';
-import { connectRedis } from './store/redis.js';
-import { RedisRateLimits } from './http/rate-limit-redis.js';
 import { MemoryPresences } from './bus/presence-state.js';
 import { GuildAccess } from './services/guilds/access.js';
 import { buildHttp } from './http/app.js';
@@ -39,18 +36,20 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const config = loadConfig(argv, process.env, overrides);
   const clock = new Clock();
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
-  // Distributed mode: events travel through Redis and rate limits are counted there, shared by every node.
-  const bus: EventBus = config.redisUrl ? await RedisBus.connect(config.redisUrl, config.redisPrefix) : new InProcessBus();
-  const limitsRedis = config.redisUrl ? connectRedis(config.redisUrl, 'accord-rate-limits') : null;
+  // Distributed mode: events travel through Redis, rate limits and voice states live there, shared by every node.
+  // Loaded only then, as the PostgreSQL driver is: a single process never loads the Redis client.
+  const node = config.redisUrl ? await (await import('./distributed.js')).connectDistributed(config, clock) : null;
+  const bus: EventBus = node?.bus ?? new InProcessBus();
   const ctx: Ctx = {
     config, clock, store, bus,
     db: store.db,
-    ids: limitsRedis ? await nodeSnowflakes(limitsRedis, config.redisPrefix, clock) : new Snowflakes(clock),
+    ids: node?.ids ?? new Snowflakes(clock),
     access: new GuildAccess(store.db, clock, bus),
     presences: new MemoryPresences(),
     publicUrl: '',
+    voiceStateStore: node?.voiceStates,
   };
-  const http = buildHttp(ctx, limitsRedis ? new RedisRateLimits(limitsRedis, config.redisPrefix, clock) : undefined);
+  const http = buildHttp(ctx, node?.limits);
   registerCdn(http.app, ctx);
   registerWebClient(http.app, ctx); // the browser client on /app, /channels/…, /login, /oauth2/authorize, … (packages/web)
   const dev = config.dev ? registerDevRoutes(http.app, ctx) : null;
@@ -77,18 +76,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
       stopLobbies();
       await eventsOut.stop();
       await http.app.close();
-      await bus.close();
-      await limitsRedis?.quit().catch(() => {});
+      await (node ? node.close() : bus.close());
       await store.close();
     },
   };
 }
 
-/**
- * Nodes of one deployment must not mint the same id in the same millisecond: each takes a number from Redis at start
- * and uses its low 10 bits as the snowflake's worker and process fields (1,024 nodes before numbers repeat).
- */
-async function nodeSnowflakes(redis: import('ioredis').Redis, prefix: string, clock: Clock): Promise<Snowflakes> {
-  const n = BigInt(await redis.incr(`${prefix}node-seq`));
-  return new Snowflakes(clock, (n >> 5n) & 31n, n & 31n);
-}

@@ -8,6 +8,9 @@ import { RedisRateLimits } from '../src/http/rate-limit-redis.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
 import { Clock } from '../src/core/clock.js';
 import type { BusEvent } from '../src/bus/bus.js';
+import type { Redis } from 'ioredis';
+import { RedisVoiceStateStore } from '../src/services/voice/redis-store.js';
+import { MemoryVoiceStateStore, type VoiceStateRecord } from '../src/services/voice/states.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
 import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
@@ -21,6 +24,7 @@ const enabled = !!REDIS_URL && !!process.env.DATABASE_URL;
 const GUILDS = 1;
 const GUILD_MESSAGES = 1 << 9;
 const MESSAGE_CONTENT = 1 << 15;
+const GUILD_VOICE_STATES = 1 << 7;
 
 /** Collects what a bus's remote subscribers receive, and resolves waiters on a predicate. */
 function collector(bus: RedisBus) {
@@ -93,8 +97,12 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
 
 describe('the Redis rate-limit store', { skip: !REDIS_URL && 'REDIS_URL is unset' }, () => {
   const prefix = `rl_${crypto.randomBytes(4).toString('hex')}:`;
-  const ra = connectRedis(REDIS_URL ?? 'redis://127.0.0.1:6379', 'test-a');
-  const rb = connectRedis(REDIS_URL ?? 'redis://127.0.0.1:6379', 'test-b');
+  let ra: Redis;
+  let rb: Redis;
+  before(async () => {
+    ra = await connectRedis(REDIS_URL!, 'test-a');
+    rb = await connectRedis(REDIS_URL!, 'test-b');
+  });
   after(async () => {
     await deleteKeys(ra, prefix).catch(() => {});
     await Promise.all([ra.quit(), rb.quit()]);
@@ -116,6 +124,50 @@ describe('the Redis rate-limit store', { skip: !REDIS_URL && 'REDIS_URL is unset
     assert.equal(await x.peek('k'), null);
     const fresh = await y.take('k', 50, 60_000);
     assert.deepEqual([fresh.allowed, fresh.remaining], [true, 49]);
+  });
+});
+
+describe('the Redis voice-state store', { skip: !REDIS_URL && 'REDIS_URL is unset' }, () => {
+  const prefix = `vs_${crypto.randomBytes(4).toString('hex')}:`;
+  let r: Redis;
+  before(async () => {
+    r = await connectRedis(REDIS_URL!, 'test-voice');
+  });
+  after(async () => {
+    await deleteKeys(r, prefix).catch(() => {});
+    await r.quit();
+  });
+
+  const state = (guild: string, user: string, channel: string, session: string): VoiceStateRecord => ({
+    guild_id: guild, channel_id: channel, user_id: user, session_id: session, deaf: false, mute: false, self_deaf: false,
+    self_mute: false, self_stream: false, self_video: false, suppress: false, request_to_speak_timestamp: null,
+  });
+  const users = (list: VoiceStateRecord[]) => list.map((s) => s.user_id).sort();
+
+  test('answers as the memory store does: moves, leaves, sessions and tokens', async () => {
+    const redis = new RedisVoiceStateStore(r, prefix);
+    for (const store of [new MemoryVoiceStateStore(), redis]) {
+      await store.set(state('g1', 'u1', 'c1', 's1'));
+      await store.set(state('g1', 'u2', 'c1', 's2'));
+      await store.set(state('g2', 'u1', 'c9', 's1'));
+      await store.set({ ...state('g1', 'u1', 'c2', 's1'), self_mute: true }); // a move replaces the state
+      assert.deepEqual(users(await store.inChannel('c1')), ['u2']);
+      assert.deepEqual(users(await store.inChannel('c2')), ['u1']);
+      assert.equal((await store.get('g1', 'u1'))?.self_mute, true);
+      assert.deepEqual(users(await store.inGuild('g1')), ['u1', 'u2']);
+      assert.deepEqual((await store.bySession('s1')).map((s) => s.guild_id).sort(), ['g1', 'g2']);
+      await store.delete('g1', 'u2');
+      assert.deepEqual(await store.inChannel('c1'), []);
+      assert.equal(await store.get('g1', 'u2'), undefined);
+      await store.delete('g1', 'nobody');
+
+      await store.putGrant({ token: 't1', userId: 'u1', guildId: 'g1', channelId: 'c2', sessionId: 's1' });
+      await store.putGrant({ token: 't2', userId: 'u1', guildId: 'g1', channelId: 'c2', sessionId: 's1' }); // replaces t1
+      assert.equal(await store.grant('t1'), undefined);
+      assert.equal((await store.grant('t2'))?.channelId, 'c2');
+      await store.revokeGrants('g1', 'u1');
+      assert.equal(await store.grant('t2'), undefined);
+    }
   });
 });
 
@@ -168,6 +220,25 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     await gw.closed;
     await waitFor(() => !bus.topics().includes(`user:${alice.id}`));
     assert.deepEqual(bus.topics().filter((t) => t.startsWith('user:')).sort(), before.filter((t) => t.startsWith('user:')).sort());
+  });
+
+  test("voice states are shared: a join on node A shows in node B's sessions", async () => {
+    const { world } = a;
+    const [alice, bob] = world.users;
+    const atB = await connect(b);
+    await atB.identify(bob.token);
+    const atA = await connect(a);
+    await atA.identify(alice.token);
+    atA.send(4, { guild_id: world.guildId, channel_id: world.voiceChannelId, self_mute: false, self_deaf: false });
+    const update = await atB.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.channel_id === world.voiceChannelId, 15_000);
+    assert.equal(update.guild_id, world.guildId);
+    // A session that identifies on node B lists alice in the guild's voice states.
+    const bot = await connect(b);
+    await bot.identify(world.botToken, { intents: GUILDS | GUILD_VOICE_STATES });
+    const guild = await bot.dispatch('GUILD_CREATE', (d) => d.id === world.guildId, 15_000);
+    assert.deepEqual(guild.voice_states.map((s: any) => [s.user_id, s.channel_id]), [[alice.id, world.voiceChannelId]]);
+    atA.send(4, { guild_id: world.guildId, channel_id: null, self_mute: false, self_deaf: false });
+    await atB.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.channel_id === null, 15_000);
   });
 
   test('a message bucket is shared by both nodes', async () => {

@@ -65,7 +65,7 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
       await p.exited;
     }
     await dropSchema(DATABASE_URL!, id);
-    const r = connectRedis(REDIS_URL!, 'accord-test-cleanup');
+    const r = await connectRedis(REDIS_URL!, 'accord-test-cleanup');
     await deleteKeys(r, `${id}:`).finally(() => r.quit());
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -83,7 +83,7 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
     const [alice, bob] = users;
 
     // Sessions of alice until both workers hold one: then both listen on her user channel.
-    const redis = connectRedis(REDIS_URL!, 'accord-test-numsub');
+    const redis = await connectRedis(REDIS_URL!, 'accord-test-numsub');
     try {
       const subscribers = async () => Number(((await redis.pubsub('NUMSUB', `${id}:bus:user:${alice.id}`)) as [string, number])[1]);
       for (let i = 0; i < 16 && (await subscribers()) < 2; i++) {

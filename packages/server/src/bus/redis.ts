@@ -47,7 +47,7 @@ export class RedisBus implements EventBus {
 
   /** Connects and listens on the channel every process hears. */
   static async connect(url: string, prefix: string): Promise<RedisBus> {
-    const bus = new RedisBus(connectRedis(url, 'accord-bus-pub'), connectRedis(url, 'accord-bus-sub'), prefix);
+    const bus = new RedisBus(await connectRedis(url, 'accord-bus-pub'), await connectRedis(url, 'accord-bus-sub'), prefix);
     await bus.sub.subscribe(bus.channel(ALL));
     return bus;
   }

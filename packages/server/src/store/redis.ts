@@ -1,10 +1,12 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * A connection to the Redis of distributed mode (REDIS_URL). Every key and channel of this deployment starts with
  * `prefix`, so several deployments (or parallel test servers) can share one Redis.
  */
-export function connectRedis(url: string, name: string): Redis {
+export async function connectRedis(url: string, name: string): Promise<Redis> {
+  // Imported here, not at the top: the bundle keeps it a dynamic import, so a single process never loads the client.
+  const { Redis } = await import('ioredis');
   const r = new Redis(url, { connectionName: name, lazyConnect: false, maxRetriesPerRequest: 3, enableAutoPipelining: false });
   // Errors surface on the commands that fail; the connection reconnects by itself.
   r.on('error', () => {});

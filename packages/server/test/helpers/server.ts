@@ -87,7 +87,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       await dropSchema(databaseUrl, databaseSchema);
     }
     if (redisUrl) {
-      const r = connectRedis(redisUrl, 'accord-test-cleanup');
+      const r = await connectRedis(redisUrl, 'accord-test-cleanup');
       await deleteKeys(r, redisPrefix).finally(() => r.quit());
     }
   }
