@@ -30,7 +30,7 @@ export const workerIndex = (): number => (cluster.isWorker ? Number(process.env.
 export function workerOverrides(cfg: Config, i: number): Partial<Config> {
   const voiceBase = cfg.voicePort ?? (cfg.port === 0 ? 0 : cfg.port + 1);
   if (voiceBase === 0) return { voicePort: 0, voiceUdpPort: cfg.voiceUdpPort ?? 0 };
-  const udpBase = cfg.voiceUdpPort ?? voiceBase + workerCount(cfg); // after the voice gateways' TCP ports
+  const udpBase = cfg.voiceUdpPort ?? voiceBase; // UDP: the same numbers, stepped by the media threads per worker
   return { voicePort: voiceBase + i, voiceUdpPort: udpBase === 0 ? 0 : udpBase + i * Math.max(1, cfg.voiceWorkers) };
 }
 

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { RawGateway } from './helpers/gateway-client.js';
 import { dropSchema } from '../src/store/postgres.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
+import { loadConfig } from '../src/config.js';
+import { workerCount, workerOverrides } from '../src/workers.js';
 
 /** `accord start --workers N`: processes of one machine on one port, nodes of distributed mode. */
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -41,6 +43,18 @@ const withoutEngines = (): NodeJS.ProcessEnv => {
   delete env.REDIS_URL;
   return env;
 };
+
+test('each worker has voice ports of its own; 0 workers means one per core', () => {
+  const cfg = (...argv: string[]) => loadConfig(argv, {});
+  assert.deepEqual(workerOverrides(cfg('--port', '8080'), 0), { voicePort: 8081, voiceUdpPort: 8081 });
+  assert.deepEqual(workerOverrides(cfg('--port', '8080'), 1), { voicePort: 8082, voiceUdpPort: 8082 });
+  assert.deepEqual(workerOverrides(cfg('--port', '8080', '--voice-workers', '2'), 1), { voicePort: 8082, voiceUdpPort: 8083 });
+  assert.deepEqual(workerOverrides(cfg('--port', '8080', '--voice-port', '9000', '--voice-udp-port', '10000'), 2), { voicePort: 9002, voiceUdpPort: 10002 });
+  assert.deepEqual(workerOverrides(cfg('--port', '0'), 1), { voicePort: 0, voiceUdpPort: 0 });
+  assert.equal(workerCount(cfg('--workers', '0')), os.availableParallelism());
+  assert.equal(workerCount(cfg()), 1);
+  assert.throws(() => cfg('--workers', '-1'), /invalid --workers/);
+});
 
 test('more than one worker on SQLite is refused: it takes writes from one process', { timeout: 60_000 }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-workers-'));
