@@ -84,9 +84,9 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('sessions on both workers get a message posted through either, once; SIGTERM stops them all', { timeout: 120_000 }, async () => {
+  test('sessions on both workers get a message posted through either, once; a killed worker is started again; SIGTERM stops them all', { timeout: 120_000 }, async () => {
     p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' });
-    const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d)/g)];
+    const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
     await p.until(() => listening().length === 2 && /user \S+\s+\d+\s+token \S+/.test(p!.out()), 'two workers and the dev world');
     const urls = new Set(listening().map((m) => m[1]));
     assert.equal(urls.size, 1, 'one port for both workers');
@@ -122,6 +122,15 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
       await gw.dispatch('MESSAGE_CREATE', (d) => d.id === second.id, 15_000);
       assert.equal(gw.frames.filter((f) => f.t === 'MESSAGE_CREATE' && f.d.id === first.id).length, 1);
     }
+
+    // A worker that dies is started again, on the same port.
+    const pidOf1 = Number(/worker 1, pid (\d+)/.exec(p.out())![1]);
+    process.kill(pidOf1, 'SIGKILL');
+    await p.until(() => /worker 1 exited \(SIGKILL\); starting it again/.test(p!.err()), 'the primary noticing');
+    await p.until(() => listening().filter((m) => m[2] === '1').length === 2, 'worker 1 listening again');
+    assert.deepEqual(new Set(listening().map((m) => m[1])), urls);
+    const again = await fetch(`${url}/api/v10/gateway`);
+    assert.equal(again.status, 200);
 
     p.child.kill('SIGTERM');
     assert.equal(await p.exited, 0);
