@@ -13,6 +13,7 @@ import { RedisVoiceStateStore } from '../src/services/voice/redis-store.js';
 import { MemoryVoiceStateStore, type VoiceStateRecord } from '../src/services/voice/states.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
+import { register } from './helpers/fixtures.js';
 import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
 
 /**
@@ -239,6 +240,30 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     assert.deepEqual(guild.voice_states.map((s: any) => [s.user_id, s.channel_id]), [[alice.id, world.voiceChannelId]]);
     atA.send(4, { guild_id: world.guildId, channel_id: null, self_mute: false, self_deaf: false });
     await atB.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.channel_id === null, 15_000);
+  });
+
+  test('a user who joins a guild through node A gets its events in a session on node B', async () => {
+    const alice = a.world.users[0];
+    const guild = await a.api('/guilds', { method: 'POST', token: alice.token, body: { name: 'Joined elsewhere' } });
+    assert.equal(guild.status, 201, guild.text);
+    const channels = await a.api(`/guilds/${guild.body.id}/channels`, { token: alice.token });
+    const text = channels.body.find((c: any) => c.type === 0);
+    const carol = await register(a, `carol_${crypto.randomBytes(2).toString('hex')}`);
+    const gw = await connect(b);
+    await gw.identify(carol.token);
+    const bus = b.server.ctx.bus as RedisBus;
+    assert.ok(!bus.topics().includes(`guild:${guild.body.id}`), 'no session of node B is in the new guild yet');
+    const inv = await a.api(`/channels/${text.id}/invites`, { method: 'POST', token: alice.token, body: {} });
+    assert.equal(inv.status, 200, inv.text);
+    const joined = await a.api(`/invites/${inv.body.code}`, { method: 'POST', token: carol.token });
+    assert.equal(joined.status, 200, joined.text);
+    await gw.dispatch('GUILD_CREATE', (d) => d.id === guild.body.id, 15_000);
+    assert.ok(bus.topics().includes(`guild:${guild.body.id}`));
+    // Node B heard the guild before it sent GUILD_CREATE: a message posted on node A right after reaches carol.
+    const m = await a.api(`/channels/${text.id}/messages`, { method: 'POST', token: alice.token, body: { content: 'welcome' } });
+    assert.equal(m.status, 200, m.text);
+    const got = await gw.dispatch('MESSAGE_CREATE', (d) => d.id === m.body.id, 15_000);
+    assert.equal(got.content, 'welcome');
   });
 
   test('a message bucket is shared by both nodes', async () => {

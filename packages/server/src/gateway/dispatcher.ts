@@ -146,6 +146,10 @@ export class Dispatcher {
       if (s.dead || (s.isBot && !this.routed(s, guildId))) continue;
       s.guildIds.add(guildId);
       this.indexGuild(guildId, s);
+      // A guild just joined: other nodes' events of it flow before its GUILD_CREATE is read, so none after it is missed.
+      const topic = `guild:${guildId}` as const;
+      await this.ctx.bus.watch(topic);
+      this.ctx.bus.unwatch(topic);
       if (s.isBot && !(s.intents & 1)) continue;
       const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
       if (payload) s.dispatch('GUILD_CREATE', JSON.stringify(payload));
