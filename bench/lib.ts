@@ -70,7 +70,7 @@ export async function forkServer(opts: ForkOptions): Promise<ServerChild> {
   const proc = fork(path.join(BENCH_DIR, 'server-child.ts'), [], {
     cwd: SERVER_DIR,
     execArgv: ['--import', 'tsx', '--expose-gc', ...(opts.nodeFlags ?? [])],
-    env: { ...process.env, DATABASE_URL: '', ACCORD_LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ACCORD_LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',
   });

@@ -104,7 +104,7 @@ function probeGateway(port: number): Promise<boolean> {
 /** Spawns a command that starts the server on `port`, and times spawn -> first 200 from GET /api/v10/gateway. */
 async function timeSpawn(cmd: string, args: string[], cwd: string, port: number): Promise<number> {
   const t0 = now();
-  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { ...process.env, DATABASE_URL: '', ACCORD_LOG_LEVEL: 'silent' } });
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ACCORD_LOG_LEVEL: 'silent' } });
   let stderr = '';
   child.stderr!.on('data', (d) => { stderr += d; });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -16,7 +16,7 @@ export const SERVER_LAYERS = [
   ['store', 'bus', 'wire'],
   ['services'],
   ['http', 'gateway', 'voice', 'dev', 'events-out', 'activities', 'rpc'],
-  ['server.ts', 'main.ts'],
+  ['server.ts', 'main.ts', 'workers.ts', 'distributed.ts'],
 ];
 export const MAX_SERVICE_DOMAINS = 15;
 

@@ -16,8 +16,8 @@ await build({
   format: 'esm',
   target: 'node20',
   // Pure-JS dependencies are bundled too: loading one file is much faster than resolving hundreds. Native addons
-  // and optional peers stay external, and pg is imported lazily only when DATABASE_URL is set.
-  external: ['better-sqlite3', 'bufferutil', 'utf-8-validate', 'pg', 'pg-native', '@snazzah/davey', 'tsx', 'tsx/*', 'esbuild'],
+  // and optional peers stay external; ioredis too, imported dynamically only in distributed mode (REDIS_URL).
+  external: ['better-sqlite3', 'bufferutil', 'utf-8-validate', 'pg', 'pg-native', 'ioredis', '@snazzah/davey', 'tsx', 'tsx/*', 'esbuild'],
   banner: { js: "import { createRequire as __accordRequire } from 'node:module'; const require = __accordRequire(import.meta.url);" },
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -6,6 +6,12 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   databaseSchema?: string;
+  /** Distributed mode: the event bus and rate limits in this Redis (needs databaseUrl). */
+  redisUrl?: string;
+  /** Prefix of this deployment's Redis keys and channels. */
+  redisPrefix: string;
+  /** `accord start`: processes serving the port (0: one per core); more than one needs distributed mode. */
+  workers: number;
   /** Public base URL used in gateway URLs and CDN links; derived from host/port when unset. */
   publicUrl?: string;
   dev: boolean;
@@ -53,6 +59,9 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--data', env: 'ACCORD_DATA', key: 'dataDir', kind: 'string', doc: 'Data directory (SQLite file lives here)', def: './data' },
   { flag: '--database-url', env: 'DATABASE_URL', key: 'databaseUrl', kind: 'string', doc: 'PostgreSQL URL; SQLite is used when unset', def: '' },
   { flag: '--database-schema', env: 'ACCORD_DATABASE_SCHEMA', key: 'databaseSchema', kind: 'string', doc: 'PostgreSQL schema (created if missing)', def: 'public' },
+  { flag: '--redis-url', env: 'REDIS_URL', key: 'redisUrl', kind: 'string', doc: 'Redis URL: distributed mode (event bus and rate limits shared by every node); needs --database-url', def: '' },
+  { flag: '--redis-prefix', env: 'ACCORD_REDIS_PREFIX', key: 'redisPrefix', kind: 'string', doc: 'Prefix of this deployment\'s Redis keys and channels', def: 'accord:' },
+  { flag: '--workers', env: 'ACCORD_WORKERS', key: 'workers', kind: 'number', doc: 'Processes serving the port on this machine (0 = one per core); more than one needs --redis-url and --database-url', def: '1' },
   { flag: '--public-url', env: 'ACCORD_PUBLIC_URL', key: 'publicUrl', kind: 'string', doc: 'External base URL (http://host:port)', def: 'http://<host>:<port>' },
   { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback only)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
@@ -92,7 +101,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     else raw[s.key] = inline ?? argv[++i];
   }
   const cfg: Config = {
-    host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: 'real',
+    host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1,
     heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info',
     voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
@@ -105,6 +114,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   Object.assign(cfg, overrides);
   cfg.rateLimits = rateLimitMode(cfg.rateLimits);
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);
+  if (!Number.isInteger(cfg.workers) || cfg.workers < 0) throw new Error(`invalid --workers: ${cfg.workers}`);
+  if (cfg.redisUrl && !cfg.databaseUrl) throw new Error('--redis-url (REDIS_URL) needs --database-url (DATABASE_URL): every node shares one PostgreSQL');
   if (cfg.dev && !isLoopback(cfg.host)) throw new Error(`--dev is refused on a non-loopback host (${cfg.host})`);
   return cfg;
 }

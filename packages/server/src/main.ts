@@ -1,6 +1,8 @@
 import { startServer } from './server.js';
 import { loadConfig } from './config.js';
 import { seedWorld } from './dev/seed.js';
+import cluster from 'node:cluster';
+import { assertWorkersAllowed, runPrimary, workerCount, workerIndex, workerOverrides } from './workers.js';
 
 /** CLI: `start` runs the platform (with --seed to create a dev world), `seed` creates the world and exits. */
 async function main() {
@@ -14,8 +16,12 @@ async function main() {
   if (command !== 'start' && command !== 'seed') throw new Error(`unknown command: ${command}`);
   const t0 = performance.now();
   const config = loadConfig(argv);
-  const server = await startServer({}, command === 'seed' ? [...argv, '--port', '0'] : argv);
-  if (command === 'seed' || config.seed) {
+  const workers = command === 'start' ? workerCount(config) : 1;
+  assertWorkersAllowed(config, workers);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers);
+  const index = workerIndex();
+  const server = await startServer(cluster.isWorker ? { ...workerOverrides(config, index), workers: 1 } : {}, command === 'seed' ? [...argv, '--port', '0'] : argv);
+  if (command === 'seed' || (config.seed && index === 0)) {
     const world = await seedWorld(server.ctx);
     printWorld(server.url, world);
     if (command === 'seed') {
@@ -24,7 +30,8 @@ async function main() {
     }
   }
   const ms = (performance.now() - t0).toFixed(0);
-  console.log(`accord: listening on ${server.url} (${server.ctx.store.dialect}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
+  const where = cluster.isWorker ? `worker ${index}, pid ${process.pid}, ` : '';
+  console.log(`accord: listening on ${server.url} (${where}${server.ctx.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
   console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
   const stop = async () => {
     await server.close();

@@ -4,6 +4,7 @@ import { Clock } from './core/clock.js';
 import { Snowflakes } from './core/snowflake.js';
 import { openStore } from './store/db.js';
 import { InProcessBus } from './bus/in-process.js';
+import type { EventBus } from './bus/bus.js';
 import { MemoryPresences } from './bus/presence-state.js';
 import { GuildAccess } from './services/guilds/access.js';
 import { buildHttp } from './http/app.js';
@@ -27,21 +28,28 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the whole platform in this process: store, bus, HTTP API, CDN and Gateway on one port. */
+/**
+ * Starts the whole platform in this process: store, bus, HTTP API, CDN and Gateway on one port. With a Redis URL the
+ * process is one node of a deployment sharing PostgreSQL and Redis.
+ */
 export async function startServer(overrides: Partial<Config> = {}, argv: string[] = []): Promise<RunningServer> {
   const config = loadConfig(argv, process.env, overrides);
   const clock = new Clock();
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
-  const bus = new InProcessBus();
+  // Distributed mode: events travel through Redis, rate limits and voice states live there, shared by every node.
+  // Loaded only then, as the PostgreSQL driver is: a single process never loads the Redis client.
+  const node = config.redisUrl ? await (await import('./distributed.js')).connectDistributed(config, clock) : null;
+  const bus: EventBus = node?.bus ?? new InProcessBus();
   const ctx: Ctx = {
     config, clock, store, bus,
     db: store.db,
-    ids: new Snowflakes(clock),
+    ids: node?.ids ?? new Snowflakes(clock),
     access: new GuildAccess(store.db, clock, bus),
     presences: new MemoryPresences(),
     publicUrl: '',
+    voiceStateStore: node?.voiceStates,
   };
-  const http = buildHttp(ctx);
+  const http = buildHttp(ctx, node?.limits);
   registerCdn(http.app, ctx);
   registerWebClient(http.app, ctx); // the browser client on /app, /channels/…, /login, /oauth2/authorize, … (packages/web)
   const dev = config.dev ? registerDevRoutes(http.app, ctx) : null;
@@ -68,8 +76,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
       stopLobbies();
       await eventsOut.stop();
       await http.app.close();
-      await bus.close();
+      await (node ? node.close() : bus.close());
       await store.close();
     },
   };
 }
+

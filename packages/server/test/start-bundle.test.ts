@@ -8,7 +8,7 @@ import path from 'node:path';
 // `npm start` and `npm run seed` run the bundle in dist/: this builds it and drives it as a person would.
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist', 'accord.js');
-const env = { ...process.env, DATABASE_URL: '' };
+const env = { ...process.env, DATABASE_URL: '', REDIS_URL: '' }; // SQLite, a single process
 
 before(() => {
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'pipe' });

@@ -22,10 +22,29 @@ export interface BusEvent {
   channel_permission?: string;
 }
 
+/** What a process can ask a distributed bus to carry to it: one guild's events, or one user's. */
+export type Topic = `guild:${string}` | `user:${string}`;
+
+export interface SubscribeOptions {
+  /**
+   * Also receive events published by other processes (a distributed bus), for the topics this process watches and
+   * for control events (`__…`), which reach every process. Off by default: side effects (enqueueing a webhook event,
+   * leaving voice) must run once, in the process that made the change, while fan-out and cache invalidation need
+   * everyone's events.
+   */
+  remote?: boolean;
+}
+
 export interface EventBus {
-  /** Delivers an event to every subscriber, in every process. */
+  /** Delivers an event to this process's subscribers now, and to other processes' remote subscribers. */
   publish(event: BusEvent): void;
   /** Registers a handler; returns the function that removes it. */
-  subscribe(handler: (event: BusEvent) => void): () => void;
+  subscribe(handler: (event: BusEvent) => void, opts?: SubscribeOptions): () => void;
+  /**
+   * Asks for a topic's events from other processes (counted: each watch needs one unwatch). Resolves once they are
+   * flowing. The embedded bus has no other processes and resolves at once.
+   */
+  watch(topic: Topic): Promise<void>;
+  unwatch(topic: Topic): void;
   close(): Promise<void>;
 }

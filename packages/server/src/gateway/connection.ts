@@ -170,14 +170,23 @@ export class Connection implements Transport {
     const session = new Session(crypto.randomBytes(16).toString('hex'), actor, intents, shard, capabilities, largeThreshold);
     for (const g of guildIds) if (!isBot || shard[1] === 1 || this.hub.shardOf(g, shard[1]) === shard[0]) session.guildIds.add(g);
     const isConnected = (userId: string) => this.hub.sessionsOf(userId) > 0;
-    const base = await readyPayload(this.ctx, session, this.hub.resumeUrl);
-    const ready = JSON.stringify({ ...base, ...(await socialReady(this.ctx, session, base.user, this.hub.presences, isConnected)) });
-    if (this.closed) return;
+    // Other nodes' events for this session flow before READY is read, so none published after it is missed.
+    const release = await this.hub.hold(session.userId, session.guildIds);
+    let ready: string;
+    try {
+      const base = await readyPayload(this.ctx, session, this.hub.resumeUrl);
+      ready = JSON.stringify({ ...base, ...(await socialReady(this.ctx, session, base.user, this.hub.presences, isConnected)) });
+    } catch (err) {
+      release();
+      throw err;
+    }
+    if (this.closed) return release();
     // READY takes seq 1: the session joins the dispatcher in the same tick, so no event can come before it.
     this.session = session;
     session.transport = this;
     const first = this.hub.sessionsOf(session.userId) === 0;
     this.hub.attach(session);
+    release();
     this.lastBeat = performance.now();
     session.dispatch('READY', ready);
     this.hub.setPresence(session, d.presence);

@@ -41,13 +41,36 @@ export class Dispatcher {
   }
 
   add(s: Session): void {
-    index(this.byUser, s.userId, s);
-    for (const g of s.guildIds) index(this.byGuild, g, s);
+    if (index(this.byUser, s.userId, s)) void this.ctx.bus.watch(`user:${s.userId}`);
+    for (const g of s.guildIds) this.indexGuild(g, s);
   }
 
   remove(s: Session): void {
-    unindex(this.byUser, s.userId, s);
-    for (const g of s.guildIds) unindex(this.byGuild, g, s);
+    if (unindex(this.byUser, s.userId, s)) this.ctx.bus.unwatch(`user:${s.userId}`);
+    for (const g of s.guildIds) this.unindexGuild(g, s);
+  }
+
+  /**
+   * Watches the topics of a session about to identify, and resolves once other nodes' events on them flow; the
+   * returned function lets go (after `add`, which holds them for as long as the session lives).
+   */
+  async hold(userId: string, guildIds: Iterable<string>): Promise<() => void> {
+    const topics = [`user:${userId}` as const, ...[...guildIds].map((g) => `guild:${g}` as const)];
+    await Promise.all(topics.map((t) => this.ctx.bus.watch(t)));
+    let held = true;
+    return () => {
+      if (held) for (const t of topics) this.ctx.bus.unwatch(t);
+      held = false;
+    };
+  }
+
+  /** A node listens to a guild's events from other nodes while one of its sessions is in the guild. */
+  private indexGuild(guildId: string, s: Session): void {
+    if (index(this.byGuild, guildId, s)) void this.ctx.bus.watch(`guild:${guildId}`);
+  }
+
+  private unindexGuild(guildId: string, s: Session): void {
+    if (unindex(this.byGuild, guildId, s)) this.ctx.bus.unwatch(`guild:${guildId}`);
   }
 
   private async dispatch(e: BusEvent): Promise<void> {
@@ -64,7 +87,7 @@ export class Dispatcher {
     if (e.t === 'GUILD_DELETE' && guildId) {
       for (const s of targets) {
         s.guildIds.delete(guildId);
-        unindex(this.byGuild, guildId, s);
+        this.unindexGuild(guildId, s);
       }
     }
 
@@ -122,7 +145,11 @@ export class Dispatcher {
     for (const guildId of guildIds) {
       if (s.dead || (s.isBot && !this.routed(s, guildId))) continue;
       s.guildIds.add(guildId);
-      index(this.byGuild, guildId, s);
+      this.indexGuild(guildId, s);
+      // A guild just joined: other nodes' events of it flow before its GUILD_CREATE is read, so none after it is missed.
+      const topic = `guild:${guildId}` as const;
+      await this.ctx.bus.watch(topic);
+      this.ctx.bus.unwatch(topic);
       if (s.isBot && !(s.intents & 1)) continue;
       const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
       if (payload) s.dispatch('GUILD_CREATE', JSON.stringify(payload));
@@ -130,15 +157,20 @@ export class Dispatcher {
   }
 }
 
-function index(map: Map<string, Set<Session>>, key: string, s: Session) {
+/** Adds a session under a key; true when the key is new. */
+function index(map: Map<string, Set<Session>>, key: string, s: Session): boolean {
   let set = map.get(key);
+  const added = !set;
   if (!set) map.set(key, (set = new Set()));
   set.add(s);
+  return added;
 }
 
-function unindex(map: Map<string, Set<Session>>, key: string, s: Session) {
+/** Removes a session from under a key; true when that emptied the key. */
+function unindex(map: Map<string, Set<Session>>, key: string, s: Session): boolean {
   const set = map.get(key);
-  if (!set) return;
-  set.delete(s);
-  if (!set.size) map.delete(key);
+  if (!set || !set.delete(s)) return false;
+  if (set.size) return false;
+  map.delete(key);
+  return true;
 }

@@ -43,7 +43,7 @@ export class Gateway implements GatewayHub {
       // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
       if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
       this.dispatcher.enqueue(e);
-    });
+    }, { remote: true }); // every node's events, for the guilds and users of this node's sessions
     this.sweep = setInterval(() => this.sweepSessions(), 5000);
     this.sweep.unref();
   }
@@ -76,6 +76,10 @@ export class Gateway implements GatewayHub {
     s.tap = this.tap;
     this.sessions.set(s.id, s);
     this.dispatcher.add(s);
+  }
+
+  hold(userId: string, guildIds: Iterable<string>): Promise<() => void> {
+    return this.dispatcher.hold(userId, guildIds);
   }
 
   sendGuildCreates(s: Session): void {

@@ -11,6 +11,8 @@ export interface GatewayHub {
   readonly resumeUrl: string;
   shardOf(guildId: string, count: number): number;
   attach(s: Session): void;
+  /** Watches an identifying session's topics on the bus until `attach` holds them (see Dispatcher.hold). */
+  hold(userId: string, guildIds: Iterable<string>): Promise<() => void>;
   sendGuildCreates(s: Session): void;
   /** A connection ended: a clean close ends its session, anything else keeps it resumable. */
   detach(conn: Transport & { session: Session | null }, clean: boolean): void;

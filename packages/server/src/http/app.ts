@@ -27,7 +27,8 @@ export interface HttpApp {
   limits: RateLimitStore;
 }
 
-export function buildHttp(ctx: Ctx): HttpApp {
+/** `limits`: the rate-limit store (Redis in distributed mode); the embedded one when omitted. */
+export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimits(ctx.clock)): HttpApp {
   const app = Fastify({
     logger: false,
     bodyLimit: 26 * 1024 * 1024,
@@ -35,10 +36,9 @@ export function buildHttp(ctx: Ctx): HttpApp {
     rewriteUrl: (req) => (req.url ?? '/').replace(VERSIONED, '/api'),
   });
   const auth = new Authenticator(ctx);
-  const limits = new MemoryRateLimits(ctx.clock);
   ctx.bus.subscribe((e) => {
     if (e.t === '__TOKENS_CHANGED') auth.clear();
-  });
+  }, { remote: true }); // tokens revoked on any node
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => {
@@ -99,7 +99,7 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       if (actor?.kind === 'bearer') actor = guardBearer(def, actor); // OAuth2 scopes decide which routes a bearer token reaches
       noteRequest(req, { route: def.path, actor }); // for observers after the handler (the dev inspector)
 
-      if (enforceRateLimits(ctx, limits, def, req, reply, actor, params)) return reply;
+      if (await enforceRateLimits(ctx, limits, def, req, reply, actor, params)) return reply;
 
       let body: any = req.body;
       let files: UploadedFile[] = [];

@@ -8,12 +8,15 @@ export interface Take {
   resetAtMs: number;
 }
 
-/** Fixed-window counters. The embedded store; a Redis implementation can replace it behind the same verbs. */
+/**
+ * Fixed-window counters. The embedded store answers at once; the Redis one (`rate-limit-redis.ts`, shared by every
+ * API node) answers with a promise.
+ */
 export interface RateLimitStore {
   /** Counts one hit on `key` in a window of `windowMs`; refused once `limit` hits are counted in the window. */
-  take(key: string, limit: number, windowMs: number): Take;
+  take(key: string, limit: number, windowMs: number): Take | Promise<Take>;
   /** The current window of `key` without counting a hit, or null when there is none. */
-  peek(key: string): Take | null;
+  peek(key: string): Take | null | Promise<Take | null>;
 }
 
 export class MemoryRateLimits implements RateLimitStore {

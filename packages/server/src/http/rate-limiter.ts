@@ -11,10 +11,10 @@ const SHARED_429 = Symbol('shared429');
  * Applies the route's limits, the global limit and the invalid-request restriction to one request. Sets the
  * X-RateLimit-* headers of the route's bucket, and answers the 429 itself (returning true) when a limit is reached.
  */
-export function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: RouteDef, req: FastifyRequest, reply: FastifyReply, actor: Actor | null, params: Record<string, string>): boolean {
+export async function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: RouteDef, req: FastifyRequest, reply: FastifyReply, actor: Actor | null, params: Record<string, string>): Promise<boolean> {
   const mode = rateLimitMode(ctx.config.rateLimits);
   if (mode === 'off') return false;
-  const banned = store.peek(`ban:${req.ip}`);
+  const banned = await store.peek(`ban:${req.ip}`);
   if (banned && !banned.allowed) {
     // The edge's answer: an HTML page without Via, which clients such as discord.py read as a ban.
     (req as any).accordEdgeBan = true;
@@ -24,14 +24,14 @@ export function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: RouteDef
   const who = actor?.user.id ?? req.ip;
   if (!exemptFromGlobal(def.path, params) && (!actor || actor.kind !== 'user')) {
     const g = scaled(GLOBAL_LIMIT, mode);
-    const t = store.take(`global:${who}`, g.count, g.windowMs);
+    const t = await store.take(`global:${who}`, g.count, g.windowMs);
     if (!t.allowed) return rateLimited(reply, ctx, t, 'global', null), true;
   }
   const limits = limitsFor(def.method, def.path, req.body, def.limit);
   for (const [i, raw] of limits.entries()) {
     const lim = scaled(raw, mode);
     const { bucket, key } = bucketFor(def.method, def.path, params, raw.bucket);
-    const t = store.take(raw.scope === 'shared' ? `shared:${key}` : `${who}:${key}`, lim.count, lim.windowMs);
+    const t = await store.take(raw.scope === 'shared' ? `shared:${key}` : `${who}:${key}`, lim.count, lim.windowMs);
     if (i === 0) setHeaders(reply, ctx, t, bucket);
     if (!t.allowed) {
       if (raw.scope === 'shared') (req as any)[SHARED_429] = true;
@@ -42,11 +42,11 @@ export function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: RouteDef
 }
 
 /** Counts 401, 403 and 429 (not shared) answers per IP; past 10,000 in 10 minutes the IP is refused for a while. */
-export function countInvalid(ctx: Ctx, store: RateLimitStore, req: FastifyRequest, status: number): void {
+export async function countInvalid(ctx: Ctx, store: RateLimitStore, req: FastifyRequest, status: number): Promise<void> {
   if (rateLimitMode(ctx.config.rateLimits) === 'off' || (req as any).accordEdgeBan) return;
   if (status !== 401 && status !== 403 && !(status === 429 && !(req as any)[SHARED_429])) return;
-  const t = store.take(`invalid:${req.ip}`, INVALID_LIMIT.count, INVALID_LIMIT.windowMs);
-  if (!t.allowed) store.take(`ban:${req.ip}`, 0, INVALID_BAN_MS);
+  const t = await store.take(`invalid:${req.ip}`, INVALID_LIMIT.count, INVALID_LIMIT.windowMs);
+  if (!t.allowed) await store.take(`ban:${req.ip}`, 0, INVALID_BAN_MS);
 }
 
 function setHeaders(reply: FastifyReply, ctx: Ctx, t: Take, bucket: string) {

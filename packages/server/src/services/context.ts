@@ -7,6 +7,7 @@ import type { PresenceState } from '../bus/presence-state.js';
 import type { DB } from '../store/schema.js';
 import type { Store } from '../store/db.js';
 import type { GuildAccess } from './guilds/access.js';
+import type { VoiceStateStore } from './voice/store.js';
 import type { UserRecord } from '../store/records.js';
 
 /** Everything a service needs, injected once at start. */
@@ -22,6 +23,8 @@ export interface Ctx {
   presences: PresenceState;
   /** Base URL clients use (http://host:port), for gateway and CDN links. */
   publicUrl: string;
+  /** Voice states shared by the nodes of a deployment (Redis); unset: each process keeps its own in memory. */
+  voiceStateStore?: VoiceStateStore;
 }
 
 /** Who is calling: the authenticated user and how they authenticated. */

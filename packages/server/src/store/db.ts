@@ -39,6 +39,19 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
 }
 
 async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  if (dialect === 'sqlite') return migrateNow(db, dialect);
+  // Nodes of one deployment may start together: one migrates while the others wait on a lock of the schema.
+  await db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(hashtext(current_schema()))`.execute(conn);
+    try {
+      await migrateNow(conn, dialect);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(current_schema()))`.execute(conn);
+    }
+  });
+}
+
+async function migrateNow(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS accord_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`.execute(db);
   const done = new Set((await sql<{ name: string }>`SELECT name FROM accord_migrations`.execute(db)).rows.map((r) => r.name));
   for (const [name, mod] of MIGRATIONS) {

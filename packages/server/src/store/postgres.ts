@@ -20,6 +20,8 @@ export async function ensureSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    // Nodes starting together: the lock keeps two CREATE SCHEMA IF NOT EXISTS from racing on the catalog.
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`accord-schema:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
   } finally {
     await client.end();

@@ -16,6 +16,7 @@ import { Room } from './room.js';
 import type { VoiceSession } from './session.js';
 import type { VoiceHost } from './host.js';
 import { loadVoiceTls, type VoiceTls } from './tls.js';
+import type { Config } from '../config.js';
 
 /** DAVE is required from this date (server clock) under the `auto` policy. */
 export const DAVE_REQUIRED_FROM = Date.UTC(2026, 2, 1);
@@ -70,10 +71,9 @@ export class VoiceServer implements VoiceHost {
   async start(): Promise<void> {
     const cfg = this.ctx.config;
     const listenHost = cfg.host;
-    const publicHost = cfg.voiceHost ?? (['0.0.0.0', '::'].includes(cfg.host) ? '127.0.0.1' : cfg.host);
+    const publicHost = voicePublicHost(cfg);
     this.udpIp = cfg.voiceIp ?? (net.isIPv4(publicHost) ? publicHost : publicHost === 'localhost' ? '127.0.0.1' : (await dns.lookup(publicHost, { family: 4 })).address);
-    const hosts = [...new Set([publicHost, 'localhost', '127.0.0.1'])];
-    this.tls = loadVoiceTls({ certPath: cfg.voiceTlsCert, keyPath: cfg.voiceTlsKey, dir: cfg.dataDir, hosts });
+    this.tls = prepareVoiceTls(cfg);
     const voicePort = cfg.voicePort ?? (cfg.port === 0 ? 0 : cfg.port + 1);
     this.https = https.createServer({ cert: this.tls.cert, key: this.tls.key }, (_req, res) => {
       res.writeHead(426, { 'content-type': 'text/plain' }).end('voice gateway: connect with a WebSocket (wss://host:port/?v=8)\n');
@@ -84,7 +84,8 @@ export class VoiceServer implements VoiceHost {
     });
     await new Promise<void>((resolve, reject) => {
       this.https!.once('error', reject);
-      this.https!.listen(voicePort, listenHost, () => resolve());
+      // exclusive: under `--workers` each worker's voice gateway has a port of its own, not one shared via the primary.
+      this.https!.listen({ port: voicePort, host: listenHost, exclusive: true }, () => resolve());
     });
     this.port = (this.https.address() as AddressInfo).port;
     const udpPort = cfg.voiceUdpPort ?? (cfg.voicePort === undefined && cfg.port === 0 ? 0 : this.port);
@@ -269,4 +270,15 @@ export class VoiceServer implements VoiceHost {
     await closed;
     await this.media?.close();
   }
+}
+
+/** The host clients reach the voice gateway at. */
+function voicePublicHost(cfg: Config): string {
+  return cfg.voiceHost ?? (['0.0.0.0', '::'].includes(cfg.host) ? '127.0.0.1' : cfg.host);
+}
+
+/** The voice gateway's certificate: the configured one, or a local CA's (created once in the data directory). */
+export function prepareVoiceTls(cfg: Config): ReturnType<typeof loadVoiceTls> {
+  const hosts = [...new Set([voicePublicHost(cfg), 'localhost', '127.0.0.1'])];
+  return loadVoiceTls({ certPath: cfg.voiceTlsCert, keyPath: cfg.voiceTlsKey, dir: cfg.dataDir, hosts });
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dropSchema } from '../../src/store/postgres.js';
+import { connectRedis, deleteKeys } from '../../src/store/redis.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { Config } from '../../src/config.js';
 import { seedWorld, type SeedWorld } from '../../src/dev/seed.js';
@@ -36,22 +37,28 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Config overrides, given directly (`{ rateLimits: true }`) or under `overrides`. */
-export type TestServerOptions = Partial<Config> & { overrides?: Partial<Config> };
+/**
+ * Config overrides, given directly (`{ rateLimits: true }`) or under `overrides`. `join`: start a second node of
+ * that server's deployment (same PostgreSQL schema and Redis prefix, its world, no seeding); close it first.
+ */
+export type TestServerOptions = Partial<Config> & { overrides?: Partial<Config>; join?: TestServer };
 
 /**
  * A real server on a random port with a seeded world: SQLite in a fresh temp dir by default, or a fresh schema of
- * the PostgreSQL database in DATABASE_URL when that is set.
+ * the PostgreSQL database in DATABASE_URL when that is set. With REDIS_URL too, it runs in distributed mode under
+ * a Redis prefix of its own, whose keys are deleted on close.
  */
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const { overrides, ...direct } = opts;
+  const { overrides, join, ...direct } = opts;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-test-'));
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const databaseSchema = databaseUrl ? `t_${Date.now()}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+  const databaseUrl = join?.server.ctx.config.databaseUrl ?? (process.env.DATABASE_URL || undefined);
+  const databaseSchema = join ? join.server.ctx.config.databaseSchema : databaseUrl ? `t_${Date.now()}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+  const redisUrl = join ? join.server.ctx.config.redisUrl : databaseUrl ? process.env.REDIS_URL || undefined : undefined;
+  const redisPrefix = join ? join.server.ctx.config.redisPrefix : `${databaseSchema}:`;
   const server = await startServer({
-    port: 0, host: '127.0.0.1', dataDir, rateLimits: false, logLevel: 'silent', databaseUrl, databaseSchema, ...direct, ...overrides,
+    port: 0, host: '127.0.0.1', dataDir, rateLimits: false, logLevel: 'silent', databaseUrl, databaseSchema, redisUrl, redisPrefix, ...direct, ...overrides,
   });
-  const world = await seedWorld(server.ctx);
+  const world = join ? join.world : await seedWorld(server.ctx);
 
   async function api<T = any>(p: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -75,8 +82,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   async function close() {
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (join) return; // the first node owns the schema and the keys
     if (databaseUrl && databaseSchema) {
       await dropSchema(databaseUrl, databaseSchema);
+    }
+    if (redisUrl) {
+      const r = await connectRedis(redisUrl, 'accord-test-cleanup');
+      await deleteKeys(r, redisPrefix).finally(() => r.quit());
     }
   }
 

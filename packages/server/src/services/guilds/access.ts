@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../store/schema.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventBus } from '../../bus/bus.js';
+import { watchForCache } from '../../bus/cache-watch.js';
 import { ALL_PERMISSIONS, P, channelPermissions, guildPermissions, has, type Overwrite, type PermissionSubject } from '@accord/protocol';
 import { Errors } from '../../core/errors.js';
 import { id, idOrNull } from '../../store/schema.js';
@@ -26,10 +27,10 @@ const THREAD_TYPES = new Set([10, 11, 12]);
 export class GuildAccess {
   private cache = new Map<string, Promise<GuildState | null>>();
 
-  constructor(private readonly db: Kysely<DB>, private readonly clock: Clock, bus: EventBus) {
+  constructor(private readonly db: Kysely<DB>, private readonly clock: Clock, private readonly bus: EventBus) {
     bus.subscribe((e) => {
       if (e.guild_id && INVALIDATING.test(e.t)) this.cache.delete(e.guild_id);
-    });
+    }, { remote: true }); // changes made on other nodes too, for the guilds this node watches (see state)
   }
 
   invalidate(guildId: string): void {
@@ -39,7 +40,7 @@ export class GuildAccess {
   private state(guildId: string): Promise<GuildState | null> {
     let p = this.cache.get(guildId);
     if (!p) {
-      p = this.load(guildId);
+      p = watchForCache(this.bus, `guild:${guildId}`).then(() => this.load(guildId));
       this.cache.set(guildId, p);
       p.catch(() => this.cache.delete(guildId));
     }

@@ -11,6 +11,7 @@ import { assertMessageChannel } from '../messages/channel.js';
 import { normalizeEmbed } from '../messages/embeds.js';
 import { insertMessage, messageRow } from '../messages/write.js';
 import { getMember, memberView } from '../guilds/lookup.js';
+import { watchForCache } from '../../bus/cache-watch.js';
 
 /**
  * Auto Moderation: rules of every trigger type (KEYWORD 1, SPAM 3, KEYWORD_PRESET 4, MENTION_SPAM 5, MEMBER_PROFILE 6)
@@ -148,11 +149,11 @@ function cachedRules(ctx: Ctx, guildId: string): Promise<AutomodRule[]> {
     ruleCaches.set(ctx, c);
     ctx.bus.subscribe((e) => {
       if (e.guild_id && (e.t.startsWith('AUTO_MODERATION_RULE_') || e.t === 'GUILD_DELETE')) c.delete(e.guild_id);
-    });
+    }, { remote: true });
   }
   let rules = cache.get(guildId);
   if (!rules) {
-    rules = loadRules(ctx, guildId);
+    rules = watchForCache(ctx.bus, `guild:${guildId}`).then(() => loadRules(ctx, guildId));
     cache.set(guildId, rules);
     rules.catch(() => cache!.delete(guildId));
   }

@@ -31,7 +31,8 @@ export class MediaHost {
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       this.socket.once('error', reject);
-      this.socket.bind(port, host, () => {
+      // exclusive: under `--workers` each worker binds its own port itself (also from a media thread).
+      this.socket.bind({ port, address: host, exclusive: true }, () => {
         this.socket.off('error', reject);
         const p = this.socket.address().port;
         this.emit({ type: 'listening', port: p });

@@ -27,7 +27,9 @@ export const LOADING = 1 << 7;
 export function onlyTo(ctx: Ctx, userIds: string[]): Ctx {
   const bus: EventBus = {
     publish: (e) => ctx.bus.publish(e.t.startsWith('MESSAGE_') ? { ...e, user_ids: userIds } : e),
-    subscribe: (h) => ctx.bus.subscribe(h),
+    subscribe: (h, opts) => ctx.bus.subscribe(h, opts),
+    watch: (topic) => ctx.bus.watch(topic),
+    unwatch: (topic) => ctx.bus.unwatch(topic),
     close: () => ctx.bus.close(),
   };
   return { ...ctx, bus };

@@ -1,0 +1,47 @@
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Clock } from './core/clock.js';
+import { Snowflakes } from './core/snowflake.js';
+import { RedisBus } from './bus/redis.js';
+import { connectRedis } from './store/redis.js';
+import { RedisRateLimits } from './http/rate-limit-redis.js';
+import { RedisVoiceStateStore } from './services/voice/redis-store.js';
+
+/**
+ * What makes a process one node of a deployment (REDIS_URL): the Redis bus, rate limits counted in Redis, voice
+ * states in Redis, and snowflake fields of its own. Loaded only in that mode, so a single process never loads the
+ * Redis client.
+ */
+export interface Distributed {
+  bus: RedisBus;
+  limits: RedisRateLimits;
+  voiceStates: RedisVoiceStateStore;
+  ids: Snowflakes;
+  close(): Promise<void>;
+}
+
+export async function connectDistributed(config: Config, clock: Clock): Promise<Distributed> {
+  const url = config.redisUrl!;
+  const prefix = config.redisPrefix;
+  const bus = await RedisBus.connect(url, prefix);
+  const redis = await connectRedis(url, 'accord-node');
+  return {
+    bus,
+    limits: new RedisRateLimits(redis, prefix, clock),
+    voiceStates: new RedisVoiceStateStore(redis, prefix),
+    ids: await nodeSnowflakes(redis, prefix, clock),
+    async close() {
+      await bus.close();
+      await redis.quit().catch(() => {});
+    },
+  };
+}
+
+/**
+ * Nodes of one deployment must not mint the same id in the same millisecond: each takes a number from Redis at start
+ * and uses its low 10 bits as the snowflake's worker and process fields (1,024 nodes before numbers repeat).
+ */
+async function nodeSnowflakes(redis: Redis, prefix: string, clock: Clock): Promise<Snowflakes> {
+  const n = BigInt(await redis.incr(`${prefix}node-seq`));
+  return new Snowflakes(clock, (n >> 5n) & 31n, n & 31n);
+}
