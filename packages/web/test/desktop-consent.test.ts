@@ -67,7 +67,7 @@ describe('consent from the local client in the open web client', { timeout: 180_
   async function openAs(token: string): Promise<Page> {
     const { page } = await newPerson(browser);
     await page.goto(`${t.server.url}/login`);
-    await page.evaluate((tk) => localStorage.setItem('accord.token', tk), token);
+    await page.evaluate(`localStorage.setItem('accord.token', ${JSON.stringify(token)})`);
     await page.goto(`${t.server.url}/channels/@me`);
     await page.getByRole('navigation', { name: 'Servers' }).waitFor();
     return page;
@@ -101,7 +101,7 @@ describe('consent from the local client in the open web client', { timeout: 180_
     assert.equal(client.user.id, t.world.users[0].id);
     assert.equal(client.application?.id, t.world.applicationId, 'AUTHENTICATE accepted the exchanged token');
     const me = await fetch(`${t.server.url}/api/v10/oauth2/@me`, { headers: { authorization: `Bearer ${client.accessToken}` } });
-    assert.deepEqual((await me.json()).scopes.sort(), ['identify', 'rpc']);
+    assert.deepEqual(((await me.json()) as { scopes: string[] }).scopes.sort(), ['identify', 'rpc']);
     await dialog.waitFor({ state: 'detached' });
     assert.equal(terminalText, '', 'the terminal was not asked');
 
