@@ -99,6 +99,28 @@ test('text/plain bodies are not parsed as JSON; an empty body of any type is sti
   assert.equal(ok.status, 200, ok.text);
 });
 
+test('auto-moderation refuses patterns that backtrack without end, and never runs one saved before the check', async () => {
+  const bot = { 'content-type': 'application/json', authorization: `Bot ${t.world.botToken}` };
+  const rules = `/api/v10/guilds/${t.world.guildId}/auto-moderation/rules`;
+  const rule = (patterns: string[]) => JSON.stringify({ name: 'r', event_type: 1, trigger_type: 1, trigger_metadata: { regex_patterns: patterns }, actions: [{ type: 1 }], enabled: true });
+  for (const evil of ['(a+)+$', '(\\w*\\s?)*$', '(x|y)\\1', '(?<=a)b']) {
+    const r = await raw(rules, 'POST', rule(['ok', evil]), bot);
+    assertEnvelope(r, 400, [50035]);
+    assert.equal(r.json.errors?.trigger_metadata?.regex_patterns?.['1']?._errors?.[0]?.code, 'AUTO_MODERATION_INVALID_REGEX', r.text);
+  }
+  const ok = await raw(rules, 'POST', rule(['d+i+s+c+o+r+d+', '(https?://)?(www\\.)?discord\\.gg']), bot);
+  assert.equal(ok.status, 200, ok.text);
+  // A pattern stored before the check (written straight to the store) is skipped, so a member's message cannot stall
+  // the server: this send would never return if the pattern ran.
+  const row = await t.server.ctx.db.selectFrom('automod_rules').select(['id', 'data']).where('id', '=', ok.json.id).executeTakeFirstOrThrow();
+  const data = JSON.parse(String(row.data));
+  data.trigger_metadata.regex_patterns = ['(a+)+$'];
+  await t.server.ctx.db.updateTable('automod_rules').set({ data: JSON.stringify(data) }).where('id', '=', ok.json.id).execute();
+  const sent = await raw(`/api/v10/channels/${t.world.textChannelId}/messages`, 'POST', JSON.stringify({ content: `${'a'.repeat(60)}!` }), { 'content-type': 'application/json', authorization: t.world.users[1].token });
+  assert.equal(sent.status, 200, sent.text);
+  await raw(`${rules}/${ok.json.id}`, 'DELETE', undefined, { authorization: `Bot ${t.world.botToken}` });
+});
+
 test('none of these requests wrote a stack trace; expected 4xx are one line each at most', () => {
   for (const line of logged) {
     assert.doesNotMatch(line, /\n\s+at /, `no stack: ${line.slice(0, 300)}`);
