@@ -5,6 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { short } from '../src/core/validation.js';
 import { nestingExceeds, parseJson } from '../src/core/json.js';
@@ -84,6 +85,25 @@ test('JSON nesting is bounded on the text, strings and escapes aside', () => {
 test('bad percent-encoding answers 400 in the platform envelope, on the API and the CDN', async () => {
   for (const path of ['/api/v10/channels/%ff%fe/messages', '/api/channels/%E0%A4%A/messages', '/attachments/%ff/%fe/x.png', '/emojis/%ff.png', '/%c0%af']) {
     assertEnvelope(await raw(path, 'GET', undefined), 400, [0]);
+  }
+});
+
+test('a request the HTTP parser cannot read gets the platform envelope, not the framework\'s', async () => {
+  const { port } = new URL(t.server.url);
+  for (const request of ['GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 'GARBAGE\r\n\r\n', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`]) {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(request));
+      let data = '';
+      socket.on('data', (d) => { data += d; });
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+    });
+    const [head, body] = answer.split('\r\n\r\n');
+    assert.match(head, /^HTTP\/1\.1 4\d\d /, answer.slice(0, 200));
+    const json = JSON.parse(body);
+    assert.equal(json.code, 0);
+    assert.match(json.message, /^4\d\d: /);
+    assert.doesNotMatch(answer, /statusCode|"error"/);
   }
 });
 

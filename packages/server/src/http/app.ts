@@ -11,6 +11,7 @@ import { Reply, type RouteDef } from './router.js';
 import type { UploadedFile } from '../core/uploads.js';
 import { guardBearer } from './scope-guard.js';
 import { registerCors } from './cors.js';
+import { clientErrorHandler } from './client-errors.js';
 import { allRoutes } from './routes/index.js';
 import { assertNoNul } from '../core/validation.js';
 import { parseJson } from '../core/json.js';
@@ -34,6 +35,7 @@ export function buildHttp(ctx: Ctx): HttpApp {
     logger: false,
     // Errors the framework raises before any route (a path with bad percent-encoding) get the platform's envelope too.
     frameworkErrors: (err, _req, reply) => sendError(reply, err, log),
+    clientErrorHandler,
     bodyLimit: 26 * 1024 * 1024,
     routerOptions: { maxParamLength: 200, caseSensitive: true },
     rewriteUrl: (req) => (req.url ?? '/').replace(VERSIONED, '/api'),
