@@ -168,6 +168,14 @@ test('the delivery log shows "refused by policy" when the webhook host moves to 
   assert.equal(attempts.length, before, 'no connection to the private address');
 });
 
+test('a lobby\'s override_event_webhooks_url follows the same policy', async () => {
+  const lobby = (url: string) => t.api('/lobbies', { method: 'POST', token: t.world.botToken, bot: true, body: { members: [{ id: t.world.users[0].id }], override_event_webhooks_url: url } });
+  assert.equal(fieldCode(await lobby('javascript:alert(1)'), ['override_event_webhooks_url']), 'URL_TYPE_INVALID_SCHEME');
+  assert.equal(fieldCode(await lobby('http://10.0.0.5/hook'), ['override_event_webhooks_url']), 'URL_TYPE_INVALID_SCHEME');
+  const ok = await lobby('https://hooks.example/lobby');
+  assert.equal(ok.status, 201, ok.text);
+});
+
 test('--outgoing-allow is a flag, an environment variable and a config key; a bad range stops the start', () => {
   assert.equal(loadConfig(['--outgoing-allow', '10.0.0.0/8,fd00::/8'], {}).outgoingAllow, '10.0.0.0/8,fd00::/8');
   assert.equal(loadConfig([], { ACCORD_OUTGOING_ALLOW: '192.168.0.0/16' }).outgoingAllow, '192.168.0.0/16');
