@@ -1,3 +1,4 @@
+import { AllowList } from './core/address-policy.js';
 import { rateLimitMode, type RateLimitMode } from './core/rate-limit-mode.js';
 /** Every setting, from flags first and environment second. The README lists the same table. */
 export interface Config {
@@ -51,6 +52,11 @@ export interface Config {
   webDir?: string;
   /** Host Activities are served under as <application_id>.<host> (may include a port); unset: localhost:<port>. */
   activityProxyHost?: string;
+  /**
+   * Special-purpose address ranges (CIDR, comma-separated; `none` for none) the server may call at apps' URLs
+   * (core/outgoing.ts); unset: loopback when the server listens on loopback or runs --dev, else none.
+   */
+  outgoingAllow?: string;
 }
 
 export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'string' | 'number' | 'boolean'; doc: string; def: string }[] = [
@@ -74,6 +80,7 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--search-index-delay', env: 'ACCORD_SEARCH_INDEX_DELAY_MS', key: 'searchIndexDelayMs', kind: 'number', doc: 'Message search: ms (server clock) a guild takes to be indexed after its first search', def: '2000' },
   { flag: '--web-dir', env: 'ACCORD_WEB_DIR', key: 'webDir', kind: 'string', doc: 'Built web client served on /app, /channels, /login, … (index.html and assets/)', def: '<packages/web/dist>' },
   { flag: '--activity-proxy-host', env: 'ACCORD_ACTIVITY_PROXY_HOST', key: 'activityProxyHost', kind: 'string', doc: 'Activities are served at <scheme>://<application_id>.<this host>/ (wildcard DNS and certificate; may include a port)', def: 'localhost:<port>' },
+  { flag: '--outgoing-allow', env: 'ACCORD_OUTGOING_ALLOW', key: 'outgoingAllow', kind: 'string', doc: 'Address ranges (CIDR, comma-separated, or none) outgoing requests to apps\' URLs may reach besides public addresses; plain http goes only to these. Loopback, private, link-local, CGNAT, multicast and their IPv6 forms are refused otherwise', def: '<loopback when listening on loopback or --dev, else none>' },
   { flag: '--log-level', env: 'ACCORD_LOG_LEVEL', key: 'logLevel', kind: 'string', doc: 'silent, info or debug', def: 'info' },
   { flag: '--voice-port', env: 'ACCORD_VOICE_PORT', key: 'voicePort', kind: 'number', doc: 'TLS (wss) port of the voice gateway', def: '<port>+1' },
   { flag: '--voice-udp-port', env: 'ACCORD_VOICE_UDP_PORT', key: 'voiceUdpPort', kind: 'number', doc: 'First UDP port for voice media; media worker i uses port+i', def: '<voice-port>' },
@@ -116,6 +123,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);
   if (!Number.isInteger(cfg.workers) || cfg.workers < 0) throw new Error(`invalid --workers: ${cfg.workers}`);
   if (cfg.redisUrl && !cfg.databaseUrl) throw new Error('--redis-url (REDIS_URL) needs --database-url (DATABASE_URL): every node shares one PostgreSQL');
+  if (cfg.outgoingAllow) AllowList.parse(cfg.outgoingAllow); // a bad range stops the start, not the first request
   if (cfg.dev && !isLoopback(cfg.host)) throw new Error(`--dev is refused on a non-loopback host (${cfg.host})`);
   return cfg;
 }

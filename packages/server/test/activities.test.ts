@@ -14,6 +14,11 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { expectError, register } from './helpers/fixtures.js';
 import { upstreamRequest, UpstreamError } from '../src/activities/upstream.js';
+import { OutgoingClient } from '../src/core/outgoing.js';
+import { AllowList, LOOPBACK_CIDRS } from '../src/core/address-policy.js';
+
+/** The proxy's guarded client as a loopback server has it (tests' upstreams listen on 127.0.0.1). */
+const loopbackGuard = new OutgoingClient(new AllowList(LOOPBACK_CIDRS));
 
 interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -274,11 +279,11 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const big = await viaProxy('/api/upload', { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1), headers: { 'content-type': 'application/octet-stream' } });
     assert.equal(big.status, 413);
     const limits = { headersTimeoutMs: 300, idleTimeoutMs: 300, maxRequestBytes: 1024, maxResponseBytes: 1024 };
-    await assert.rejects(upstreamRequest(new URL(`${up.url}/hang`), 'GET', {}, null, limits), (e: unknown) => e instanceof UpstreamError && e.status === 504);
-    const res = await upstreamRequest(new URL(`${up.url}/big`), 'GET', {}, null, limits);
+    await assert.rejects(upstreamRequest(loopbackGuard, new URL(`${up.url}/hang`), 'GET', {}, null, limits), (e: unknown) => e instanceof UpstreamError && e.status === 504);
+    const res = await upstreamRequest(loopbackGuard, new URL(`${up.url}/big`), 'GET', {}, null, limits);
     await assert.rejects(async () => { for await (const _ of res.body) { /* drain */ } }, (e: unknown) => e instanceof UpstreamError && e.status === 502);
-    await assert.rejects(upstreamRequest(new URL(`${up.url}/x`), 'POST', {}, Readable.from([Buffer.alloc(2048)]), limits), (e: unknown) => e instanceof UpstreamError && e.status === 413);
-    await assert.rejects(upstreamRequest(new URL('http://127.0.0.1:1/'), 'GET', {}, null, limits), (e: unknown) => e instanceof UpstreamError && e.status === 502);
+    await assert.rejects(upstreamRequest(loopbackGuard, new URL(`${up.url}/x`), 'POST', {}, Readable.from([Buffer.alloc(2048)]), limits), (e: unknown) => e instanceof UpstreamError && e.status === 413);
+    await assert.rejects(upstreamRequest(loopbackGuard, new URL('http://127.0.0.1:1/'), 'GET', {}, null, limits), (e: unknown) => e instanceof UpstreamError && e.status === 502);
   });
 
   test('WebSockets pass through, on mapped paths only', async () => {

@@ -87,7 +87,11 @@ const garbage: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
     { arbitrary: hugeString, weight: 1 },
   ),
 })).v;
-const deepNest = fc.tuple(fc.integer({ min: 50, max: 3000 }), fc.boolean()).map(([depth, arr]) => (arr ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+const nest = (depth: number, arr: boolean) => (arr ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+const deepNest = fc.tuple(fc.integer({ min: 50, max: 3000 }), fc.boolean()).map(([depth, arr]) => nest(depth, arr));
+/** Nesting inside one of the route's fields, from just under the parser's bound (64) to far past any stack (issue 14). */
+const deepIn = (fields: string[]) => fc.tuple(fc.constantFrom(...(fields.length ? fields : ['name', 'content'])), fc.oneof(fc.integer({ min: 30, max: 80 }), fc.integer({ min: 1000, max: 50_000 })), fc.boolean())
+  .map(([field, depth, arr]) => `{${JSON.stringify(field)}: ${nest(depth, arr)}}`);
 
 function objectFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -129,6 +133,7 @@ function requestFor(plan: Plan): fc.Arbitrary<FuzzRequest> {
   const encoded: fc.Arbitrary<Omit<FuzzRequest, 'who'>> = fc.oneof(
     { arbitrary: jsonText.map((body) => ({ contentType: 'application/json', body, label: 'json' })), weight: 40 },
     { arbitrary: invalidText.map((body) => ({ contentType: 'application/json', body, label: 'invalid-json' })), weight: 15 },
+    { arbitrary: deepIn(plan.fields).map((body) => ({ contentType: 'application/json', body, label: 'deep-field' })), weight: 5 },
     { arbitrary: jsonText.map((body) => ({ contentType: 'text/plain', body, label: 'json-as-text/plain' })), weight: 5 },
     { arbitrary: fc.tuple(fc.constantFrom('application/x-www-form-urlencoded', 'application/octet-stream', 'application/xml', 'image/png', 'application/json; charset=latin1', 'multipart/form-data', 'multipart/form-data; boundary=zzz', 'text/html; charset=utf-8', 'x/y'), fc.oneof(jsonText, invalidText, bytes)).map(([contentType, body]) => ({ contentType, body, label: `ct:${contentType}` })), weight: 10 },
     { arbitrary: fc.oneof(jsonText, bytes).map((body) => ({ contentType: null, body: Buffer.from(body), label: 'no-content-type' })), weight: 5 },
@@ -383,6 +388,44 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
     const total = [...statsAll.values()].reduce((a, b) => a + b, 0);
     assert.ok(total >= WRITE_ROUTES.length, `${total} cases`);
     assert.ok([...statsAll].some(([s, n]) => Number(s) < 300 && n > 0), JSON.stringify(Object.fromEntries(statsAll)));
+  });
+
+  test('every route (reads too) and the CDN: bad percent-encoding in the path and the query is 4xx in the envelope', { timeout: 600_000 }, async () => {
+    const BAD = ['%ff%fe', '%E0%A4%A', '%', '%c0%af', '%00'];
+    const token = tokens.user!;
+    const seen = new Map<number, number>();
+    const check = async (url: string, method: string) => {
+      const res = await fetch(`${server.url}${url}`, { method, headers: { authorization: token }, signal: AbortSignal.timeout(15_000) });
+      const text = await res.text();
+      seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+      const where = `${method} ${url} -> ${res.status} ${text.slice(0, 200)}`;
+      assert.ok(res.status >= 200 && res.status < 500, `never 5xx: ${where}`);
+      if (res.status < 400) return;
+      const body = JSON.parse(text);
+      assert.equal(typeof body.code, 'number', `numeric code: ${where}`);
+      assert.equal(typeof body.message, 'string', where);
+      assert.doesNotMatch(text, /FST_|fastify/i, `the framework is never named: ${where}`);
+    };
+    await settle();
+    const before = await snapshot(server, tables);
+    for (const def of allRoutes()) {
+      if (!def.path.includes('{')) {
+        // Only reads here: a write route without parameters would run (log out, create…) and end the world.
+        if (def.method === 'GET') await check(`/api/v10${def.path}?x=${BAD[0]}&${BAD[1]}=1`, def.method);
+        continue;
+      }
+      for (const bad of BAD.slice(0, 3)) {
+        let first = true;
+        const url = def.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+          if (first) { first = false; return bad; }
+          return encodeURIComponent(paramFor(h, name, def.path));
+        });
+        await check(`/api/v10${url}`, def.method);
+      }
+    }
+    for (const path of ['/attachments/%ff/%fe/x.png', '/emojis/%ff%fe.png', '/stickers/%E0%A4%A.png', '/app-icons/%ff/x.png', '/avatars/%ff/%fe.png', '/%c0%af', '/app/%ff']) await check(path, 'GET');
+    assert.ok(seen.size > 0);
+    assert.deepEqual(await snapshot(server, tables), before, 'nothing was written');
   });
 
   test('a body over the size limit is 413 with the envelope, and writes nothing', { timeout: 60_000 }, async () => {

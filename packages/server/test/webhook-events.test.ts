@@ -253,7 +253,7 @@ describe('webhook events: retries with exponential backoff', () => {
     assert.deepEqual(log.map((d: any) => [d.attempt, d.ok, d.status_code]), [
       [1, false, 500], [2, false, null], [3, false, 503], [4, false, 500], [5, false, null], [6, true, 204],
     ]);
-    assert.match(log[1].error, /ECONNRESET|UND_ERR_SOCKET|socket|other side closed|terminated/i);
+    assert.equal(log[1].error, 'connection closed'); // fixed words, never the network's own error (issue 14)
     assert.equal(log[4].error, 'no answer within 3000 ms');
     assert.ok(log[4].duration_ms >= 2900);
     const [ev] = (await t.api(`/applications/${t.world.applicationId}/event-webhooks/events`, { token: t.world.users[0].token })).body;

@@ -8,6 +8,7 @@ import { verifyProxyTicket } from '../services/activities/proxy-ticket.js';
 import { clientOrigin } from '../services/activities/origins.js';
 import { BRIDGE_PATH, TICKET_PATH, bridgePage } from './bridge-page.js';
 import { TICKET_COOKIE, activityCsp, downstreamHeaders, ticketFromCookies, upstreamHeaders } from './headers.js';
+import { outgoingFor } from '../core/outgoing.js';
 import { DEFAULT_LIMITS, UpstreamError, upstreamRequest, upstreamUpgrade } from './upstream.js';
 
 /**
@@ -50,7 +51,7 @@ export async function handleProxyRequest(ctx: Ctx, appId: string, req: IncomingM
     if (Number(req.headers['content-length'] ?? 0) > DEFAULT_LIMITS.maxRequestBytes) {
       return plain(res, 413, JSON.stringify({ message: 'Request entity too large', code: 40005 }), 'application/json', { connection: 'close' });
     }
-    const up = await upstreamRequest(mapped.url, req.method ?? 'GET', upstreamHeaders(ctx, appId, req.headers, mapped.url, verified?.headers ?? null), hasBody ? req : null);
+    const up = await upstreamRequest(outgoingFor(ctx), mapped.url, req.method ?? 'GET', upstreamHeaders(ctx, appId, req.headers, mapped.url, verified?.headers ?? null), hasBody ? req : null);
     res.statusCode = up.status;
     for (const [k, v] of downstreamHeaders(ctx, appId, up.rawHeaders)) res.appendHeader(k, v);
     up.body.on('error', () => res.destroy());
@@ -118,7 +119,7 @@ export async function handleProxyUpgrade(ctx: Ctx, appId: string, req: IncomingM
     const ticket = ticketFromCookies(req.headers.cookie);
     const verified = ticket ? await verifyProxyTicket(ctx, appId, ticket) : null;
     const target = new URL(mapped.url);
-    upstreamUpgrade(target, upstreamHeaders(ctx, appId, req.headers, target, verified?.headers ?? null, true), socket, head);
+    upstreamUpgrade(outgoingFor(ctx), target, upstreamHeaders(ctx, appId, req.headers, target, verified?.headers ?? null, true), socket, head);
   } catch {
     refuse(502, 'Bad Gateway');
   }

@@ -1,12 +1,13 @@
 import http, { type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { Transform, type Duplex, type Readable } from 'node:stream';
+import { RefusedByPolicy, type OutgoingClient } from '../core/outgoing.js';
 
 /**
  * The proxy's only way out: every request to an Activity's upstream goes through `upstreamRequest`, and every
  * WebSocket through `upstreamUpgrade`. Callers have already resolved the URL from the app's URL mappings, so these
- * only ever reach mapped targets. (A guarded outgoing client, with address rules for operators, can replace the two
- * `request` calls below without touching the proxy.)
+ * only ever reach mapped targets, and the operator's outgoing policy (core/outgoing.ts) decides which addresses
+ * those may be. Bodies stream with a 64 MiB cap each way's limit below.
  */
 
 export interface UpstreamLimits {
@@ -31,13 +32,26 @@ export class UpstreamError extends Error {
   }
 }
 
-function send(url: URL, method: string, headers: OutgoingHttpHeaders) {
+/**
+ * Node's own client (the proxy streams both ways and upgrades), with the guarded client's address checks: its
+ * `lookup` for names, and the same rule before any connection for a literal address (node skips `lookup` for those).
+ */
+function send(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders) {
   const mod = url.protocol === 'https:' || url.protocol === 'wss:' ? https : http;
-  return mod.request({
-    protocol: mod === https ? 'https:' : 'http:', hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || undefined,
-    path: `${url.pathname}${url.search}`, method, headers, agent: false,
+  const protocol = mod === https ? 'https:' : 'http:';
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const req = mod.request({
+    protocol, hostname, port: url.port || undefined, path: `${url.pathname}${url.search}`, method, headers, agent: false,
+    lookup: guard.lookupFor(protocol),
   });
+  const refusal = guard.literalRefusal(hostname, protocol);
+  if (refusal) req.destroy(refusal);
+  return req;
 }
+
+const refusedOrUnreachable = (err: unknown) => (err instanceof RefusedByPolicy
+  ? new UpstreamError(502, 'The Activity\'s address is refused by the server\'s outgoing policy.')
+  : new UpstreamError(502, 'The Activity cannot be reached.'));
 
 export interface UpstreamResponse {
   status: number;
@@ -48,14 +62,14 @@ export interface UpstreamResponse {
 }
 
 /** Sends one request upstream and resolves with its response head; the body streams, size-checked. */
-export function upstreamRequest(url: URL, method: string, headers: OutgoingHttpHeaders, body: Readable | null, limits: UpstreamLimits = DEFAULT_LIMITS): Promise<UpstreamResponse> {
+export function upstreamRequest(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders, body: Readable | null, limits: UpstreamLimits = DEFAULT_LIMITS): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
-    const req = send(url, method, headers);
+    const req = send(guard, url, method, headers);
     const headTimer = setTimeout(() => req.destroy(new UpstreamError(504, 'The Activity did not answer in time.')), limits.headersTimeoutMs);
     req.setTimeout(limits.idleTimeoutMs, () => req.destroy(new UpstreamError(504, 'The Activity stopped answering.')));
     req.on('error', (err) => {
       clearTimeout(headTimer);
-      reject(err instanceof UpstreamError ? err : new UpstreamError(502, 'The Activity cannot be reached.'));
+      reject(err instanceof UpstreamError ? err : refusedOrUnreachable(err));
     });
     req.on('response', (res) => {
       clearTimeout(headTimer);
@@ -94,8 +108,8 @@ export function upstreamRequest(url: URL, method: string, headers: OutgoingHttpH
  * Opens a WebSocket upstream for a client's upgrade request and splices the two sockets together. The upstream's
  * handshake answer (101, or a refusal) is relayed to the client as it is.
  */
-export function upstreamUpgrade(url: URL, headers: OutgoingHttpHeaders, client: Duplex, head: Buffer, limits: UpstreamLimits = DEFAULT_LIMITS): void {
-  const req = send(url, 'GET', headers);
+export function upstreamUpgrade(guard: OutgoingClient, url: URL, headers: OutgoingHttpHeaders, client: Duplex, head: Buffer, limits: UpstreamLimits = DEFAULT_LIMITS): void {
+  const req = send(guard, url, 'GET', headers);
   const timer = setTimeout(() => req.destroy(new UpstreamError(504, 'timeout')), limits.headersTimeoutMs);
   const refuse = (status: number, text: string) => {
     if (!client.destroyed) client.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

@@ -6,10 +6,39 @@
  * before any validator sees it. Here an integer literal that is not a safe integer is read as its digit string, which
  * the id validators accept; every other value parses exactly as JSON.parse would.
  */
-export function parseJson(text: string): unknown {
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  // Depth is checked on the text first: a value nested thousands deep parses, but every later recursive walk over it
+  // (JSON.stringify, validators, error builders) would overflow the stack.
+  if (nestingExceeds(text, maxDepth)) throw new SyntaxError(`JSON nested deeper than ${maxDepth} levels`);
   // Fast path: an unsafe integer needs at least 16 digits in a row.
   if (!LONG_DIGITS.test(text)) return JSON.parse(text);
   return JSON.parse(quoteUnsafeIntegers(text));
+}
+
+/**
+ * The deepest nesting any request body or Gateway payload may have. The deepest real payloads (components v2 inside
+ * containers, command option trees, embeds) stay under 16 levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether brackets outside strings nest deeper than `max`: one linear pass, no recursion. */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i += 2;
+        else if (d === 0x22) break;
+        else i++;
+      }
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
 }
 
 const LONG_DIGITS = /\d{16}/;

@@ -55,9 +55,29 @@ function describe(i: z.core.$ZodIssue, value: unknown): { code: string; message:
   }
 }
 
-function short(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
-  return s.length > 50 ? s.slice(0, 50) + '…' : s;
+/** The invalid value as the message quotes it: at most 50 characters, and never a walk of the whole value. */
+export function short(v: unknown, max = 50): string {
+  const s = preview(v, max + 1, 4);
+  return s.length > max ? s.slice(0, max) + '…' : s;
+}
+
+/** A JSON-like rendering that stops once `budget` characters are written or `depth` levels are entered. */
+function preview(v: unknown, budget: number, depth: number): string {
+  if (typeof v === 'string') return v.slice(0, budget);
+  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : JSON.stringify(v) ?? String(v);
+  if (depth <= 0) return Array.isArray(v) ? '[…]' : '{…}';
+  const arr = Array.isArray(v);
+  let out = arr ? '[' : '{';
+  let n = 0;
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    if (out.length >= budget) return out;
+    if (n++) out += ',';
+    const item = (v as any)[k];
+    out += arr ? '' : JSON.stringify(k.slice(0, budget)) + ':';
+    out += typeof item === 'string' ? JSON.stringify(item.slice(0, budget)) : preview(item, budget - out.length, depth - 1);
+  }
+  return out + (arr ? ']' : '}');
 }
 
 /** Reusable field schemas. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Ctx } from '../services/context.js';
 import { parseJson } from '../store/json.js';
+import { VERIFY_REPLY_BYTES, describeFailure, outgoingFor } from '../core/outgoing.js';
 import { signedRequest } from '../services/apps/interactions/signing.js';
 import { EventWebhookStatus, setOutboxKicker } from '../services/apps/webhook-events/outbox.js';
 import type { Db } from '../services/commerce/model.js';
@@ -179,14 +180,13 @@ export class OutboxWorker {
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(url, { method: 'POST', headers: req.headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(this.opts.timeoutMs) });
+      // The guarded client: address policy, no redirects, deadline, answer read to at most 64 KiB (core/outgoing.ts).
+      const res = await outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs: this.opts.timeoutMs, maxBytes: VERIFY_REPLY_BYTES });
       statusCode = res.status;
-      await res.arrayBuffer().catch(() => undefined);
       if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
-    } catch (err: any) {
-      error = err?.name === 'TimeoutError' || err?.name === 'AbortError'
-        ? `no answer within ${this.opts.timeoutMs} ms`
-        : String(err?.cause?.code ?? err?.cause?.message ?? err?.message ?? err).slice(0, 200);
+    } catch (err) {
+      // Fixed words only ("refused by policy", "connection refused", …): the log never maps the network behind the URL.
+      error = describeFailure(err, this.opts.timeoutMs).message;
     }
     const durationMs = Math.round(performance.now() - t0);
     await this.record(row, url, statusCode, error, durationMs);

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Ctx } from '../services/context.js';
@@ -10,6 +11,7 @@ import { Reply, type RouteDef } from './router.js';
 import type { UploadedFile } from '../core/uploads.js';
 import { guardBearer } from './scope-guard.js';
 import { registerCors } from './cors.js';
+import { clientErrorHandler } from './client-errors.js';
 import { allRoutes } from './routes/index.js';
 import { assertNoNul } from '../core/validation.js';
 import { parseJson } from '../core/json.js';
@@ -29,8 +31,12 @@ export interface HttpApp {
 
 /** `limits`: the rate-limit store (Redis in distributed mode); the embedded one when omitted. */
 export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimits(ctx.clock)): HttpApp {
+  const log = ctx.config.logLevel !== 'silent';
   const app = Fastify({
     logger: false,
+    // Errors the framework raises before any route (a path with bad percent-encoding) get the platform's envelope too.
+    frameworkErrors: (err, _req, reply) => sendError(reply, err, log),
+    clientErrorHandler,
     bodyLimit: 26 * 1024 * 1024,
     routerOptions: { maxParamLength: 200, caseSensitive: true },
     rewriteUrl: (req) => (req.url ?? '/').replace(VERSIONED, '/api'),
@@ -40,8 +46,9 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
     if (e.t === '__TOKENS_CHANGED') auth.clear();
   }, { remote: true }); // tokens revoked on any node
 
+  // Bodies are parsed only as what they say they are: JSON, form fields or multipart. A text/plain body is not JSON.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, {});
     try {
@@ -68,7 +75,6 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
     if (typeof type === 'string' && type.startsWith('application/json;')) reply.header('content-type', 'application/json');
   });
 
-  const log = ctx.config.logLevel !== 'silent';
   app.setErrorHandler((err: any, _req, reply) => sendError(reply, err, log));
   app.setNotFoundHandler((req, reply) => {
     const v = /^\/api\/v(\d+)\//.exec(req.originalUrl);
@@ -164,8 +170,11 @@ export function sendError(reply: FastifyReply, err: any, log = true) {
   else if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = Errors.tooLarge();
   else if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') e = contentTypeInvalid();
   else if (err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) e = Errors.invalidJson();
-  else if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 0, `${err.statusCode}: ${err.message ?? 'Bad Request'}`);
-  else {
+  else if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    // The framework's own 4xx (a bad URL, a bad Content-Length…): its status in the platform's words, never its name.
+    e = new ApiError(err.statusCode, 0, `${err.statusCode}: ${STATUS_CODES[err.statusCode] ?? 'Bad Request'}`);
+    if (log) console.warn(`[http] ${err.statusCode} ${typeof err.code === 'string' ? err.code.slice(0, 40) : 'client error'}`); // one line, no stack
+  } else {
     if (log) console.error('[http] unexpected error', err);
     e = new ApiError(500, 0, '500: Internal Server Error');
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Routes } from '../router.js';
+import { MAX_URL_LENGTH, urlField } from '../../core/url-policy.js';
 import { parseBody, permissionString } from '../../core/validation.js';
 import { createApplication, requireOwnedApplication, resetBotToken, resetClientSecret, applicationOfBot } from '../../services/identity/applications.js';
 import { EmbeddedConfigPatch, ProxyConfigPatch, updateApplicationWithActivities } from '../../services/activities/settings.js';
@@ -13,7 +14,9 @@ import { uploadApplicationAttachment } from '../../services/apps/attachments.js'
 import type { Call } from '../router.js';
 
 const CreateBody = z.object({ name: z.string().min(1).max(100), description: z.string().max(400).optional() });
-const url = z.string().url().max(2048);
+/** URL fields by kind (core/url-policy.ts); fetched URLs are checked again against the operator's rules on save. */
+const redirectUrl = urlField('redirect').max(MAX_URL_LENGTH);
+const linkUrl = urlField('link').max(MAX_URL_LENGTH);
 const installParams = z.object({
   scopes: z.array(z.string().max(64)).min(1).max(50),
   permissions: permissionString,
@@ -32,21 +35,21 @@ const PatchBody = z.object({
   flags: z.number().int().min(0).max(2 ** 31 - 1).optional(),
   bot_public: z.boolean().optional(),
   bot_require_code_grant: z.boolean().optional(),
-  redirect_uris: z.array(url).max(10).optional(),
-  interactions_endpoint_url: z.string().url().max(2048).nullable().optional(),
+  redirect_uris: z.array(redirectUrl).max(10).optional(),
+  interactions_endpoint_url: linkUrl.nullable().optional(),
   tags: z.array(z.string().min(1).max(20)).max(5).optional(),
   install_params: installParams.nullable().optional(),
   // Only the two installation contexts exist: "0" (guild) and "1" (user); any other key is refused.
   integration_types_config: z.strictObject({ '0': integrationTypeConfig.optional(), '1': integrationTypeConfig.optional() }).optional(),
-  role_connections_verification_url: url.nullable().optional(),
-  custom_install_url: url.nullable().optional(),
-  event_webhooks_url: url.nullable().optional(),
+  role_connections_verification_url: linkUrl.nullable().optional(),
+  custom_install_url: linkUrl.nullable().optional(),
+  event_webhooks_url: linkUrl.nullable().optional(),
   event_webhooks_status: z.literal([1, 2]).optional(),
   event_webhooks_types: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).optional(),
   /** The portal's "Private Channel Obfuscation" toggle (bot tab): the Gateway obfuscates channels the bot cannot view. */
   private_channel_obfuscation: z.boolean().optional(),
   /** Origins allowed to open the local client's RPC WebSocket for this app (kept in `extra`). */
-  rpc_origins: z.array(z.string().url().max(256)).max(10).optional(),
+  rpc_origins: z.array(urlField('link').max(256)).max(10).optional(),
   /** Activities (flag EMBEDDED turns them on): platforms, orientation, age gate; and the proxy's URL mappings. */
   embedded_activity_config: EmbeddedConfigPatch.optional(),
   proxy_config: ProxyConfigPatch.optional(),

@@ -5,6 +5,7 @@ import { APP_FLAGS, updateApplication, type ApplicationPatch } from '../identity
 import { ensureEntryPoint } from '../apps/commands/index.js';
 import { validateUrlMap, type UrlMapping } from './url-map.js';
 import { snowflake } from '../../core/validation.js';
+import { outgoingFor } from '../../core/outgoing.js';
 
 /**
  * An app's Activity settings: the EMBEDDED flag (Enable Activities), the embedded activity config (platforms,
@@ -93,7 +94,7 @@ export async function updateApplicationWithActivities(ctx: Ctx, app: Application
   const { embedded_activity_config: config, proxy_config: proxy, ...identity } = patch;
   const extra: Record<string, unknown> = { ...identity.extra };
   if (config) extra.embedded_activity_config = mergeConfig(app, config);
-  if (proxy) extra.proxy_config = { url_map: validateUrlMap(proxy.url_map, ['proxy_config', 'url_map']) };
+  if (proxy) extra.proxy_config = { url_map: validateUrlMap(proxy.url_map, ['proxy_config', 'url_map'], outgoingFor(ctx)) };
   const was = isEmbedded(app);
   const enabling = !was && patch.flags !== undefined && (BigInt(patch.flags) & APP_FLAGS.EMBEDDED) !== 0n;
   // The config is stored once Activities are on, so the application object shows it from then on.

@@ -1,4 +1,5 @@
 import { fieldError } from '../../core/errors.js';
+import type { FetchRule } from '../../core/url-policy.js';
 
 /**
  * An app's URL mappings (the portal's Activities → URL Mappings): requests to `<prefix>/<rest>` on the app's proxy
@@ -34,8 +35,11 @@ export function parseTarget(target: string): { scheme: 'https' | 'http'; host: s
 
 const normPrefix = (p: string) => (p === '/' ? '/' : p.replace(/\/+$/, ''));
 
-/** Validates a whole list (50035 on the offending entry); returns it normalised (no trailing slashes). */
-export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = ['url_map']): UrlMapping[] {
+/**
+ * Validates a whole list (50035 on the offending entry); returns it normalised (no trailing slashes). With `rule`
+ * (the operator's outgoing policy), a plain-http target must be a host that policy lets http reach.
+ */
+export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = ['url_map'], rule?: FetchRule): UrlMapping[] {
   if (list.length > MAX_MAPPINGS) throw fieldError(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_MAPPINGS} or fewer in length.`);
   const seen = new Set<string>();
   return list.map((m, i) => {
@@ -49,6 +53,9 @@ export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = [
     }
     const t = parseTarget(target);
     if (!t) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target must be a host with an optional port and path, without a protocol.');
+    if (t.scheme === 'http' && rule && !rule.httpAllowed(t.host.replace(/:\d+$/, ''))) {
+      throw fieldError([...path, i, 'target'], 'URL_TYPE_INVALID_SCHEME', 'Scheme "http" is not supported for this host. Scheme must be one of (\'https\').');
+    }
     const names = new Set([...prefix.matchAll(PARAM)].map((x) => x[1]));
     for (const [, name] of target.matchAll(PARAM)) {
       if (!names.has(name)) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', `The parameter {${name}} is not in the prefix.`);

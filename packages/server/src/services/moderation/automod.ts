@@ -1,3 +1,4 @@
+import { regexRisk } from '../../core/regex-safety.js';
 import { z } from 'zod';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
@@ -203,7 +204,7 @@ async function checkDraft(ctx: Ctx, guildId: string, perms: bigint, d: RuleDraft
   if (type === TriggerType.KEYWORD || type === TriggerType.MEMBER_PROFILE) {
     if ((m.allow_list?.length ?? 0) > 100) throw fieldError(['trigger_metadata', 'allow_list'], 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
     for (const [i, p] of (m.regex_patterns ?? []).entries()) {
-      try { new RegExp(p, 'iu'); } catch {
+      try { new RegExp(p, 'iu'); if (regexRisk(p)) throw new Error('unsafe'); } catch {
         throw fieldError(['trigger_metadata', 'regex_patterns', i], 'AUTO_MODERATION_INVALID_REGEX', 'Invalid regex pattern.');
       }
     }
@@ -338,6 +339,7 @@ function matchKeywords(text: string, keywords: string[], patterns: string[]): Ma
     if (m) return { keyword: k, content: m[0] };
   }
   for (const p of patterns) {
+    if (regexRisk(p)) continue; // saved before the check: never run a pattern that can backtrack without end
     try {
       const m = new RegExp(p, 'iu').exec(text);
       if (m) return { keyword: p, content: m[0] };

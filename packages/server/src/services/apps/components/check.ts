@@ -1,5 +1,6 @@
 import { formError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
+import { short } from '../../../core/validation.js';
 
 /** A path into the request body, as the 50035 tree spells it. */
 export type Path = (string | number)[];
@@ -14,10 +15,6 @@ export interface Leaf {
 
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function short(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
-  return s.length > 50 ? s.slice(0, 50) + '…' : s;
-}
 
 /**
  * Collects every broken rule of one request body, then throws them at once as a 50035 tree. Each reader treats

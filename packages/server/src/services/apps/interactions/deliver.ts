@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context.js';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { postSigned, signedRequest } from './signing.js';
+import { INTERACTION_REPLY_BYTES, OutgoingError } from '../../../core/outgoing.js';
 import { INITIAL_RESPONSE_MS, loadInteraction, transition, type InteractionRecord } from './store.js';
 
 /**
@@ -92,8 +93,8 @@ async function deliverHttp(ctx: Ctx, app: ApplicationRecord, url: string, rec: I
   try {
     const req = await signedRequest(ctx, app.id, payload);
     if (!req) return failInteraction(ctx, rec.id, FailureReason.UNKNOWN);
-    const res = await postSigned(url, req, INITIAL_RESPONSE_MS);
-    if (!res) return failInteraction(ctx, rec.id, FailureReason.TIMEOUT);
+    const res = await postSigned(ctx, url, req, INITIAL_RESPONSE_MS, INTERACTION_REPLY_BYTES);
+    if (res instanceof OutgoingError) return failInteraction(ctx, rec.id, FailureReason.TIMEOUT);
     if (res.status === 202) return; // the app answered through the callback route
     if (res.status !== 200 || !res.json || typeof res.json !== 'object' || !inline) return failInteraction(ctx, rec.id, FailureReason.UNKNOWN);
     const fresh = await loadInteraction(ctx, rec.id);

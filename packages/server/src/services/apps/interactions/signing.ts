@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { parseJson } from '../../../core/json.js';
+import { OutgoingError, describeFailure, outgoingFor } from '../../../core/outgoing.js';
 
 /** Ed25519 request signing for HTTP interaction delivery: signature over `timestamp + body`, hex encoded. */
 
@@ -51,17 +52,27 @@ export async function signedRequest(ctx: Ctx, applicationId: string, payload: un
   };
 }
 
-/** POSTs a signed body; resolves to the status and parsed JSON (null when absent), or null on network failure/timeout. */
-export async function postSigned(url: string, req: SignedRequest, timeoutMs: number): Promise<{ status: number; json: unknown; contentType: string } | null> {
+export interface SignedAnswer {
+  status: number;
+  /** Parsed JSON; null when the body is empty, undefined when it is not JSON. */
+  json: unknown;
+  contentType: string;
+}
+
+/**
+ * POSTs a signed body through the guarded client (core/outgoing.ts: address policy, no redirects, deadline, at most
+ * `maxBytes` of answer); resolves to the answer, or the failure in the words app owners may see.
+ */
+export async function postSigned(ctx: Ctx, url: string, req: SignedRequest, timeoutMs: number, maxBytes: number): Promise<SignedAnswer | OutgoingError> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: req.headers, body: req.body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    const text = await res.text();
+    const res = await outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs, maxBytes });
+    const text = res.body.toString('utf8');
     let json: unknown = null;
     if (text) {
       try { json = parseJson(text); } catch { json = undefined; }
     }
-    return { status: res.status, json, contentType: res.headers.get('content-type') ?? '' };
-  } catch {
-    return null;
+    return { status: res.status, json, contentType: res.headers['content-type'] ?? '' };
+  } catch (err) {
+    return err instanceof OutgoingError ? err : describeFailure(err, timeoutMs);
   }
 }

@@ -1,4 +1,5 @@
 import { redirectAllowed } from './redirects.js';
+import { urlIssue } from '../../../core/url-policy.js';
 import type { Actor, Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import { ALL_PERMISSIONS, P } from '@accord/protocol';
@@ -121,6 +122,7 @@ export async function resolveAuthorizeRequest(ctx: Ctx, query: Query, override: 
     throw fieldError('redirect_uri', 'BASE_TYPE_REQUIRED', 'This field is required');
   }
   const target = redirectUri ?? (responseType ? app.redirect_uris[0] : undefined) ?? `${ctx.publicUrl}/oauth2/authorized`;
+  if (urlIssue(target, 'redirect')) throw fieldError('redirect_uri', 'REDIRECT_URI_INVALID', 'Invalid "redirect_uri" in request.');
 
   const codeChallenge = q(query, 'code_challenge', 128);
   let codeChallengeMethod: AuthorizeRequest['codeChallengeMethod'] = null;

@@ -1,10 +1,12 @@
+import { OutgoingError as GuardedError, PROVIDER_DOC_BYTES, describeFailure, outgoingFor } from '../../../core/outgoing.js';
+import type { Ctx } from '../../context.js';
+
 /**
- * The one door external auth discovery and JWKS fetches go out through: no redirects (a 3xx is an error, so a
- * provider cannot bounce the server to an address it did not configure), a size cap and a time limit. The security
- * branch's guarded client (`core/outgoing.ts`, `guardedFetch`) replaces the body of `fetchProviderJson` at merge.
+ * External auth discovery and JWKS fetches, through the server's guarded client (core/outgoing.ts: the operator's
+ * address policy checked at connect time, no redirects followed, a size cap and a time limit).
  */
 export class OutgoingError extends Error {
-  constructor(message: string, readonly kind: 'redirect' | 'status' | 'size' | 'timeout' | 'network' | 'json') {
+  constructor(message: string, readonly kind: 'redirect' | 'status' | 'size' | 'timeout' | 'network' | 'json' | 'refused') {
     super(message);
   }
 }
@@ -15,45 +17,25 @@ export interface OutgoingOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
-const DEFAULT_MAX_BYTES = 256 * 1024;
 
-/** GETs a JSON document: redirects refused, at most `maxBytes`, within `timeoutMs`. */
-export async function fetchProviderJson(url: string, opts: OutgoingOptions = {}): Promise<unknown> {
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  let res: Response;
+/** The raw answer (status, location, body) of one GET; failures in the guarded client's fixed words. */
+export async function getProvider(ctx: Ctx, url: string, opts: OutgoingOptions = {}) {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
-    res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    return await outgoingFor(ctx).request(url, { headers: { accept: 'application/json' }, timeoutMs, maxBytes: opts.maxBytes ?? PROVIDER_DOC_BYTES });
   } catch (err) {
-    const name = (err as Error)?.name;
-    throw new OutgoingError(`fetch ${url} failed`, name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network');
+    const e = err instanceof GuardedError ? err : describeFailure(err, timeoutMs);
+    throw new OutgoingError(`${url}: ${e.message}`, e.kind);
   }
-  if (res.status >= 300 && res.status < 400 || res.type === 'opaqueredirect') {
-    await res.body?.cancel().catch(() => {});
-    throw new OutgoingError(`${url} answered a redirect, which is not followed`, 'redirect');
-  }
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => {});
-    throw new OutgoingError(`${url} answered ${res.status}`, 'status');
-  }
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) {
-    await res.body?.cancel().catch(() => {});
-    throw new OutgoingError(`${url} is larger than ${maxBytes} bytes`, 'size');
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+}
+
+/** GETs a JSON document: redirects refused, at most `maxBytes` (256 KiB), within `timeoutMs`. */
+export async function fetchProviderJson(ctx: Ctx, url: string, opts: OutgoingOptions = {}): Promise<unknown> {
+  const res = await getProvider(ctx, url, opts);
+  if (res.status >= 300 && res.status < 400) throw new OutgoingError(`${url} answered a redirect, which is not followed`, 'redirect');
+  if (res.status < 200 || res.status > 299) throw new OutgoingError(`${url} answered ${res.status}`, 'status');
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new OutgoingError(`${url} is larger than ${maxBytes} bytes`, 'size');
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof OutgoingError) throw err;
-    throw new OutgoingError(`reading ${url} failed`, 'timeout');
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(res.body.toString('utf8'));
   } catch {
     throw new OutgoingError(`${url} is not JSON`, 'json');
   }

@@ -7,7 +7,7 @@ import { id } from '../../../store/schema.js';
 import '../../../store/tables/social.js';
 import { requireOwnedApplication } from '../applications.js';
 import { checkProviderUrl, discoveryUrl } from './issuer.js';
-import { fetchProviderJson, OutgoingError } from './outgoing.js';
+import { fetchProviderJson, getProvider, OutgoingError } from './outgoing.js';
 
 /**
  * External auth providers of an app (the portal's "External Auth"): OIDC issuers whose ID tokens prove who a
@@ -71,7 +71,7 @@ async function discover(ctx: Ctx, issuer: string): Promise<{ jwks_uri: string; a
   if (bad) throw fieldError('issuer', 'URL_TYPE_INVALID_URL', bad);
   let doc: any;
   try {
-    doc = await fetchProviderJson(discoveryUrl(issuer));
+    doc = await fetchProviderJson(ctx, discoveryUrl(issuer));
   } catch (err) {
     throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', `OpenID configuration could not be read: ${(err as OutgoingError).message}`);
   }
@@ -83,7 +83,7 @@ async function discover(ctx: Ctx, issuer: string): Promise<{ jwks_uri: string; a
   const algorithms = listed.filter((a): a is string => typeof a === 'string' && SUPPORTED_ALGS.includes(a));
   if (!algorithms.length) throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', `The provider signs ID tokens with none of ${SUPPORTED_ALGS.join(', ')}.`);
   try {
-    const jwks = (await fetchProviderJson(jwksUri)) as { keys?: unknown };
+    const jwks = (await fetchProviderJson(ctx, jwksUri)) as { keys?: unknown };
     if (!Array.isArray(jwks?.keys)) throw new OutgoingError('no keys', 'json');
   } catch (err) {
     throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', `The JWKS could not be read: ${(err as Error).message}`);
@@ -162,7 +162,7 @@ export async function jwksOf(ctx: Ctx, p: ExternalAuthProvider, refresh = false)
   const hit = jwksCache.get(p.id);
   const now = ctx.clock.now();
   if (hit && !refresh && now - hit.fetchedAt < JWKS_TTL_MS) return hit.keys;
-  const get = p.strict ? (url: string) => fetchProviderJson(url) : legacyFetch;
+  const get = p.strict ? (url: string) => fetchProviderJson(ctx, url) : (url: string) => legacyFetch(ctx, url);
   let uri = p.jwks_uri;
   if (!uri) {
     const doc = (await get(discoveryUrl(p.issuer!)).catch(() => null)) as { jwks_uri?: unknown } | null;
@@ -177,12 +177,12 @@ export async function jwksOf(ctx: Ctx, p: ExternalAuthProvider, refresh = false)
 }
 
 /** The pre-strict behaviour for old integrations: up to three https redirects, each fetched through the same door. */
-async function legacyFetch(url: string): Promise<unknown> {
+async function legacyFetch(ctx: Ctx, url: string): Promise<unknown> {
   let next = url;
   for (let hop = 0; hop < 4; hop++) {
-    const res = await fetch(next, { redirect: 'manual', signal: AbortSignal.timeout(5000) }).catch(() => null);
-    const location = res && res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
-    if (!location) return fetchProviderJson(next);
+    const res = await getProvider(ctx, next).catch(() => null);
+    const location = res && res.status >= 300 && res.status < 400 ? res.headers.location : null;
+    if (!location) return fetchProviderJson(ctx, next);
     const target = new URL(location, next);
     if (target.protocol !== 'https:' && target.protocol !== new URL(url).protocol) break;
     next = target.toString();

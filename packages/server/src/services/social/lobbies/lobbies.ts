@@ -5,6 +5,8 @@ import { P } from '@accord/protocol';
 import { publicUser } from '../../../wire/user.js';
 import { getChannelRecord } from '../../guilds/lookup.js';
 import { isId } from '../../../core/ids.js';
+import { urlIssue } from '../../../core/url-policy.js';
+import { outgoingFor } from '../../../core/outgoing.js';
 import { saveInviteExtras } from '../../invites/targets.js';
 import { getUser, getUsers } from '../../identity/users.js';
 import {
@@ -145,9 +147,16 @@ function newLobbyRow(ctx: Ctx, appId: string, input: { timeout?: number | null; 
   };
 }
 
+/** An override webhook URL must be one the server may call: https, or http to a host the operator allowed. */
+function checkWebhookUrl(ctx: Ctx, url: string | null | undefined): void {
+  const issue = url ? urlIssue(url, 'fetch', outgoingFor(ctx)) : null;
+  if (issue) throw fieldError('override_event_webhooks_url', issue.code, issue.message);
+}
+
 /** POST /lobbies (app): a lobby with up to 25 members; each member gets LOBBY_CREATE. */
 export async function createLobby(ctx: Ctx, caller: LobbyCaller, b: z.infer<typeof CreateLobby>) {
   if (!caller.isApp) throw Errors.onlyBots();
+  checkWebhookUrl(ctx, b.override_event_webhooks_url);
   const members = dedupe(b.members ?? []);
   await requireUsers(ctx, members.map((m) => m.id));
   const row = newLobbyRow(ctx, caller.appId, { timeout: b.idle_timeout_seconds, metadata: b.metadata, flags: b.flags, url: b.override_event_webhooks_url });
@@ -231,6 +240,7 @@ export async function getLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string) {
  */
 export async function editLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string, b: z.infer<typeof EditLobby>) {
   if (!caller.isApp) throw Errors.onlyBots();
+  checkWebhookUrl(ctx, b.override_event_webhooks_url);
   const { lobby, members } = await requireLobby(ctx, caller, lobbyId);
   const patch: { metadata?: string | null; idle_timeout_seconds?: number; flags?: number; override_event_webhooks_url?: string | null } = {};
   if (b.metadata !== undefined) {

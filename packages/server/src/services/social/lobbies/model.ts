@@ -1,3 +1,4 @@
+import { MAX_URL_LENGTH, urlField } from '../../../core/url-policy.js';
 import { z } from 'zod';
 import type { Actor, Ctx } from '../../context.js';
 import { ApiError, Errors } from '../../../core/errors.js';
@@ -208,7 +209,8 @@ export const Metadata = stringMap(25, 1024).nullable().optional();
 const MemberFlags = z.literal([0, 1]).nullable().optional();
 const LobbyFlags = z.literal([0, 1]).nullable().optional();
 const IdleTimeout = z.number().int().min(5).max(604800).nullable().optional();
-const WebhookUrl = z.string().max(2048).refine((v) => /^https?:\/\/[^\s/?#]+/i.test(v) && URL.canParse(v), { message: 'Not a well formed URL.', params: { code: 'URL_TYPE_INVALID_URL' } }).nullable().optional();
+/** A URL the server calls (core/url-policy.ts); the operator's outgoing rules are checked again with the lobby's app. */
+const WebhookUrl = urlField('link').max(MAX_URL_LENGTH).nullable().optional();
 
 export const MemberFields = z.object({
   metadata: Metadata,
