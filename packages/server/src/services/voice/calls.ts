@@ -7,7 +7,7 @@ import { blockedBetween } from '../social/relationships/model.js';
 import { createMessage } from '../messages/create.js';
 import { endCallMessage } from '../messages/call.js';
 import { VOICE_REGIONS } from './regions.js';
-import { voiceStates, type VoiceStateRecord } from './states.js';
+import { storeFailed, voiceStates, type VoiceStateRecord } from './states.js';
 
 /**
  * Calls in DMs and group DMs. A recipient joins with Gateway op 4 `{guild_id: null, channel_id: <DM>}`; the first one
@@ -58,7 +58,7 @@ export class Calls {
     ctx.bus.subscribe((e) => {
       // A user who leaves a group DM (or is removed) gets CHANNEL_DELETE for it, and leaves its call.
       if (e.t === 'CHANNEL_DELETE' && !e.guild_id && e.d?.type === GROUP_DM && e.user_ids) {
-        for (const userId of e.user_ids) void this.leave(String(e.d.id), userId);
+        for (const userId of e.user_ids) void this.leave(String(e.d.id), userId).catch(storeFailed);
       }
     });
   }
@@ -178,8 +178,8 @@ export class Calls {
   /** A gateway session ended for good: its user leaves its call. */
   sessionEnded(sessionId: string): void {
     void this.store.bySession(sessionId).then((list) => {
-      for (const s of list) if (s.call) void this.leave(s.channel_id, s.user_id);
-    });
+      for (const s of list) if (s.call) void this.leave(s.channel_id, s.user_id).catch(storeFailed);
+    }, storeFailed);
   }
 
   /** Op 13 Request Call Connect: the CALL_CREATE of a call already running in a channel the user is a recipient of. */

@@ -10,6 +10,9 @@ import { getMember } from '../guilds/lookup.js';
 export type { VoiceGrant, VoiceStateRecord, VoiceStateStore } from './store.js';
 import type { VoiceGrant, VoiceStateRecord, VoiceStateStore } from './store.js';
 
+/** A background read of the store failed (in distributed mode, Redis may be gone while the server shuts down). */
+export const storeFailed = (err: unknown) => console.error('[voice] voice state store:', (err as Error)?.message ?? err);
+
 export class MemoryVoiceStateStore implements VoiceStateStore {
   private readonly guilds = new Map<string, Map<string, VoiceStateRecord>>();
   private readonly channels = new Map<string, Set<VoiceStateRecord>>();
@@ -95,15 +98,15 @@ export class VoiceStates {
   constructor(private readonly ctx: Ctx) {
     this.store = ctx.voiceStateStore ?? new MemoryVoiceStateStore();
     ctx.bus.subscribe((e) => {
-      if (e.t === 'GUILD_MEMBER_REMOVE' && e.guild_id && e.d?.user?.id) void this.serial(e.guild_id, e.d.user.id, () => this.leave(e.guild_id!, e.d.user.id));
+      if (e.t === 'GUILD_MEMBER_REMOVE' && e.guild_id && e.d?.user?.id) void this.serial(e.guild_id, e.d.user.id, () => this.leave(e.guild_id!, e.d.user.id)).catch(storeFailed);
       else if (e.t === 'CHANNEL_DELETE' && e.guild_id && e.d?.id) {
         void this.store.inChannel(String(e.d.id)).then((list) => {
-          for (const s of list) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id));
-        });
+          for (const s of list) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id)).catch(storeFailed);
+        }, storeFailed);
       } else if (e.t === 'GUILD_DELETE' && e.guild_id && !e.user_ids) {
         void this.store.inGuild(e.guild_id).then((list) => {
-          for (const s of list) void this.serial(s.guild_id, s.user_id, () => this.dropState(s));
-        });
+          for (const s of list) void this.serial(s.guild_id, s.user_id, () => this.dropState(s)).catch(storeFailed);
+        }, storeFailed);
       }
     });
   }
@@ -219,8 +222,8 @@ export class VoiceStates {
   /** A gateway session ended for good: its users leave voice. */
   sessionEnded(sessionId: string): void {
     void this.store.bySession(sessionId).then((list) => {
-      for (const s of list) if (!s.call) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id));
-    });
+      for (const s of list) if (!s.call) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id)).catch(storeFailed);
+    }, storeFailed);
   }
 
   /** A user session joins voice elsewhere (people hold one voice connection): it leaves its guild voice but `keep`. */
