@@ -47,7 +47,8 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
   async function join(c: Caller, channelId: string) {
     const mark = c.gw.frames.length;
     c.gw.send(4, { guild_id: null, channel_id: channelId, self_mute: false, self_deaf: false });
-    const server = await c.gw.wait((f) => f.t === 'VOICE_SERVER_UPDATE' && c.gw.frames.indexOf(f) >= mark, WAIT);
+    // This call's server update (a guild join's may still be arriving: it carries no channel_id).
+    const server = await c.gw.wait((f) => f.t === 'VOICE_SERVER_UPDATE' && f.d.channel_id === channelId && c.gw.frames.indexOf(f) >= mark, WAIT);
     const state = c.gw.frames.find((f, i) => i >= mark && f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === c.id && f.d.channel_id === channelId);
     assert.ok(state, 'VOICE_STATE_UPDATE for the joiner');
     assert.ok(c.gw.frames.indexOf(state!) < c.gw.frames.indexOf(server), 'VOICE_STATE_UPDATE before VOICE_SERVER_UPDATE');
