@@ -132,13 +132,9 @@ export class Connection implements Transport {
   private async identify(d: any): Promise<void> {
     if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
     if (!d || typeof d !== 'object' || typeof d.token !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
-    let actor;
-    try {
-      // Bots identify with the bare token; "Bot x" is tolerated. User clients send their raw token.
-      actor = (await this.auth.resolve(`Bot ${d.token.replace(/^Bot\s+/i, '')}`).catch(() => null)) ?? (await this.auth.resolve(d.token).catch(() => null));
-    } catch {
-      actor = null;
-    }
+    const epoch = this.hub.tokenEpoch;
+    const resolved = await this.authenticate(d.token);
+    const actor = resolved?.actor;
     // "Bearer x" resolves to an OAuth2 actor: the Social SDK's sessions, allowed with gateway.connect.
     if (!actor || (actor.kind === 'bearer' && !mayConnect(actor.scopes))) return this.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
     const refused = refusedSdkVersion(d.properties);
@@ -168,6 +164,7 @@ export class Connection implements Transport {
     const largeThreshold = Math.min(250, Math.max(50, Number.isInteger(d.large_threshold) ? d.large_threshold : 50));
     const capabilities = Number.isInteger(d.capabilities) ? d.capabilities : 0;
     const session = new Session(crypto.randomBytes(16).toString('hex'), actor, intents, shard, capabilities, largeThreshold);
+    session.tokenHash = resolved!.hash;
     for (const g of guildIds) if (!isBot || shard[1] === 1 || this.hub.shardOf(g, shard[1]) === shard[0]) session.guildIds.add(g);
     const isConnected = (userId: string) => this.hub.sessionsOf(userId) > 0;
     // Other nodes' events for this session flow before READY is read, so none published after it is missed.
@@ -191,16 +188,27 @@ export class Connection implements Transport {
     session.dispatch('READY', ready);
     this.hub.setPresence(session, d.presence);
     this.hub.sendGuildCreates(session);
+    // A token revoked while this Identify ran was checked before the session existed: check it now.
+    if (this.hub.tokenEpoch !== epoch) await this.hub.revalidate(session.userId);
+    if (session.dead) return;
     await sdkSessionStarted(this.ctx, session, first);
     await autoCallConnect(this.ctx, session);
+  }
+
+  /**
+   * Bots identify with the bare token ("Bot x" is tolerated), user clients with their raw token, the Social SDK with
+   * "Bearer x". The hash is of the bare token, as stored.
+   */
+  private async authenticate(raw: string) {
+    const bot = await this.auth.resolveWithHash(`Bot ${raw.replace(/^Bot\s+/i, '')}`).catch(() => null);
+    return bot ?? (await this.auth.resolveWithHash(raw).catch(() => null));
   }
 
   private async resume(d: any): Promise<void> {
     if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
     if (!d || typeof d.token !== 'string' || typeof d.session_id !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
     const s = this.hub.sessions.get(d.session_id);
-    const token = d.token.replace(/^Bot\s+/i, '');
-    const actor = (await this.auth.resolve(`Bot ${token}`).catch(() => null)) ?? (await this.auth.resolve(token).catch(() => null));
+    const actor = (await this.authenticate(d.token))?.actor;
     if (!s || s.dead || !actor || actor.user.id !== s.userId) {
       this.sendOp(Op.INVALID_SESSION, false);
       return;

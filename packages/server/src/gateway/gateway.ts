@@ -14,6 +14,7 @@ import { voiceStates } from '../services/voice/states.js';
 import { normalizeActivities } from '../services/social/presence/activity.js';
 import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
 import { leaveSession } from '../services/activities/instances.js';
+import { existingTokenHashes } from '../services/identity/tokens.js';
 
 const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
@@ -33,13 +34,20 @@ export class Gateway implements GatewayHub {
   private readonly sweep: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private closing = false;
+  tokenEpoch = 0;
 
   constructor(private readonly ctx: Ctx) {
     this.auth = new Authenticator(ctx);
     this.presences = ctx.presences;
     this.dispatcher = new Dispatcher(ctx, this.presences);
     this.unsubscribe = ctx.bus.subscribe((e) => {
-      if (e.t === '__TOKENS_CHANGED') this.auth.clear();
+      // Published on every node after the store changed (token reset, password change, deauthorization, ban): each
+      // node ends its own sessions whose token is gone, so one without its own lookup needs nothing but the bus.
+      if (e.t === '__TOKENS_CHANGED') {
+        this.auth.clear();
+        this.tokenEpoch++;
+        if (e.d?.user_id) void this.revalidate(String(e.d.user_id)).catch((err) => console.error('[gateway] token check', err));
+      }
       // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
       if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
       this.dispatcher.enqueue(e);
@@ -115,11 +123,22 @@ export class Gateway implements GatewayHub {
   /** The account's tokens are gone (ban, merge): its sessions end now (4004), not at their next resume. */
   private endSessionsOf(userId: string): void {
     for (const s of [...this.sessions.values()]) {
-      if (s.userId !== userId) continue;
-      s.transport?.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
-      s.transport = null;
-      this.kill(s);
+      if (s.userId === userId) this.endSession(s);
     }
+  }
+
+  async revalidate(userId: string): Promise<void> {
+    const mine = [...(this.dispatcher.byUser.get(userId) ?? [])].filter((s) => s.tokenHash);
+    if (!mine.length) return;
+    const alive = await existingTokenHashes(this.ctx, [...new Set(mine.map((s) => s.tokenHash))]);
+    for (const s of mine) if (!alive.has(s.tokenHash)) this.endSession(s);
+  }
+
+  /** Closes a session's socket with 4004 and ends the session: it cannot be resumed. */
+  private endSession(s: Session): void {
+    s.transport?.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    s.transport = null;
+    this.kill(s);
   }
 
   setPresence(s: Session, raw: any): void {
