@@ -1,4 +1,5 @@
 import { AllowList } from './core/address-policy.js';
+import crypto from 'node:crypto';
 import net from 'node:net';
 import { rateLimitMode, type RateLimitMode } from './core/rate-limit-mode.js';
 /** Every setting, from flags first and environment second. The README lists the same table. */
@@ -17,6 +18,11 @@ export interface Config {
   /** Public base URL used in gateway URLs and CDN links; derived from host/port when unset. */
   publicUrl?: string;
   dev: boolean;
+  /**
+   * With --dev: the token every /__dev/ call must send (X-Accord-Dev-Token), printed at start. ACCORD_DEV_TOKEN fixes
+   * it (scripts that start a server); random otherwise. Not a flag, so it never shows in a process list.
+   */
+  devToken?: string;
   seed: boolean;
   /** real (the platform's limits, the default), relaxed (10x, for local load) or off; true/false are aliases of real/off. */
   rateLimits: RateLimitMode | boolean;
@@ -79,7 +85,7 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--redis-prefix', env: 'ACCORD_REDIS_PREFIX', key: 'redisPrefix', kind: 'string', doc: 'Prefix of this deployment\'s Redis keys and channels', def: 'accord:' },
   { flag: '--workers', env: 'ACCORD_WORKERS', key: 'workers', kind: 'number', doc: 'Processes serving the port on this machine (0 = one per core); more than one needs --redis-url and --database-url', def: '1' },
   { flag: '--public-url', env: 'ACCORD_PUBLIC_URL', key: 'publicUrl', kind: 'string', doc: 'External base URL (http://host:port)', def: 'http://<host>:<port>' },
-  { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback only)', def: 'false' },
+  { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback callers with the dev token printed at start)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
   { flag: '--trust-proxy', env: 'ACCORD_TRUST_PROXY', key: 'trustProxy', kind: 'string', doc: 'Behind a reverse proxy: honour X-Forwarded-For from it (true, a hop count, or the proxy addresses/CIDRs, comma-separated); the flag alone means true', def: 'false' },
   { flag: '--gateway-connections-per-ip', env: 'ACCORD_GATEWAY_CONNECTIONS_PER_IP', key: 'gatewayConnectionsPerIp', kind: 'number', doc: 'Gateway connections one client IP may hold open (more are refused); --dev raises the default to 10000 for local load', def: '100' },
@@ -134,6 +140,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   // Local load (benches, many test clients on 127.0.0.1) needs many sockets from one address; an explicit value wins.
   if (cfg.dev && raw.gatewayConnectionsPerIp === undefined && overrides.gatewayConnectionsPerIp === undefined) cfg.gatewayConnectionsPerIp = 10000;
   Object.assign(cfg, overrides);
+  if (cfg.dev) cfg.devToken ||= env.ACCORD_DEV_TOKEN || crypto.randomBytes(24).toString('base64url');
+  else cfg.devToken = undefined;
+  if (cfg.devToken !== undefined && !/^[\w-]{16,200}$/.test(cfg.devToken)) throw new Error('ACCORD_DEV_TOKEN: 16 to 200 letters, digits, _ or -');
   cfg.rateLimits = rateLimitMode(cfg.rateLimits);
   cfg.trustProxy = trustProxyValue(cfg.trustProxy);
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);

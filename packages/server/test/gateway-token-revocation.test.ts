@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, devHeaders, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { issueToken, hashToken } from '../src/services/identity/tokens.js';
 
@@ -153,11 +153,7 @@ test('a guild ban sends the banned user GUILD_DELETE for that guild and keeps th
 test('a platform ban of the account closes its sessions with 4004', T, async () => {
   const u = await newUser('platformban');
   const { gw } = await open(u.token);
-  const ban = await fetch(`${t.server.url}/__dev/users/${u.id}/ban`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders() }, body: '{}' });
+  const ban = await fetch(`${t.server.url}/__dev/users/${u.id}/ban`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: '{}' });
   assert.equal(ban.status, 204, await ban.text());
   assert.equal(await gw.closed, 4004);
 });
-
-function devHeaders(): Record<string, string> {
-  return {};
-}
