@@ -26,6 +26,8 @@ export class Connection implements Transport {
   private windowStart: number;
   private zlib: ZlibStream | null;
   private closed = false;
+  /** Closes a socket that never identifies (the sweep's heartbeat tolerance would keep it ~90 s). */
+  private identifyTimer: NodeJS.Timeout | null;
 
   constructor(private readonly ws: WebSocket, private readonly hub: GatewayHub, private readonly ctx: Ctx, private readonly auth: Authenticator, compress: boolean) {
     this.lastBeat = performance.now();
@@ -34,6 +36,8 @@ export class Connection implements Transport {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', (code) => this.onClose(code));
     ws.on('error', () => {});
+    this.identifyTimer = null;
+    this.armIdentifyTimer();
     this.sendOp(Op.HELLO, { heartbeat_interval: ctx.config.heartbeatIntervalMs });
   }
 
@@ -65,8 +69,23 @@ export class Connection implements Transport {
 
   private onClose(code: number): void {
     this.closed = true;
+    this.clearIdentifyTimer();
     this.zlib?.close();
     this.hub.detach(this, code === 1000 || code === 1001);
+  }
+
+  /** The socket must send Identify or Resume within the timeout (again after a refused Resume). */
+  private armIdentifyTimer(): void {
+    this.clearIdentifyTimer();
+    this.identifyTimer = setTimeout(() => {
+      if (!this.session) this.close(Close.NOT_AUTHENTICATED, 'Not authenticated.');
+    }, this.ctx.config.identifyTimeoutMs);
+    this.identifyTimer.unref();
+  }
+
+  private clearIdentifyTimer(): void {
+    if (this.identifyTimer) clearTimeout(this.identifyTimer);
+    this.identifyTimer = null;
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
@@ -97,6 +116,7 @@ export class Connection implements Transport {
       if (Number.isInteger(d)) this.session?.acknowledge(d);
       return this.send('{"op":11,"d":null,"s":null,"t":null}');
     }
+    if (op === Op.IDENTIFY || op === Op.RESUME) this.clearIdentifyTimer(); // sent in time; a failure closes or re-arms
     if (op === Op.IDENTIFY) return this.identify(d);
     if (op === Op.RESUME) return this.resume(d);
     if (!this.session) {
@@ -181,6 +201,7 @@ export class Connection implements Transport {
     // READY takes seq 1: the session joins the dispatcher in the same tick, so no event can come before it.
     this.session = session;
     session.transport = this;
+    this.clearIdentifyTimer();
     const first = this.hub.sessionsOf(session.userId) === 0;
     this.hub.attach(session);
     release();
@@ -211,6 +232,7 @@ export class Connection implements Transport {
     const actor = (await this.authenticate(d.token))?.actor;
     if (!s || s.dead || !actor || actor.user.id !== s.userId) {
       this.sendOp(Op.INVALID_SESSION, false);
+      this.armIdentifyTimer(); // the client should Identify next
       return;
     }
     const seq = Number(d.seq ?? 0);
@@ -222,6 +244,7 @@ export class Connection implements Transport {
     this.session = s;
     s.transport = this;
     s.detachedAt = 0;
+    this.clearIdentifyTimer();
     this.lastBeat = performance.now();
     for (const f of frames) this.send(f);
     s.dispatch('RESUMED', '{}');

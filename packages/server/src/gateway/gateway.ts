@@ -15,6 +15,10 @@ import { normalizeActivities } from '../services/social/presence/activity.js';
 import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
 import { leaveSession } from '../services/activities/instances.js';
 import { existingTokenHashes } from '../services/identity/tokens.js';
+import { clientAddress } from './client-address.js';
+
+const TOO_MANY_BODY = '{"message": "Too many Gateway connections from this address.", "code": 0}';
+const TOO_MANY = `HTTP/1.1 429 Too Many Requests\r\nRetry-After: 5\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_BODY)}\r\nConnection: close\r\n\r\n${TOO_MANY_BODY}`;
 
 const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
@@ -35,6 +39,8 @@ export class Gateway implements GatewayHub {
   private readonly unsubscribe: () => void;
   private closing = false;
   tokenEpoch = 0;
+  /** Open (or opening) Gateway sockets per client address, for --gateway-connections-per-ip. */
+  readonly perIp = new Map<string, number>();
 
   constructor(private readonly ctx: Ctx) {
     this.auth = new Authenticator(ctx);
@@ -70,6 +76,7 @@ export class Gateway implements GatewayHub {
     const v = url.searchParams.get('v');
     const encoding = url.searchParams.get('encoding') ?? 'json';
     const compress = url.searchParams.get('compress');
+    if (!this.admit(clientAddress(req, this.ctx.config.trustProxy), socket)) return;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       if (v !== null && v !== '10' && v !== '9') return ws.close(Close.INVALID_API_VERSION, 'Invalid API version.');
       if (encoding !== 'json') return ws.close(Close.DECODE_ERROR, 'Only the json encoding is supported.');
@@ -78,6 +85,25 @@ export class Gateway implements GatewayHub {
       this.connections.add(conn);
       ws.on('close', () => this.connections.delete(conn));
     });
+  }
+
+  /**
+   * Counts the socket against its address until it closes; past the cap the upgrade is answered 429 and never
+   * becomes a WebSocket (no Hello, nothing allocated).
+   */
+  private admit(ip: string, socket: Duplex): boolean {
+    const open = this.perIp.get(ip) ?? 0;
+    if (open >= this.ctx.config.gatewayConnectionsPerIp) {
+      socket.end(TOO_MANY);
+      return false;
+    }
+    this.perIp.set(ip, open + 1);
+    socket.once('close', () => {
+      const n = (this.perIp.get(ip) ?? 1) - 1;
+      if (n > 0) this.perIp.set(ip, n);
+      else this.perIp.delete(ip);
+    });
+    return true;
   }
 
   attach(s: Session): void {
