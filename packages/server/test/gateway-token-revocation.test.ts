@@ -29,7 +29,7 @@ async function open(token: string, extra: Record<string, unknown> = {}) {
 async function alive(gw: RawGateway): Promise<void> {
   const before = gw.frames.filter((f) => f.op === 11).length;
   gw.send(1, null);
-  await gw.wait((f) => f.op === 11 && gw.frames.filter((x) => x.op === 11).length > before);
+  await gw.wait((f) => f.op === 11 && gw.frames.filter((x) => x.op === 11).length > before, 20_000);
 }
 
 async function newUser(name: string) {
