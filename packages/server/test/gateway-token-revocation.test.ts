@@ -157,3 +157,30 @@ test('a platform ban of the account closes its sessions with 4004', T, async () 
   assert.equal(ban.status, 204, await ban.text());
   assert.equal(await gw.closed, 4004);
 });
+
+test('two nodes: a token reset or a password change made on node B closes the sessions on node A (4004)', {
+  ...T, skip: !(process.env.REDIS_URL && process.env.DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (distributed mode)',
+}, async () => {
+  const a = await startTestServer();
+  const b = await startTestServer({ join: a });
+  try {
+    const owner = a.world.users[0].token;
+    const app = await b.api('/applications', { method: 'POST', token: owner, body: { name: 'twonodes' } });
+    assert.equal(app.status, 200, app.text);
+    const first = (await b.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner })).body.token as string;
+    const botGw = await RawGateway.connect(a.server.url);
+    await botGw.identify(first, { intents: 1 });
+    const reg = await b.api('/auth/register', { method: 'POST', body: { username: `twonode_${Date.now().toString(36)}`, password: 'first password here' } });
+    const userGw = await RawGateway.connect(a.server.url);
+    await userGw.identify(reg.body.token);
+
+    assert.equal((await b.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner })).status, 200);
+    assert.equal(await botGw.closed, 4004);
+    const changed = await b.api('/users/@me', { method: 'PATCH', token: reg.body.token, body: { password: 'first password here', new_password: 'second password here' } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(await userGw.closed, 4004);
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});
