@@ -37,7 +37,7 @@ async function main() {
   const size = initialSize(path.join(WEB_ROOT, 'dist'));
   console.log(`initial download: JS ${(size.jsGzip / 1024).toFixed(1)} KB gzipped (${(size.jsBytes / 1024).toFixed(0)} KB raw), CSS ${(size.cssGzip / 1024).toFixed(1)} KB gzipped`);
 
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: tmpDataDir('web'), rateLimits: false, logLevel: 'silent' });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: tmpDataDir('web'), rateLimits: false, logLevel: 'silent', gatewayConnectionsPerIp: 1_000_000 });
   const world = await seedWorld(server.ctx);
   const api = (p: string, init: RequestInit & { token: string; bot?: boolean }) => fetch(`${server.url}/api/v10${p}`, {
     ...init, headers: { 'content-type': 'application/json', authorization: init.bot ? `Bot ${init.token}` : init.token },

@@ -426,7 +426,7 @@ export async function extendWorld(h: Harness): Promise<void> {
   await h.step('connection', [], async () => {
     // Third-party accounts are linked through the dev API (the providers' OAuth is out of scope).
     const r = await fetch(`${h.server.url}/__dev/users/${h.users.alice.id}/connections`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'github', id: '583231', name: 'alice-gh', verified: true, visibility: 1 }),
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': h.server.ctx.config.devToken ?? '' }, body: JSON.stringify({ type: 'github', id: '583231', name: 'alice-gh', verified: true, visibility: 1 }),
     });
     if (!r.ok) throw new SetupError(`POST /__dev/users/{id}/connections → ${r.status} ${short(await r.text())}`);
   });

@@ -1,4 +1,6 @@
 import { AllowList } from './core/address-policy.js';
+import crypto from 'node:crypto';
+import net from 'node:net';
 import { rateLimitMode, type RateLimitMode } from './core/rate-limit-mode.js';
 /** Every setting, from flags first and environment second. The README lists the same table. */
 export interface Config {
@@ -16,6 +18,11 @@ export interface Config {
   /** Public base URL used in gateway URLs and CDN links; derived from host/port when unset. */
   publicUrl?: string;
   dev: boolean;
+  /**
+   * With --dev: the token every /__dev/ call must send (X-Accord-Dev-Token), printed at start. ACCORD_DEV_TOKEN fixes
+   * it (scripts that start a server); random otherwise. Not a flag, so it never shows in a process list.
+   */
+  devToken?: string;
   seed: boolean;
   /** real (the platform's limits, the default), relaxed (10x, for local load) or off; true/false are aliases of real/off. */
   rateLimits: RateLimitMode | boolean;
@@ -50,6 +57,15 @@ export interface Config {
   searchIndexDelayMs?: number;
   /** Built web client (index.html + assets/); unset: packages/web/dist beside the server package. */
   webDir?: string;
+  /**
+   * Fastify's trustProxy: false (the default: the socket's address is the client's), true (trust every hop), a hop
+   * count, or comma-separated proxy addresses/CIDRs. Only then is X-Forwarded-For honoured.
+   */
+  trustProxy: boolean | number | string;
+  /** Gateway connections one IP may hold open at once. */
+  gatewayConnectionsPerIp: number;
+  /** An opened Gateway socket must Identify or Resume within this many ms (else closed 4003). */
+  identifyTimeoutMs: number;
   /** Host Activities are served under as <application_id>.<host> (may include a port); unset: localhost:<port>. */
   activityProxyHost?: string;
   /**
@@ -69,8 +85,11 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--redis-prefix', env: 'ACCORD_REDIS_PREFIX', key: 'redisPrefix', kind: 'string', doc: 'Prefix of this deployment\'s Redis keys and channels', def: 'accord:' },
   { flag: '--workers', env: 'ACCORD_WORKERS', key: 'workers', kind: 'number', doc: 'Processes serving the port on this machine (0 = one per core); more than one needs --redis-url and --database-url', def: '1' },
   { flag: '--public-url', env: 'ACCORD_PUBLIC_URL', key: 'publicUrl', kind: 'string', doc: 'External base URL (http://host:port)', def: 'http://<host>:<port>' },
-  { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback only)', def: 'false' },
+  { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback callers with the dev token printed at start)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
+  { flag: '--trust-proxy', env: 'ACCORD_TRUST_PROXY', key: 'trustProxy', kind: 'string', doc: 'Behind a reverse proxy: honour X-Forwarded-For from it (true, a hop count, or the proxy addresses/CIDRs, comma-separated); the flag alone means true', def: 'false' },
+  { flag: '--gateway-connections-per-ip', env: 'ACCORD_GATEWAY_CONNECTIONS_PER_IP', key: 'gatewayConnectionsPerIp', kind: 'number', doc: 'Gateway connections one client IP may hold open (more are refused); --dev raises the default to 10000 for local load', def: '100' },
+  { flag: '--identify-timeout', env: 'ACCORD_IDENTIFY_TIMEOUT', key: 'identifyTimeoutMs', kind: 'number', doc: 'Gateway sockets that send no Identify or Resume within this many ms are closed (4003)', def: '20000' },
   { flag: '--rate-limits', env: 'ACCORD_RATE_LIMITS', key: 'rateLimits', kind: 'string', doc: 'HTTP rate limits: real (the platform\'s per-route limits), relaxed (10x, for local load) or off; true/false mean real/off', def: 'real' },
   { flag: '--heartbeat-interval', env: 'ACCORD_HEARTBEAT_INTERVAL', key: 'heartbeatIntervalMs', kind: 'number', doc: 'Gateway heartbeat interval in ms', def: '41250' },
   { flag: '--resume-window', env: 'ACCORD_RESUME_WINDOW', key: 'resumeWindowMs', kind: 'number', doc: 'How long a dropped session stays resumable, ms', def: '180000' },
@@ -104,12 +123,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const [flag, inline] = argv[i].split('=', 2);
     const s = SETTINGS.find((x) => x.flag === flag);
     if (!s) continue;
-    if (s.kind === 'boolean' && inline === undefined && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) raw[s.key] = 'true';
+    if ((s.kind === 'boolean' || s.key === 'trustProxy') && inline === undefined && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) raw[s.key] = 'true';
     else raw[s.key] = inline ?? argv[++i];
   }
   const cfg: Config = {
     host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1,
-    heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info',
+    heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info', trustProxy: false, gatewayConnectionsPerIp: 100, identifyTimeoutMs: 20000,
     voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
   for (const s of SETTINGS) {
@@ -118,16 +137,44 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     (cfg as any)[s.key] = s.kind === 'number' ? Number(v) : s.kind === 'boolean' ? truthy(v) : v;
   }
   if (cfg.databaseSchema === 'public') cfg.databaseSchema = undefined;
+  // Local load (benches, many test clients on 127.0.0.1) needs many sockets from one address; an explicit value wins.
+  if (cfg.dev && raw.gatewayConnectionsPerIp === undefined && overrides.gatewayConnectionsPerIp === undefined) cfg.gatewayConnectionsPerIp = 10000;
   Object.assign(cfg, overrides);
+  if (cfg.dev) cfg.devToken ||= env.ACCORD_DEV_TOKEN || crypto.randomBytes(24).toString('base64url');
+  else cfg.devToken = undefined;
+  if (cfg.devToken !== undefined && !/^[\w-]{16,200}$/.test(cfg.devToken)) throw new Error('ACCORD_DEV_TOKEN: 16 to 200 letters, digits, _ or -');
   cfg.rateLimits = rateLimitMode(cfg.rateLimits);
+  cfg.trustProxy = trustProxyValue(cfg.trustProxy);
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);
   if (!Number.isInteger(cfg.workers) || cfg.workers < 0) throw new Error(`invalid --workers: ${cfg.workers}`);
   if (cfg.redisUrl && !cfg.databaseUrl) throw new Error('--redis-url (REDIS_URL) needs --database-url (DATABASE_URL): every node shares one PostgreSQL');
   if (cfg.outgoingAllow) AllowList.parse(cfg.outgoingAllow); // a bad range stops the start, not the first request
-  if (cfg.dev && !isLoopback(cfg.host)) throw new Error(`--dev is refused on a non-loopback host (${cfg.host})`);
+  if (cfg.dev && cfg.host !== 'localhost' && !isLoopback(cfg.host)) throw new Error(`--dev is refused on a non-loopback host (${cfg.host})`);
   return cfg;
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+/** `true`/`false`, a hop count, or proxy addresses for Fastify. */
+function trustProxyValue(v: boolean | number | string): boolean | number | string {
+  if (typeof v !== 'string') return v;
+  const t = v.trim().toLowerCase();
+  if (t === '' || ['0', 'false', 'no', 'off'].includes(t)) return false;
+  if (['true', 'yes', 'on'].includes(t)) return true;
+  if (/^\d+$/.test(t)) return Number(t);
+  return v.trim();
+}
+
+/**
+ * Whether an address (never a host name) is loopback: 127.0.0.0/8, ::1, and IPv4-mapped ::ffff:127.x.x.x.
+ * `127.example.com` or `localhost` are names, so false: callers compare socket addresses, not names.
+ */
+export function isLoopback(address: string): boolean {
+  let a = address.trim();
+  if (a.startsWith('[') && a.endsWith(']')) a = a.slice(1, -1);
+  const kind = net.isIP(a);
+  if (kind === 4) return a.split('.')[0] === '127';
+  if (kind !== 6) return false;
+  const list = new net.BlockList();
+  list.addAddress('::1', 'ipv6');
+  list.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+  return list.check(a, 'ipv6');
 }

@@ -18,7 +18,11 @@ async function main() {
   const config = loadConfig(argv);
   const workers = command === 'start' ? workerCount(config) : 1;
   assertWorkersAllowed(config, workers);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers);
+  if (workers > 1 && cluster.isPrimary) {
+    // Every worker serves the dev routes with the same token: they inherit it from here.
+    if (config.devToken) process.env.ACCORD_DEV_TOKEN = config.devToken;
+    return runPrimary(config, workers);
+  }
   const index = workerIndex();
   const server = await startServer(cluster.isWorker ? { ...workerOverrides(config, index), workers: 1 } : {}, command === 'seed' ? [...argv, '--port', '0'] : argv);
   if (command === 'seed' || (config.seed && index === 0)) {
@@ -32,6 +36,8 @@ async function main() {
   const ms = (performance.now() - t0).toFixed(0);
   const where = cluster.isWorker ? `worker ${index}, pid ${process.pid}, ` : '';
   console.log(`accord: listening on ${server.url} (${where}${server.ctx.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
+  // The one secret printed (besides a seeded world's, asked for with --seed): local dev tools need it.
+  if (server.ctx.config.devToken && index === 0) console.log(`accord: dev token ${server.ctx.config.devToken}  (send as X-Accord-Dev-Token to /__dev/…; the web client on localhost gets it from its page)`);
   console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
   const stop = async () => {
     await server.close();

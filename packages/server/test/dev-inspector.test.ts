@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
 
@@ -17,7 +17,7 @@ interface Feed { text: string; entries: any[]; ready: boolean; close(): void }
 
 async function openFeed(appId: string): Promise<Feed> {
   const ctl = new AbortController();
-  const res = await fetch(`${t.server.url}/__dev/inspector/stream?application_id=${appId}&backlog=0`, { signal: ctl.signal });
+  const res = await fetch(`${t.server.url}/__dev/inspector/stream?application_id=${appId}&backlog=0`, { signal: ctl.signal, headers: devHeaders(t) });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
   const feed: Feed = { text: '', entries: [], ready: false, close: () => ctl.abort() };
@@ -113,36 +113,36 @@ test('the inspector streams the app\'s HTTP requests and Gateway dispatches, wit
   }
 
   // The backlog is kept for a stream opened later; the application list carries the counts.
-  const later = await fetch(`${t.server.url}/__dev/inspector/stream?application_id=${appId}&backlog=5`);
+  const later = await fetch(`${t.server.url}/__dev/inspector/stream?application_id=${appId}&backlog=5`, { headers: devHeaders(t) });
   const reader = later.body!.getReader();
   let text = '';
   while (!text.includes('event: ready')) text += new TextDecoder().decode((await reader.read()).value);
   await reader.cancel();
   assert.equal(text.split('event: entry').length - 1, 5);
-  const apps = await fetch(`${t.server.url}/__dev/inspector/applications`).then((r): Promise<any> => r.json());
+  const apps = await fetch(`${t.server.url}/__dev/inspector/applications`, { headers: devHeaders(t) }).then((r): Promise<any> => r.json());
   const mine = apps.find((a: any) => a.id === appId);
   assert.equal(mine.name, 'Dev Bot');
   assert.ok(mine.counts.http >= 4 && mine.counts.gateway >= 3, JSON.stringify(mine.counts));
 
-  const bad = await fetch(`${t.server.url}/__dev/inspector/stream?application_id=nope`);
+  const bad = await fetch(`${t.server.url}/__dev/inspector/stream?application_id=nope`, { headers: devHeaders(t) });
   assert.equal(bad.status, 400);
   assert.equal(((await bad.json()) as any).code, 50035);
 });
 
 test('act as user: the seeded people are listed first and a token is issued for one of them', async () => {
-  const users = await fetch(`${t.server.url}/__dev/users`).then((r): Promise<any> => r.json());
+  const users = await fetch(`${t.server.url}/__dev/users`, { headers: devHeaders(t) }).then((r): Promise<any> => r.json());
   const [alice, bob] = t.world.users;
   assert.deepEqual(users.slice(0, 2).map((u: any) => [u.id, u.seeded]), [[alice.id, true], [bob.id, true]]);
   assert.equal(users.some((u: any) => u.id === t.world.botUserId), false);
   assert.equal(JSON.stringify(users).includes('@accord.local'), false, 'no email on the list');
 
-  const issued = await fetch(`${t.server.url}/__dev/users/${bob.id}/token`, { method: 'POST' }).then((r): Promise<any> => r.json());
+  const issued = await fetch(`${t.server.url}/__dev/users/${bob.id}/token`, { method: 'POST', headers: devHeaders(t) }).then((r): Promise<any> => r.json());
   assert.equal(issued.user_id, bob.id);
   const me = await t.api('/users/@me', { token: issued.token });
   assert.equal(me.status, 200);
   assert.equal(me.body.id, bob.id);
 
-  const botRefused = await fetch(`${t.server.url}/__dev/users/${t.world.botUserId}/token`, { method: 'POST' });
+  const botRefused = await fetch(`${t.server.url}/__dev/users/${t.world.botUserId}/token`, { method: 'POST', headers: devHeaders(t) });
   assert.equal(botRefused.status, 404);
   assert.equal(((await botRefused.json()) as any).code, 10013);
 });

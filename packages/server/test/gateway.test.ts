@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { shardOf } from '../src/gateway/dispatcher.js';
 import { gatewaySynced } from './helpers/barriers.js';
@@ -259,7 +259,7 @@ test('Request Guild Members: chunks, not_found, nonce, and RATE_LIMITED for a se
   assert.deepEqual(byId.members.map((m: any) => m.user.id), [t.world.users[1].id]);
   assert.deepEqual(byId.not_found, ['123']);
   // Moving the dev clock past the window lifts the limit.
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 31_000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 31_000 }) });
   assert.equal(moved.status, 200);
   gw.send(8, { guild_id: t.world.guildId, query: '', limit: 0, nonce: 'd' });
   await gw.dispatch('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'd');

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { expectError, register, setClock } from './helpers/fixtures.js';
@@ -256,12 +256,12 @@ test('voice channel status: SET_VOICE_CHANNEL_STATUS, plus MANAGE_CHANNELS when 
 test('connections: the list, and the Riot Games rule of 2026-07-10 on both sides of the date', async () => {
   const me = owner();
   const add = async (body: Record<string, unknown>) => {
-    const r = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) });
     assert.equal(r.status, 200, await r.clone().text());
     return (await r.json()) as Record<string, unknown>;
   };
   const list = async () => (await t.api('/users/@me/connections', asOwner())).body.map((c: any) => `${c.type}:${c.id}`).sort();
-  const bad = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'myspace', id: '1' }) });
+  const bad = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ type: 'myspace', id: '1' }) });
   assert.equal(bad.status, 400);
 
   await setClock(t, '2026-07-01T00:00:00.000Z');

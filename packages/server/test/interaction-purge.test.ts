@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
 
@@ -36,7 +36,7 @@ async function invoke(): Promise<{ id: string; token: string }> {
 
 const rowExists = async (id: string) => !!(await t.server.ctx.db.selectFrom('interactions').select('id').where('id', '=', id).executeTakeFirst());
 const advance = async (ms: number) => {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
   assert.equal(r.status, 200);
 };
 

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { sleep, until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
@@ -516,7 +516,7 @@ test('tokens expire after 15 minutes of the server clock', async () => {
   const { payload: i } = await invoke({ data: slash('ping') });
   assert.equal((await callback(i, { type: 4, data: { content: 'soon stale' } })).status, 204);
   assert.equal((await api(`/webhooks/${appId}/${i.token}/messages/@original`)).status, 200);
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 15 * 60_000 + 1000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 15 * 60_000 + 1000 }) });
   assert.equal(moved.status, 200);
   const stale = await api(`/webhooks/${appId}/${i.token}/messages/@original`, { method: 'PATCH', body: { content: 'x' } });
   assert.equal(stale.status, 401);

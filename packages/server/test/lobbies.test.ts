@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { sleep, until } from './helpers/wait.js';
@@ -407,7 +407,7 @@ describe('lobbies: the idle timeout and the secret run on the server clock', () 
   let t: TestServer;
   const bot = (path: string, method = 'GET', body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
   const advance = async (ms: number) => {
-    const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+    const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
     assert.equal(r.status, 200);
   };
   const gone = (id: string) => until(async () => (await bot(`/lobbies/${id}`)).status === 404, 10_000, `lobby ${id} deleted`);

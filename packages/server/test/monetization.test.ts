@@ -4,7 +4,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, devHeaders, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { EventCursor, addMonths, advance, dev, isoMicro, now, setClock } from './helpers/monetization.js';
 
@@ -273,7 +273,7 @@ describe('premium apps: one subscription through its whole life', () => {
     assert.deepEqual(mine.map((p: any) => [p.kind, p.amount, p.promotion]), [['renewal', 0, 'team_member'], ['subscription', 0, 'team_member']]);
     // A refund of the subscription's entitlement removes both: ENTITLEMENT_DELETE → SUBSCRIPTION_DELETE.
     const refund = await fetch(`${t.server.url}/__dev/monetization/refund`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entitlement_id: bought.body.entitlements[0].id }),
+      method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ entitlement_id: bought.body.entitlements[0].id }),
     });
     assert.equal(refund.status, 204, await refund.text());
     const [entDeleted, subDeleted] = await events.expect('ENTITLEMENT_DELETE', 'SUBSCRIPTION_DELETE');

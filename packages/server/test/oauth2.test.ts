@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
@@ -518,7 +518,7 @@ test('public clients need no secret; access tokens expire by the (dev) clock, re
   await t.api(`/applications/${appId}`, { method: 'PATCH', token: user.token, body: { flags: 0 } });
 
   assert.equal((await t.api('/users/@me', { headers: bearer(tokens.body.access_token) })).status, 200);
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 604800_000 + 1000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 604800_000 + 1000 }) });
   assert.equal(moved.status, 200);
   assert.equal((await t.api('/users/@me', { headers: bearer(tokens.body.access_token) })).status, 401);
   const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, basic(appId, secret));
@@ -526,6 +526,6 @@ test('public clients need no secret; access tokens expire by the (dev) clock, re
   assert.equal((await t.api('/users/@me', { headers: bearer(refreshed.body.access_token) })).status, 200);
   // A code older than ten minutes is invalid_grant.
   const late = await codeFor(user.token, 'identify');
-  await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 11 * 60_000 }) });
+  await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 11 * 60_000 }) });
   assert.equal((await token({ grant_type: 'authorization_code', code: late, redirect_uri: REDIRECT }, basic(appId, secret))).body.error, 'invalid_grant');
 });

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
@@ -28,7 +28,7 @@ const show = (r: { body: unknown; text?: string }) => JSON.stringify(r.body);
 const seen = (name: string) => events.filter((e) => e.t === name);
 
 async function moveClock(body: { advance_ms?: number; set?: string }) {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) });
   assert.equal(r.status, 200);
 }
 

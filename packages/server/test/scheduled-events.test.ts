@@ -4,7 +4,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { AFTER_CUTOVER, BEFORE_CUTOVER, PNG, dataUri, installBot, resetClock, setClock, stripEveryone } from './helpers/fixtures.js';
 
@@ -21,7 +21,7 @@ const g = () => t.world.guildId;
 const at = (ms: number) => new Date(ms).toISOString();
 /** Server time now (the dev clock may have moved). */
 async function now(): Promise<number> {
-  return Date.parse(((await (await fetch(`${t.server.url}/__dev/clock`)).json()) as { now: string }).now);
+  return Date.parse(((await (await fetch(`${t.server.url}/__dev/clock`, { headers: devHeaders(t) })).json()) as { now: string }).now);
 }
 const external = async (extra: Record<string, unknown> = {}) => {
   const n = await now();

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { P } from '@accord/protocol';
 import { createApplication, resetBotToken } from '../src/services/identity/applications.js';
 import { installBot } from '../src/services/identity/bot-install.js';
@@ -23,7 +23,7 @@ let other: string;
 let hidden: string;
 
 async function advance(ms: number) {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
   assert.equal(r.status, 200);
 }
 

@@ -7,7 +7,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { startOidcProvider, type OidcProvider } from './helpers/oidc-provider.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { RawGateway } from './helpers/gateway-client.js';
@@ -30,7 +30,7 @@ describe('Social SDK accounts', () => {
   let secret = '';
   const now = () => t.server.ctx.clock.now();
   const dev = (path: string, body?: unknown, method = 'POST') =>
-    fetch(`${t.server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${t.server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: body === undefined ? undefined : JSON.stringify(body) });
   const partnerToken = (token: string, extra: Record<string, unknown> = {}) =>
     t.api('/partner-sdk/token', { method: 'POST', body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: token, ...extra } });
   const form = (path: string, body: Record<string, string>) => t.api(path, { method: 'POST', body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });

@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
@@ -33,7 +33,7 @@ describe('Social SDK limits', () => {
   let owner: Person;
   const api = (token: string, path: string, method = 'GET', body?: unknown) => t.api(path, { method, token, body });
   const bot = (path: string, method = 'GET', body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
-  const dev = (path: string, body: unknown) => fetch(`${t.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  const dev = (path: string, body: unknown) => fetch(`${t.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) }).then((r) => r.json());
   const approve = (approved: boolean) => dev(`/__dev/applications/${t.world.applicationId}/social-sdk-approval`, { approved });
   const advance = (ms: number) => dev('/__dev/clock', { advance_ms: ms });
 

@@ -33,6 +33,8 @@ async function startChild(dataDir: string, env: NodeJS.ProcessEnv, seed: boolean
   proc.stdout!.on('data', (b: Buffer) => out.push(b.toString()));
   proc.stderr!.on('data', (b: Buffer) => out.push(b.toString()));
   const url = await until(() => /accord: listening on (http:\/\/\S+)/.exec(out.join(''))?.[1], 60_000, `the child to listen\n${out.join('')}`);
+  // With --dev the server prints the token its dev routes need (a new one each start).
+  devTokens.set(url, await until(() => /accord: dev token (\S+)/.exec(out.join(''))?.[1], 60_000, 'the dev token'));
   return { proc, url, out };
 }
 
@@ -44,8 +46,11 @@ function worldOf(out: string): { applicationId: string; botToken: string; users:
   return { applicationId, botToken, users, guildId };
 }
 
+/** The dev token of each child, by its URL. */
+const devTokens = new Map<string, string>();
+
 async function api(base: string, p: string, opts: { method?: string; token?: string; bot?: boolean; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = p.startsWith('/__dev') ? { 'x-accord-dev-token': devTokens.get(base) ?? '' } : {};
   if (opts.token) headers.authorization = opts.bot ? `Bot ${opts.token}` : opts.token;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${base}${p.startsWith('/__dev') ? '' : '/api/v10'}${p}`, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
@@ -212,7 +217,7 @@ test('SIGKILL while a delivery hangs mid-request: after the restart the lease ex
     const row = (await outbox()).events.find((e: any) => e.id === enroll.body.event_id);
     assert.equal(row.status, 'delivering', 'the crash left the event leased');
     // Nobody may take a leased event before its lease ends; the platform clock passing it frees the event.
-    const moved = await fetch(`${child.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 11_000 }) });
+    const moved = await fetch(`${child.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': devTokens.get(child.url) ?? '' }, body: JSON.stringify({ advance_ms: 11_000 }) });
     assert.equal(moved.status, 200);
     await until(async () => (await outbox()).events.find((e: any) => e.id === enroll.body.event_id)?.status === 'delivered', 30_000, 'the event delivered after the restart');
 

@@ -191,7 +191,7 @@ describe('@accord/social-sdk surface', () => {
     await assert.rejects(c.unmergeIntoProvisionalAccount(appId, ExternalAuthType.OIDC, await idToken('never-merged')), (e: ClientResult) => e.code === 10013 || e.code === 50229);
     const prov = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('publisher-fan'));
     const child = await api('/applications', owner().token, 'POST', { name: 'Sequel' });
-    await fetch(`${t.server.url}/__dev/applications/${child.body.id}/parent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parent_application_id: appId }) });
+    await fetch(`${t.server.url}/__dev/applications/${child.body.id}/parent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' }, body: JSON.stringify({ parent_application_id: appId }) });
     const tok = await c.exchangeChildToken(prov.accessToken, child.body.id);
     assert.equal(tok.refreshToken, '');
     assert.ok(tok.expiresIn > 0);

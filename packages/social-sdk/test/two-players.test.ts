@@ -269,7 +269,7 @@ describe('two players (@accord/social-sdk end to end)', () => {
 
     // ---- the merged account is banned: the session ends, and its identity cannot merge again (530017)
     const banned = new Promise<{ error: ClientError; errorDetail: number }>((resolve) => p1.on('statusChanged', (e) => { if (e.status === Status.Disconnected) resolve(e); }));
-    const ban = await fetch(`${t.server.url}/__dev/users/${carol.id}/ban`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const ban = await fetch(`${t.server.url}/__dev/users/${carol.id}/ban`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' }, body: '{}' });
     assert.equal(ban.status, 204);
     assert.deepEqual(await banned, { status: Status.Disconnected, error: ClientError.ConnectionFailed, errorDetail: 4004 });
     const restricted = await p1.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken());

@@ -64,7 +64,7 @@ describe('developer tools', { timeout: 180_000 }, () => {
     // The clock: one day ahead, from a button; the server agrees.
     await page.getByRole('button', { name: '+1 day' }).click();
     await page.getByText('1d ahead of real time').waitFor();
-    const clock: any = await fetch(`${t.server.url}/__dev/clock`).then((r) => r.json());
+    const clock: any = await fetch(`${t.server.url}/__dev/clock`, { headers: { 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' } }).then((r) => r.json());
     assert.ok(clock.offset_ms >= 86_400_000 && clock.offset_ms < 86_400_000 + 60_000, String(clock.offset_ms));
     await shot(page, 'devtools-2-payload-and-clock');
     await page.getByRole('button', { name: 'Back to real time' }).click();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../services/context.js';
 import { Errors } from '../core/errors.js';
-import { isLoopback } from '../config.js';
+import { devGuard } from './guard.js';
 import { sendError } from '../http/app.js';
 import { parseBody, snowflake } from '../core/validation.js';
 import { enrollInQuest } from '../services/apps/webhook-events/producers.js';
@@ -27,9 +27,7 @@ const RefundBody = z.object({ entitlement_id: snowflake });
  */
 export function registerMonetizationDevRoutes(app: FastifyInstance, ctx: Ctx, workers: { outbox: OutboxWorker; lifecycle: LifecycleWorker }): void {
   app.register(async (scope) => {
-    scope.addHook('onRequest', async (req, reply) => {
-      if (!isLoopback(req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '')) return sendError(reply, Errors.notFound());
-    });
+    scope.addHook('onRequest', devGuard(ctx)); // loopback and the dev token
     scope.setErrorHandler((err, _req, reply) => sendError(reply, err));
     scope.post('/__dev/quests/enroll', async (req) => enrollInQuest(ctx, parseBody(EnrollBody, req.body ?? {})));
     scope.post('/__dev/monetization/run', async () => ({ processed: await workers.lifecycle.run() }));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Ctx } from '../services/context.js';
 import { parseBody } from '../core/validation.js';
 import { sendError } from '../http/app.js';
-import { isLoopback } from '../config.js';
+import { devGuard } from './guard.js';
 import { Errors } from '../core/errors.js';
 import { registerConnectionDevRoutes } from './connections.js';
 import { Inspector, registerInspectorRoutes } from './inspector.js';
@@ -16,7 +16,7 @@ const ClockBody = z.object({
 });
 
 /**
- * Dev-only control routes. Registered only with --dev, and refuse callers that are not on loopback. Returns the
+ * Dev-only control routes. Registered only with --dev; callers must be on loopback and send the dev token (guard.ts). Returns the
  * inspector, which records the API requests of applications (an onResponse hook) and their Gateway dispatches (the
  * composition root attaches it to the Gateway).
  */
@@ -24,9 +24,7 @@ export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): { inspector: 
   const inspector = new Inspector(ctx);
   app.addHook('onResponse', inspector.onResponse);
   app.register(async (scope) => {
-    scope.addHook('onRequest', async (req, reply) => {
-      if (!isLoopback(req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '')) return sendError(reply, Errors.notFound());
-    });
+    scope.addHook('onRequest', devGuard(ctx)); // loopback and the dev token
     scope.setErrorHandler((err, _req, reply) => sendError(reply, err));
     scope.get('/__dev/clock', async () => ({ now: ctx.clock.nowIso(), offset_ms: ctx.clock.offset }));
     scope.post('/__dev/clock', async (req) => {

@@ -26,6 +26,8 @@ export class Connection implements Transport {
   private windowStart: number;
   private zlib: ZlibStream | null;
   private closed = false;
+  /** Closes a socket that never identifies (the sweep's heartbeat tolerance would keep it ~90 s). */
+  private identifyTimer: NodeJS.Timeout | null;
 
   constructor(private readonly ws: WebSocket, private readonly hub: GatewayHub, private readonly ctx: Ctx, private readonly auth: Authenticator, compress: boolean) {
     this.lastBeat = performance.now();
@@ -34,6 +36,8 @@ export class Connection implements Transport {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', (code) => this.onClose(code));
     ws.on('error', () => {});
+    this.identifyTimer = null;
+    this.armIdentifyTimer();
     this.sendOp(Op.HELLO, { heartbeat_interval: ctx.config.heartbeatIntervalMs });
   }
 
@@ -65,8 +69,23 @@ export class Connection implements Transport {
 
   private onClose(code: number): void {
     this.closed = true;
+    this.clearIdentifyTimer();
     this.zlib?.close();
     this.hub.detach(this, code === 1000 || code === 1001);
+  }
+
+  /** The socket must send Identify or Resume within the timeout (again after a refused Resume). */
+  private armIdentifyTimer(): void {
+    this.clearIdentifyTimer();
+    this.identifyTimer = setTimeout(() => {
+      if (!this.session) this.close(Close.NOT_AUTHENTICATED, 'Not authenticated.');
+    }, this.ctx.config.identifyTimeoutMs);
+    this.identifyTimer.unref();
+  }
+
+  private clearIdentifyTimer(): void {
+    if (this.identifyTimer) clearTimeout(this.identifyTimer);
+    this.identifyTimer = null;
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
@@ -97,6 +116,7 @@ export class Connection implements Transport {
       if (Number.isInteger(d)) this.session?.acknowledge(d);
       return this.send('{"op":11,"d":null,"s":null,"t":null}');
     }
+    if (op === Op.IDENTIFY || op === Op.RESUME) this.clearIdentifyTimer(); // sent in time; a failure closes or re-arms
     if (op === Op.IDENTIFY) return this.identify(d);
     if (op === Op.RESUME) return this.resume(d);
     if (!this.session) {
@@ -132,13 +152,9 @@ export class Connection implements Transport {
   private async identify(d: any): Promise<void> {
     if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
     if (!d || typeof d !== 'object' || typeof d.token !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
-    let actor;
-    try {
-      // Bots identify with the bare token; "Bot x" is tolerated. User clients send their raw token.
-      actor = (await this.auth.resolve(`Bot ${d.token.replace(/^Bot\s+/i, '')}`).catch(() => null)) ?? (await this.auth.resolve(d.token).catch(() => null));
-    } catch {
-      actor = null;
-    }
+    const epoch = this.hub.tokenEpoch;
+    const resolved = await this.authenticate(d.token);
+    const actor = resolved?.actor;
     // "Bearer x" resolves to an OAuth2 actor: the Social SDK's sessions, allowed with gateway.connect.
     if (!actor || (actor.kind === 'bearer' && !mayConnect(actor.scopes))) return this.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
     const refused = refusedSdkVersion(d.properties);
@@ -168,6 +184,7 @@ export class Connection implements Transport {
     const largeThreshold = Math.min(250, Math.max(50, Number.isInteger(d.large_threshold) ? d.large_threshold : 50));
     const capabilities = Number.isInteger(d.capabilities) ? d.capabilities : 0;
     const session = new Session(crypto.randomBytes(16).toString('hex'), actor, intents, shard, capabilities, largeThreshold);
+    session.tokenHash = resolved!.hash;
     for (const g of guildIds) if (!isBot || shard[1] === 1 || this.hub.shardOf(g, shard[1]) === shard[0]) session.guildIds.add(g);
     const isConnected = (userId: string) => this.hub.sessionsOf(userId) > 0;
     // Other nodes' events for this session flow before READY is read, so none published after it is missed.
@@ -184,6 +201,7 @@ export class Connection implements Transport {
     // READY takes seq 1: the session joins the dispatcher in the same tick, so no event can come before it.
     this.session = session;
     session.transport = this;
+    this.clearIdentifyTimer();
     const first = this.hub.sessionsOf(session.userId) === 0;
     this.hub.attach(session);
     release();
@@ -191,18 +209,30 @@ export class Connection implements Transport {
     session.dispatch('READY', ready);
     this.hub.setPresence(session, d.presence);
     this.hub.sendGuildCreates(session);
+    // A token revoked while this Identify ran was checked before the session existed: check it now.
+    if (this.hub.tokenEpoch !== epoch) await this.hub.revalidate(session.userId);
+    if (session.dead) return;
     await sdkSessionStarted(this.ctx, session, first);
     await autoCallConnect(this.ctx, session);
+  }
+
+  /**
+   * Bots identify with the bare token ("Bot x" is tolerated), user clients with their raw token, the Social SDK with
+   * "Bearer x". The hash is of the bare token, as stored.
+   */
+  private async authenticate(raw: string) {
+    const bot = await this.auth.resolveWithHash(`Bot ${raw.replace(/^Bot\s+/i, '')}`).catch(() => null);
+    return bot ?? (await this.auth.resolveWithHash(raw).catch(() => null));
   }
 
   private async resume(d: any): Promise<void> {
     if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
     if (!d || typeof d.token !== 'string' || typeof d.session_id !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
     const s = this.hub.sessions.get(d.session_id);
-    const token = d.token.replace(/^Bot\s+/i, '');
-    const actor = (await this.auth.resolve(`Bot ${token}`).catch(() => null)) ?? (await this.auth.resolve(token).catch(() => null));
+    const actor = (await this.authenticate(d.token))?.actor;
     if (!s || s.dead || !actor || actor.user.id !== s.userId) {
       this.sendOp(Op.INVALID_SESSION, false);
+      this.armIdentifyTimer(); // the client should Identify next
       return;
     }
     const seq = Number(d.seq ?? 0);
@@ -214,6 +244,7 @@ export class Connection implements Transport {
     this.session = s;
     s.transport = this;
     s.detachedAt = 0;
+    this.clearIdentifyTimer();
     this.lastBeat = performance.now();
     for (const f of frames) this.send(f);
     s.dispatch('RESUMED', '{}');

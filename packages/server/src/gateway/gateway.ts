@@ -14,6 +14,11 @@ import { voiceStates } from '../services/voice/states.js';
 import { normalizeActivities } from '../services/social/presence/activity.js';
 import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
 import { leaveSession } from '../services/activities/instances.js';
+import { existingTokenHashes } from '../services/identity/tokens.js';
+import { clientAddress } from './client-address.js';
+
+const TOO_MANY_BODY = '{"message": "Too many Gateway connections from this address.", "code": 0}';
+const TOO_MANY = `HTTP/1.1 429 Too Many Requests\r\nRetry-After: 5\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_BODY)}\r\nConnection: close\r\n\r\n${TOO_MANY_BODY}`;
 
 const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
@@ -33,13 +38,22 @@ export class Gateway implements GatewayHub {
   private readonly sweep: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private closing = false;
+  tokenEpoch = 0;
+  /** Open (or opening) Gateway sockets per client address, for --gateway-connections-per-ip. */
+  readonly perIp = new Map<string, number>();
 
   constructor(private readonly ctx: Ctx) {
     this.auth = new Authenticator(ctx);
     this.presences = ctx.presences;
     this.dispatcher = new Dispatcher(ctx, this.presences);
     this.unsubscribe = ctx.bus.subscribe((e) => {
-      if (e.t === '__TOKENS_CHANGED') this.auth.clear();
+      // Published on every node after the store changed (token reset, password change, deauthorization, ban): each
+      // node ends its own sessions whose token is gone, so one without its own lookup needs nothing but the bus.
+      if (e.t === '__TOKENS_CHANGED') {
+        this.auth.clear();
+        this.tokenEpoch++;
+        if (e.d?.user_id) void this.revalidate(String(e.d.user_id)).catch((err) => console.error('[gateway] token check', err));
+      }
       // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
       if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
       this.dispatcher.enqueue(e);
@@ -62,6 +76,7 @@ export class Gateway implements GatewayHub {
     const v = url.searchParams.get('v');
     const encoding = url.searchParams.get('encoding') ?? 'json';
     const compress = url.searchParams.get('compress');
+    if (!this.admit(clientAddress(req, this.ctx.config.trustProxy), socket)) return;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       if (v !== null && v !== '10' && v !== '9') return ws.close(Close.INVALID_API_VERSION, 'Invalid API version.');
       if (encoding !== 'json') return ws.close(Close.DECODE_ERROR, 'Only the json encoding is supported.');
@@ -70,6 +85,25 @@ export class Gateway implements GatewayHub {
       this.connections.add(conn);
       ws.on('close', () => this.connections.delete(conn));
     });
+  }
+
+  /**
+   * Counts the socket against its address until it closes; past the cap the upgrade is answered 429 and never
+   * becomes a WebSocket (no Hello, nothing allocated).
+   */
+  private admit(ip: string, socket: Duplex): boolean {
+    const open = this.perIp.get(ip) ?? 0;
+    if (open >= this.ctx.config.gatewayConnectionsPerIp) {
+      socket.end(TOO_MANY);
+      return false;
+    }
+    this.perIp.set(ip, open + 1);
+    socket.once('close', () => {
+      const n = (this.perIp.get(ip) ?? 1) - 1;
+      if (n > 0) this.perIp.set(ip, n);
+      else this.perIp.delete(ip);
+    });
+    return true;
   }
 
   attach(s: Session): void {
@@ -115,11 +149,22 @@ export class Gateway implements GatewayHub {
   /** The account's tokens are gone (ban, merge): its sessions end now (4004), not at their next resume. */
   private endSessionsOf(userId: string): void {
     for (const s of [...this.sessions.values()]) {
-      if (s.userId !== userId) continue;
-      s.transport?.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
-      s.transport = null;
-      this.kill(s);
+      if (s.userId === userId) this.endSession(s);
     }
+  }
+
+  async revalidate(userId: string): Promise<void> {
+    const mine = [...(this.dispatcher.byUser.get(userId) ?? [])].filter((s) => s.tokenHash);
+    if (!mine.length) return;
+    const alive = await existingTokenHashes(this.ctx, [...new Set(mine.map((s) => s.tokenHash))]);
+    for (const s of mine) if (!alive.has(s.tokenHash)) this.endSession(s);
+  }
+
+  /** Closes a session's socket with 4004 and ends the session: it cannot be resumed. */
+  private endSession(s: Session): void {
+    s.transport?.close(Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    s.transport = null;
+    this.kill(s);
   }
 
   setPresence(s: Session, raw: any): void {

@@ -17,6 +17,10 @@ export interface GatewayHub {
   /** A connection ended: a clean close ends its session, anything else keeps it resumable. */
   detach(conn: Transport & { session: Session | null }, clean: boolean): void;
   setPresence(s: Session, raw: unknown): void;
+  /** Bumped by every token change: an Identify that spans one checks its token again once attached. */
+  readonly tokenEpoch: number;
+  /** Ends (4004) the user's sessions in this process whose token no longer exists. */
+  revalidate(userId: string): Promise<void>;
   /** Live sessions of a user in this process. */
   sessionsOf(userId: string): number;
 }

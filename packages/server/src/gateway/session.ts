@@ -33,6 +33,8 @@ export class Session {
   /** Closed for good (client close 1000, invalid session, or the resume window ran out). */
   dead = false;
   detachedAt = 0;
+  /** Hash of the bare token it identified with: when that token is revoked, the session ends (4004). */
+  tokenHash = '';
   /** Set by the Gateway when an observer is attached (the dev inspector, with --dev only). */
   tap: SessionTap | null = null;
   private replay: Buffered[] = [];

@@ -29,6 +29,11 @@ export interface HttpApp {
   limits: RateLimitStore;
 }
 
+/** A hop count trusts that many proxies nearest the server (Fastify's own reading of a number). */
+function trustProxyOption(v: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof v === 'number' ? (_address, hop) => hop < v : v;
+}
+
 /** `limits`: the rate-limit store (Redis in distributed mode); the embedded one when omitted. */
 export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimits(ctx.clock)): HttpApp {
   const log = ctx.config.logLevel !== 'silent';
@@ -37,6 +42,8 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
     // Errors the framework raises before any route (a path with bad percent-encoding) get the platform's envelope too.
     frameworkErrors: (err, _req, reply) => sendError(reply, err, log),
     clientErrorHandler,
+    // Off by default: X-Forwarded-For is a client's word unless the operator names the proxy (--trust-proxy).
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 26 * 1024 * 1024,
     routerOptions: { maxParamLength: 200, caseSensitive: true },
     rewriteUrl: (req) => (req.url ?? '/').replace(VERSIONED, '/api'),

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../services/context.js';
 import { proxyOriginPattern } from '../services/activities/origins.js';
+import { isLocalRequest, isLoopbackHost } from '../dev/guard.js';
 
 /**
  * The web client (packages/web, built by Vite) on the official client's paths. Every page path answers with the
@@ -41,12 +42,14 @@ export function registerWebClient(app: FastifyInstance, ctx: Ctx): void {
   const assets = path.join(root, 'assets');
   let index: Buffer | null = null; // read once; a rebuilt client is picked up at the next start
 
-  const page = async (_req: unknown, reply: FastifyReply) => {
+  const page = async (req: FastifyRequest, reply: FastifyReply) => {
     index ??= fs.existsSync(path.join(root, 'index.html')) ? fs.readFileSync(path.join(root, 'index.html')) : null;
     // Activities run in frames of their own origins on the proxy host (services/activities/origins.ts).
     reply.header('content-security-policy', `${PAGE_CSP}; frame-src 'self' ${proxyOriginPattern(ctx)}`).header('x-frame-options', 'DENY').header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
     if (!index) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT(root));
+    const token = devTokenFor(ctx, req);
+    if (token) return reply.code(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(withDevToken(index, token));
     return reply.code(200).type('text/html; charset=utf-8').send(index);
   };
   for (const p of PAGES) app.get(p, page);
@@ -67,6 +70,21 @@ export function registerWebClient(app: FastifyInstance, ctx: Ctx): void {
       .header('x-content-type-options', 'nosniff')
       .send(fs.createReadStream(file));
   });
+}
+
+/**
+ * With --dev, a page loaded on this machine through a loopback Host carries the dev token for the client's dev tools
+ * (act as user, clock, inspector). Other origins cannot read the page (no CORS on it), and a rebound DNS name fails
+ * the Host check, so only the local developer's own tab sees it.
+ */
+function devTokenFor(ctx: Ctx, req: FastifyRequest): string | null {
+  return ctx.config.dev && ctx.config.devToken && isLocalRequest(req) && isLoopbackHost(req) ? ctx.config.devToken : null;
+}
+
+function withDevToken(index: Buffer, token: string): string {
+  const meta = `<meta name="accord-dev-token" content="${token.replace(/[^\w-]/g, '')}">`;
+  const html = index.toString('utf8');
+  return html.includes('</head>') ? html.replace('</head>', `${meta}</head>`) : meta + html;
 }
 
 const NOT_BUILT = (dir: string) => `<!doctype html><meta charset="utf-8"><title>Accord</title>

@@ -72,7 +72,9 @@ export class VoiceServer implements VoiceHost {
     const cfg = this.ctx.config;
     const listenHost = cfg.host;
     const publicHost = voicePublicHost(cfg);
-    this.udpIp = cfg.voiceIp ?? (net.isIPv4(publicHost) ? publicHost : publicHost === 'localhost' ? '127.0.0.1' : (await dns.lookup(publicHost, { family: 4 })).address);
+    // The IPv4 address clients send UDP to: an IPv6 loopback host is reached as 127.0.0.1 (the media socket is dual-stack).
+    const v4Host = publicHost === '::1' || publicHost === '[::1]' ? '127.0.0.1' : publicHost;
+    this.udpIp = cfg.voiceIp ?? (net.isIPv4(v4Host) ? v4Host : v4Host === 'localhost' ? '127.0.0.1' : (await dns.lookup(v4Host, { family: 4 })).address);
     this.tls = prepareVoiceTls(cfg);
     const voicePort = cfg.voicePort ?? (cfg.port === 0 ? 0 : cfg.port + 1);
     this.https = https.createServer({ cert: this.tls.cert, key: this.tls.key }, (_req, res) => {
@@ -91,7 +93,7 @@ export class VoiceServer implements VoiceHost {
     const udpPort = cfg.voiceUdpPort ?? (cfg.voicePort === undefined && cfg.port === 0 ? 0 : this.port);
     this.media = new MediaPlane({
       workers: cfg.voiceWorkers,
-      bindHost: net.isIPv6(cfg.host) ? '0.0.0.0' : cfg.host === 'localhost' ? '127.0.0.1' : cfg.host,
+      bindHost: cfg.host, // media/host.ts udpBinding: '::' (dual-stack) for an IPv6 host, else the host's address
       port: udpPort,
       onEvent: () => {},
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
+import { devHeaders } from './server.js';
 
 /** Small media and world set-ups shared by the expressions, events, audit log and AutoMod tests. */
 
@@ -21,7 +22,7 @@ export const LOTTIE = Buffer.from(JSON.stringify({ v: '5.7.4', fr: 30, ip: 0, op
 
 /** Moves the dev clock (the server runs with dev: true). */
 export async function setClock(t: TestServer, iso: string): Promise<void> {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: iso }) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ set: iso }) });
   assert.equal(r.status, 200, await r.text());
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TestServer } from './server.js';
+import { devHeaders, type TestServer } from './server.js';
 import type { Frame, RawGateway } from './gateway-client.js';
 import { sleep } from './wait.js';
 
@@ -8,7 +8,7 @@ import { sleep } from './wait.js';
 export async function dev(t: TestServer, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${t.server.url}${path}`, {
     method: body === undefined && path.endsWith('outbox') ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? devHeaders(t) : { 'content-type': 'application/json', ...devHeaders(t) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -37,6 +37,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The header of the dev routes (`/__dev/…`): the server's dev token (servers started with dev: true). */
+export function devHeaders(t: { server: RunningServer }): Record<string, string> {
+  return { 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' };
+}
+
 /**
  * Config overrides, given directly (`{ rateLimits: true }`) or under `overrides`. `join`: start a second node of
  * that server's deployment (same PostgreSQL schema and Redis prefix, its world, no seeding); close it first.
@@ -56,7 +61,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const redisUrl = join ? join.server.ctx.config.redisUrl : databaseUrl ? process.env.REDIS_URL || undefined : undefined;
   const redisPrefix = join ? join.server.ctx.config.redisPrefix : `${databaseSchema}:`;
   const server = await startServer({
-    port: 0, host: '127.0.0.1', dataDir, rateLimits: false, logLevel: 'silent', databaseUrl, databaseSchema, redisUrl, redisPrefix, ...direct, ...overrides,
+    // Every test client connects from 127.0.0.1: the per-address Gateway cap is raised unless a test sets it. A joined
+    // node shares the deployment's dev token, as nodes started with one ACCORD_DEV_TOKEN do.
+    port: 0, host: '127.0.0.1', dataDir, rateLimits: false, logLevel: 'silent', databaseUrl, databaseSchema, redisUrl, redisPrefix, gatewayConnectionsPerIp: 10_000,
+    ...(join?.server.ctx.config.devToken ? { devToken: join.server.ctx.config.devToken } : {}), ...direct, ...overrides,
   });
   const world = join ? join.world : await seedWorld(server.ctx);
 

@@ -22,7 +22,7 @@ export default new Routes()
     const { token } = await register(ctx, { username, globalName: b.global_name, email: b.email, password: b.password, dateOfBirth: b.date_of_birth });
     return { token };
   }, { count: 20, windowMs: 60_000 })
-  .post('/auth/login', 'none', async ({ ctx, body }) => {
+  .post('/auth/login', 'none', async ({ ctx, body, req }) => {
     const b = parseBody(LoginBody, body);
-    return login(ctx, b.login, b.password);
+    return login(ctx, b.login, b.password, req.ip);
   }, { count: 20, windowMs: 60_000 });

@@ -9,6 +9,7 @@ import { openDm } from '../../services/channels/dms.js';
 import { createGroupDm } from '../../services/channels/group-dms.js';
 import { removeMember } from '../../services/guilds/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
+import { changePassword } from '../../services/identity/password-change.js';
 import type { Actor } from '../../services/context.js';
 import { toChannel, toGuild } from '../../store/repos/mappers.js';
 import { isId } from '../../core/ids.js';
@@ -20,6 +21,8 @@ const PatchMe = z.object({
   banner: z.string().max(10_000_000).nullable().optional(),
   bio: z.string().max(190).optional(),
   accent_color: z.number().int().min(0).max(0xffffff).nullable().optional(),
+  password: z.string().max(72).optional(),
+  new_password: z.string().min(8).max(72).optional(),
 });
 const OpenDm = z.object({
   recipient_id: snowflake.optional(),
@@ -43,9 +46,14 @@ export const selfView = (a: Actor) => selfUser(a.user, {
 export default new Routes()
   .get('/users/@me', 'any', async ({ actor }) => selfView(actor))
   .patch('/users/@me', 'any', async ({ ctx, actor, body }) => {
-    const b = parseBody(PatchMe, body);
+    const { password, new_password, ...b } = parseBody(PatchMe, body);
+    let token: string | undefined;
+    if (new_password !== undefined) {
+      if (actor.kind !== 'user') throw Errors.botsCannotUse();
+      token = await changePassword(ctx, actor.user, password, new_password);
+    }
     const user = await updateUser(ctx, actor.user, { ...b, avatar: b.avatar === undefined ? undefined : b.avatar && avatarHash(b.avatar), banner: b.banner === undefined ? undefined : b.banner && avatarHash(b.banner) });
-    return selfView({ ...actor, user });
+    return token ? { ...selfView({ ...actor, user }), token } : selfView({ ...actor, user });
   })
   .get('/users/{user_id}', 'any', async ({ ctx, params }) => {
     if (!isId(params.user_id)) throw Errors.unknownUser();

@@ -22,21 +22,30 @@ export class Authenticator {
   }
 
   async resolve(header: string | undefined): Promise<Actor | null> {
+    return (await this.resolveWithHash(header))?.actor ?? null;
+  }
+
+  /**
+   * The actor and the hash of the bare token (no `Bot `/`Bearer ` prefix): the key its row is stored under, which a
+   * Gateway session keeps to notice when its token is revoked.
+   */
+  async resolveWithHash(header: string | undefined): Promise<{ actor: Actor; hash: string } | null> {
     if (!header) return null;
     let kind: Actor['kind'] = 'user';
     let token = header.trim();
     if (/^bot\s/i.test(token)) { kind = 'bot'; token = token.slice(4).trim(); }
     else if (/^bearer\s/i.test(token)) { kind = 'bearer'; token = token.slice(7).trim(); }
     if (!token || token.length > 512) throw Errors.unauthorized();
-    const key = `${kind}:${hashToken(token)}`;
+    const hash = hashToken(token);
+    const key = `${kind}:${hash}`;
     let hit = this.cache.get(key);
     if (hit === undefined) {
-      hit = await this.load(kind, hashToken(token));
+      hit = await this.load(kind, hash);
       if (this.cache.size > 10000) this.cache.clear();
       this.cache.set(key, hit);
     }
     if (!hit || (hit.expiresAt !== null && hit.expiresAt <= this.ctx.clock.now())) throw Errors.unauthorized();
-    return hit.actor;
+    return { actor: hit.actor, hash };
   }
 
   private async load(kind: Actor['kind'], hash: string): Promise<CachedAuth | null> {

@@ -10,11 +10,23 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${PARAMS.N}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/** Password checks run so far (scrypt derivations): lets a test see that every login attempt does the same work. */
+export const passwordWork = { checks: 0 };
+
+/** A hash of nothing anyone knows, made once: checked when there is no account (or no password) so it costs the same. */
+let dummy: Promise<string> | null = null;
+const dummyHash = () => (dummy ??= hashPassword(crypto.randomBytes(24).toString('base64')));
+
+/**
+ * Whether `password` matches `stored`. Always runs one scrypt derivation with the current parameters, against a
+ * dummy hash when `stored` is missing or unusable, so an unknown account takes as long as a wrong password.
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [kind, n, salt, key] = stored.split('$');
-  if (kind !== 'scrypt') return false;
+  const parts = stored?.split('$') ?? [];
+  const usable = parts.length === 4 && parts[0] === 'scrypt' && /^\d+$/.test(parts[1]);
+  const [, n, salt, key] = usable ? parts : (await dummyHash()).split('$');
   const expected = Buffer.from(key, 'base64');
+  passwordWork.checks++;
   const got = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { ...PARAMS, N: Number(n) });
-  return crypto.timingSafeEqual(expected, got);
+  return crypto.timingSafeEqual(expected, got) && usable;
 }

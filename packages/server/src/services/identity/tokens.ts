@@ -35,3 +35,13 @@ export async function issueToken(
 export async function revokeTokens(ctx: Ctx, userId: string, kind: 'user' | 'bot' | 'bearer'): Promise<void> {
   await ctx.db.deleteFrom('tokens').where('user_id', '=', userId).where('kind', '=', kind).execute();
 }
+
+/** Which of these token hashes still name a token (the others were reset, revoked or deleted with their account). */
+export async function existingTokenHashes(ctx: Ctx, hashes: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < hashes.length; i += 500) {
+    const rows = await ctx.db.selectFrom('tokens').select('hash').where('hash', 'in', hashes.slice(i, i + 500)).execute();
+    for (const r of rows) out.add(String(r.hash));
+  }
+  return out;
+}

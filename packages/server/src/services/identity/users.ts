@@ -5,6 +5,7 @@ import { ApiError, Errors, fieldError } from '../../core/errors.js';
 import { isAccountBanned } from './account-bans.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { issueToken } from './tokens.js';
+import { loginGuard } from './login-guard.js';
 
 export async function getUser(ctx: Ctx, id: string): Promise<UserRecord | null> {
   const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -72,14 +73,25 @@ export async function register(ctx: Ctx, input: NewUser): Promise<{ token: strin
 }
 
 /** Logs in by email or username. A wrong login and a wrong password give the same error, as the platform does. */
-export async function login(ctx: Ctx, login: string, password: string): Promise<{ token: string; user_id: string }> {
+/**
+ * Unknown logins run the same password check (against a dummy hash) as wrong passwords, and both count toward the
+ * brute-force limits of the client IP and the account (login-guard.ts).
+ */
+export async function login(ctx: Ctx, login: string, password: string, ip = ''): Promise<{ token: string; user_id: string }> {
   const key = login.toLowerCase();
   const row = await ctx.db.selectFrom('users').selectAll()
     .where((eb) => eb.or([eb('email', '=', key), eb.and([eb('username', '=', key), eb('bot', '=', 0)])]))
     .executeTakeFirst();
-  if (!row || !(await verifyPassword(password, row.password_hash))) {
+  // Keyed by account when there is one (its email and username are one key), else by the name tried.
+  const account = row ? `user:${row.id}` : `login:${key}`;
+  const guard = loginGuard(ctx);
+  guard.check(ip, account);
+  const ok = await verifyPassword(password, row?.password_hash ?? null);
+  if (!row || !ok) {
+    guard.failed(ip, account);
     throw fieldError('login', 'INVALID_LOGIN', 'Login or password is invalid.');
   }
+  guard.succeeded(account);
   if (await isAccountBanned(ctx, String(row.id))) throw new ApiError(403, 40002, 'This account is banned from the platform.');
   return { token: await issueToken(ctx, String(row.id), 'user'), user_id: String(row.id) };
 }

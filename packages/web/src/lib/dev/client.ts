@@ -2,7 +2,7 @@ import { errorFromBody } from '../api/errors.js';
 
 /**
  * Every call the web client makes to the dev-only control routes (`/__dev/…`, served with `--dev` on loopback).
- * They all go through `devFetch`, so a header the server may come to require (a dev token) is added in one place.
+ * They all go through `devFetch`, which adds the dev token in one place.
  */
 
 export interface DevClock { now: string; offset_ms: number }
@@ -18,9 +18,13 @@ export interface GatewayEntry {
 }
 export type InspectorEntry = HttpEntry | GatewayEntry;
 
-/** Headers every dev call carries (none today). */
+/**
+ * Headers every dev call carries: the dev token, which the server puts in the page (a meta tag) only when it runs with
+ * --dev and the page was loaded on this machine through a loopback host (localhost, 127.0.0.1, [::1]).
+ */
 function devHeaders(): Record<string, string> {
-  return {};
+  const token = typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>('meta[name="accord-dev-token"]')?.content;
+  return token ? { 'x-accord-dev-token': token } : {};
 }
 
 async function devFetch(path: string, init: RequestInit = {}): Promise<Response> {
