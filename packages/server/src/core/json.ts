@@ -26,19 +26,24 @@ export function nestingExceeds(text: string, max: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      i++;
-      while (i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) break;
-        else i++;
-      }
-    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+    if (c === 0x22 /* " */) i = closingQuote(text, i);
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > max) return true;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
   }
   return false;
+}
+
+/** The index of the quote that closes the string opening at `start` (escapes skipped), or the text's length. */
+function closingQuote(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) {
+    const d = text.charCodeAt(i);
+    if (d === 0x5c /* \ */) i += 2;
+    else if (d === 0x22) return i;
+    else i++;
+  }
+  return i;
 }
 
 const LONG_DIGITS = /\d{16}/;
@@ -52,14 +57,7 @@ export function quoteUnsafeIntegers(text: string): string {
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      i++;
-      while (i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) break;
-        else i++;
-      }
-      i++;
+      i = closingQuote(text, i) + 1;
       continue;
     }
     if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
