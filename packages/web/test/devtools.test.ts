@@ -83,13 +83,14 @@ describe('developer tools', { timeout: 180_000 }, () => {
 
   test('without --dev the tools are off and the portal does not offer them', async () => {
     const plain = await startTestServer();
+    const { context, page } = await newPerson(browser);
     try {
-      const { page } = await newPerson(browser);
       await signInAs(page, plain.server.url, plain.world.users[0].token, '/developers/dev');
       await page.getByText('Developer tools are off').waitFor();
       assert.equal(await page.getByRole('link', { name: 'Dev tools' }).count(), 0);
       await shot(page, 'devtools-4-off');
     } finally {
+      await context.close(); // the page's Gateway session ends before its server does
       await plain.close();
     }
   });

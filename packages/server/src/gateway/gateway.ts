@@ -71,6 +71,8 @@ export class Gateway implements GatewayHub {
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // A server shutting down takes no new sessions: clients reconnecting at once would keep it from closing.
+    if (this.closing) return void socket.destroy();
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/' && url.pathname !== '/gateway') return void socket.destroy();
     const v = url.searchParams.get('v');
