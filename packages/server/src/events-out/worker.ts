@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { Passes } from '../core/passes.js';
 import type { Ctx } from '../services/context.js';
 import { parseJson } from '../store/json.js';
 import { VERIFY_REPLY_BYTES, describeFailure, outgoingFor } from '../core/outgoing.js';
@@ -64,9 +65,7 @@ export class OutboxWorker {
   readonly owner = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   private readonly opts: OutboxOptions;
   private timer: NodeJS.Timeout | null = null;
-  private chain: Promise<unknown> = Promise.resolve();
-  private queued: Promise<number> | null = null;
-  private stopped = false;
+  private readonly passes = new Passes(() => this.pass(), () => this.arm().catch(() => {}), 'events-out');
   private lastPrune = 0;
   private unsubscribe: (() => void) | null = null;
 
@@ -84,7 +83,7 @@ export class OutboxWorker {
 
   /** Runs a pass soon (events just enqueued). */
   kick(delayMs = 5): void {
-    if (this.stopped) return;
+    if (this.passes.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.run().catch(() => {}), delayMs);
     this.timer.unref();
@@ -92,40 +91,25 @@ export class OutboxWorker {
 
   /** One pass over every due row; resolves with the number of attempts made by a pass started after the call. */
   run(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
-    if (this.queued) return this.queued;
-    const p = this.chain.then(async () => {
-      this.queued = null;
-      try {
-        return await this.pass();
-      } finally {
-        await this.arm().catch(() => {});
-      }
-    });
-    this.queued = p;
-    this.chain = p.catch((err) => {
-      if (!this.stopped) console.error('[events-out] outbox pass failed', err);
-    });
-    return p;
+    return this.passes.run();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     setOutboxKicker(this.ctx, null);
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
-    await this.chain.catch(() => {});
+    await this.passes.stop();
   }
 
   private async pass(): Promise<number> {
     let attempts = 0;
-    for (let round = 0; round < 1000 && !this.stopped; round++) {
+    for (let round = 0; round < 1000 && !this.passes.stopped; round++) {
       const claimed = await this.claim();
       if (!claimed.length) break;
       attempts += claimed.length;
       let next = 0;
       const lane = async () => {
-        while (next < claimed.length && !this.stopped) await this.deliver(claimed[next++]);
+        while (next < claimed.length && !this.passes.stopped) await this.deliver(claimed[next++]);
       };
       await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, claimed.length) }, lane));
     }
@@ -243,12 +227,12 @@ export class OutboxWorker {
 
   /** Sets the timer to the next due row (at most `pollMs` away: other processes may enqueue). */
   private async arm(): Promise<void> {
-    if (this.stopped) return;
+    if (this.passes.stopped) return;
     const row = await this.ctx.db.selectFrom('event_webhook_outbox').select((eb) => eb.fn.min('next_attempt_at').as('next'))
       .where('status', '=', DUE_PENDING).executeTakeFirst();
     const next = row?.next == null ? null : Number(row.next);
     const wait = next == null ? this.opts.pollMs : Math.min(this.opts.pollMs, Math.max(5, next - this.ctx.clock.now()));
-    if (this.stopped) return;
+    if (this.passes.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.run().catch(() => {}), wait);
     this.timer.unref();

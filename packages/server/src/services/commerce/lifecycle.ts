@@ -6,6 +6,7 @@ import { EntitlementType, MIGRATION_START, SubscriptionStatus, addMonths, toSubs
 import { getSku } from './skus.js';
 import { getSubscription, insertPurchase, saveSubscription, discountFor, switchEntitlement } from './subscriptions.js';
 import type { PurchaseRecord } from './model.js';
+import { Passes } from '../../core/passes.js';
 
 /**
  * The subscription lifecycle, driven by the injected clock. At each period end B a subscription:
@@ -124,10 +125,8 @@ export async function runDueSubscriptions(ctx: Ctx): Promise<number> {
  * demand. Passes never overlap in one process; `run()` resolves after a pass that started after the call.
  */
 export class LifecycleWorker {
-  private chain: Promise<unknown> = Promise.resolve();
-  private queued: Promise<number> | null = null;
+  private readonly passes = new Passes(() => runDueSubscriptions(this.ctx), () => this.arm(), 'monetization lifecycle');
   private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly ctx: Ctx, private readonly maxSleepMs = 60_000) {}
@@ -140,40 +139,25 @@ export class LifecycleWorker {
   }
 
   run(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
-    if (this.queued) return this.queued;
-    const p = this.chain.then(async () => {
-      this.queued = null;
-      try {
-        return await runDueSubscriptions(this.ctx);
-      } finally {
-        await this.arm();
-      }
-    });
-    this.queued = p;
-    this.chain = p.catch((err) => {
-      if (!this.stopped) console.error('[monetization] lifecycle pass failed', err);
-    });
-    return p;
+    return this.passes.run();
   }
 
   /** Sets the timer to the next period end of a live subscription. */
   private async arm(): Promise<void> {
-    if (this.stopped) return;
+    if (this.passes.stopped) return;
     const row = await this.ctx.db.selectFrom('subscriptions').select((eb) => eb.fn.min('current_period_end').as('next'))
       .where('status', 'in', [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING]).executeTakeFirst();
     const next = row?.next == null ? null : Number(row.next);
     const wait = next == null ? this.maxSleepMs : Math.min(this.maxSleepMs, Math.max(50, next - this.ctx.clock.now()));
     if (this.timer) clearTimeout(this.timer);
-    if (this.stopped) return;
+    if (this.passes.stopped) return;
     this.timer = setTimeout(() => void this.run().catch(() => {}), wait);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
-    await this.chain.catch(() => {});
+    await this.passes.stop();
   }
 }
