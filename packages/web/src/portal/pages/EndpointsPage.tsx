@@ -55,7 +55,7 @@ function InteractionsEndpoint() {
           <ul className="verify__checks">
             <li>A PING signed with your app's key must be answered <code>200</code> with JSON <code>{'{"type": 1}'}</code>.</li>
             <li>A PING with a bad signature must be refused with <code>401</code>.</li>
-            <li>The URL must be reachable from the Accord server, over http or https, within 5 seconds.</li>
+            <li>The URL must be reachable from the Accord server within 5 seconds: https, or plain http and private addresses only where the operator allows them.</li>
           </ul>
         </div>
       ) : null}
