@@ -6,6 +6,7 @@ import { RedisBus } from './bus/redis.js';
 import { connectRedis } from './store/redis.js';
 import { RedisRateLimits } from './http/rate-limit-redis.js';
 import { RedisVoiceStateStore } from './services/voice/redis-store.js';
+import { RedisSessionStore } from './gateway/session-store.js';
 
 /**
  * What makes a process one node of a deployment (REDIS_URL): the Redis bus, rate limits counted in Redis, voice
@@ -17,19 +18,25 @@ export interface Distributed {
   limits: RedisRateLimits;
   voiceStates: RedisVoiceStateStore;
   ids: Snowflakes;
+  /** Gateway sessions' records, so a session resumes on any node. */
+  sessions: RedisSessionStore;
   close(): Promise<void>;
 }
 
 export async function connectDistributed(config: Config, clock: Clock): Promise<Distributed> {
   const url = config.redisUrl!;
   const prefix = config.redisPrefix;
-  const bus = await RedisBus.connect(url, prefix);
+  // A session's record lives while it can be resumed (refreshed by its heartbeats); the streams it is rebuilt from
+  // outlive it, so a record never points before what the streams still hold, short of trimming.
+  const recordTtl = config.resumeWindowMs + 3 * config.heartbeatIntervalMs;
+  const bus = await RedisBus.connect(url, prefix, Math.max(600_000, 2 * recordTtl));
   const redis = await connectRedis(url, 'accord-node');
   return {
     bus,
     limits: new RedisRateLimits(redis, prefix, clock),
     voiceStates: new RedisVoiceStateStore(redis, prefix),
     ids: await nodeSnowflakes(redis, prefix, clock),
+    sessions: new RedisSessionStore(redis, bus, prefix, recordTtl),
     async close() {
       await bus.close();
       await redis.quit().catch(() => {});

@@ -55,7 +55,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const dev = config.dev ? registerDevRoutes(http.app, ctx) : null;
   const eventsOut = startEventsOut(ctx, http.app); // webhook-events outbox, subscription lifecycle (+ their dev routes)
   const stopPolls = startPollClock(ctx); // polls end when the server clock passes their expiry
-  const gateway = new Gateway(ctx);
+  const gateway = new Gateway(ctx, node?.sessions ?? null);
   if (dev) gateway.tap = dev.inspector.onDispatch; // the dev inspector sees every dispatch
   const stopLobbies = startLobbies(ctx, (userId) => gateway.dispatcher.byUser.has(userId)); // lobby idle clock, linked-channel bridge
   const voice = new VoiceServer(ctx);

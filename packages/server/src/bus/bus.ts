@@ -20,6 +20,11 @@ export interface BusEvent {
   humans_only?: boolean;
   /** With channel_id: recipients need this permission in that channel too (MANAGE_CHANNELS for invite events). */
   channel_permission?: string;
+  /**
+   * Distributed mode only, set on delivery to `ordered` handlers: the event's place in the deployment's one order
+   * (every node sees events in increasing `g`). A session's resume point is its position in this order.
+   */
+  g?: number;
 }
 
 /** What a process can ask a distributed bus to carry to it: one guild's events, or one user's. */
@@ -33,6 +38,12 @@ export interface SubscribeOptions {
    * everyone's events.
    */
   remote?: boolean;
+  /**
+   * Receive every event (this process's too) in the deployment's one order, each with its `g`, and only after the bus
+   * has stored it for replay: what the Gateway needs so a session can resume on any node. The embedded bus treats it
+   * as `remote` (one process, one order).
+   */
+  ordered?: boolean;
 }
 
 export interface EventBus {

@@ -7,6 +7,9 @@ import { deliver } from './in-process.js';
 /** The channel every process listens on: control events (`__…`) and events with no guild or user to route by. */
 const ALL = 'all';
 
+/** Events kept per guild or user stream for resumes on another node (approximate trim), and how long a quiet stream lives. */
+const STREAM_MAXLEN = 20_000;
+
 /**
  * Where an event travels between processes: its users' channels and its guild's channel, or the channel every
  * process hears. A process subscribes only to the guilds and users its sessions and caches need.
@@ -19,35 +22,64 @@ export function channelsFor(e: BusEvent): string[] {
   return out.length ? out : [ALL];
 }
 
-/** What travels: the publishing process, its sequence number (to drop copies that came on two channels) and the event. */
+/**
+ * One publish, atomically: the next number of the deployment's order, the event appended under that number to the
+ * stream of each of its topics (kept for resumes), then sent on each topic's channel as "<g>|<envelope>". Redis runs
+ * scripts one at a time and a subscriber connection receives messages in publish order, so every node sees events
+ * in increasing g. KEYS: the counter, then (stream, channel) pairs for ARGV[4] topics, then plain channels.
+ */
+const PUBLISH_SCRIPT = `
+local g = redis.call('INCR', KEYS[1])
+local pairs = tonumber(ARGV[4])
+local msg = g .. '|' .. ARGV[1]
+for i = 0, pairs - 1 do
+  local stream = KEYS[2 + i * 2]
+  redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], g .. '-0', 'e', ARGV[1])
+  redis.call('PEXPIRE', stream, ARGV[3])
+  redis.call('PUBLISH', KEYS[3 + i * 2], msg)
+end
+for i = 2 + pairs * 2, #KEYS do redis.call('PUBLISH', KEYS[i], msg) end
+return g
+`;
+
+/** What travels: the publishing process and the event. */
 interface Envelope {
   o: string;
-  s: number;
   e: BusEvent;
 }
 
+/** One stored event of a topic's stream. */
+export interface StoredEvent {
+  g: number;
+  e: BusEvent;
+}
+
+type RedisWithPublish = Redis & { accordPublish(numKeys: number, ...args: (string | number)[]): Promise<number> };
+
 /**
- * The distributed bus on Redis pub/sub. Publishing delivers to this process's handlers at once (as the embedded bus
- * does) and to the channels of the event; events of other processes reach only `remote` handlers. One publishing
- * connection keeps a process's events in order, so a copy of an event that came on a second channel is recognised
- * by its sequence number not being past the last one seen from that process.
+ * The distributed bus on Redis pub/sub, with each guild's and user's events also kept in a Redis stream for the
+ * resume window. Publishing delivers to this process's handlers at once (as the embedded bus does); events of other
+ * processes reach `remote` handlers, and every event, in the deployment's order, reaches `ordered` handlers (the
+ * Gateway). An event that came on two channels is recognised by its number not being past the last one seen.
  */
 export class RedisBus implements EventBus {
   private local: ((e: BusEvent) => void)[] = [];
   private remote: ((e: BusEvent) => void)[] = [];
+  private ordered: ((e: BusEvent) => void)[] = [];
   private readonly origin = crypto.randomBytes(8).toString('hex');
-  private seq = 0;
-  private readonly lastSeen = new Map<string, number>();
+  private lastG = 0;
   private readonly watched = new Map<string, { refs: number; ready: Promise<void> }>();
   private closed = false;
 
-  private constructor(private readonly pub: Redis, private readonly sub: Redis, private readonly prefix: string) {
-    sub.on('message', (channel: string, text: string) => this.receive(text));
+  private constructor(private readonly pub: RedisWithPublish, private readonly sub: Redis, private readonly prefix: string, private readonly streamTtlMs: number) {
+    sub.on('message', (_channel: string, text: string) => this.receive(text));
   }
 
-  /** Connects and listens on the channel every process hears. */
-  static async connect(url: string, prefix: string): Promise<RedisBus> {
-    const bus = new RedisBus(await connectRedis(url, 'accord-bus-pub'), await connectRedis(url, 'accord-bus-sub'), prefix);
+  /** Connects and listens on the channel every process hears. `streamTtlMs`: how long a quiet topic's stream is kept. */
+  static async connect(url: string, prefix: string, streamTtlMs = 600_000): Promise<RedisBus> {
+    const pub = await connectRedis(url, 'accord-bus-pub');
+    pub.defineCommand('accordPublish', { lua: PUBLISH_SCRIPT });
+    const bus = new RedisBus(pub as RedisWithPublish, await connectRedis(url, 'accord-bus-sub'), prefix, streamTtlMs);
     await bus.sub.subscribe(bus.channel(ALL));
     return bus;
   }
@@ -55,22 +87,23 @@ export class RedisBus implements EventBus {
   publish(event: BusEvent): void {
     deliver(this.local, event);
     if (this.closed) return;
-    const text = JSON.stringify({ o: this.origin, s: ++this.seq, e: event } satisfies Envelope);
-    const channels = channelsFor(event);
-    if (channels.length === 1) void this.pub.publish(this.channel(channels[0]), text).catch(report);
-    else {
-      const p = this.pub.pipeline();
-      for (const c of channels) p.publish(this.channel(c), text);
-      void p.exec().catch(report);
-    }
+    const text = JSON.stringify({ o: this.origin, e: event } satisfies Envelope);
+    const topics = channelsFor(event);
+    const stored = topics[0] === ALL ? [] : topics;
+    const keys = [this.key('g'), ...stored.flatMap((t) => [this.key(`stream:${t}`), this.channel(t)]), ...(stored.length ? [] : [this.channel(ALL)])];
+    void this.pub.accordPublish(keys.length, ...keys, text, STREAM_MAXLEN, this.streamTtlMs, stored.length).catch(report);
   }
 
   subscribe(handler: (e: BusEvent) => void, opts: SubscribeOptions = {}): () => void {
-    this.local.push(handler);
-    if (opts.remote) this.remote.push(handler);
+    if (opts.ordered) this.ordered.push(handler);
+    else {
+      this.local.push(handler);
+      if (opts.remote) this.remote.push(handler);
+    }
     return () => {
       this.local = this.local.filter((h) => h !== handler);
       this.remote = this.remote.filter((h) => h !== handler);
+      this.ordered = this.ordered.filter((h) => h !== handler);
     };
   }
 
@@ -97,11 +130,41 @@ export class RedisBus implements EventBus {
     return [...this.watched.keys()];
   }
 
+  /** The number of the last event published in the deployment: a session that starts now is past it. */
+  async position(): Promise<number> {
+    return Number((await this.pub.get(this.key('g'))) ?? 0);
+  }
+
+  /**
+   * A topic's stored events after number `after`, in order; null when some of them are no longer kept (trimmed),
+   * so a resume from there cannot be served.
+   */
+  async eventsAfter(topic: Topic, after: number): Promise<StoredEvent[] | null> {
+    const key = this.key(`stream:${topic}`);
+    const [entries, info] = await Promise.all([
+      this.pub.xrange(key, `(${after}-0`, '+'),
+      this.pub.call('XINFO', 'STREAM', key).catch(() => null) as Promise<unknown[] | null>,
+    ]);
+    if (info) {
+      const i = info.indexOf('max-deleted-entry-id');
+      const deleted = i >= 0 ? Number(String(info[i + 1]).split('-')[0]) : 0;
+      if (deleted > after) return null;
+    }
+    const out: StoredEvent[] = [];
+    for (const [id, fields] of entries) out.push({ g: Number(id.split('-')[0]), e: (JSON.parse(fields[1]) as Envelope).e });
+    return out;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.local = [];
     this.remote = [];
+    this.ordered = [];
     await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
+  }
+
+  private key(name: string): string {
+    return `${this.prefix}${name}`;
   }
 
   private channel(name: string): string {
@@ -109,17 +172,18 @@ export class RedisBus implements EventBus {
   }
 
   private receive(text: string): void {
+    const bar = text.indexOf('|');
+    const g = Number(text.slice(0, bar));
+    if (!(g > this.lastG)) return; // the same event on a second channel
+    this.lastG = g;
     let env: Envelope;
     try {
-      env = JSON.parse(text);
+      env = JSON.parse(text.slice(bar + 1));
     } catch {
       return;
     }
-    if (env.o === this.origin) return; // delivered locally when published
-    const last = this.lastSeen.get(env.o) ?? 0;
-    if (env.s <= last) return; // the same event on a second channel
-    this.lastSeen.set(env.o, env.s);
-    deliver(this.remote, env.e);
+    if (env.o !== this.origin) deliver(this.remote, env.e); // this process's own were delivered when published
+    if (this.ordered.length) deliver(this.ordered, { ...env.e, g });
   }
 }
 

@@ -191,6 +191,7 @@ export class Connection implements Transport {
     const release = await this.hub.hold(session.userId, session.guildIds);
     let ready: string;
     try {
+      session.lastG = await this.hub.position(); // distributed mode: the events after this point are the session's
       const base = await readyPayload(this.ctx, session, this.hub.resumeUrl);
       ready = JSON.stringify({ ...base, ...(await socialReady(this.ctx, session, base.user, this.hub.presences, isConnected)) });
     } catch (err) {
@@ -204,6 +205,7 @@ export class Connection implements Transport {
     this.clearIdentifyTimer();
     const first = this.hub.sessionsOf(session.userId) === 0;
     this.hub.attach(session);
+    this.hub.record(session);
     release();
     this.lastBeat = performance.now();
     session.dispatch('READY', ready);
@@ -228,15 +230,18 @@ export class Connection implements Transport {
   private async resume(d: any): Promise<void> {
     if (this.session) return this.close(Close.ALREADY_AUTHENTICATED, 'Already authenticated.');
     if (!d || typeof d.token !== 'string' || typeof d.session_id !== 'string') return this.close(Close.DECODE_ERROR, 'Decode error.');
-    const s = this.hub.sessions.get(d.session_id);
-    const actor = (await this.authenticate(d.token))?.actor;
+    const resolved = await this.authenticate(d.token);
+    const actor = resolved?.actor;
+    const seq = Number.isInteger(Number(d.seq ?? 0)) ? Number(d.seq ?? 0) : -1;
+    // A session this node does not have may be another node's (distributed mode, that node maybe dead): take it over.
+    const s = this.hub.sessions.get(d.session_id) ?? (actor ? await this.hub.adopt(d.session_id, actor, resolved!.hash, seq) : null);
     if (!s || s.dead || !actor || actor.user.id !== s.userId) {
       this.sendOp(Op.INVALID_SESSION, false);
       this.armIdentifyTimer(); // the client should Identify next
       return;
     }
-    const seq = Number(d.seq ?? 0);
-    const frames = s.framesAfter(Number.isInteger(seq) ? seq : -1);
+    if (this.closed) return; // the socket went while the session was found: it stays resumable
+    const frames = s.framesAfter(seq);
     if (frames === null) return this.close(Close.INVALID_SEQ, 'Invalid seq.');
     // Take the session over from any transport still attached to it.
     const previous = s.transport;

@@ -74,14 +74,29 @@ export class Dispatcher {
   }
 
   private async dispatch(e: BusEvent): Promise<void> {
-    const guildId = e.guild_id ?? null;
-    let targets: Iterable<Session>;
-    if (e.user_ids) targets = e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]);
-    else if (guildId) targets = [...(this.byGuild.get(guildId) ?? [])];
-    else return;
+    if (e.user_ids) return this.deliver(e, e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]));
+    if (e.guild_id) return this.deliver(e, [...(this.byGuild.get(e.guild_id) ?? [])]);
+  }
 
+  /** Whether an event is for a session: its users', or its guild's while the session is in the guild. */
+  static targets(e: BusEvent, s: Session): boolean {
+    return e.user_ids ? e.user_ids.includes(s.userId) : !!e.guild_id && s.guildIds.has(e.guild_id);
+  }
+
+  /**
+   * An event to the sessions it targets: live, or to one session rebuilt from the bus's streams on another node. In
+   * distributed mode a session takes each event once, in the bus's order, and remembers how far it got (`lastG`):
+   * after the event's frames for it are sent, so a frame sent outside the bus while this ran is placed before it.
+   */
+  async deliver(e: BusEvent, targets: Session[], rebuilding = false): Promise<void> {
+    const g = e.g;
+    if (g !== undefined) targets = targets.filter((s) => g > s.lastG);
+    const guildId = e.guild_id ?? null;
     if (e.t === 'GUILD_CREATE' && guildId) {
-      for (const s of targets) await this.guildCreate([guildId], s);
+      for (const s of targets) {
+        await this.guildCreate([guildId], s, true);
+        if (g !== undefined) s.lastG = g;
+      }
       return;
     }
     if (e.t === 'GUILD_DELETE' && guildId) {
@@ -94,34 +109,45 @@ export class Dispatcher {
     const views = new Map<string, string>();
     const obfuscatable = isObfuscatable(e);
     for (const s of targets) {
-      if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
-      if (e.humans_only && s.isBot) continue;
-      if (s.isBot && !this.routed(s, guildId)) continue;
-      const needed = intentFor(e.t, !!guildId);
-      const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
-      if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
-      let hidden = false;
-      if (obfuscatable) {
-        // Channel events: bots that obfuscate get channels they cannot view obfuscated instead of not at all.
-        const v = await channelEventView(this.ctx, s, e);
-        if (v === 'skip') continue;
-        hidden = v === 'obfuscated';
-      } else if (guildId && e.channel_id && !e.user_ids) {
-        const perms = await this.ctx.access.channelPerms(guildId, e.channel_id, s.userId);
-        if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
+      try {
+        if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
+        if (e.humans_only && s.isBot) continue;
+        if (s.isBot && !this.routed(s, guildId)) continue;
+        const needed = intentFor(e.t, !!guildId);
+        const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
+        if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
+        let hidden = false;
+        if (obfuscatable) {
+          // Channel events: bots that obfuscate get channels they cannot view obfuscated instead of not at all.
+          const v = await channelEventView(this.ctx, s, e);
+          if (v === 'skip') continue;
+          hidden = v === 'obfuscated';
+        } else if (guildId && e.channel_id && !e.user_ids) {
+          const perms = await this.ctx.access.channelPerms(guildId, e.channel_id, s.userId);
+          if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
+        }
+        if (guildId && e.permission && !(await this.hasGuildPermission(guildId, s.userId, BigInt(e.permission)))) continue;
+        if (guildId && e.channel_id && e.channel_permission && !(await this.hasChannelPermission(guildId, e.channel_id, s.userId, BigInt(e.channel_permission)))) continue;
+        const view = hidden ? 'obfuscated' : messageView(e.t, e.d, s);
+        let json = views.get(view);
+        if (json === undefined) {
+          json = JSON.stringify(view === 'obfuscated' ? obfuscateChannel(e.d) : view === 'blank' ? blankMessage(e.d) : e.d);
+          views.set(view, json);
+        }
+        s.dispatch(e.t, json, true);
+      } finally {
+        if (g !== undefined) s.lastG = g;
       }
-      if (guildId && e.permission && !(await this.hasGuildPermission(guildId, s.userId, BigInt(e.permission)))) continue;
-      if (guildId && e.channel_id && e.channel_permission && !(await this.hasChannelPermission(guildId, e.channel_id, s.userId, BigInt(e.channel_permission)))) continue;
-      const view = hidden ? 'obfuscated' : messageView(e.t, e.d, s);
-      let json = views.get(view);
-      if (json === undefined) {
-        json = JSON.stringify(view === 'obfuscated' ? obfuscateChannel(e.d) : view === 'blank' ? blankMessage(e.d) : e.d);
-        views.set(view, json);
-      }
-      s.dispatch(e.t, json);
     }
     // A bot that gained (or lost) access to channels gets CHANNEL_UPDATE with full (or obfuscated) data.
-    if (guildId) await afterEvent(this.ctx, e, this.byGuild.get(guildId) ?? []);
+    if (guildId) await afterEvent(this.ctx, e, rebuilding ? targets : this.byGuild.get(guildId) ?? []);
+  }
+
+  /** Runs `task` in the dispatch order: events published after it was queued wait for it (a session's rebuild). */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   private async hasGuildPermission(guildId: string, userId: string, needed: bigint): Promise<boolean> {
@@ -141,7 +167,7 @@ export class Dispatcher {
     return guildId ? shardOf(guildId, count) === id : id === 0;
   }
 
-  private async guildCreate(guildIds: string[], s: Session): Promise<void> {
+  private async guildCreate(guildIds: string[], s: Session, fromBus = false): Promise<void> {
     for (const guildId of guildIds) {
       if (s.dead || (s.isBot && !this.routed(s, guildId))) continue;
       s.guildIds.add(guildId);
@@ -152,7 +178,7 @@ export class Dispatcher {
       this.ctx.bus.unwatch(topic);
       if (s.isBot && !(s.intents & 1)) continue;
       const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
-      if (payload) s.dispatch('GUILD_CREATE', JSON.stringify(payload));
+      if (payload) s.dispatch('GUILD_CREATE', JSON.stringify(payload), fromBus);
     }
   }
 }

@@ -6,7 +6,7 @@ import { Authenticator } from '../services/identity/authenticate.js';
 import { Connection } from './connection.js';
 import { Dispatcher, shardOf } from './dispatcher.js';
 import type { Presence, PresenceState } from './presence.js';
-import type { Session, SessionTap } from './session.js';
+import { Session, type SessionTap } from './session.js';
 import type { GatewayHub } from './hub.js';
 import { Close } from '@accord/protocol';
 import { calls } from '../services/voice/calls.js';
@@ -16,6 +16,10 @@ import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
 import { leaveSession } from '../services/activities/instances.js';
 import { existingTokenHashes } from '../services/identity/tokens.js';
 import { clientAddress } from './client-address.js';
+import type { RedisSessionStore } from './session-store.js';
+import { rebuildSession } from './rebuild.js';
+import type { Actor } from '../services/context.js';
+import crypto from 'node:crypto';
 
 const TOO_MANY_BODY = '{"message": "Too many Gateway connections from this address.", "code": 0}';
 const TOO_MANY = `HTTP/1.1 429 Too Many Requests\r\nRetry-After: 5\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_BODY)}\r\nConnection: close\r\n\r\n${TOO_MANY_BODY}`;
@@ -42,7 +46,11 @@ export class Gateway implements GatewayHub {
   /** Open (or opening) Gateway sockets per client address, for --gateway-connections-per-ip. */
   readonly perIp = new Map<string, number>();
 
-  constructor(private readonly ctx: Ctx) {
+  /** Names this Gateway in control events it publishes (it hears its own through the bus too). */
+  private readonly nodeId = crypto.randomBytes(8).toString('hex');
+
+  /** `store`: distributed mode, where sessions are recorded so that any node can resume them. */
+  constructor(private readonly ctx: Ctx, private readonly store: RedisSessionStore | null = null) {
     this.auth = new Authenticator(ctx);
     this.presences = ctx.presences;
     this.dispatcher = new Dispatcher(ctx, this.presences);
@@ -56,8 +64,10 @@ export class Gateway implements GatewayHub {
       }
       // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
       if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
+      // Another node resumed one of this node's sessions (its client lost this node): it lives there now.
+      if (e.t === '__SESSION_MOVED' && e.d?.node !== this.nodeId) this.forget(String(e.d?.session_id));
       this.dispatcher.enqueue(e);
-    }, { remote: true }); // every node's events, for the guilds and users of this node's sessions
+    }, { ordered: true }); // every node's events in one order, for the guilds and users of this node's sessions
     this.sweep = setInterval(() => this.sweepSessions(), 5000);
     this.sweep.unref();
   }
@@ -114,6 +124,58 @@ export class Gateway implements GatewayHub {
     this.dispatcher.add(s);
   }
 
+  /** Distributed mode: the bus position a new session starts after, and its record from then on. */
+  async position(): Promise<number> {
+    return this.store ? this.store.position() : 0;
+  }
+
+  record(s: Session): void {
+    this.store?.start(s, { seq: s.seq, g: s.lastG, guilds: [...s.guildIds] });
+  }
+
+  /**
+   * Distributed mode: takes over a session of another node (which may be dead) from its record, rebuilt up to now,
+   * for a client resuming from `seq` with the token it identified with. Null when there is no such session to take.
+   */
+  async adopt(id: string, actor: Actor, tokenHash: string, seq: number): Promise<Session | null> {
+    const stored = this.store ? await this.store.load(id) : null;
+    if (!this.store || !stored || stored.meta.userId !== actor.user.id || stored.meta.tokenHash !== tokenHash || this.sessions.has(id)) return null;
+    const store = this.store;
+    const m = stored.meta;
+    const s = new Session(id, actor, m.intents, m.shard, m.capabilities, m.largeThreshold);
+    s.tokenHash = m.tokenHash;
+    const base = [...stored.checkpoints].reverse().find((c) => c.seq <= seq);
+    const release = await this.hold(m.userId, base?.guilds ?? []);
+    try {
+      return await this.dispatcher.exclusive(async () => {
+        if (this.sessions.has(id) || !(await rebuildSession(this.dispatcher, store, s, stored, seq))) {
+          this.dispatcher.remove(s);
+          return null;
+        }
+        this.ctx.bus.publish({ t: '__SESSION_MOVED', d: { session_id: id, node: this.nodeId } });
+        store.adopt(s, stored);
+        s.detachedAt = performance.now(); // until the resuming socket takes it (the resume window runs if it never does)
+        this.attach(s);
+        return s;
+      });
+    } finally {
+      release();
+    }
+  }
+
+  /** A session that moved to another node: dropped here without ending it (no presence, voice or record changes). */
+  private forget(id: string): void {
+    const s = this.sessions.get(id);
+    if (!s) return;
+    s.dead = true;
+    this.sessions.delete(id);
+    this.dispatcher.remove(s);
+    this.store?.release(id);
+    const t = s.transport;
+    s.transport = null;
+    t?.close(Close.SESSION_TIMED_OUT, 'Session resumed elsewhere.');
+  }
+
   hold(userId: string, guildIds: Iterable<string>): Promise<() => void> {
     return this.dispatcher.hold(userId, guildIds);
   }
@@ -136,6 +198,7 @@ export class Gateway implements GatewayHub {
     s.dead = true;
     this.sessions.delete(s.id);
     this.dispatcher.remove(s);
+    this.store?.end(s.id);
     voiceStates(this.ctx).sessionEnded(s.id); // its users leave voice
     calls(this.ctx).sessionEnded(s.id); // and DM calls
     const last = !this.dispatcher.byUser.has(s.userId);

@@ -177,7 +177,7 @@ export async function afterEvent(ctx: Ctx, e: BusEvent, sessions: Iterable<Sessi
     for (const c of records) {
       if (c.id === handled || before.has(c.id) === now.has(c.id)) continue;
       const wire = channelWire(c);
-      s.dispatch('CHANNEL_UPDATE', JSON.stringify(now.has(c.id) ? wire : obfuscateChannel(wire)));
+      s.dispatch('CHANNEL_UPDATE', JSON.stringify(now.has(c.id) ? wire : obfuscateChannel(wire)), true);
     }
   }
 }

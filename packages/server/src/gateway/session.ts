@@ -1,9 +1,23 @@
 import type { Actor } from '../services/context.js';
 
-/** One dispatched frame kept for RESUME. */
+/**
+ * One dispatched frame kept for RESUME, as its parts: the payload string is shared by every session that got the same
+ * view, so a buffered frame costs a reference, not a copy (the frame is rebuilt for a resume).
+ */
 interface Buffered {
   seq: number;
-  frame: string;
+  t: string;
+  d: string;
+}
+
+const frameOf = (b: Buffered): string => `{"op":0,"s":${b.seq},"t":"${b.t}","d":${b.d}}`;
+
+/** Where a session's frames that cannot be rebuilt from the bus's streams are kept, so another node can resume it. */
+export interface SessionRecorder {
+  /** A frame sent outside the bus's order (READY, a reply to a command), at the session's current position. */
+  direct(s: Session, seq: number, t: string, d: string): void;
+  /** The client holds every frame up to `seq`. */
+  acknowledged(s: Session, seq: number): void;
 }
 
 /**
@@ -37,6 +51,10 @@ export class Session {
   tokenHash = '';
   /** Set by the Gateway when an observer is attached (the dev inspector, with --dev only). */
   tap: SessionTap | null = null;
+  /** Distributed mode: the number of the last bus event this session was considered for (see BusEvent.g). */
+  lastG = 0;
+  /** Distributed mode: keeps what another node needs to resume this session. */
+  recorder: SessionRecorder | null = null;
   private replay: Buffered[] = [];
   /** Index of the oldest kept frame: dropping advances it, and the array is compacted now and then (no shift()). */
   private head = 0;
@@ -61,25 +79,41 @@ export class Session {
     return this.actor.user.id;
   }
 
-  /** Sequence a dispatch, buffer it for resume, and send it if connected. */
-  dispatch(t: string, dJson: string): void {
-    const seq = ++this.seq;
-    const frame = `{"op":0,"s":${seq},"t":"${t}","d":${dJson}}`;
-    this.replay.push({ seq, frame });
-    this.replayBytes += frame.length;
+  /**
+   * Sequence a dispatch, buffer it for resume, and send it if connected. `fromBus`: the frame is a bus event's (or
+   * derived from one), which another node can rebuild from the bus's streams; any other frame is recorded.
+   */
+  dispatch(t: string, dJson: string, fromBus = false): void {
+    const b = this.buffer(++this.seq, t, dJson);
+    this.transport?.send(frameOf(b));
+    this.tap?.(this, t, b.seq, dJson);
+    if (!fromBus) this.recorder?.direct(this, b.seq, t, dJson);
+  }
+
+  /** A recorded frame put back while the session is rebuilt on another node (sent with the other frames of the resume). */
+  restore(seq: number, t: string, dJson: string): boolean {
+    if (seq !== this.seq + 1) return false;
+    this.buffer(++this.seq, t, dJson);
+    return true;
+  }
+
+  private buffer(seq: number, t: string, d: string): Buffered {
+    const b = { seq, t, d };
+    this.replay.push(b);
+    this.replayBytes += d.length + t.length + 32;
     while (this.replay.length - this.head > REPLAY_FRAMES || this.replayBytes > REPLAY_BYTES) this.dropOldest();
-    this.transport?.send(frame);
-    this.tap?.(this, t, seq, dJson);
+    return b;
   }
 
   /** The client confirmed every frame up to `seq`. */
   acknowledge(seq: number): void {
     while (this.head < this.replay.length && this.replay[this.head].seq <= seq) this.dropOldest();
+    this.recorder?.acknowledged(this, seq);
   }
 
   private dropOldest(): void {
     const b = this.replay[this.head++];
-    this.replayBytes -= b.frame.length;
+    this.replayBytes -= b.d.length + b.t.length + 32;
     if (this.head === this.replay.length) {
       this.replay = [];
       this.head = 0;
@@ -95,6 +129,6 @@ export class Session {
     if (seq > this.seq || seq < 0) return null;
     if (seq === this.seq) return [];
     if (seq < this.dropped) return null;
-    return this.replay.slice(this.head).filter((b) => b.seq > seq).map((b) => b.frame);
+    return this.replay.slice(this.head).filter((b) => b.seq > seq).map(frameOf);
   }
 }
