@@ -7,6 +7,7 @@ import { connectRedis } from './store/redis.js';
 import { RedisRateLimits } from './http/rate-limit-redis.js';
 import { RedisVoiceStateStore } from './services/voice/redis-store.js';
 import { RedisSessionStore } from './gateway/session-store.js';
+import { RedisVoiceNodes } from './services/voice/redis-nodes.js';
 
 /**
  * What makes a process one node of a deployment (REDIS_URL): the Redis bus, rate limits counted in Redis, voice
@@ -17,6 +18,7 @@ export interface Distributed {
   bus: RedisBus;
   limits: RedisRateLimits;
   voiceStates: RedisVoiceStateStore;
+  voiceNodes: RedisVoiceNodes;
   ids: Snowflakes;
   /** Gateway sessions' records, so a session resumes on any node. */
   sessions: RedisSessionStore;
@@ -35,6 +37,7 @@ export async function connectDistributed(config: Config, clock: Clock): Promise<
     bus,
     limits: new RedisRateLimits(redis, prefix, clock),
     voiceStates: new RedisVoiceStateStore(redis, prefix),
+    voiceNodes: new RedisVoiceNodes(redis, prefix), // liveness in real time, whatever a dev clock says
     ids: await nodeSnowflakes(redis, prefix, clock),
     sessions: new RedisSessionStore(redis, bus, prefix, recordTtl),
     async close() {

@@ -48,6 +48,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     presences: new MemoryPresences(),
     publicUrl: '',
     voiceStateStore: node?.voiceStates,
+    voiceNodes: node?.voiceNodes,
   };
   const http = buildHttp(ctx, node?.limits);
   registerCdn(http.app, ctx);

@@ -15,6 +15,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
 import { register } from './helpers/fixtures.js';
 import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
+import { RawVoice, joinOnGateway } from './voice/raw.js';
 
 /**
  * Distributed mode on the real engines: two nodes (one PostgreSQL schema, one Redis prefix, two ports). Runs when
@@ -240,6 +241,28 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     assert.deepEqual(guild.voice_states.map((s: any) => [s.user_id, s.channel_id]), [[alice.id, world.voiceChannelId]]);
     atA.send(4, { guild_id: world.guildId, channel_id: null, self_mute: false, self_deaf: false });
     await atB.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.channel_id === null, 15_000);
+  });
+
+  test('a voice channel is served by one voice server, whichever node its users joined through', async () => {
+    const [alice, bob] = a.world.users;
+    const viaA = await joinOnGateway(a, alice.token);
+    const viaB = await joinOnGateway(b, bob.token);
+    open.push(viaA.gw, viaB.gw);
+    assert.equal(viaA.endpoint, viaB.endpoint, 'both are sent to the same voice server');
+    const owner = [a, b].find((t) => t.server.voice.states.endpoint === viaA.endpoint);
+    assert.ok(owner, `${viaA.endpoint} is one of the two nodes' voice servers`);
+    // The user who joined through the other node connects to the owner, then leaves through their own node: the owner
+    // hears it over the bus and ends the voice session.
+    const far = owner === a ? { t: b, join: viaB } : { t: a, join: viaA };
+    const voice = await RawVoice.connect(owner);
+    voice.send(0, far.join.identify());
+    await voice.op(2, 15_000);
+    far.join.gw.send(4, { guild_id: a.world.guildId, channel_id: null, self_mute: false, self_deaf: false });
+    const closed = await Promise.race([voice.closed, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    assert.ok(closed, 'the voice session ended when its user left through another node');
+    const near = far.join === viaA ? viaB : viaA;
+    near.gw.send(4, { guild_id: a.world.guildId, channel_id: null, self_mute: false, self_deaf: false });
+    await near.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === near.userId && d.channel_id === null, 15_000);
   });
 
   test('a user who joins a guild through node A gets its events in a session on node B', async () => {

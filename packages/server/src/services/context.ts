@@ -7,6 +7,7 @@ import type { PresenceState } from '../bus/presence-state.js';
 import type { DB } from '../store/schema.js';
 import type { Store } from '../store/db.js';
 import type { GuildAccess } from './guilds/access.js';
+import type { VoiceNodes } from './voice/nodes.js';
 import type { VoiceStateStore } from './voice/store.js';
 import type { UserRecord } from '../store/records.js';
 
@@ -25,6 +26,8 @@ export interface Ctx {
   publicUrl: string;
   /** Voice states shared by the nodes of a deployment (Redis); unset: each process keeps its own in memory. */
   voiceStateStore?: VoiceStateStore;
+  /** Distributed mode: the deployment's voice servers and which one serves each channel. */
+  voiceNodes?: VoiceNodes;
 }
 
 /** Who is calling: the authenticated user and how they authenticated. */

@@ -17,6 +17,8 @@ import type { VoiceSession } from './session.js';
 import type { VoiceHost } from './host.js';
 import { loadVoiceTls, type VoiceTls } from './tls.js';
 import type { Config } from '../config.js';
+import type { Topic } from '../bus/bus.js';
+import { VOICE_NODE_TTL_MS } from '../services/voice/redis-nodes.js';
 
 /** DAVE is required from this date (server clock) under the `auto` policy. */
 export const DAVE_REQUIRED_FROM = Date.UTC(2026, 2, 1);
@@ -50,6 +52,9 @@ export class VoiceServer implements VoiceHost {
   private https: https.Server | null = null;
   private sweep: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  private announcer: NodeJS.Timeout | null = null;
+  /** Sessions whose topics this server watches on the bus (one unwatch each). */
+  private readonly watching = new WeakSet<VoiceSession>();
   private ssrcCounter = crypto.randomInt(1, 1 << 20);
   private readonly debugLog: boolean;
   readonly gcmTables: boolean;
@@ -98,13 +103,21 @@ export class VoiceServer implements VoiceHost {
       onEvent: () => {},
     });
     this.states.endpoint = `${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${this.port}`;
+    // Distributed mode: this voice server is one of the deployment's; channels are handed to live ones only.
+    const nodes = this.ctx.voiceNodes;
+    if (nodes) {
+      await nodes.announce(this.states.endpoint);
+      this.announcer = setInterval(() => void nodes.announce(this.states.endpoint!).catch((err) => console.error('[voice] announce', err)), VOICE_NODE_TTL_MS / 3);
+      this.announcer.unref();
+    }
+    // Remote too: a user may leave or be moved through another node (the topics of this server's sessions are watched).
     this.unsubscribe = this.ctx.bus.subscribe((e) => {
       if (e.t === 'VOICE_STATE_UPDATE' && e.guild_id && e.d?.user_id) this.onVoiceState(e.guild_id, e.d);
       // A DM call's states carry no guild: their sessions are keyed by the channel id (the voice server id).
       else if (e.t === 'VOICE_STATE_UPDATE' && !e.guild_id && e.channel_id && e.d?.user_id) this.onVoiceState(e.channel_id, e.d);
       else if (e.t === 'LOBBY_VOICE_STATE_UPDATE' && e.d?.lobby_id && e.d?.user_id) this.onVoiceState(String(e.d.lobby_id), e.d);
       else if ((e.t === 'CALL_DELETE' && e.d?.channel_id) || (e.t === 'CHANNEL_DELETE' && e.guild_id && e.d?.id)) this.terminate(String(e.d.channel_id ?? e.d.id));
-    });
+    }, { remote: true });
     this.sweep = setInterval(() => this.sweepConnections(), 1000);
     this.sweep.unref();
     if (cfg.logLevel !== 'silent') {
@@ -153,6 +166,8 @@ export class VoiceServer implements VoiceHost {
     if (old) this.end(old, VoiceClose.SESSION_INVALID);
     this.sessions.set(s.grant.token, s);
     this.byUser.set(key, s);
+    this.watching.add(s);
+    await Promise.all(topicsOf(s).map((t) => this.ctx.bus.watch(t))); // before the state is read: no leave is missed
     const state = await this.states.store.get(s.guildId, s.userId);
     if (!state || state.channel_id !== s.channelId) return null;
     let room = this.rooms.get(s.channelId);
@@ -187,6 +202,7 @@ export class VoiceServer implements VoiceHost {
     if (this.sessions.get(s.grant.token) === s) this.sessions.delete(s.grant.token);
     const key = `${s.guildId}:${s.userId}`;
     if (this.byUser.get(key) === s) this.byUser.delete(key);
+    if (this.watching.delete(s)) for (const t of topicsOf(s)) this.ctx.bus.unwatch(t);
     const room = this.rooms.get(s.channelId);
     if (room) {
       room.remove(s);
@@ -263,6 +279,8 @@ export class VoiceServer implements VoiceHost {
 
   async close(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
+    if (this.announcer) clearInterval(this.announcer);
+    if (this.ctx.voiceNodes && this.states.endpoint) await this.ctx.voiceNodes.withdraw(this.states.endpoint).catch(() => {});
     this.unsubscribe?.();
     for (const c of this.connections) c.close(1001, 'Server shutting down.');
     for (const r of this.rooms.values()) r.close();
@@ -272,6 +290,11 @@ export class VoiceServer implements VoiceHost {
     await closed;
     await this.media?.close();
   }
+}
+
+/** The bus topics whose events a voice session needs from other nodes: its user's, and its guild's (not a call's or lobby's). */
+function topicsOf(s: VoiceSession): Topic[] {
+  return s.grant.lobby || s.grant.call ? [`user:${s.userId}`] : [`user:${s.userId}`, `guild:${s.guildId}`];
 }
 
 /** The host clients reach the voice gateway at. */

@@ -117,7 +117,7 @@ export class Calls {
       const token = crypto.randomBytes(16).toString('hex');
       await this.store.putGrant({ token, userId: user.id, guildId: channelId, channelId, sessionId, call: true });
       this.ctx.bus.publish({
-        t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: null, channel_id: channelId, endpoint: voiceStates(this.ctx).endpoint },
+        t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: null, channel_id: channelId, endpoint: await voiceStates(this.ctx).endpointFor(channelId) },
         user_ids: [user.id], session_id: sessionId,
       });
       if (call.ringing.delete(user.id)) this.publishUpdate(call, recipients);

@@ -91,7 +91,7 @@ export function voiceStates(ctx: Ctx): VoiceStates {
 export class VoiceStates {
   /** In memory, or in Redis in distributed mode (the Ctx carries that store then). */
   readonly store: VoiceStateStore;
-  /** host:port of the voice gateway, set by the voice server when it listens. */
+  /** host:port of this process's voice gateway, set by the voice server when it listens. */
   endpoint: string | null = null;
   private readonly locks = new Map<string, Promise<unknown>>();
 
@@ -122,6 +122,11 @@ export class VoiceStates {
       if (this.locks.get(key) === tail) this.locks.delete(key);
     });
     return next;
+  }
+
+  /** The voice server a channel's (call's, lobby's) members connect to: this process's, or in distributed mode its owner. */
+  endpointFor(key: string): Promise<string | null> {
+    return this.ctx.voiceNodes ? this.ctx.voiceNodes.endpointFor(key) : Promise.resolve(this.endpoint);
   }
 
   grant(token: string): Promise<VoiceGrant | undefined> {
@@ -188,7 +193,7 @@ export class VoiceStates {
     const token = crypto.randomBytes(16).toString('hex');
     await this.store.putGrant({ token, userId: state.user_id, guildId: state.guild_id, channelId: state.channel_id, sessionId: state.session_id });
     this.ctx.bus.publish({
-      t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: state.guild_id, endpoint: this.endpoint }, guild_id: state.guild_id,
+      t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: state.guild_id, endpoint: await this.endpointFor(state.channel_id) }, guild_id: state.guild_id,
       user_ids: [state.user_id], session_id: state.session_id,
     });
   }

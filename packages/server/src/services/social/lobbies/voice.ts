@@ -47,7 +47,7 @@ export async function lobbyVoiceState(ctx: Ctx, input: { userId: string; appId: 
   const token = crypto.randomBytes(16).toString('hex');
   await store.putGrant({ token, userId: input.userId, guildId: lobby.id, channelId: lobby.id, sessionId: state.session_id, lobby: true });
   ctx.bus.publish({
-    t: 'LOBBY_VOICE_SERVER_UPDATE', d: { lobby_id: lobby.id, token, endpoint: voiceStates(ctx).endpoint },
+    t: 'LOBBY_VOICE_SERVER_UPDATE', d: { lobby_id: lobby.id, token, endpoint: await voiceStates(ctx).endpointFor(lobby.id) },
     user_ids: [input.userId], session_id: input.gatewaySessionId,
   });
 }
