@@ -125,6 +125,29 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     dispatches({ frames: all } as RawGateway);
   });
 
+  test('a client that lost its first GUILD_CREATE gets it built again on the other node', async () => {
+    const carol = a.world.users[2] ?? a.world.users[0];
+    const gw = await connect(a);
+    const ready = await gw.identify(carol.token);
+    const live = await gw.dispatch('GUILD_CREATE', (d) => d.id === a.world.guildId, 15_000);
+    await drop(gw);
+    const id = await post(b, 'after the guild');
+    const again = await connect(b);
+    await again.wait((f) => f.op === 10);
+    again.send(6, { token: carol.token, session_id: ready.session_id, seq: 1 }); // READY only
+    await again.dispatch('RESUMED', () => true, 15_000);
+    const got = again.frames.filter((f) => f.op === 0);
+    // What the first socket got after READY comes again, in the same order, then what it missed.
+    const before = gw.frames.filter((f) => f.op === 0 && f.t !== 'READY').map((f) => f.t);
+    assert.deepEqual(got.slice(0, before.length).map((f) => f.t), before);
+    assert.deepEqual(got.slice(-2).map((f) => f.t), ['MESSAGE_CREATE', 'RESUMED']);
+    assert.deepEqual(got.map((f) => f.s), got.map((_, i) => i + 2));
+    const rebuilt = got.find((f) => f.d?.id === a.world.guildId)!.d;
+    assert.equal(rebuilt.name, live.name);
+    assert.deepEqual(rebuilt.channels.map((c: any) => c.id).sort(), live.channels.map((c: any) => c.id).sort());
+    assert.equal(got.find((f) => f.t === 'MESSAGE_CREATE')!.d.id, id);
+  });
+
   test('a session that ended cannot be resumed anywhere, nor with another token', async () => {
     const alice = a.world.users[0];
     const gw = await connect(a);

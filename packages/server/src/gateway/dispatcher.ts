@@ -177,9 +177,15 @@ export class Dispatcher {
       await this.ctx.bus.watch(topic);
       this.ctx.bus.unwatch(topic);
       if (s.isBot && !(s.intents & 1)) continue;
-      const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
-      if (payload) s.dispatch('GUILD_CREATE', JSON.stringify(payload), fromBus);
+      const json = await this.guildCreateJson(s, guildId);
+      if (json) s.dispatch('GUILD_CREATE', json, fromBus, guildId);
     }
+  }
+
+  /** A session's GUILD_CREATE payload for a guild as of now, null when the guild is gone. */
+  async guildCreateJson(s: Session, guildId: string): Promise<string | null> {
+    const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
+    return payload ? JSON.stringify(payload) : null;
   }
 }
 

@@ -39,7 +39,9 @@ export async function rebuildSession(dispatcher: Dispatcher, store: RedisSession
     const ev = pending[pi];
     const frame = direct[di];
     if (frame && (!ev || frame.g < ev.g)) {
-      if (!s.restore(frame.seq, frame.t, frame.d)) return false;
+      // A GUILD_CREATE is built again as of now (a guild deleted since is sent unavailable, as the platform does).
+      const d = frame.guild ? (await dispatcher.guildCreateJson(s, frame.guild)) ?? JSON.stringify({ id: frame.guild, unavailable: true }) : frame.d;
+      if (!s.restore(frame.seq, frame.t, d)) return false;
       di++;
       continue;
     }

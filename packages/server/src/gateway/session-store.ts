@@ -25,7 +25,9 @@ export interface DirectFrame {
   seq: number;
   g: number;
   t: string;
+  /** The payload, or '' for a GUILD_CREATE kept as its guild's id (large, and built again from the store). */
   d: string;
+  guild?: string;
 }
 
 export interface StoredSession {
@@ -55,12 +57,13 @@ export class RedisSessionStore implements SessionRecorder {
     s.recorder = this;
   }
 
-  direct(s: Session, seq: number, t: string, d: string): void {
+  direct(s: Session, seq: number, t: string, d: string, guildId?: string): void {
     const st = this.local.get(s.id);
     if (!st) return;
     st.direct.push(seq);
     const list = this.key(s.id, 'direct');
-    this.redis.multi().rpush(list, JSON.stringify({ seq, g: s.lastG, t, d } satisfies DirectFrame)).pexpire(list, this.ttlMs).exec().catch(report);
+    const frame: DirectFrame = guildId ? { seq, g: s.lastG, t, d: '', guild: guildId } : { seq, g: s.lastG, t, d };
+    this.redis.multi().rpush(list, JSON.stringify(frame)).pexpire(list, this.ttlMs).exec().catch(report);
   }
 
   /**

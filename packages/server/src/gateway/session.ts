@@ -15,7 +15,8 @@ const frameOf = (b: Buffered): string => `{"op":0,"s":${b.seq},"t":"${b.t}","d":
 /** Where a session's frames that cannot be rebuilt from the bus's streams are kept, so another node can resume it. */
 export interface SessionRecorder {
   /** A frame sent outside the bus's order (READY, a reply to a command), at the session's current position. */
-  direct(s: Session, seq: number, t: string, d: string): void;
+  /** `guildId`: a GUILD_CREATE, kept as the guild's id and built again from the store for a resume elsewhere. */
+  direct(s: Session, seq: number, t: string, d: string, guildId?: string): void;
   /** The client holds every frame up to `seq`. */
   acknowledged(s: Session, seq: number): void;
 }
@@ -83,11 +84,11 @@ export class Session {
    * Sequence a dispatch, buffer it for resume, and send it if connected. `fromBus`: the frame is a bus event's (or
    * derived from one), which another node can rebuild from the bus's streams; any other frame is recorded.
    */
-  dispatch(t: string, dJson: string, fromBus = false): void {
+  dispatch(t: string, dJson: string, fromBus = false, guildId?: string): void {
     const b = this.buffer(++this.seq, t, dJson);
     this.transport?.send(frameOf(b));
     this.tap?.(this, t, b.seq, dJson);
-    if (!fromBus) this.recorder?.direct(this, b.seq, t, dJson);
+    if (!fromBus) this.recorder?.direct(this, b.seq, t, dJson, guildId);
   }
 
   /** A recorded frame put back while the session is rebuilt on another node (sent with the other frames of the resume). */
