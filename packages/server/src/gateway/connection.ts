@@ -6,7 +6,8 @@ import type { Ctx } from '../services/context.js';
 import { ALL_INTENTS, INTENT_FLAGS, PRIVILEGED, Close, COMMANDS_PER_MINUTE, MAX_FRAME, Op, SocialOp } from '@accord/protocol';
 import { applicationOfBot } from '../services/identity/applications.js';
 import type { Authenticator } from '../services/identity/authenticate.js';
-import { Session, type Transport } from './session.js';
+import { frameOf, Session, type Transport } from './session.js';
+import { dispatchHead, writeTextFrame } from './ws-frames.js';
 import { ZlibStream } from './compression.js';
 import type { GatewayHub } from './hub.js';
 import { guildIdsOf, readyPayload } from './payloads.js';
@@ -45,6 +46,15 @@ export class Connection implements Transport {
     if (this.closed) return;
     if (this.zlib) this.zlib.send(frame);
     else this.raw(frame);
+  }
+
+  sendDispatch(seq: number, t: string, d: string): void {
+    if (this.closed) return;
+    if (this.zlib) return this.zlib.send(frameOf({ seq, t, d }));
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (this.ws.readyState !== 1 || !socket) return;
+    corkUntilNextTick(socket);
+    writeTextFrame(socket, dispatchHead(t, d), `${seq}}`);
   }
 
   private raw(data: string | Buffer): void {

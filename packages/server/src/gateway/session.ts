@@ -10,7 +10,7 @@ interface Buffered {
   d: string;
 }
 
-const frameOf = (b: Buffered): string => `{"op":0,"s":${b.seq},"t":"${b.t}","d":${b.d}}`;
+export const frameOf = (b: Buffered): string => `{"op":0,"s":${b.seq},"t":"${b.t}","d":${b.d}}`;
 
 /** Where a session's frames that cannot be rebuilt from the bus's streams are kept, so another node can resume it. */
 export interface SessionRecorder {
@@ -31,6 +31,8 @@ const REPLAY_BYTES = 256 * 1024;
 /** Anything that can carry frames to a client. */
 export interface Transport {
   send(frame: string): void;
+  /** A dispatch frame, which the transport may build its own way (sharing the payload's bytes among sessions). */
+  sendDispatch?(seq: number, t: string, d: string): void;
   close(code: number, reason?: string): void;
 }
 
@@ -86,7 +88,9 @@ export class Session {
    */
   dispatch(t: string, dJson: string, fromBus = false, guildId?: string): void {
     const b = this.buffer(++this.seq, t, dJson);
-    this.transport?.send(frameOf(b));
+    const tr = this.transport;
+    if (tr?.sendDispatch) tr.sendDispatch(b.seq, t, dJson);
+    else tr?.send(frameOf(b));
     this.tap?.(this, t, b.seq, dJson);
     if (!fromBus) this.recorder?.direct(this, b.seq, t, dJson, guildId);
   }
