@@ -172,6 +172,28 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
     alice.send(4, { guild_id: world.guildId, channel_id: null, self_mute: false, self_deaf: false });
   });
 
+  test("a poll posted through the api node is ended by the worker node's clock", async () => {
+    const { world } = api;
+    const made = await api.api(`/channels/${world.textChannelId}/messages`, {
+      method: 'POST', token: world.users[0].token,
+      body: { poll: { question: { text: 'Split?' }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } },
+    });
+    assert.equal(made.status, 200);
+    assert.equal(made.body.poll.results.is_finalized, false);
+    // Only the worker's clock passes the expiry: the api node runs no poll clock, and the worker learns of the poll
+    // from the api node's announcement (it was posted after the worker started).
+    worker.server.ctx.clock.advance(2 * 3600_000);
+    try {
+      const ended = await until(async () => {
+        const m = await api.api(`/channels/${world.textChannelId}/messages/${made.body.id}`, { token: world.users[0].token });
+        return m.body.poll?.results?.is_finalized ? m.body : null;
+      }, 30_000, 'the poll to be finalized', 200);
+      assert.equal(ended.poll.results.is_finalized, true);
+    } finally {
+      worker.server.ctx.clock.advance(-2 * 3600_000);
+    }
+  });
+
   test('every role answers /healthz and /readyz with its role', async () => {
     for (const [t, role] of [[api, 'api'], [gateway, 'gateway'], [voice, 'voice'], [worker, 'worker']] as const) {
       const health = await getJson(`${t.server.url}/healthz`);
