@@ -118,8 +118,7 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
   before(async () => {
     api = await startTestServer({ role: 'api' });
     voice = await startTestServer({ role: 'voice', join: api });
-    // The gateway node names the voice node in VOICE_SERVER_UPDATE (its --voice-port is the voice node's).
-    gateway = await startTestServer({ role: 'gateway', join: api, voicePort: voice.server.voice.port });
+    gateway = await startTestServer({ role: 'gateway', join: api });
     worker = await startTestServer({ role: 'worker', join: api });
   });
   after(async () => {
@@ -159,7 +158,7 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
     assert.equal(refused.body.code, 0);
   });
 
-  test("op 4 on the gateway node answers with the voice node's endpoint", async () => {
+  test("op 4 on the gateway node answers with the voice node's endpoint (announced in Redis)", async () => {
     const { world } = api;
     const alice = await RawGateway.connect(gateway.server.url);
     open.push(alice);
