@@ -2,6 +2,7 @@ import { AllowList } from './core/address-policy.js';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { rateLimitMode, type RateLimitMode } from './core/rate-limit-mode.js';
+import { parseRole, type Role } from './core/roles.js';
 /** Every setting, from flags first and environment second. The README lists the same table. */
 export interface Config {
   host: string;
@@ -15,6 +16,8 @@ export interface Config {
   redisPrefix: string;
   /** `accord start`: processes serving the port (0: one per core); more than one needs distributed mode. */
   workers: number;
+  /** Which parts this process runs (core/roles.ts); anything but `all` needs distributed mode. */
+  role: Role;
   /** Public base URL used in gateway URLs and CDN links; derived from host/port when unset. */
   publicUrl?: string;
   dev: boolean;
@@ -84,6 +87,7 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--redis-url', env: 'REDIS_URL', key: 'redisUrl', kind: 'string', doc: 'Redis URL: distributed mode (event bus and rate limits shared by every node); needs --database-url', def: '' },
   { flag: '--redis-prefix', env: 'ACCORD_REDIS_PREFIX', key: 'redisPrefix', kind: 'string', doc: 'Prefix of this deployment\'s Redis keys and channels', def: 'accord:' },
   { flag: '--workers', env: 'ACCORD_WORKERS', key: 'workers', kind: 'number', doc: 'Processes serving the port on this machine (0 = one per core); more than one needs --redis-url and --database-url', def: '1' },
+  { flag: '--role', env: 'ACCORD_ROLE', key: 'role', kind: 'string', doc: 'Parts this node runs: all, api (HTTP API, CDN, web client), gateway, voice or worker (webhook events, subscriptions, poll and lobby clocks); anything but all needs --redis-url and --database-url', def: 'all' },
   { flag: '--public-url', env: 'ACCORD_PUBLIC_URL', key: 'publicUrl', kind: 'string', doc: 'External base URL (http://host:port)', def: 'http://<host>:<port>' },
   { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback callers with the dev token printed at start)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
@@ -127,7 +131,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     else raw[s.key] = inline ?? argv[++i];
   }
   const cfg: Config = {
-    host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1,
+    host: '127.0.0.1', port: 8080, dataDir: './data', dev: false, seed: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1, role: 'all',
     heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info', trustProxy: false, gatewayConnectionsPerIp: 100, identifyTimeoutMs: 20000,
     voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
@@ -147,6 +151,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   cfg.trustProxy = trustProxyValue(cfg.trustProxy);
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);
   if (!Number.isInteger(cfg.workers) || cfg.workers < 0) throw new Error(`invalid --workers: ${cfg.workers}`);
+  cfg.role = parseRole(cfg.role);
+  if (cfg.role !== 'all' && (!cfg.databaseUrl || !cfg.redisUrl)) {
+    throw new Error(`--role ${cfg.role} needs --database-url (PostgreSQL) and --redis-url: the other parts run in other processes, which share the store and the bus only in distributed mode`);
+  }
   if (cfg.redisUrl && !cfg.databaseUrl) throw new Error('--redis-url (REDIS_URL) needs --database-url (DATABASE_URL): every node shares one PostgreSQL');
   if (cfg.outgoingAllow) AllowList.parse(cfg.outgoingAllow); // a bad range stops the start, not the first request
   if (cfg.dev && cfg.host !== 'localhost' && !isLoopback(cfg.host)) throw new Error(`--dev is refused on a non-loopback host (${cfg.host})`);

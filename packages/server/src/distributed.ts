@@ -22,6 +22,8 @@ export interface Distributed {
   ids: Snowflakes;
   /** Gateway sessions' records, so a session resumes on any node. */
   sessions: RedisSessionStore;
+  /** Resolves when Redis answers PING (readiness). */
+  ping(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function connectDistributed(config: Config, clock: Clock): Promise<
     voiceNodes: new RedisVoiceNodes(redis, prefix), // liveness in real time, whatever a dev clock says
     ids: await nodeSnowflakes(redis, prefix, clock),
     sessions: new RedisSessionStore(redis, bus, prefix, recordTtl),
+    ping: () => redis.ping(),
     async close() {
       await bus.close();
       await redis.quit().catch(() => {});

@@ -1,4 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { sql } from 'kysely';
 import { loadConfig, type Config } from './config.js';
 import { Clock } from './core/clock.js';
 import { Snowflakes } from './core/snowflake.js';
@@ -15,25 +18,35 @@ import { registerDevRoutes } from './dev/routes.js';
 import type { Ctx } from './services/context.js';
 import { VoiceServer } from './voice/server.js';
 import { startEventsOut } from './events-out/runtime.js';
-import { startPollClock } from './services/messages/polls.js';
+import { announcePolls, startPollClock } from './services/messages/polls.js';
 import { startLobbies } from './services/social/lobbies/runtime.js';
 import { mountActivityProxy } from './activities/mount.js';
+import { hasPart, type Part, type Role } from './core/roles.js';
+import { buildProbeHttp, registerHealth } from './http/health.js';
+import { refuseUpgrade } from './http/upgrade-refusal.js';
 
 export interface RunningServer {
   ctx: Ctx;
+  role: Role;
   url: string;
   port: number;
-  gateway: Gateway;
-  voice: VoiceServer;
+  /** The Gateway; throws on a role that runs none. */
+  readonly gateway: Gateway;
+  /** The voice server; throws on a role that runs none. */
+  readonly voice: VoiceServer;
+  /** Closes what this role started. */
   close(): Promise<void>;
 }
 
 /**
- * Starts the whole platform in this process: store, bus, HTTP API, CDN and Gateway on one port. With a Redis URL the
- * process is one node of a deployment sharing PostgreSQL and Redis.
+ * Starts the platform in this process: store, bus, and the parts of its role (core/roles.ts; `all`: the HTTP API, CDN
+ * and Gateway on one port, voice on its own, and the background work). With a Redis URL the process is one node of a
+ * deployment sharing PostgreSQL and Redis. Every role answers /healthz and /readyz on its port.
  */
 export async function startServer(overrides: Partial<Config> = {}, argv: string[] = []): Promise<RunningServer> {
   const config = loadConfig(argv, process.env, overrides);
+  const role = config.role;
+  const has = (part: Part) => hasPart(role, part);
   const clock = new Clock();
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
   // Distributed mode: events travel through Redis, rate limits and voice states live there, shared by every node.
@@ -50,36 +63,60 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     voiceStateStore: node?.voiceStates,
     voiceNodes: node?.voiceNodes,
   };
-  const http = buildHttp(ctx, node?.limits);
-  registerCdn(http.app, ctx);
-  registerWebClient(http.app, ctx); // the browser client on /app, /channels/…, /login, /oauth2/authorize, … (packages/web)
-  const dev = config.dev ? registerDevRoutes(http.app, ctx) : null;
-  const eventsOut = startEventsOut(ctx, http.app); // webhook-events outbox, subscription lifecycle (+ their dev routes)
-  const stopPolls = startPollClock(ctx); // polls end when the server clock passes their expiry
-  const gateway = new Gateway(ctx, node?.sessions ?? null);
-  if (dev) gateway.tap = dev.inspector.onDispatch; // the dev inspector sees every dispatch
-  const stopLobbies = startLobbies(ctx, (userId) => gateway.dispatcher.byUser.has(userId)); // lobby idle clock, linked-channel bridge
-  const voice = new VoiceServer(ctx);
-  await voice.start(); // voice gateway (wss, own port) and UDP media
-  // Activities' proxy host shares the port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
-  mountActivityProxy(ctx, http.app.server, (req, socket, head) => gateway.handleUpgrade(req, socket, head));
-  await http.app.listen({ host: config.host, port: config.port });
-  const port = (http.app.server.address() as AddressInfo).port;
+  const app = has('http') ? buildHttp(ctx, node?.limits).app : buildProbeHttp();
+  registerHealth(app, role, [
+    { name: 'store', check: () => sql`SELECT 1`.execute(store.db) },
+    ...(node ? [{ name: 'redis', check: () => node.ping() }] : []),
+  ]);
+  let dev: ReturnType<typeof registerDevRoutes> | null = null;
+  if (has('http')) {
+    registerCdn(app, ctx);
+    registerWebClient(app, ctx); // the browser client on /app, /channels/…, /login, /oauth2/authorize, … (packages/web)
+    if (config.dev) dev = registerDevRoutes(app, ctx);
+  }
+  const makesChanges = has('http') || has('background');
+  // Webhook-event producers where changes are made; the outbox and subscription lifecycle workers (+ their dev routes)
+  // with the background work.
+  const eventsOut = makesChanges ? startEventsOut(ctx, app, { workers: has('background'), devRoutes: has('http') }) : null;
+  // Polls end when the server clock passes their expiry; a node without the clock tells the worker nodes of new ones.
+  const stopPolls = has('background') ? startPollClock(ctx) : has('http') ? announcePolls(ctx) : null;
+  const gateway = has('gateway') ? new Gateway(ctx, node?.sessions ?? null) : null;
+  if (gateway && dev) gateway.tap = dev.inspector.onDispatch; // the dev inspector sees every dispatch
+  // Lobby bridge where messages are posted (linked channels), idle clock with the background work.
+  const stopLobbies = makesChanges ? startLobbies(ctx, (userId) => gateway?.dispatcher.byUser.has(userId) ?? false, 1000, has('background')) : null;
+  const voice = has('voice') ? new VoiceServer(ctx) : null;
+  // Voice gateway (wss, own port) and UDP media. Other roles are in distributed mode: VOICE_SERVER_UPDATE sent from
+  // them names a live voice node of the deployment (ctx.voiceNodes).
+  if (voice) await voice.start();
+  // Activities' proxy host shares the API port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => (gateway ? gateway.handleUpgrade(req, socket, head) : refuseUpgrade(role, socket));
+  if (has('http')) mountActivityProxy(ctx, app.server, upgrade);
+  else app.server.on('upgrade', upgrade);
+  await app.listen({ host: config.host, port: config.port });
+  const port = (app.server.address() as AddressInfo).port;
   const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   ctx.publicUrl = config.publicUrl ?? `http://${hostForUrl}:${port}`;
+  const missing = (part: string): never => {
+    throw new Error(`this node (role ${role}) runs no ${part}`);
+  };
   return {
-    ctx, port, gateway, voice,
+    ctx, port, role,
     url: ctx.publicUrl,
+    get gateway() {
+      return gateway ?? missing('Gateway');
+    },
+    get voice() {
+      return voice ?? missing('voice server');
+    },
     async close() {
-      gateway.close();
-      await voice.close();
-      stopPolls();
-      stopLobbies();
-      await eventsOut.stop();
-      await http.app.close();
+      gateway?.close();
+      await voice?.close();
+      stopPolls?.();
+      stopLobbies?.();
+      await eventsOut?.stop();
+      await app.close();
       await (node ? node.close() : bus.close());
       await store.close();
     },
   };
 }
-

@@ -8,6 +8,7 @@ import { channelAccess, guildField, loadChannel, loadMessage, routeFor } from '.
 import { messageEventWire } from './view.js';
 import { getUsers } from '../identity/users.js';
 import { isId } from '../../core/ids.js';
+import type { BusEvent } from '../../bus/bus.js';
 
 /**
  * Polls: the message service stores a poll in `extra.poll` at create time; this module adds votes (the official
@@ -210,12 +211,15 @@ export function startPollClock(ctx: Ctx, everyMs = 1000): () => void {
     if (stopped) return;
     running = running.then(() => sweepPolls(ctx)).catch(() => undefined);
   };
+  const track = (id: string, expiry: string | null | undefined) => open.set(id, expiry ? Date.parse(expiry) : Number.POSITIVE_INFINITY);
   const unsubscribe = ctx.bus.subscribe((e) => {
     if (e.t === '__CLOCK_MOVED') sweep();
-    else if (e.t === 'MESSAGE_CREATE' && e.d?.poll && !e.d.poll.results?.is_finalized) {
-      open.set(String(e.d.id), e.d.poll.expiry ? Date.parse(e.d.poll.expiry) : Number.POSITIVE_INFINITY);
-    }
+    else if (isOpenPoll(e)) track(String(e.d.id), e.d.poll.expiry);
   });
+  // Polls posted on API nodes, when this clock runs on a worker node (announcePolls).
+  const unsubscribeRemote = ctx.bus.subscribe((e) => {
+    if (e.t === '__POLL_OPENED' && typeof e.d?.id === 'string') track(e.d.id, e.d.expiry);
+  }, { remote: true });
   void (async () => {
     try {
       const rows = await ctx.db.selectFrom('messages').select(['id', 'extra']).where('extra', 'like', '%"is_finalized":false%').execute();
@@ -234,5 +238,19 @@ export function startPollClock(ctx: Ctx, everyMs = 1000): () => void {
     stopped = true;
     clearInterval(timer);
     unsubscribe();
+    unsubscribeRemote();
   };
+}
+
+const isOpenPoll = (e: BusEvent) => e.t === 'MESSAGE_CREATE' && !!e.d?.poll && !e.d.poll.results?.is_finalized;
+
+/**
+ * On a node that posts messages but runs no poll clock (`--role api`): tells the clocks of the worker nodes about each
+ * new poll. A MESSAGE_CREATE leaves this process only on its guild's topic, which a worker does not watch; control
+ * events (`__…`) reach every process.
+ */
+export function announcePolls(ctx: Ctx): () => void {
+  return ctx.bus.subscribe((e) => {
+    if (isOpenPoll(e)) ctx.bus.publish({ t: '__POLL_OPENED', d: { id: String(e.d.id), expiry: e.d.poll.expiry ?? null } });
+  });
 }

@@ -18,9 +18,10 @@ import { leaveLobbyVoice } from './voice.js';
  *   CHANNEL_DELETE of a linked channel unlinks it. Linked channels are kept in memory (loaded at start, then followed
  *   through `__LOBBY_LINK` bus events), so ordinary channel traffic costs a map lookup.
  *
- * `isOnline` says whether a user has a Gateway session (this process's sessions).
+ * `isOnline` says whether a user has a Gateway session (this process's sessions). `idleClock: false` runs only the
+ * bridge (an API node: the bridge must run where messages are posted, the clock on worker nodes).
  */
-export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = () => false, everyMs = 1000): () => void {
+export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = () => false, everyMs = 1000, idleClock = true): () => void {
   const linked = new Map<string, string>(); // channel id → lobby id
   let stopped = false;
   let queue: Promise<void> = Promise.resolve();
@@ -31,7 +32,7 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
     });
   };
 
-  const sweep = () => run('idle sweep', async () => {
+  const sweep = () => idleClock && run('idle sweep', async () => {
     const now = ctx.clock.now();
     const due = await ctx.db.selectFrom('lobbies').selectAll().where('idle_deadline', '<=', now).orderBy('idle_deadline').limit(200).execute();
     for (const row of due) {
@@ -106,8 +107,8 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
     for (const r of rows) if (r.linked_channel_id != null && !linked.has(id(r.linked_channel_id))) linked.set(id(r.linked_channel_id), id(r.id));
   });
   sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
+  const timer = idleClock ? setInterval(sweep, everyMs) : undefined;
+  timer?.unref();
   return () => {
     stopped = true;
     clearInterval(timer);
