@@ -95,6 +95,24 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
     b.unwatch('guild:30');
     assert.ok(!b.topics().includes('guild:30'));
   });
+
+  test('an event with a once key goes out once, however often it is published again', async () => {
+    const atA: BusEvent[] = [];
+    a.subscribe((e) => e.t === 'ONCE' && atA.push(e));
+    const seen = collector(b);
+    await b.watch('guild:40');
+    a.publish({ t: 'ONCE', d: { n: 1 }, guild_id: '40', once: 'message:1' });
+    a.republish({ t: 'ONCE', d: { n: 1 }, guild_id: '40', once: 'message:1' }); // a retry after the first went out
+    b.republish({ t: 'ONCE', d: { n: 2 }, guild_id: '40', once: 'message:2' }); // a retry of one that never went out
+    await seen.until((e) => e.t === 'ONCE' && e.d.n === 2);
+    b.republish({ t: 'ONCE', d: { n: 2 }, guild_id: '40', once: 'message:2' });
+    a.publish({ t: '__MARK_ONCE', d: {} });
+    await seen.until((e) => e.t === '__MARK_ONCE');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(seen.got.filter((e) => e.t === 'ONCE').map((e) => e.d.n).sort(), [1, 2], 'each once');
+    assert.deepEqual(atA.map((e) => e.d.n), [1], 'a retry whose event went out runs no local side effect again');
+    b.unwatch('guild:40');
+  });
 });
 
 describe('the Redis rate-limit store', { skip: !REDIS_URL && 'REDIS_URL is unset' }, () => {

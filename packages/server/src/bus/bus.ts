@@ -25,6 +25,11 @@ export interface BusEvent {
    * (every node sees events in increasing `g`). A session's resume point is its position in this order.
    */
   g?: number;
+  /**
+   * Published at most once under this key in the deployment (distributed mode): a request retried on another node
+   * after the first node stored its change but may have died before publishing calls `republish` with the same key.
+   */
+  once?: string;
 }
 
 /** What a process can ask a distributed bus to carry to it: one guild's events, or one user's. */
@@ -49,6 +54,11 @@ export interface SubscribeOptions {
 export interface EventBus {
   /** Delivers an event to this process's subscribers now, and to other processes' remote subscribers. */
   publish(event: BusEvent): void;
+  /**
+   * Publishes an event carrying `once` only if no node published one under that key (then delivers it here too). The
+   * embedded bus has no other node: whoever stored the change published it, so this does nothing.
+   */
+  republish(event: BusEvent & { once: string }): void;
   /** Registers a handler; returns the function that removes it. */
   subscribe(handler: (event: BusEvent) => void, opts?: SubscribeOptions): () => void;
   /**

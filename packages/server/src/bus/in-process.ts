@@ -8,6 +8,8 @@ export class InProcessBus implements EventBus {
     deliver(this.handlers, event);
   }
 
+  republish(_event: BusEvent & { once: string }): void {}
+
   subscribe(handler: (e: BusEvent) => void, _opts?: SubscribeOptions): () => void {
     this.handlers.push(handler);
     return () => {

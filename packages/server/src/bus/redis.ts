@@ -26,9 +26,11 @@ export function channelsFor(e: BusEvent): string[] {
  * One publish, atomically: the next number of the deployment's order, the event appended under that number to the
  * stream of each of its topics (kept for resumes), then sent on each topic's channel as "<g>|<envelope>". Redis runs
  * scripts one at a time and a subscriber connection receives messages in publish order, so every node sees events
- * in increasing g. KEYS: the counter, then (stream, channel) pairs for ARGV[4] topics, then plain channels.
+ * in increasing g. KEYS: the counter, then (stream, channel) pairs for ARGV[4] topics, then plain channels. ARGV[5]: the
+ * key of an event published at most once (`once`), or ''; returns 0 when one was published under it already.
  */
 const PUBLISH_SCRIPT = `
+if ARGV[5] ~= '' and not redis.call('SET', ARGV[5], '1', 'NX', 'PX', ARGV[3]) then return 0 end
 local g = redis.call('INCR', KEYS[1])
 local pairs = tonumber(ARGV[4])
 local msg = g .. '|' .. ARGV[1]
@@ -86,12 +88,22 @@ export class RedisBus implements EventBus {
 
   publish(event: BusEvent): void {
     deliver(this.local, event);
+    if (!this.closed) void this.send(event).catch(report);
+  }
+
+  republish(event: BusEvent & { once: string }): void {
     if (this.closed) return;
+    this.send(event).then((g) => g && deliver(this.local, event), report);
+  }
+
+  /** Numbers, stores and sends an event; resolves with its number, or 0 when its `once` key was taken. */
+  private async send(event: BusEvent): Promise<number> {
     const text = JSON.stringify({ o: this.origin, e: event } satisfies Envelope);
     const topics = channelsFor(event);
     const stored = topics[0] === ALL ? [] : topics;
     const keys = [this.key('g'), ...stored.flatMap((t) => [this.key(`stream:${t}`), this.channel(t)]), ...(stored.length ? [] : [this.channel(ALL)])];
-    void this.pub.accordPublish(keys.length, ...keys, text, STREAM_MAXLEN, this.streamTtlMs, stored.length).catch(report);
+    const once = event.once ? this.key(`once:${event.once}`) : '';
+    return this.pub.accordPublish(keys.length, ...keys, text, STREAM_MAXLEN, this.streamTtlMs, stored.length, once);
   }
 
   subscribe(handler: (e: BusEvent) => void, opts: SubscribeOptions = {}): () => void {

@@ -108,12 +108,14 @@ export class Dispatcher {
 
     const views = new Map<string, string>();
     const obfuscatable = isObfuscatable(e);
+    // A channel's event: every recipient's permissions from one read of the guild, not one wait per session.
+    const permsIn = guildId && e.channel_id && !e.user_ids && !obfuscatable ? await this.ctx.access.channelPermsOf(guildId, e.channel_id) : null;
+    const needed = intentFor(e.t, !!guildId);
     for (const s of targets) {
       try {
         if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
         if (e.humans_only && s.isBot) continue;
         if (s.isBot && !this.routed(s, guildId)) continue;
-        const needed = intentFor(e.t, !!guildId);
         const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
         if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
         let hidden = false;
@@ -122,8 +124,8 @@ export class Dispatcher {
           const v = await channelEventView(this.ctx, s, e);
           if (v === 'skip') continue;
           hidden = v === 'obfuscated';
-        } else if (guildId && e.channel_id && !e.user_ids) {
-          const perms = await this.ctx.access.channelPerms(guildId, e.channel_id, s.userId);
+        } else if (permsIn) {
+          const perms = permsIn(s.userId);
           if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
         }
         if (guildId && e.permission && !(await this.hasGuildPermission(guildId, s.userId, BigInt(e.permission)))) continue;

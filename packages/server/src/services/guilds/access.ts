@@ -98,8 +98,18 @@ export class GuildAccess {
   /** Channel permissions; threads take their parent's overwrites. Null when not a member. */
   async channelPerms(guildId: string, channelId: string, userId: string): Promise<bigint | null> {
     const s = await this.state(guildId);
-    const subj = s && this.subject(s, userId);
-    if (!s || !subj) return null;
+    return s ? this.permsIn(s, channelId, userId) : null;
+  }
+
+  /** Channel permissions of many users after one wait (fan-out): a function of the user over one state of the guild. */
+  async channelPermsOf(guildId: string, channelId: string): Promise<(userId: string) => bigint | null> {
+    const s = await this.state(guildId);
+    return (userId) => (s ? this.permsIn(s, channelId, userId) : null);
+  }
+
+  private permsIn(s: GuildState, channelId: string, userId: string): bigint | null {
+    const subj = this.subject(s, userId);
+    if (!subj) return null;
     const now = this.clock.now();
     let ch = s.channels.get(channelId);
     const privateMembers = s.privateThreadMembers.get(channelId);

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import type { EventBus } from '../../../bus/bus.js';
+import type { BusEvent, EventBus } from '../../../bus/bus.js';
 import { fieldError } from '../../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { UploadedFile } from '../../../core/uploads.js';
@@ -25,8 +25,10 @@ export const LOADING = 1 << 7;
  * (not to the channel, not to the bot).
  */
 export function onlyTo(ctx: Ctx, userIds: string[]): Ctx {
+  const only = <E extends BusEvent>(e: E): E => (e.t.startsWith('MESSAGE_') ? { ...e, user_ids: userIds } : e);
   const bus: EventBus = {
-    publish: (e) => ctx.bus.publish(e.t.startsWith('MESSAGE_') ? { ...e, user_ids: userIds } : e),
+    publish: (e) => ctx.bus.publish(only(e)),
+    republish: (e) => ctx.bus.republish(only(e)),
     subscribe: (h, opts) => ctx.bus.subscribe(h, opts),
     watch: (topic) => ctx.bus.watch(topic),
     unwatch: (topic) => ctx.bus.unwatch(topic),
