@@ -8,6 +8,7 @@ import { RedisRateLimits } from './http/rate-limit-redis.js';
 import { RedisVoiceStateStore } from './services/voice/redis-store.js';
 import { RedisSessionStore } from './gateway/session-store.js';
 import { RedisVoiceNodes } from './services/voice/redis-nodes.js';
+import { RedisPresences } from './bus/redis-presences.js';
 
 /**
  * What makes a process one node of a deployment (REDIS_URL): the Redis bus, rate limits counted in Redis, voice
@@ -19,6 +20,7 @@ export interface Distributed {
   limits: RedisRateLimits;
   voiceStates: RedisVoiceStateStore;
   voiceNodes: RedisVoiceNodes;
+  presences: RedisPresences;
   ids: Snowflakes;
   /** Gateway sessions' records, so a session resumes on any node. */
   sessions: RedisSessionStore;
@@ -40,6 +42,7 @@ export async function connectDistributed(config: Config, clock: Clock): Promise<
     limits: new RedisRateLimits(redis, prefix, clock),
     voiceStates: new RedisVoiceStateStore(redis, prefix),
     voiceNodes: new RedisVoiceNodes(redis, prefix), // liveness in real time, whatever a dev clock says
+    presences: await RedisPresences.load(redis, prefix, bus),
     ids: await nodeSnowflakes(redis, prefix, clock),
     sessions: new RedisSessionStore(redis, bus, prefix, recordTtl),
     ping: () => redis.ping(),

@@ -58,7 +58,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     db: store.db,
     ids: node?.ids ?? new Snowflakes(clock),
     access: new GuildAccess(store.db, clock, bus),
-    presences: new MemoryPresences(),
+    presences: node?.presences ?? new MemoryPresences(),
     publicUrl: '',
     voiceStateStore: node?.voiceStates,
     voiceNodes: node?.voiceNodes,

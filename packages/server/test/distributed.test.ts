@@ -283,6 +283,19 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     await near.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === near.userId && d.channel_id === null, 15_000);
   });
 
+  test("presences are shared: a session on node B sees who is online on node A", async () => {
+    const [alice, bob] = a.world.users;
+    const atA = await connect(a);
+    await atA.identify(alice.token, { presence: { status: 'dnd', activities: [], since: null, afk: false } });
+    await until(() => b.server.ctx.presences.visible(alice.id).status === 'dnd', 15_000);
+    const atB = await connect(b);
+    await atB.identify(bob.token);
+    const guild = await atB.dispatch('GUILD_CREATE', (d) => d.id === a.world.guildId, 15_000);
+    assert.equal(guild.presences.find((p: any) => p.user.id === alice.id)?.status, 'dnd');
+    atA.send(3, { status: 'idle', activities: [], since: null, afk: false });
+    await until(() => b.server.ctx.presences.visible(alice.id).status === 'idle', 15_000);
+  });
+
   test('a user who joins a guild through node A gets its events in a session on node B', async () => {
     const alice = a.world.users[0];
     const guild = await a.api('/guilds', { method: 'POST', token: alice.token, body: { name: 'Joined elsewhere' } });
