@@ -148,6 +148,22 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     assert.equal(got.find((f) => f.t === 'MESSAGE_CREATE')!.d.id, id);
   });
 
+  test('a node that shuts down leaves its sessions to the others', async () => {
+    const d = await startTestServer({ join: a });
+    const bob = a.world.users[1];
+    const gw = await connect(d);
+    const ready = await gw.identify(bob.token);
+    await gw.dispatch('GUILD_CREATE', (x) => x.id === a.world.guildId, 15_000);
+    await d.close();
+    assert.equal(await gw.closed, 1001);
+    const id = await post(a, 'after the shutdown', a.world.users[0].token);
+    const again = await connect(b);
+    await again.wait((f) => f.op === 10);
+    again.send(6, { token: bob.token, session_id: ready.session_id, seq: lastSeq(gw) });
+    await again.dispatch('RESUMED', () => true, 15_000);
+    assert.deepEqual(again.frames.filter((f) => f.t === 'MESSAGE_CREATE').map((f) => [f.s, f.d.id]), [[lastSeq(gw) + 1, id]]);
+  });
+
   test('a session that ended cannot be resumed anywhere, nor with another token', async () => {
     const alice = a.world.users[0];
     const gw = await connect(a);

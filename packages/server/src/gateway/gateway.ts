@@ -190,7 +190,8 @@ export class Gateway implements GatewayHub {
     if (!s || s.transport !== conn) return;
     s.transport = null;
     s.detachedAt = performance.now();
-    if (clean) this.kill(s);
+    // A node shutting down in distributed mode keeps its sessions' records: their clients resume on another node.
+    if (clean && !(this.closing && this.store)) this.kill(s);
   }
 
   kill(s: Session): void {
