@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from './schema.js';
 import { createSqliteDialect, type SqliteExec } from './sqlite.js';
+import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -13,6 +14,8 @@ export interface Store {
   close(): Promise<void>;
   /** SQLite only: the connection itself, for fixed statements (store/fixed-sql.ts). */
   sqlite?: SqliteExec;
+  /** SQLite only: atomic writes of one event-loop turn share a transaction (store/group-commit.ts). */
+  groupCommit?: GroupCommit;
 }
 
 export interface StoreOptions {
@@ -40,7 +43,8 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     db = new Kysely<DB>({ dialect: created.dialect });
   }
   await migrate(db, dialect);
-  return { db, dialect, close: () => db.destroy(), sqlite };
+  const groupCommit = sqlite && new GroupCommit(sqlite, db);
+  return { db, dialect, close: () => db.destroy(), sqlite, groupCommit };
 }
 
 async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
