@@ -73,6 +73,16 @@ export async function channelFor(ctx: Ctx, actor: Actor, channelId: string, writ
   return ch;
 }
 
+/**
+ * The path's channel for sending a message: a guild channel's row comes from memory while its guild is unchanged
+ * (ctx.access.rows), so its last_message_id and counts may be behind; sending needs neither.
+ */
+export async function channelForSend(ctx: Ctx, actor: Actor, channelId: string): Promise<ChannelRecord> {
+  const ch = await ctx.access.rows.channel(channelId, () => loadChannel(ctx, channelId));
+  assertTokenScope(actor, ch, true);
+  return ch;
+}
+
 /** Category and directory channels hold no messages; forum and media channels take posts (threads), not messages. */
 export function assertMessageChannel(ch: ChannelRecord): void {
   if (ch.type === 15 || ch.type === 16) throw forumChannel();

@@ -29,10 +29,13 @@ const membersTexts: FixedSql[] = [];
 const membersIn = (n: number) =>
   (membersTexts[n] ??= fixedSql(`select * from "members" where "guild_id" = ? and "user_id" in (${Array(n).fill('?').join(', ')})`));
 
-/** Members of the given users in the given guild, keyed by user id. */
-async function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
+/** Members of the given users in the given guild, keyed by user id (kept ones from memory: ctx.access.rows). */
+function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
+  return ctx.access.rows.memberRows(guildId, [...new Set(userIds)], (ids) => readMembers(ctx, guildId, ids));
+}
+
+async function readMembers(ctx: Ctx, guildId: string, ids: string[]): Promise<Map<string, MemberRecord>> {
   const out = new Map<string, MemberRecord>();
-  const ids = [...new Set(userIds)];
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = await readRows(ctx.store, membersIn(chunk.length), [guildId, ...chunk]);
