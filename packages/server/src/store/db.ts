@@ -2,7 +2,8 @@ import { Kysely, sql } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from './schema.js';
-import { createSqliteDialect } from './sqlite.js';
+import { createSqliteDialect, type SqliteExec } from './sqlite.js';
+import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -11,6 +12,10 @@ export interface Store {
   db: Kysely<DB>;
   dialect: Dialect;
   close(): Promise<void>;
+  /** SQLite only: the connection itself, for fixed statements (store/fixed-sql.ts). */
+  sqlite?: SqliteExec;
+  /** SQLite only: atomic writes of one event-loop turn share a transaction (store/group-commit.ts). */
+  groupCommit?: GroupCommit;
 }
 
 export interface StoreOptions {
@@ -23,6 +28,7 @@ export interface StoreOptions {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let db: Kysely<DB>;
   let dialect: Dialect;
+  let sqlite: SqliteExec | undefined;
   if (opts.databaseUrl) {
     dialect = 'postgres';
     // Loaded only when used: SQLite deployments never pay for the PostgreSQL driver at start.
@@ -32,10 +38,13 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(opts.dataDir, { recursive: true });
-    db = new Kysely<DB>({ dialect: createSqliteDialect(path.join(opts.dataDir, 'accord.db')).dialect });
+    const created = createSqliteDialect(path.join(opts.dataDir, 'accord.db'));
+    sqlite = created.exec;
+    db = new Kysely<DB>({ dialect: created.dialect });
   }
   await migrate(db, dialect);
-  return { db, dialect, close: () => db.destroy() };
+  const groupCommit = sqlite && new GroupCommit(sqlite, db);
+  return { db, dialect, close: () => db.destroy(), sqlite, groupCommit };
 }
 
 async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {

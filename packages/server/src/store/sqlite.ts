@@ -15,13 +15,20 @@ function normalizeRow(row: Record<string, unknown>): Record<string, unknown> {
   return row;
 }
 
-const bindable = (params: unknown[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+const bindable = (params: readonly unknown[]) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+
+/** Statements run on the connection itself, synchronously, with the same conversions Kysely's queries get. */
+export interface SqliteExec {
+  raw: Database.Database;
+  all(sqlText: string, params: readonly unknown[]): Record<string, unknown>[];
+  run(sqlText: string, params: readonly unknown[]): void;
+}
 
 /**
  * better-sqlite3 behind the interface Kysely's SqliteDialect expects, with safe integers on every statement and a
- * prepared-statement cache (preparing is the most expensive part of a small query).
+ * prepared-statement cache (preparing is the most expensive part of a small query). `exec` shares that cache.
  */
-export function createSqliteDialect(file: string): { dialect: SqliteDialect; raw: Database.Database } {
+export function createSqliteDialect(file: string): { dialect: SqliteDialect; raw: Database.Database; exec: SqliteExec } {
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
@@ -40,6 +47,11 @@ export function createSqliteDialect(file: string): { dialect: SqliteDialect; raw
     }
     return stmt;
   };
+  const exec: SqliteExec = {
+    raw,
+    all: (sqlText, params) => (prepare(sqlText).all(...bindable(params)) as Record<string, unknown>[]).map(normalizeRow),
+    run: (sqlText, params) => void prepare(sqlText).run(...bindable(params)),
+  };
   const wrapped = {
     close: () => raw.close(),
     prepare(sqlText: string) {
@@ -54,5 +66,5 @@ export function createSqliteDialect(file: string): { dialect: SqliteDialect; raw
       };
     },
   };
-  return { dialect: new SqliteDialect({ database: wrapped as any }), raw };
+  return { dialect: new SqliteDialect({ database: wrapped as any }), raw, exec };
 }

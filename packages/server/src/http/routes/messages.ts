@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Reply, Routes, noContent, type Call } from '../router.js';
 import { parseBody, qInt, snowflake } from '../../core/validation.js';
 import { ApiError } from '../../core/errors.js';
-import { channelFor } from '../../services/messages/channel.js';
+import { channelFor, channelForSend } from '../../services/messages/channel.js';
 import { createMessageView } from '../../services/messages/create.js';
 import { editMessage } from '../../services/messages/edit.js';
 import { bulkDeleteMessages, deleteMessage } from '../../services/messages/delete.js';
@@ -32,7 +32,7 @@ const routes = new Routes()
     return messagesWire(call.ctx, records, { viewerId: call.actor.user.id, reactions: true });
   })
   .post('/channels/{channel_id}/messages', 'any', async (call) => {
-    const ch = await channelOf(call, true);
+    const ch = await channelForSend(call.ctx, call.actor, call.params.channel_id);
     const body = parseBody(MessageCreateBody, call.body);
     try {
       return (await createMessageView(call.ctx, { channel: ch, author: call.actor.user, body, files: call.files }, call.actor.user.id)).rest;

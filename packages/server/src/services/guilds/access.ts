@@ -3,6 +3,7 @@ import type { DB } from '../../store/schema.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventBus } from '../../bus/bus.js';
 import { watchForCache } from '../../bus/cache-watch.js';
+import { GuildRows } from './rows.js';
 import { ALL_PERMISSIONS, P, channelPermissions, guildPermissions, has, type Overwrite, type PermissionSubject } from '@accord/protocol';
 import { Errors } from '../../core/errors.js';
 import { id, idOrNull } from '../../store/schema.js';
@@ -26,15 +27,19 @@ const THREAD_TYPES = new Set([10, 11, 12]);
 
 export class GuildAccess {
   private cache = new Map<string, Promise<GuildState | null>>();
+  /** Channel and member rows of message creates, dropped with this cache's state of their guild. */
+  readonly rows: GuildRows;
 
   constructor(private readonly db: Kysely<DB>, private readonly clock: Clock, private readonly bus: EventBus) {
+    this.rows = new GuildRows(bus);
     bus.subscribe((e) => {
-      if (e.guild_id && INVALIDATING.test(e.t)) this.cache.delete(e.guild_id);
+      if (e.guild_id && INVALIDATING.test(e.t)) this.invalidate(e.guild_id);
     }, { remote: true }); // changes made on other nodes too, for the guilds this node watches (see state)
   }
 
   invalidate(guildId: string): void {
     this.cache.delete(guildId);
+    this.rows.drop(guildId);
   }
 
   private state(guildId: string): Promise<GuildState | null> {

@@ -4,6 +4,9 @@ import { ApiError, Errors } from '../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
 import { toChannel, toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
+import type { DB } from '../../store/schema.js';
+import type { Selectable } from 'kysely';
+import { fixedSql, readRows } from '../../store/fixed-sql.js';
 
 export const DM_TYPES = new Set([1, 3]);
 /** Ids are stored as signed BIGINT (PostgreSQL refuses larger values in comparisons). */
@@ -18,12 +21,14 @@ const DM_PERMS =
 
 export const forumChannel = () => new ApiError(400, 40058, 'Cannot send a message in a forum channel');
 
+const CHANNEL_BY_ID = fixedSql('select * from "channels" where "id" = ?'); // on nearly every request: not rebuilt each time
+
 /** Loads a channel by path id; malformed and unknown ids are both 10003. */
 export async function loadChannel(ctx: Ctx, channelId: string): Promise<ChannelRecord> {
   if (!isSnowflake(channelId) || BigInt(channelId) >= MAX_ID) throw Errors.unknownChannel(); // past BIGINT: nothing is stored there
-  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+  const [row] = await readRows(ctx.store, CHANNEL_BY_ID, [channelId]);
   if (!row) throw Errors.unknownChannel();
-  return toChannel(row);
+  return toChannel(row as Selectable<DB['channels']>);
 }
 
 /**
@@ -65,6 +70,16 @@ export function assertTokenScope(actor: Actor, ch: ChannelRecord, write: boolean
 export async function channelFor(ctx: Ctx, actor: Actor, channelId: string, write: boolean): Promise<ChannelRecord> {
   const ch = await loadChannel(ctx, channelId);
   assertTokenScope(actor, ch, write);
+  return ch;
+}
+
+/**
+ * The path's channel for sending a message: a guild channel's row comes from memory while its guild is unchanged
+ * (ctx.access.rows), so its last_message_id and counts may be behind; sending needs neither.
+ */
+export async function channelForSend(ctx: Ctx, actor: Actor, channelId: string): Promise<ChannelRecord> {
+  const ch = await ctx.access.rows.channel(channelId, () => loadChannel(ctx, channelId));
+  assertTokenScope(actor, ch, true);
   return ch;
 }
 

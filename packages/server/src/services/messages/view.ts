@@ -4,6 +4,9 @@ import type { ChannelRecord, MemberRecord, MessageRecord, UserRecord } from '../
 import { message, type ReactionCount } from '../../wire/message.js';
 import { member as memberWire } from '../../wire/member.js';
 import { getUsers } from '../identity/users.js';
+import type { DB } from '../../store/schema.js';
+import type { Selectable } from 'kysely';
+import { fixedSql, readRows, type FixedSql } from '../../store/fixed-sql.js';
 
 export interface ViewOptions {
   /** Whose `me` flags reactions carry; null for a viewer-independent payload. */
@@ -21,13 +24,22 @@ export interface ViewOptions {
 
 const referenceId = (m: MessageRecord) => (m.message_reference && m.message_reference.type !== 1 ? m.message_reference.message_id ?? null : null);
 
-/** Members of the given users in the given guild, keyed by user id. */
-async function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
+/** The members query for n user ids (every MESSAGE_CREATE runs it, usually for one): its text made once per n. */
+const membersTexts: FixedSql[] = [];
+const membersIn = (n: number) =>
+  (membersTexts[n] ??= fixedSql(`select * from "members" where "guild_id" = ? and "user_id" in (${Array(n).fill('?').join(', ')})`));
+
+/** Members of the given users in the given guild, keyed by user id (kept ones from memory: ctx.access.rows). */
+function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
+  return ctx.access.rows.memberRows(guildId, [...new Set(userIds)], (ids) => readMembers(ctx, guildId, ids));
+}
+
+async function readMembers(ctx: Ctx, guildId: string, ids: string[]): Promise<Map<string, MemberRecord>> {
   const out = new Map<string, MemberRecord>();
-  const ids = [...new Set(userIds)];
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', ids.slice(i, i + 500)).execute();
-    for (const r of rows) out.set(String(r.user_id), toMember(r));
+    const chunk = ids.slice(i, i + 500);
+    const rows = await readRows(ctx.store, membersIn(chunk.length), [guildId, ...chunk]);
+    for (const r of rows) out.set(String(r.user_id), toMember(r as Selectable<DB['members']>));
   }
   return out;
 }

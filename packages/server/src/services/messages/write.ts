@@ -1,7 +1,10 @@
 import type { Ctx } from '../context.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import type { DB } from '../../store/schema.js';
-import type { Insertable } from 'kysely';
+import type { CompiledQuery, Insertable } from 'kysely';
+import type { Dialect } from '../../store/db.js';
+import { compiledFor, fixedSql, type FixedSql } from '../../store/fixed-sql.js';
+import { writeAtomically } from '../../store/group-commit.js';
 import { toMessage } from '../../store/repos/mappers.js';
 import { routeFor, THREAD_TYPES } from './channel.js';
 import { messageEventWire } from './view.js';
@@ -18,20 +21,44 @@ export function messageRow(ctx: Ctx, ch: ChannelRecord, authorId: string, type: 
   };
 }
 
+const UPDATE_CHANNEL = fixedSql(
+  'update "channels" set "last_message_id" = ? where "id" = ? and ("last_message_id" is null or "last_message_id" < ?)',
+);
+const UPDATE_THREAD = fixedSql(
+  'update "channels" set "last_message_id" = case when "last_message_id" is null or "last_message_id" < ? then ? else "last_message_id" end, ' +
+    '"message_count" = "message_count" + 1, "total_message_sent" = "total_message_sent" + 1 where "id" = ?',
+);
+
 /**
- * Writes a message row (and its uploaded files) and moves the channel's last message, in one transaction. Threads
- * also count the message. Every path that creates a message row goes through here.
+ * The insert of a message row, by its columns: rows are built by messageRow, so one text serves nearly every call.
+ * Undefined values leave their column out (its default), as Kysely's insert does.
+ */
+const inserts = new Map<string, FixedSql>();
+function insertRow(dialect: Dialect, row: MessageRow): CompiledQuery {
+  const columns = (Object.keys(row) as (keyof MessageRow)[]).filter((c) => row[c] !== undefined);
+  const key = columns.join(',');
+  let q = inserts.get(key);
+  if (!q) {
+    q = fixedSql(`insert into "messages" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+    inserts.set(key, q);
+  }
+  return compiledFor(dialect, q, columns.map((c) => row[c]));
+}
+
+/**
+ * Writes a message row (and its uploaded files) and moves the channel's last message forward, in one transaction
+ * (on SQLite, the group commit's). Threads also count the message. Every path that creates a message row goes through
+ * here. The last message only moves forward, so racing creates leave the newest one there.
  */
 export async function writeMessageRow(ctx: Ctx, ch: ChannelRecord, row: MessageRow, files: Insertable<DB['files']>[] = []): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    if (files.length) await trx.insertInto('files').values(files).execute();
-    await trx.insertInto('messages').values(row).execute();
-    await trx.updateTable('channels')
-      .set((eb) => (THREAD_TYPES.has(ch.type)
-        ? { last_message_id: row.id, message_count: eb('message_count', '+', 1), total_message_sent: eb('total_message_sent', '+', 1) }
-        : { last_message_id: row.id }))
-      .where('id', '=', ch.id).execute();
-  });
+  const dialect = ctx.store.dialect;
+  const statements: CompiledQuery[] = [];
+  if (files.length) statements.push(ctx.db.insertInto('files').values(files).compile());
+  statements.push(insertRow(dialect, row));
+  statements.push(THREAD_TYPES.has(ch.type)
+    ? compiledFor(dialect, UPDATE_THREAD, [row.id, row.id, ch.id])
+    : compiledFor(dialect, UPDATE_CHANNEL, [row.id, ch.id, row.id]));
+  await writeAtomically(ctx.store, statements);
 }
 
 /**

@@ -67,8 +67,13 @@ export interface AuditLogEntry {
 // The X-Audit-Log-Reason of the request being served, so services deep in a call chain need not thread it through.
 const requestScope = new AsyncLocalStorage<{ reason: string | null }>();
 
-/** Runs a request handler with its audit log reason in scope (http/app.ts wraps every handler with this). */
+/**
+ * Runs a request handler with its audit log reason in scope (http/app.ts wraps every handler with this). Without a
+ * reason and outside any scope the handler runs as it is: the scope's store would say null just the same, and a
+ * storage never run keeps Node's promise hooks off, which cost every promise of every request.
+ */
 export function withAuditReason<T>(reason: string | null, fn: () => Promise<T>): Promise<T> {
+  if (reason === null && requestScope.getStore() === undefined) return fn();
   return requestScope.run({ reason }, fn);
 }
 
