@@ -21,6 +21,8 @@ export class Dispatcher {
   readonly byUser = new Map<string, Set<Session>>();
   readonly byGuild = new Map<string, Set<Session>>();
   private queue: Promise<void> = Promise.resolve();
+  /** Distributed mode: the number of the last bus event whose recipients were chosen. */
+  private processedG = 0;
 
   constructor(private readonly ctx: Ctx, private readonly presences: Presences) {}
 
@@ -41,6 +43,9 @@ export class Dispatcher {
   }
 
   add(s: Session): void {
+    // Events this node already handed out went to the sessions attached then: this one starts after them, or its
+    // rebuild elsewhere would send it frames it never had.
+    s.lastG = Math.max(s.lastG, this.processedG);
     if (index(this.byUser, s.userId, s)) void this.ctx.bus.watch(`user:${s.userId}`);
     for (const g of s.guildIds) this.indexGuild(g, s);
   }
@@ -74,6 +79,7 @@ export class Dispatcher {
   }
 
   private async dispatch(e: BusEvent): Promise<void> {
+    if (e.g !== undefined) this.processedG = e.g; // its targets are chosen now: a session attached later never gets it
     if (e.user_ids) return this.deliver(e, e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]));
     if (e.guild_id) return this.deliver(e, [...(this.byGuild.get(e.guild_id) ?? [])]);
   }
