@@ -44,6 +44,8 @@ export interface ScenarioReport {
   expected: number;
   deliveredOnce: number;
   lost: number;
+  /** Of `lost`, deliveries missing at sessions of the killed gateway node. */
+  lostOnMoved: number;
   duplicated: number;
   seqBreaks: number;
   /** Up to 10 faulty sessions, for the failure message. */
@@ -183,6 +185,8 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
   const faults: SessionFault[] = [];
   let deliveredOnce = 0;
   let lost = 0;
+  let lostOnMoved = 0;
+  const moved = new Set(victims);
   let duplicated = 0;
   let seqBreaks = 0;
   const lostBy = new Map<string, number>();
@@ -197,6 +201,7 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
     }
     const unexpected = [...l.messages.keys()].filter((id) => !ids.has(id)).length;
     lost += lostHere;
+    if (moved.has(l)) lostOnMoved += lostHere;
     duplicated += dupHere;
     seqBreaks += l.seqBreaks.length;
     if (lostHere || dupHere || unexpected || l.seqBreaks.length || l.invalidSessions) {
@@ -214,6 +219,7 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
     expected: ids.size * listeners.length,
     deliveredOnce,
     lost,
+    lostOnMoved,
     duplicated,
     seqBreaks,
     faults,
@@ -227,10 +233,18 @@ export function describe(r: ScenarioReport): string {
   return [
     `sessions ${r.sessions}, messages posted ${r.posted} (${r.retried.length} needed a retry, ${r.refused.length} refused)`,
     `killed gateway node's sessions: ${r.movedSessions}, resumed elsewhere ${r.resumedSessions}; INVALID_SESSION ${r.invalidSessions}`,
-    `deliveries expected ${r.expected}: exactly once ${r.deliveredOnce}, lost ${r.lost}, duplicated ${r.duplicated}; sequence breaks ${r.seqBreaks}`,
-    ...(r.lostEverywhere.length ? [`lost by every session (committed, never published?): ${r.lostEverywhere.join(', ')}`] : []),
+    `deliveries expected ${r.expected}: exactly once ${r.deliveredOnce}, lost ${r.lost} (${r.lostOnMoved} at sessions of the killed gateway node), duplicated ${r.duplicated}; sequence breaks ${r.seqBreaks}`,
+    ...(r.retried.length ? [`retry causes: ${JSON.stringify(causes(r.retried))}`] : []),
+    ...(r.lostEverywhere.length ? [`lost by every session: ${r.lostEverywhere.length} (${r.lostEverywhere.filter((id) => r.retried.some((p) => p.id === id)).length} of them retried): ${r.lostEverywhere.slice(0, 10).join(', ')}`] : []),
     ...r.refused.slice(0, 5).map((x) => `refused: ${x}`),
     ...r.faults.map((f) => `session ${f.listener} on ${f.node}: lost ${f.lost}, duplicated ${f.duplicated}, unexpected ${f.unexpected}, invalid sessions ${f.invalidSessions}, seq breaks ${JSON.stringify(f.seqBreaks)}`),
     `timings (ms from start): ${JSON.stringify(r.timings)}`,
   ].join('\n');
+}
+
+/** How many failed attempts each cause made (node and error), across retried posts. */
+function causes(retried: ScenarioReport['retried']): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of retried) for (const f of p.failedOn) out[f] = (out[f] ?? 0) + 1;
+  return out;
 }
