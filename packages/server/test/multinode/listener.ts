@@ -19,6 +19,11 @@ export class Listener {
   resumed = 0;
   invalidSessions = 0;
   reconnects = 0;
+  /** What happened to the session, for a failure's report: resumes, invalid sessions, duplicates with their `s`. */
+  readonly notes: string[] = [];
+  private heartbeats = 0;
+  /** The `s` each message id first came with (to show where a duplicate came from). */
+  private firstSeq = new Map<string, number>();
   /** The node (index into `nodes`) of the current socket. */
   node: number;
   private ws: WebSocket | null = null;
@@ -88,6 +93,7 @@ export class Listener {
         this.beat = first;
         if (this.sessionId) {
           this.resumes++;
+          this.notes.push(`RESUME seq ${this.lastSeq} on node ${this.node}`);
           ws.send(JSON.stringify({ op: 6, d: { token: this.token, session_id: this.sessionId, seq: this.lastSeq } }));
         } else this.identify(ws);
         return;
@@ -100,6 +106,7 @@ export class Listener {
         // The session cannot be resumed: a real client identifies anew, as a new session whose `s` starts over. The
         // test counts this as a failure (every event of the old session after its last `s` is lost).
         this.invalidSessions++;
+        this.notes.push(`INVALID_SESSION after ${this.heartbeats} heartbeats (last s ${this.lastSeq})`);
         this.sessionId = null;
         this.lastSeq = 0;
         this.ready = false;
@@ -120,8 +127,12 @@ export class Listener {
       if (this.ready) for (const w of this.readyWaiters.splice(0)) w();
     } else if (f.t === 'RESUMED') {
       this.resumed++;
+      this.notes.push(`RESUMED at s ${f.s}`);
     } else if (f.t === 'MESSAGE_CREATE' && f.d.channel_id === this.channelId) {
       this.messages.set(f.d.id, (this.messages.get(f.d.id) ?? 0) + 1);
+      const first = this.firstSeq.get(f.d.id);
+      if (first === undefined) this.firstSeq.set(f.d.id, f.s!);
+      else this.notes.push(`MESSAGE_CREATE ${f.d.id} again at s ${f.s} (first at s ${first})`);
     }
   }
 
@@ -131,7 +142,9 @@ export class Listener {
   }
 
   private heartbeat(ws: WebSocket): void {
-    if (ws === this.ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ op: 1, d: this.lastSeq || null }));
+    if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;
+    this.heartbeats++;
+    ws.send(JSON.stringify({ op: 1, d: this.lastSeq || null }));
   }
 
   private clearBeat(): void {

@@ -28,6 +28,7 @@ export interface SessionFault {
   unexpected: number;
   seqBreaks: [number, number][];
   invalidSessions: number;
+  notes: string[];
 }
 
 export interface ScenarioReport {
@@ -53,6 +54,8 @@ export interface ScenarioReport {
   /** Messages lost by every session: a message committed whose MESSAGE_CREATE was never published. */
   lostEverywhere: string[];
   timings: Record<string, number>;
+  /** The last lines each node printed (errors show here). */
+  nodeLogs: string[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -166,7 +169,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
     await sleep(1000); // late duplicates, if any, arrive too
     mark('quiescent');
 
-    return report(opts.sessions, poster, listeners, gateways, victims, timings);
+    return { ...report(opts.sessions, poster, listeners, gateways, victims, timings), nodeLogs: nodes.flatMap((n) => n.log.slice(-5)) };
   } finally {
     for (const l of listeners) l.stop();
     if (poster) await Promise.race([poster.stop(), sleep(5000)]);
@@ -180,7 +183,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
   }
 }
 
-function report(sessions: number, poster: Poster, listeners: Listener[], gateways: NodeProcess[], victims: Listener[], timings: Record<string, number>): ScenarioReport {
+function report(sessions: number, poster: Poster, listeners: Listener[], gateways: NodeProcess[], victims: Listener[], timings: Record<string, number>): Omit<ScenarioReport, 'nodeLogs'> {
   const ids = new Set(poster.posted.map((p) => p.id));
   const faults: SessionFault[] = [];
   let deliveredOnce = 0;
@@ -205,7 +208,7 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
     duplicated += dupHere;
     seqBreaks += l.seqBreaks.length;
     if (lostHere || dupHere || unexpected || l.seqBreaks.length || l.invalidSessions) {
-      if (faults.length < 10) faults.push({ listener: i, node: gateways[l.node].name, lost: lostHere, duplicated: dupHere, unexpected, seqBreaks: l.seqBreaks.slice(0, 5), invalidSessions: l.invalidSessions });
+      if (faults.length < 10) faults.push({ listener: i, node: gateways[l.node].name, lost: lostHere, duplicated: dupHere, unexpected, seqBreaks: l.seqBreaks.slice(0, 5), invalidSessions: l.invalidSessions, notes: l.notes.slice(0, 6) });
     }
   });
   return {
@@ -237,8 +240,9 @@ export function describe(r: ScenarioReport): string {
     ...(r.retried.length ? [`retry causes: ${JSON.stringify(causes(r.retried))}`] : []),
     ...(r.lostEverywhere.length ? [`lost by every session: ${r.lostEverywhere.length} (${r.lostEverywhere.filter((id) => r.retried.some((p) => p.id === id)).length} of them retried): ${r.lostEverywhere.slice(0, 10).join(', ')}`] : []),
     ...r.refused.slice(0, 5).map((x) => `refused: ${x}`),
-    ...r.faults.map((f) => `session ${f.listener} on ${f.node}: lost ${f.lost}, duplicated ${f.duplicated}, unexpected ${f.unexpected}, invalid sessions ${f.invalidSessions}, seq breaks ${JSON.stringify(f.seqBreaks)}`),
+    ...r.faults.map((f) => `session ${f.listener} on ${f.node}: lost ${f.lost}, duplicated ${f.duplicated}, unexpected ${f.unexpected}, invalid sessions ${f.invalidSessions}, seq breaks ${JSON.stringify(f.seqBreaks)}; ${f.notes.join('; ')}`),
     `timings (ms from start): ${JSON.stringify(r.timings)}`,
+    ...(r.faults.length ? r.nodeLogs.filter((l) => !l.includes('accord: ')) : []),
   ].join('\n');
 }
 
