@@ -34,7 +34,7 @@ export interface NodeProcess {
 /** Whether this tree's `accord start` has `--role` (the roles work): nodes are then started with the role they play. */
 export const rolesSupported = SETTINGS.some((s) => s.flag === '--role');
 
-/** Starts a node inside `net`'s namespace and resolves once its API answers over the bridge. */
+/** Starts a node inside `net`'s namespace and resolves once it is ready (`/readyz`, every role has it) over the bridge. */
 export async function startNode(name: string, role: 'api' | 'gateway', net: NetNode, dep: Deployment): Promise<NodeProcess> {
   const url = `http://${net.ip}:${PORT}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `accord-mn-${name}-`));
@@ -70,7 +70,7 @@ export async function startNode(name: string, role: 'api' | 'gateway', net: NetN
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (!node.alive()) throw new Error(`${name} exited before it answered:\n${log.join('\n')}`);
-    const ok = await fetch(`${url}/api/v10/gateway`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
     if (ok) return node;
     if (Date.now() > deadline) {
       node.kill();
