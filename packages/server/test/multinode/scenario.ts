@@ -5,7 +5,7 @@ import { startForwarder, type Forwarder } from './forwarder.js';
 import { Listener } from './listener.js';
 import { startNode, type Deployment, type NodeProcess } from './nodes.js';
 import { Poster } from './poster.js';
-import { BRIDGE_IP, createTopology, destroyTopology } from './topology.js';
+import { BRIDGE_IP, createTopology, destroyTopology, lockMachine } from './topology.js';
 import { createWorld } from './world.js';
 
 export interface ScenarioOptions {
@@ -95,6 +95,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
   const nodes: NodeProcess[] = [];
   const listeners: Listener[] = [];
   let poster: Poster | null = null;
+  const unlock = await lockMachine();
   try {
     const net = createTopology(['api0', 'api1', 'gw0', 'gw1', 'gw2']);
     const pg = new URL(opts.databaseUrl);
@@ -171,15 +172,19 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
 
     return { ...report(opts.sessions, poster, listeners, gateways, victims, timings), nodeLogs: nodes.flatMap((n) => n.log.slice(-5)) };
   } finally {
-    for (const l of listeners) l.stop();
-    if (poster) await Promise.race([poster.stop(), sleep(5000)]);
-    for (const n of nodes) n.kill('SIGKILL');
-    await Promise.race([Promise.all(nodes.map((n) => n.exited)), sleep(10_000)]);
-    forwarder?.close();
-    destroyTopology();
-    await dropSchema(opts.databaseUrl, schema).catch((err) => log(`drop schema: ${err}`));
-    const r = await connectRedis(opts.redisUrl, 'accord-multinode-cleanup');
-    await deleteKeys(r, `${schema}:`).catch(() => {}).finally(() => r.quit());
+    try {
+      for (const l of listeners) l.stop();
+      if (poster) await Promise.race([poster.stop(), sleep(5000)]);
+      for (const n of nodes) n.kill('SIGKILL');
+      await Promise.race([Promise.all(nodes.map((n) => n.exited)), sleep(10_000)]);
+      forwarder?.close();
+      destroyTopology();
+      await dropSchema(opts.databaseUrl, schema).catch((err) => log(`drop schema: ${err}`));
+      const r = await connectRedis(opts.redisUrl, 'accord-multinode-cleanup');
+      await deleteKeys(r, `${schema}:`).catch(() => {}).finally(() => r.quit());
+    } finally {
+      unlock();
+    }
   }
 }
 

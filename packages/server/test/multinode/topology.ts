@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 
 /**
  * The multi-node test's network: one Linux network namespace per node, each joined by a veth pair to a bridge in the
@@ -72,5 +73,39 @@ export function destroyTopology(): void {
   for (const line of links.split('\n')) {
     const name = line.split(':')[1]?.trim().split('@')[0];
     if (name?.startsWith(PREFIX)) spawnSync('ip', ['link', 'del', name], { stdio: 'ignore' });
+  }
+}
+
+const LOCK = '/run/accord-multinode.lock';
+
+/**
+ * One run per machine: the names and addresses are fixed, and a run removes the leftovers of another at its start.
+ * Waits (bounded) while a live process holds the lock; a lock whose process is gone is taken over. Returns the release.
+ */
+export async function lockMachine(timeoutMs = 15 * 60_000): Promise<() => void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      fs.writeFileSync(LOCK, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(LOCK, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = Number(fs.readFileSync(LOCK, 'utf8').trim());
+    if (!holder || !alive(holder)) {
+      fs.rmSync(LOCK, { force: true });
+      continue;
+    }
+    if (Date.now() > end) throw new Error(`another multi-node run (pid ${holder}) holds ${LOCK}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
