@@ -14,8 +14,11 @@ import { MemoryVoiceStateStore, type VoiceStateRecord } from '../src/services/vo
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
 import { register } from './helpers/fixtures.js';
+import { twoNodes } from './helpers/two-nodes.js';
 import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
 import { RawVoice, joinOnGateway } from './voice/raw.js';
+import { loadChannel } from '../src/services/messages/channel.js';
+import { messageRow, writeMessageRow } from '../src/services/messages/write.js';
 
 /**
  * Distributed mode on the real engines: two nodes (one PostgreSQL schema, one Redis prefix, two ports). Runs when
@@ -352,6 +355,42 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
       assert.equal(refused.headers.get('x-ratelimit-global'), 'true');
       assert.equal(refused.body.global, true);
     });
+  });
+});
+
+describe('a message create retried on another node', { skip: !enabled && 'needs REDIS_URL and DATABASE_URL' }, () => {
+  const nodes = twoNodes();
+
+  test('a nonce-enforced message a node committed but never published reaches sessions when the client retries on another node, once', async () => {
+    const { a, b, connect } = nodes;
+    const { world } = a;
+    const alice = world.users[0];
+    const bob = await connect(b);
+    await bob.identify(world.users[1].token);
+    // Node A "dies" between its commit and its publish: the row exists, no MESSAGE_CREATE went out.
+    const ctx = a.server.ctx;
+    const ch = await loadChannel(ctx, world.textChannelId);
+    const nonce = `n${crypto.randomBytes(6).toString('hex')}`;
+    const row = { ...messageRow(ctx, ch, alice.id, 0), content: 'committed, never published', nonce };
+    await writeMessageRow(ctx, ch, row);
+    const post = (t: TestServer) => t.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'committed, never published', nonce, enforce_nonce: true } });
+    const retried = await post(b);
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal(retried.body.id, row.id, 'the retry answers with the committed message');
+    await bob.dispatch('MESSAGE_CREATE', (d) => d.id === row.id, 15_000);
+    // Retried again, on either node: the event was published, so nothing goes out a second time.
+    assert.equal((await post(a)).body.id, row.id);
+    assert.equal((await post(b)).body.id, row.id);
+    // And a create whose node published (the usual case) is not published again by a retry.
+    const nonce2 = `n${crypto.randomBytes(6).toString('hex')}`;
+    const sent = await a.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'published', nonce: nonce2, enforce_nonce: true } });
+    const again = await b.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'published', nonce: nonce2, enforce_nonce: true } });
+    assert.equal(again.body.id, sent.body.id);
+    // Node B's republishes went to Redis before this read on the same connection: the barrier is numbered after them.
+    await (b.server.ctx.bus as RedisBus).position();
+    const barrier = await a.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'barrier' } });
+    await bob.dispatch('MESSAGE_CREATE', (d) => d.id === barrier.body.id, 15_000);
+    for (const id of [row.id, sent.body.id]) assert.equal(bob.frames.filter((f) => f.t === 'MESSAGE_CREATE' && f.d.id === id).length, 1, id);
   });
 });
 

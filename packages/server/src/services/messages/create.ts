@@ -6,12 +6,12 @@ import type { UploadedFile } from '../../core/uploads.js';
 import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { planAttachments, type AttachmentPlan } from './attachments.js';
-import { assertMessageChannel, channelAccess, DM_TYPES, THREAD_TYPES } from './channel.js';
+import { assertMessageChannel, channelAccess, DM_TYPES, routeFor, THREAD_TYPES } from './channel.js';
 import { normalizeEmbed } from './embeds.js';
 import { resolveMentions } from './mentions.js';
 import { resolveReference } from './reference.js';
 import { CREATE_FLAGS, MessageFlags, type MessageCreateInput } from './schema.js';
-import { messageWire, restFromEvent } from './view.js';
+import { messageEventWire, messageWire, restFromEvent } from './view.js';
 import { validateMessageComponents } from '../apps/components/index.js';
 import { premiumSkuCheck } from '../commerce/skus.js';
 import { automodBlocked, automodBlocks } from '../moderation/automod.js';
@@ -78,12 +78,25 @@ async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ rec
   const { nonce, enforce_nonce } = input.body;
   if (!enforce_nonce || nonce == null) return create(ctx, input);
   const authorId = input.webhook?.id ?? input.author.id;
-  return withLock(`${authorId}:${nonce}`, async () => {
+  const key = `${authorId}:${nonce}`;
+  return withLock(key, async () => {
     const earlier = await ctx.db.selectFrom('messages').selectAll()
       .where('author_id', '=', authorId).where('nonce', '=', nonce).where('created_at', '>=', ctx.clock.now() - NONCE_WINDOW_MS)
       .orderBy('id', 'desc').limit(1).executeTakeFirst();
-    return earlier ? { record: toMessage(earlier) } : create(ctx, input);
+    if (!earlier) return create(ctx, input, key);
+    const record = toMessage(earlier);
+    if (record.channel_id === input.channel.id) await publishUnsent(ctx, input.channel, record, key);
+    return { record };
   });
+}
+
+/**
+ * A retried create found its message: the node that committed it may have died before publishing MESSAGE_CREATE
+ * (often why the client retried). Republish it: the bus sends it only if no node published it under the nonce's key
+ * (the embedded bus does nothing: a single process that died took its sessions along).
+ */
+async function publishUnsent(ctx: Ctx, ch: ChannelRecord, record: MessageRecord, once: string): Promise<void> {
+  ctx.bus.republish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, record), ...routeFor(ch), once });
 }
 
 /** The author's permissions for sending here; throws when they may not send at all. */
@@ -145,7 +158,7 @@ function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): R
   };
 }
 
-async function create(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event: Record<string, unknown> }> {
+async function create(ctx: Ctx, input: CreateMessageInput, once?: string): Promise<{ record: MessageRecord; event: Record<string, unknown> }> {
   const { channel: ch, author, body, files } = input;
   const type = input.type ?? 0;
   const system = !USER_TYPES.has(type);
@@ -207,5 +220,5 @@ async function create(ctx: Ctx, input: CreateMessageInput): Promise<{ record: Me
     extra: JSON.stringify(extra),
     created_at: now,
   };
-  return insertMessage(ctx, ch, row, { files: plan.rows, authors: input.webhook ? [] : [author] });
+  return insertMessage(ctx, ch, row, { files: plan.rows, authors: input.webhook ? [] : [author], once });
 }

@@ -63,15 +63,16 @@ export async function writeMessageRow(ctx: Ctx, ch: ChannelRecord, row: MessageR
 
 /**
  * Writes the row and publishes MESSAGE_CREATE. No rule is checked here: Create Message checks them first, and system
- * notices (AutoMod alerts, loading messages) are written by the platform itself. `out` narrows who hears the event.
+ * notices (AutoMod alerts, loading messages) are written by the platform itself. `out` narrows who hears the event;
+ * `once` is the event's idempotency key (a nonce-enforced create's).
  */
 export async function insertMessage(
   ctx: Ctx, ch: ChannelRecord, row: MessageRow,
-  opts: { files?: Insertable<DB['files']>[]; authors?: UserRecord[]; out?: Ctx } = {},
+  opts: { files?: Insertable<DB['files']>[]; authors?: UserRecord[]; out?: Ctx; once?: string } = {},
 ): Promise<{ record: MessageRecord; event: Record<string, unknown> }> {
   await writeMessageRow(ctx, ch, row, opts.files);
   const record = toMessage(row);
   const event = await messageEventWire(ctx, record, opts.authors);
-  (opts.out ?? ctx).bus.publish({ t: 'MESSAGE_CREATE', d: event, ...routeFor(ch) });
+  (opts.out ?? ctx).bus.publish({ t: 'MESSAGE_CREATE', d: event, ...routeFor(ch), ...(opts.once ? { once: opts.once } : {}) });
   return { record, event };
 }
