@@ -7,7 +7,7 @@ import { ALL_INTENTS, INTENT_FLAGS, PRIVILEGED, Close, COMMANDS_PER_MINUTE, MAX_
 import { applicationOfBot } from '../services/identity/applications.js';
 import type { Authenticator } from '../services/identity/authenticate.js';
 import { frameOf, Session, type Transport } from './session.js';
-import { dispatchHead, writeTextFrame } from './ws-frames.js';
+import { dispatchTail, writeTextFrame } from './ws-frames.js';
 import { ZlibStream } from './compression.js';
 import type { GatewayHub } from './hub.js';
 import { guildIdsOf, readyPayload } from './payloads.js';
@@ -54,7 +54,7 @@ export class Connection implements Transport {
     const socket = (this.ws as unknown as { _socket?: Socket })._socket;
     if (this.ws.readyState !== 1 || !socket) return;
     corkUntilNextTick(socket);
-    writeTextFrame(socket, dispatchHead(t, d), `${seq}}`);
+    writeTextFrame(socket, `{"t":"${t}","s":${seq}`, dispatchTail(d));
   }
 
   private raw(data: string | Buffer): void {

@@ -10,7 +10,8 @@ interface Buffered {
   d: string;
 }
 
-export const frameOf = (b: Buffered): string => `{"op":0,"s":${b.seq},"t":"${b.t}","d":${b.d}}`;
+/** A dispatch frame, in the platform's key order. */
+export const frameOf = (b: Buffered): string => `{"t":"${b.t}","s":${b.seq},"op":0,"d":${b.d}}`;
 
 /** Where a session's frames that cannot be rebuilt from the bus's streams are kept, so another node can resume it. */
 export interface SessionRecorder {
