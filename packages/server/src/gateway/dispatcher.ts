@@ -4,6 +4,7 @@ import { intentFor, P } from '@accord/protocol';
 import type { Session } from './session.js';
 import type { PresenceState as Presences } from './presence.js';
 import { guildCreatePayload } from './payloads.js';
+import { presenceRecipients } from './presence-fanout.js';
 import { blankMessage, messageView } from './views.js';
 import { afterEvent, channelEventView, isObfuscatable, obfuscateChannel } from './obfuscation.js';
 
@@ -117,10 +118,12 @@ export class Dispatcher {
     // A channel's event: every recipient's permissions from one read of the guild, not one wait per session.
     const permsIn = guildId && e.channel_id && !e.user_ids && !obfuscatable ? await this.ctx.access.channelPermsOf(guildId, e.channel_id) : null;
     const needed = intentFor(e.t, !!guildId);
+    const wantsPresence = await presenceRecipients(this.ctx, e); // large guilds: people get the presences they follow
     for (const s of targets) {
       try {
         if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
         if (e.humans_only && s.isBot) continue;
+        if (wantsPresence && !wantsPresence(s)) continue;
         if (s.isBot && !this.routed(s, guildId)) continue;
         const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
         if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
