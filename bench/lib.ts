@@ -169,10 +169,14 @@ export function isMessageCreate(frame: Buffer): boolean {
   return i >= 0 && i < 48;
 }
 
-/** Reads `"s":N` from the head of a dispatch frame. */
+/**
+ * Reads `"s":N` of a dispatch frame: at its head (`{"op":0,"s":N,…`, ws-built frames), or at its end
+ * (`{"t":…,"op":0,"d":…,"s":N}`, frames the gateway writes itself with a shared head).
+ */
 export function seqOf(frame: Buffer): number {
-  const i = frame.indexOf('"s":');
-  if (i < 0 || i > 16) return -1;
+  let i = frame.indexOf('"s":');
+  if (i < 0 || i > 16) i = frame.lastIndexOf('"s":');
+  if (i < 0) return -1;
   let n = 0;
   for (let j = i + 4; j < frame.length; j++) {
     const c = frame[j];
@@ -180,6 +184,13 @@ export function seqOf(frame: Buffer): number {
     n = n * 10 + (c - 48);
   }
   return n;
+}
+
+const DISPATCH_OP = Buffer.from('"op":0,');
+/** A dispatch (op 0) frame, in either shape. */
+function isDispatch(frame: Buffer): boolean {
+  const i = frame.indexOf(DISPATCH_OP);
+  return i >= 0 && i < 48;
 }
 
 export function connectGateway(port: number, token: string, intents: number, onDispatch: (frame: Buffer, at: number) => void, waitGuildCreate: boolean): GatewayClient {
@@ -202,7 +213,7 @@ export function connectGateway(port: number, token: string, intents: number, onD
     const at = performance.now();
     client.bytes += data.length;
     if (data.length > client.largest) client.largest = data.length;
-    if (data[6] !== 48 /* '0' of "op":0 */) {
+    if (!isDispatch(data)) {
       const head = data.subarray(0, 16).toString();
       if (head.startsWith('{"op":10')) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
       else if (head.startsWith('{"op":9')) rejectAll(new Error('invalid session'));

@@ -192,6 +192,7 @@ async function coldStart() {
 }
 
 // ------------------------------------------------------------------------------------------------ idle memory
+const PRESENCE_UPDATE = Buffer.from('"t":"PRESENCE_UPDATE"');
 const kb = (b: number) => round(b / 1024, 1);
 
 function memDelta(a: MemorySample, b: MemorySample, n: number) {
@@ -220,7 +221,10 @@ async function idleMemory(k: number, mode: 'bot' | 'users') {
     await srv.call({ cmd: 'idle' });
     const before = (await srv.call<any>({ cmd: 'mem', gc: true }));
     const t0 = now();
-    const clients = await connectMany(k, 50, (i) => connectGateway(srv.info.port, tokenOf(i), intents, () => {}, true));
+    // PRESENCE_UPDATE dispatches the sessions receive while they connect (n²/2 when every member's goes to everyone).
+    let presenceUpdates = 0;
+    const countPresence = (frame: Buffer) => { if (frame.indexOf(PRESENCE_UPDATE) >= 0 && frame.indexOf(PRESENCE_UPDATE) < 48) presenceUpdates++; };
+    const clients = await connectMany(k, 50, (i) => connectGateway(srv.info.port, tokenOf(i), intents, countPresence, true));
     const connectMs = now() - t0;
     await srv.call({ cmd: 'idle' });
     await sleep(1000);
@@ -231,6 +235,8 @@ async function idleMemory(k: number, mode: 'bot' | 'users') {
     console.log(`sessions open: ${after.sessions} (connections ${after.connections}); opened in ${round(connectMs / 1000, 1)} s`);
     console.log(`RSS ${round(before.usage.rss / 1048576, 1)} -> ${round(after.usage.rss / 1048576, 1)} MB: ${kb(d.rssPerSessionBytes)} KB/session; heapUsed ${kb(d.heapUsedPerSessionBytes)} KB/session; external ${kb(d.externalPerSessionBytes)} KB/session`);
     console.log(`frames received per session so far (no heartbeat yet, so all of them may sit in its resume buffer): ${kb(frameBytes)} KB; largest frame ${kb(largestFrame)} KB`);
+    const builds = after.guildCreateBuilds === null ? null : after.guildCreateBuilds - before.guildCreateBuilds;
+    console.log(`PRESENCE_UPDATE dispatches received while the ${k} sessions connected: ${presenceUpdates}; GUILD_CREATE bodies serialized: ${builds ?? 'n/a'}`);
     // A real idle client heartbeats (every 41.25 s by default) with the last seq it saw; the server may then drop the
     // frames it acknowledged. Send one heartbeat per session and measure again.
     for (const c of clients) c.heartbeat();
@@ -240,7 +246,7 @@ async function idleMemory(k: number, mode: 'bot' | 'users') {
     const d2 = memDelta(before.usage, afterBeat.usage, k);
     console.log(`after one heartbeat per session: ${kb(d2.rssPerSessionBytes)} KB RSS/session; heapUsed ${kb(d2.heapUsedPerSessionBytes)} KB/session`);
     for (const c of clients) c.close();
-    return { mode, sessions: k, frameBytesPerSession: frameBytes, largestFrameBytes: largestFrame, afterOneHeartbeat: { usage: afterBeat.usage, ...d2 }, sessionsOnServer: after.sessions, connectSeconds: round(connectMs / 1000, 2), before: before.usage, after: after.usage, ...d };
+    return { mode, sessions: k, presenceUpdates, guildCreateBuilds: builds, frameBytesPerSession: frameBytes, largestFrameBytes: largestFrame, afterOneHeartbeat: { usage: afterBeat.usage, ...d2 }, sessionsOnServer: after.sessions, connectSeconds: round(connectMs / 1000, 2), before: before.usage, after: after.usage, ...d };
   } finally {
     await srv.stop();
   }

@@ -34,7 +34,7 @@ export interface MemorySample {
 export type ChildReply =
   | { type: 'started'; port: number; url: string; importMs: number; startMs: number; seedMs: number; world: SeedWorld | null; pid: number }
   | { type: 'users'; users: { id: string; token: string }[]; ms: number }
-  | { type: 'mem'; usage: MemorySample; cpu: NodeJS.CpuUsage; sessions: number; connections: number; hrUs: number }
+  | { type: 'mem'; usage: MemorySample; cpu: NodeJS.CpuUsage; sessions: number; connections: number; hrUs: number; guildCreateBuilds: number | null }
   | { type: 'idle' }
   | { type: 'stopped' }
   | { type: 'error'; message: string };
@@ -101,6 +101,7 @@ async function handle(req: ChildRequest & { id: number }) {
         hrUs: Number(process.hrtime.bigint() / 1000n),
         sessions: server?.gateway.sessions.size ?? 0,
         connections: server?.gateway.connections.size ?? 0,
+        guildCreateBuilds: server ? await guildCreateBuilds(server.ctx) : null,
       });
     }
     case 'idle':
@@ -112,6 +113,16 @@ async function handle(req: ChildRequest & { id: number }) {
       // process.exit lets --cpu-prof write its profile.
       setTimeout(() => process.exit(0), 50);
       return;
+  }
+}
+
+/** GUILD_CREATE bodies serialized so far (null on a tree without the shared GUILD_CREATE cache). */
+async function guildCreateBuilds(ctx: object): Promise<number | null> {
+  try {
+    const { guildCreateCache } = await import('../packages/server/src/gateway/guild-create-cache.js');
+    return guildCreateCache(ctx as never).builds;
+  } catch {
+    return null;
   }
 }
 

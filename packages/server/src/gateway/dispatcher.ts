@@ -3,7 +3,9 @@ import type { BusEvent } from '../bus/bus.js';
 import { intentFor, P } from '@accord/protocol';
 import type { Session } from './session.js';
 import type { PresenceState as Presences } from './presence.js';
-import { guildCreatePayload } from './payloads.js';
+import { serializedGuildCreate } from './payloads.js';
+import { guildCreateCache } from './guild-create-cache.js';
+import { presenceRecipients } from './presence-fanout.js';
 import { blankMessage, messageView } from './views.js';
 import { afterEvent, channelEventView, isObfuscatable, obfuscateChannel } from './obfuscation.js';
 
@@ -75,11 +77,14 @@ export class Dispatcher {
   }
 
   private unindexGuild(guildId: string, s: Session): void {
-    if (unindex(this.byGuild, guildId, s)) this.ctx.bus.unwatch(`guild:${guildId}`);
+    if (!unindex(this.byGuild, guildId, s)) return;
+    this.ctx.bus.unwatch(`guild:${guildId}`);
+    guildCreateCache(this.ctx).forget(guildId); // other nodes' events of it stop coming: its bodies could go stale
   }
 
   private async dispatch(e: BusEvent): Promise<void> {
     if (e.g !== undefined) this.processedG = e.g; // its targets are chosen now: a session attached later never gets it
+    guildCreateCache(this.ctx).onEvent(e); // before any delivery: a session given an older GUILD_CREATE gets this event
     if (e.user_ids) return this.deliver(e, e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]));
     if (e.guild_id) return this.deliver(e, [...(this.byGuild.get(e.guild_id) ?? [])]);
   }
@@ -117,10 +122,12 @@ export class Dispatcher {
     // A channel's event: every recipient's permissions from one read of the guild, not one wait per session.
     const permsIn = guildId && e.channel_id && !e.user_ids && !obfuscatable ? await this.ctx.access.channelPermsOf(guildId, e.channel_id) : null;
     const needed = intentFor(e.t, !!guildId);
+    const wantsPresence = await presenceRecipients(this.ctx, e); // large guilds: people get the presences they follow
     for (const s of targets) {
       try {
         if (s.dead || (e.session_id && s.id !== e.session_id)) continue;
         if (e.humans_only && s.isBot) continue;
+        if (wantsPresence && !wantsPresence(s)) continue;
         if (s.isBot && !this.routed(s, guildId)) continue;
         const selfMemberUpdate = e.t === 'GUILD_MEMBER_UPDATE' && e.d?.user?.id === s.userId;
         if (s.isBot && needed && !(s.intents & needed) && !selfMemberUpdate) continue;
@@ -192,8 +199,8 @@ export class Dispatcher {
 
   /** A session's GUILD_CREATE payload for a guild as of now, null when the guild is gone. */
   async guildCreateJson(s: Session, guildId: string): Promise<string | null> {
-    const payload = await guildCreatePayload(this.ctx, s, guildId, this.presences);
-    return payload ? JSON.stringify(payload) : null;
+    // Shared bodies only while this node follows the guild's events (a rebuild may run before its session is indexed).
+    return serializedGuildCreate(this.ctx, s, guildId, this.presences, this.byGuild.has(guildId));
   }
 }
 

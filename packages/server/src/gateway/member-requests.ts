@@ -6,6 +6,7 @@ import { getUsers } from '../services/identity/users.js';
 import type { Session } from './session.js';
 import type { GatewayHub } from './hub.js';
 import { isId } from '../core/ids.js';
+import { subscribePresences } from './presence-fanout.js';
 
 const CHUNK = 1000;
 const ALL_MEMBERS_WINDOW_MS = 30_000;
@@ -50,6 +51,8 @@ export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session
   if (!wantsAll && !userIds) matched = matched.slice(0, Math.min(limit || 100, 100));
   const notFound = userIds ? userIds.filter((id) => !rows.some((m) => m.user_id === id)) : [];
   const withPresences = d.presences === true && (!s.isBot || (s.intents & I.GUILD_PRESENCES) !== 0);
+  // A person asking for presences follows them from now on, also in large guilds (gateway/presence-fanout.ts).
+  if (withPresences && !s.isBot) subscribePresences(s, guildId, wantsAll ? 'all' : matched.map((m) => m.user_id));
 
   const count = Math.max(1, Math.ceil(matched.length / CHUNK));
   for (let i = 0; i < count; i++) {

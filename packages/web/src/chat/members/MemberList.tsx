@@ -42,10 +42,12 @@ export function MemberList({ guildId, channel }: { guildId: string | null; chann
     setMenu({ x, y, items });
   };
 
-  // Large guilds list only a few members in GUILD_CREATE: ask for the rest once (op 8).
+  // Large guilds list only a few members in GUILD_CREATE: ask for the rest (op 8), with presences, which also makes
+  // the session follow their presence changes. Again when a new session's GUILD_CREATE lists a few members only.
+  const incomplete = !!guild && guild.members.size < guild.memberCount;
   useEffect(() => {
-    if (guild && guild.members.size < guild.memberCount && guild.memberCount <= 1000) gateway?.send(Op.REQUEST_GUILD_MEMBERS, { guild_id: guild.id, query: '', limit: 0, presences: true });
-  }, [guild?.id, gateway]);
+    if (guild && incomplete && guild.memberCount <= 1000) gateway?.send(Op.REQUEST_GUILD_MEMBERS, { guild_id: guild.id, query: '', limit: 0, presences: true });
+  }, [guild?.id, gateway, incomplete]);
 
   const rows = useMemo<Row[]>(() => {
     const people: Row[] = [];
