@@ -163,20 +163,18 @@ const MC = Buffer.from('"t":"MESSAGE_CREATE"');
 const READY = Buffer.from('"t":"READY"');
 const GC = Buffer.from('"t":"GUILD_CREATE"');
 
+/** Dispatch frames open with `{"t":"NAME","s":N,"op":0,` (the platform's key order): every field but d is in the head. */
+const HEAD = 64;
+
 export function isMessageCreate(frame: Buffer): boolean {
-  // Frames look like {"op":0,"s":123,"t":"MESSAGE_CREATE","d":...}: the event name sits in the first ~40 bytes.
   const i = frame.indexOf(MC);
-  return i >= 0 && i < 48;
+  return i >= 0 && i < HEAD;
 }
 
-/**
- * Reads `"s":N` of a dispatch frame: at its head (`{"op":0,"s":N,…`, ws-built frames), or at its end
- * (`{"t":…,"op":0,"d":…,"s":N}`, frames the gateway writes itself with a shared head).
- */
+/** Reads `"s":N` from the head of a dispatch frame. */
 export function seqOf(frame: Buffer): number {
-  let i = frame.indexOf('"s":');
-  if (i < 0 || i > 16) i = frame.lastIndexOf('"s":');
-  if (i < 0) return -1;
+  const i = frame.indexOf('"s":');
+  if (i < 0 || i > HEAD) return -1;
   let n = 0;
   for (let j = i + 4; j < frame.length; j++) {
     const c = frame[j];
@@ -187,10 +185,10 @@ export function seqOf(frame: Buffer): number {
 }
 
 const DISPATCH_OP = Buffer.from('"op":0,');
-/** A dispatch (op 0) frame, in either shape. */
+/** A dispatch (op 0) frame. */
 function isDispatch(frame: Buffer): boolean {
   const i = frame.indexOf(DISPATCH_OP);
-  return i >= 0 && i < 48;
+  return i >= 0 && i < HEAD;
 }
 
 export function connectGateway(port: number, token: string, intents: number, onDispatch: (frame: Buffer, at: number) => void, waitGuildCreate: boolean): GatewayClient {
@@ -230,7 +228,7 @@ export function connectGateway(port: number, token: string, intents: number, onD
       }
       return;
     }
-    if (waitGuildCreate && data.indexOf(GC) >= 0 && data.indexOf(GC) < 48) resolveSettled();
+    if (waitGuildCreate && data.indexOf(GC) >= 0 && data.indexOf(GC) < HEAD) resolveSettled();
     onDispatch(data, at);
   });
   ws.on('close', (code, reason) => rejectAll(new Error(`gateway closed ${code} ${reason}`)));
