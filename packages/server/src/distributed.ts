@@ -37,6 +37,7 @@ export async function connectDistributed(config: Config, clock: Clock): Promise<
   const recordTtl = config.resumeWindowMs + 3 * config.heartbeatIntervalMs;
   const bus = await RedisBus.connect(url, prefix, Math.max(600_000, 2 * recordTtl));
   const redis = await connectRedis(url, 'accord-node');
+  const sessions = new RedisSessionStore(redis, bus, prefix, recordTtl);
   return {
     bus,
     limits: new RedisRateLimits(redis, prefix, clock),
@@ -44,9 +45,10 @@ export async function connectDistributed(config: Config, clock: Clock): Promise<
     voiceNodes: new RedisVoiceNodes(redis, prefix), // liveness in real time, whatever a dev clock says
     presences: await RedisPresences.load(redis, prefix, bus),
     ids: await nodeSnowflakes(redis, prefix, clock),
-    sessions: new RedisSessionStore(redis, bus, prefix, recordTtl),
+    sessions,
     ping: () => redis.ping(),
     async close() {
+      sessions.close();
       await bus.close();
       await redis.quit().catch(() => {});
     },

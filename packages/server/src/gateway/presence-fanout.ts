@@ -42,12 +42,33 @@ export async function presenceRecipients(ctx: Ctx, e: BusEvent): Promise<((s: Se
   const userId = String(e.d?.user?.id ?? '');
   const memberCount = (await ctx.access.memberIds(guildId)).length;
   // Friends and DM partners; not needed when the guild is under the lowest large_threshold (50).
-  const auto = memberCount > 50 ? new Set([...(await presenceAudience(ctx, userId)), ...(await dmPartners(ctx, userId))]) : new Set<string>();
+  const auto = memberCount > 50 ? await audienceOf(ctx, userId) : new Set<string>();
   return (s) => {
     if (s.isBot || memberCount <= s.largeThreshold || s.userId === userId || auto.has(s.userId)) return true;
     const sub = subscriptions.get(s)?.get(guildId);
     return sub === 'all' || !!sub?.has(userId);
   };
+}
+
+/**
+ * A user's friends and DM partners, kept a few seconds: a presence storm (a guild's members connecting, or sessions
+ * rebuilt on another node) asks for the same users again and again. A new friend's guild presences may thus start a
+ * few seconds late; friends get presence changes without guild_id at once anyway (gateway/social.ts).
+ */
+const AUDIENCE_TTL_MS = 10_000;
+const audiences = new WeakMap<Ctx, Map<string, { at: number; set: Promise<Set<string>> }>>();
+
+function audienceOf(ctx: Ctx, userId: string): Promise<Set<string>> {
+  let byUser = audiences.get(ctx);
+  if (!byUser) audiences.set(ctx, (byUser = new Map()));
+  const now = performance.now();
+  const hit = byUser.get(userId);
+  if (hit && now - hit.at < AUDIENCE_TTL_MS) return hit.set;
+  if (byUser.size > 50_000) byUser.clear();
+  const set = Promise.all([presenceAudience(ctx, userId), dmPartners(ctx, userId)]).then(([a, b]) => new Set([...a, ...b]));
+  byUser.set(userId, { at: now, set });
+  set.catch(() => byUser!.delete(userId));
+  return set;
 }
 
 /** Users with a DM (or group DM) open with this user. */

@@ -42,16 +42,50 @@ export interface StoredSession {
  * come from the bus (READY, GUILD_CREATE at start, replies to commands), dropped once acknowledged. The events
  * themselves are stored once, in the bus's per-guild and per-user streams.
  */
+/** How often a session that was sent frames gets a new checkpoint, acknowledged or not: what a rebuild replays at most. */
+const CHECKPOINT_EVERY_MS = 5_000;
+
 export class RedisSessionStore implements SessionRecorder {
   /** Per session of this node: its checkpoints and the seqs of its kept direct frames, mirrored from Redis. */
-  private readonly local = new Map<string, { checkpoints: Checkpoint[]; direct: number[] }>();
+  private readonly local = new Map<string, { s: Session; checkpoints: Checkpoint[]; direct: number[] }>();
+  private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly redis: Redis, readonly bus: RedisBus, private readonly prefix: string, private readonly ttlMs: number) {}
+  constructor(private readonly redis: Redis, readonly bus: RedisBus, private readonly prefix: string, private readonly ttlMs: number) {
+    this.timer = setInterval(() => this.checkpointAll(), CHECKPOINT_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * A checkpoint for every session that was sent frames since its last one. A client resumes from the newest
+   * checkpoint at or before the seq it holds, so between heartbeats a rebuild replays a few seconds, not the whole
+   * interval (or, before the first heartbeat, everything since Identify).
+   */
+  private checkpointAll(): void {
+    const m = this.redis.pipeline();
+    let n = 0;
+    for (const [id, st] of this.local) {
+      const last = st.checkpoints[st.checkpoints.length - 1];
+      if (st.s.dead || st.s.seq === last.seq) continue;
+      st.checkpoints.push(this.current(st.s));
+      m.hset(this.key(id), 'ck', JSON.stringify(st.checkpoints));
+      n++;
+    }
+    if (n) m.exec().catch(report);
+  }
+
+  private current(s: Session): Checkpoint {
+    return { seq: s.seq, g: s.lastG, guilds: [...s.guildIds] };
+  }
+
+  /** Stops the periodic checkpoints (the node is closing). */
+  close(): void {
+    clearInterval(this.timer);
+  }
 
   /** A session identified here: from now on this node writes its record. */
   start(s: Session, checkpoint: Checkpoint): void {
     const meta: SessionMeta = { userId: s.userId, tokenHash: s.tokenHash, intents: s.intents, shard: s.shard, capabilities: s.capabilities, largeThreshold: s.largeThreshold };
-    this.local.set(s.id, { checkpoints: [checkpoint], direct: [] });
+    this.local.set(s.id, { s, checkpoints: [checkpoint], direct: [] });
     const key = this.key(s.id);
     this.redis.multi().hset(key, 'meta', JSON.stringify(meta), 'ck', JSON.stringify([checkpoint])).pexpire(key, this.ttlMs).exec().catch(report);
     s.recorder = this;
@@ -73,7 +107,7 @@ export class RedisSessionStore implements SessionRecorder {
   acknowledged(s: Session, seq: number): void {
     const st = this.local.get(s.id);
     if (!st) return;
-    st.checkpoints.push({ seq: s.seq, g: s.lastG, guilds: [...s.guildIds] });
+    st.checkpoints.push(this.current(s));
     let base = 0;
     for (let i = 0; i < st.checkpoints.length; i++) if (st.checkpoints[i].seq <= seq) base = i;
     st.checkpoints.splice(0, base);
@@ -89,7 +123,7 @@ export class RedisSessionStore implements SessionRecorder {
 
   /** A session rebuilt here from its record: this node writes it from now on. */
   adopt(s: Session, stored: StoredSession): void {
-    this.local.set(s.id, { checkpoints: stored.checkpoints, direct: stored.direct.map((f) => f.seq) });
+    this.local.set(s.id, { s, checkpoints: stored.checkpoints, direct: stored.direct.map((f) => f.seq) });
     s.recorder = this;
   }
 
