@@ -1,0 +1,2 @@
+export function seqOf(frame: Buffer): number;
+export function markerOf(frame: Buffer): number;
