@@ -5,7 +5,8 @@
  *   --only msgcreate,deliver200,fanout,memory,storm,scale,coldstart   phases (default: all)
  *   --duration 10 --warmup 2 --concurrency 32          message-create closed loop (C in flight)
  *   --listeners 500                                    listeners of the "with listeners" runs and of the 200 msg/s run
- *   --fanout-sessions 2000 --fanout-rate 5 --fanout-seconds 10
+ *   --fanout-sessions 10000 --fanout-rate 2 --fanout-seconds 15   (needs ulimit -n above the session count + ~1000)
+ *   --seconds 10                                       measuring window of the 200 msg/s run and of the scale fan-out
  *   --storm-sessions 5000
  *   --memory-sessions 500 --memory-guilds 500,2000
  *   --scale-workers 1,2,4 --scale-sessions 1000 --scale-rate 20 --nodes 3   (needs --database-url and --redis-url)
@@ -47,7 +48,7 @@ function parseArgs(argv: string[]) {
   return {
     only: new Set(String(o.only ?? 'msgcreate,deliver200,fanout,memory,storm,scale,coldstart').split(',').map((s) => s.trim())),
     duration: num('duration', 10), warmup: num('warmup', 2), concurrency: num('concurrency', 32), listeners: num('listeners', 500),
-    fanoutSessions: num('fanout-sessions', 2000), fanoutRate: num('fanout-rate', 5), fanoutSeconds: num('fanout-seconds', 10),
+    fanoutSessions: num('fanout-sessions', 10_000), fanoutRate: num('fanout-rate', 2), fanoutSeconds: num('fanout-seconds', 15), seconds: num('seconds', 10),
     stormSessions: num('storm-sessions', 5000), memorySessions: num('memory-sessions', 500), memoryGuilds: list('memory-guilds', '500,2000'),
     scaleWorkers: list('scale-workers', '1,2,4'), scaleSessions: num('scale-sessions', 1000), scaleRate: num('scale-rate', 20), nodes: num('nodes', 3),
     threads: num('threads', 2), profile: o.profile === true || o.profile === 'true',
@@ -378,7 +379,7 @@ async function phaseDeliver200(o: Options, pool: LoadPool, out: any) {
     const t = await make();
     try {
       await openSessions(pool, t, o.listeners, 250);
-      out.deliver200.push(await openLoop(t, pool, o.listeners, 200, o.fanoutSeconds));
+      out.deliver200.push(await openLoop(t, pool, o.listeners, 200, o.seconds));
     } finally { await pool.close(); await t.stop(); }
   }
 }
@@ -470,7 +471,7 @@ async function phaseScale(o: Options, pool: LoadPool, out: any) {
     try {
       const tp = await closedLoop(t, o, null, 0);
       await openSessions(pool, t, o.scaleSessions, 250);
-      const fo = await openLoop(t, pool, o.scaleSessions, o.scaleRate, o.fanoutSeconds);
+      const fo = await openLoop(t, pool, o.scaleSessions, o.scaleRate, o.seconds);
       out.scale.push({ mode, n, throughput: tp, fanout: fo });
     } finally { await pool.close(); await t.stop(); }
   }
@@ -521,7 +522,7 @@ function rows(out: any): Row[] {
   failed('fanout');
   for (const m of out.memory ?? []) {
     const kb = (b: number) => `${round(b / 1024, 1)} KB`;
-    r.push([`idle memory: ${m.sessions} sessions, ${m.guildMembers}-member guild${m.compress ? ', zlib-stream' : ''}: RSS per session after READY / after 1st heartbeat`, `${kb(m.afterReady.rss)} / ${kb(m.afterHeartbeat.rss)}`, '20 KB (goal)', `${round(m.afterReady.rss / GOALS.sessionBytes, 1)}× / ${round(m.afterHeartbeat.rss / GOALS.sessionBytes, 1)}×`, '≤ 20 KB after READY', yes(m.afterReady.rss <= GOALS.sessionBytes)]);
+    r.push([`idle memory: ${m.sessions} sessions, ${m.guildMembers}-member guild${m.compress ? ', zlib-stream' : ''}: RSS per session after READY / after 1st heartbeat`, `${kb(m.afterReady.rss)} / ${kb(m.afterHeartbeat.rss)} (heap ${kb(m.afterReady.heap)} / ${kb(m.afterHeartbeat.heap)})`, '20 KB (goal)', `${round(m.afterReady.rss / GOALS.sessionBytes, 1)}× / ${round(m.afterHeartbeat.rss / GOALS.sessionBytes, 1)}×`, '≤ 20 KB after READY', yes(m.afterReady.rss <= GOALS.sessionBytes)]);
   }
   failed('memory');
   if (out.storm?.length) {
@@ -559,6 +560,10 @@ export async function main(argv: string[]) {
   };
   try { out.machine.ulimitNofile = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))?.replace(/\s+/g, ' ') ?? null; } catch { /* no /proc */ }
   console.log(`accord bench, issue-16 suite: node ${process.version}, ${out.machine.cpus} cores (${out.machine.cpuModel}); load average ${out.loadAverageAtStart.join(' ')}; ${out.machine.ulimitNofile}; ${o.threads} load threads`);
+  // Every session is a socket in this process (the load threads share its descriptor table).
+  const nofile = Number(/Max open files\s+(\d+)/.exec(out.machine.ulimitNofile ?? '')?.[1] ?? Infinity);
+  const most = Math.max(o.fanoutSessions, o.stormSessions, o.listeners, o.scaleSessions);
+  if (most + 1000 > nofile) throw new Error(`ulimit -n is ${nofile}, too low for ${most} sessions: raise it (ulimit -n ${most + 2000}) or pass smaller --fanout-sessions/--storm-sessions`);
   const pool = LoadPool.start(o.threads);
   const phases: [string, () => Promise<unknown>][] = [
     ['msgcreate', () => phaseMsgCreate(o, pool, out)],
