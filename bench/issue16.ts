@@ -453,8 +453,8 @@ async function phaseMemory(o: Options, out: any) {
         await srv.call({ cmd: 'idle' });
         const beat = await srv.call<any>({ cmd: 'mem', gc: true });
         const per = (a: any, b: any) => ({ rss: Math.round((b.usage.rss - a.usage.rss) / k), heap: Math.round((b.usage.heapUsed - a.usage.heapUsed) / k) });
-        const res = { guildMembers: guild, sessions: k, compress, sessionsOnServer: after.sessions, afterReady: per(before, after), afterHeartbeat: per(before, beat), wireBytesPerSession: Math.round(clients.reduce((a, c) => a + c.bytes, 0) / k), seqGaps: clients.reduce((a, c) => a + c.seqGaps, 0), loadAverage: load() };
-        console.log(`    after READY ${kb(res.afterReady.rss)} KB RSS / ${kb(res.afterReady.heap)} KB heap per session; after one heartbeat ${kb(res.afterHeartbeat.rss)} / ${kb(res.afterHeartbeat.heap)} KB; ${kb(res.wireBytesPerSession)} KB received per session`);
+        const res = { guildMembers: guild, sessions: k, compress, sessionsOnServer: after.sessions, afterReady: per(before, after), afterHeartbeat: per(before, beat), wireBytesPerSession: Math.round(clients.reduce((a, c) => a + c.bytes, 0) / k), seqGaps: clients.reduce((a, c) => a + c.seqGaps, 0), heartbeatsAcked: clients.reduce((a, c) => a + c.acks, 0), loadAverage: load() };
+        console.log(`    after READY ${kb(res.afterReady.rss)} KB RSS / ${kb(res.afterReady.heap)} KB heap per session; after one heartbeat ${kb(res.afterHeartbeat.rss)} / ${kb(res.afterHeartbeat.heap)} KB (${res.heartbeatsAcked}/${k} heartbeats acknowledged); ${kb(res.wireBytesPerSession)} KB received per session`);
         out.memory.push(res);
         for (const c of clients) c.close();
       } finally { await srv.stop(); }
@@ -493,6 +493,8 @@ function rows(out: any): Row[] {
       const goal = a.engine === 'sqlite' && a.listeners === 0;
       r.push([`message create, ${a.engine}, C=${a.concurrency}, ${a.listeners} listeners: msg/s`, `${a.msgPerSec}${deliv}`, `${lim?.msgPerSec ?? '?'} (minimal, SQLite)`, lim ? pct(a.msgPerSec, lim.msgPerSec) : '?',
         goal ? '≥ 10,000 and ≥ 50% of limit' : '(info)', goal ? yes(a.msgPerSec >= GOALS.msgPerSec && lim && a.msgPerSec >= GOALS.ofMinimal * lim.msgPerSec) : (a.listeners ? yes(a.lost === 0 && a.duplicates === 0) + ' (all delivered)' : '')]);
+      // CPU time per message is far less sensitive than msg/s to how much of a core the process got on a busy machine.
+      r.push([`… server CPU per message (CPU share of the window)`, `${a.serverCpuMsPerMsg} ms (${a.serverCpuPct}%)`, lim ? `${lim.serverCpuMsPerMsg} ms (${lim.serverCpuPct}%)` : '?', lim ? `×${round(a.serverCpuMsPerMsg / lim.serverCpuMsPerMsg, 1)}` : '?', '(info)', '']);
       r.push([`… HTTP p50 / p99 ms`, `${a.httpMs.p50} / ${a.httpMs.p99}`, lim ? `${lim.httpMs.p50} / ${lim.httpMs.p99}` : '?', lim ? `p99 ×${round(a.httpMs.p99 / lim.httpMs.p99, 1)}` : '?', goal ? 'p99 < 10 ms' : '(info)', goal ? yes(a.httpMs.p99 < GOALS.p99Ms) : '']);
     }
     if (mc.minimal.some((m: any) => m.listeners)) {
@@ -507,6 +509,7 @@ function rows(out: any): Row[] {
     if (a) {
       r.push([`${a.sessions} listeners @ 200 msg/s (SQLite): delivered`, `${a.delivered}/${a.expectedDeliveries} (lost ${a.lost}, dup ${a.duplicates}, gaps ${a.seqGaps})`, lim ? `${lim.delivered}/${lim.expectedDeliveries}` : '?', '', 'all', yes(a.lost === 0 && a.duplicates === 0 && a.seqGaps === 0)]);
       r.push([`… delivery p50 / p99 ms (POST → last listener)`, `${a.deliveryMs.p50} / ${a.deliveryMs.p99}`, lim ? `${lim.deliveryMs.p50} / ${lim.deliveryMs.p99}` : '?', lim ? `p99 ×${round(a.deliveryMs.p99 / lim.deliveryMs.p99, 1)}` : '?', 'p99 < 100 ms', yes(a.deliveryMs.p99 < GOALS.deliverP99Ms)]);
+      r.push([`… server CPU per delivery (CPU share)`, `${a.serverCpuUsPerDelivery} µs (${a.serverCpuPct}%)`, lim ? `${lim.serverCpuUsPerDelivery} µs (${lim.serverCpuPct}%)` : '?', lim ? `×${round(a.serverCpuUsPerDelivery / lim.serverCpuUsPerDelivery, 1)}` : '?', '(info)', '']);
     }
   }
   failed('deliver200');
@@ -552,6 +555,15 @@ function rows(out: any): Row[] {
 
 // ------------------------------------------------------------------------------------------------ main
 export async function main(argv: string[]) {
+  // --from <results.json>: print the table of an earlier run again (e.g. bench/results/issue16-latest.json).
+  const from = argv.indexOf('--from');
+  if (from >= 0) {
+    const out = JSON.parse(fs.readFileSync(argv[from + 1], 'utf8'));
+    const header: Row = ['figure', 'measured', 'limit (same run)', 'ratio', 'goal', 'met?'];
+    const body = rows(out);
+    console.log(table([header, ...body]) + '\n\n' + [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...body.map((x) => `| ${x.join(' | ')} |`)].join('\n'));
+    return;
+  }
   const o = parseArgs(argv);
   const out: any = {
     suite: 'issue16', date: new Date().toISOString(), loadAverageAtStart: load(),

@@ -152,6 +152,8 @@ export interface GatewayClient {
   settled: Promise<void>;
   lastSeq: number;
   seqGaps: number;
+  /** Heartbeat ACKs (op 11) received. */
+  acks: number;
   /** Bytes of frames received, and the largest frame. */
   bytes: number;
   largest: number;
@@ -187,7 +189,7 @@ export function connectGateway(port: number, token: string, intents: number, onD
     ready.catch(rej);
   });
   settled.catch(() => {});
-  const client: GatewayClient = { ws, ready, settled, lastSeq: 0, seqGaps: 0, bytes: 0, largest: 0,
+  const client: GatewayClient = { ws, ready, settled, lastSeq: 0, seqGaps: 0, acks: 0, bytes: 0, largest: 0,
     heartbeat: () => ws.send(JSON.stringify({ op: 1, d: client.lastSeq || null })),
     close: () => ws.close(1000),
   };
@@ -217,6 +219,7 @@ export function connectGateway(port: number, token: string, intents: number, onD
       const head = data.subarray(0, 16).toString();
       if (head.startsWith('{"op":10')) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
       else if (head.startsWith('{"op":9')) rejectAll(new Error('invalid session'));
+      else if (head.startsWith('{"op":11')) client.acks++;
       return;
     }
     const s = seqOf(data);
