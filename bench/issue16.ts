@@ -450,8 +450,9 @@ async function phaseMemory(o: Options, out: any) {
         const after = await srv.call<any>({ cmd: 'mem', gc: true });
         // Heartbeat only once every client has read (and inflated) all it was sent: an ACK of an older seq would
         // leave frames buffered on the server and overstate the after-heartbeat figure.
-        let bytes = -1;
-        while (bytes !== (bytes = clients.reduce((a, c) => a + c.bytes, 0))) await sleep(1000);
+        const progress = () => clients.reduce((a, c) => a + c.bytes + c.lastSeq, 0);
+        let seen = -1;
+        while (seen !== (seen = progress())) await sleep(1000);
         for (const c of clients) c.heartbeat();
         await sleep(1000);
         await srv.call({ cmd: 'idle' });
