@@ -3,17 +3,36 @@
  * load threads (bench/load-worker.mjs), which run without a TypeScript loader.
  */
 
-/** Reads `"s":N` from the head of a dispatch frame (-1 when absent). */
-export function seqOf(frame) {
-  const i = frame.indexOf('"s":');
-  if (i < 0 || i > 16) return -1;
+const S = Buffer.from('"s":');
+const OP = Buffer.from('"op":');
+
+function digitsAt(frame, j) {
   let n = 0;
-  for (let j = i + 4; j < frame.length; j++) {
+  const from = j;
+  for (; j < frame.length; j++) {
     const c = frame[j];
-    if (c < 48 || c > 57) return j === i + 4 ? -1 : n;
+    if (c < 48 || c > 57) break;
     n = n * 10 + (c - 48);
   }
-  return n;
+  return j === from ? -1 : n;
+}
+
+/**
+ * Reads a dispatch frame's `"s":N`, at its head (`{"op":0,"s":N,...}`) or as its last field (`{...,"d":{...},"s":N}`,
+ * as the Gateway writes frames whose payload bytes are shared by every session). -1 when absent or null.
+ */
+export function seqOf(frame) {
+  const i = frame.subarray(0, 24).indexOf(S);
+  if (i >= 0) return digitsAt(frame, i + 4);
+  const tail = Math.max(0, frame.length - 32);
+  const j = frame.subarray(tail).lastIndexOf(S);
+  return j < 0 ? -1 : digitsAt(frame, tail + j + 4);
+}
+
+/** The frame's `"op"`, looked for in its head whatever the key order (-1 when absent). */
+export function opOf(frame) {
+  const i = frame.subarray(0, 64).indexOf(OP);
+  return i < 0 ? -1 : digitsAt(frame, i + 5);
 }
 
 const MARK = Buffer.from('"content":"fo:');

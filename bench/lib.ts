@@ -175,7 +175,7 @@ export function isMessageCreate(frame: Buffer): boolean {
 }
 
 export { seqOf } from './frames.mjs';
-import { seqOf } from './frames.mjs';
+import { opOf, seqOf } from './frames.mjs';
 
 /** `compress`: ask for zlib-stream transport compression; frames are inflated (one context per connection) before use. */
 export function connectGateway(port: number, token: string, intents: number, onDispatch: (frame: Buffer, at: number) => void, waitGuildCreate: boolean, compress = false): GatewayClient {
@@ -215,11 +215,11 @@ export function connectGateway(port: number, token: string, intents: number, onD
     const at = performance.now();
     if (!counted) client.bytes += data.length;
     if (data.length > client.largest) client.largest = data.length;
-    if (!isDispatch(data)) {
-      const head = data.subarray(0, 16).toString();
-      if (head.startsWith('{"op":10')) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
-      else if (head.startsWith('{"op":9')) rejectAll(new Error('invalid session'));
-      else if (head.startsWith('{"op":11')) client.acks++;
+    const op = opOf(data);
+    if (op !== 0) {
+      if (op === 10) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
+      else if (op === 9) rejectAll(new Error('invalid session'));
+      else if (op === 11) client.acks++;
       return;
     }
     const s = seqOf(data);

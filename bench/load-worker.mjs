@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import WebSocket from 'ws';
-import { markerOf, seqOf } from './frames.mjs';
+import { markerOf, opOf, seqOf } from './frames.mjs';
 
 const at = () => performance.timeOrigin + performance.now();
 const READY = Buffer.from('"t":"READY"');
@@ -33,10 +33,10 @@ function openOne(url, token, intents, index, onReady) {
   };
   ws.on('message', (data) => {
     const t = at();
-    if (data[6] !== 48 /* "op":0 */) {
-      const head = data.subarray(0, 16).toString();
-      if (head.startsWith('{"op":10')) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
-      else if (head.startsWith('{"op":9')) done(new Error('invalid session (op 9)'));
+    const op = opOf(data);
+    if (op !== 0) {
+      if (op === 10) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
+      else if (op === 9) done(new Error('invalid session (op 9)'));
       return;
     }
     const s = seqOf(data);
