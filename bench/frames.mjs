@@ -17,12 +17,15 @@ function digitsAt(frame, j) {
   return j === from ? -1 : n;
 }
 
+/** Every field of a dispatch frame but `d` sits in its first bytes (`{"t":"NAME","s":N,"op":0,"d":…}`). */
+const HEAD = 64;
+
 /**
- * Reads a dispatch frame's `"s":N`, at its head (`{"op":0,"s":N,...}`) or as its last field (`{...,"d":{...},"s":N}`,
- * as the Gateway writes frames whose payload bytes are shared by every session). -1 when absent or null.
+ * Reads a dispatch frame's `"s":N`: in its head, whatever the key order (`{"op":0,"s":N,…}`, `{"t":"NAME","s":N,…}`), or
+ * as its last field (`{…,"d":{…},"s":N}`, an earlier layout of the Gateway). -1 when absent or null.
  */
 export function seqOf(frame) {
-  const i = frame.subarray(0, 24).indexOf(S);
+  const i = frame.subarray(0, HEAD).indexOf(S);
   if (i >= 0) return digitsAt(frame, i + 4);
   const tail = Math.max(0, frame.length - 32);
   const j = frame.subarray(tail).lastIndexOf(S);
@@ -31,7 +34,7 @@ export function seqOf(frame) {
 
 /** The frame's `"op"`, looked for in its head whatever the key order (-1 when absent). */
 export function opOf(frame) {
-  const i = frame.subarray(0, 64).indexOf(OP);
+  const i = frame.subarray(0, HEAD).indexOf(OP);
   return i < 0 ? -1 : digitsAt(frame, i + 5);
 }
 
