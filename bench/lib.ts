@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import type { ChildReply, ChildRequest, StartOptions } from './server-child.js';
@@ -151,6 +152,8 @@ export interface GatewayClient {
   settled: Promise<void>;
   lastSeq: number;
   seqGaps: number;
+  /** Heartbeat ACKs (op 11) received. */
+  acks: number;
   /** Bytes of frames received, and the largest frame. */
   bytes: number;
   largest: number;
@@ -171,28 +174,12 @@ export function isMessageCreate(frame: Buffer): boolean {
   return i >= 0 && i < HEAD;
 }
 
-/** Reads `"s":N` from the head of a dispatch frame. */
-export function seqOf(frame: Buffer): number {
-  const i = frame.indexOf('"s":');
-  if (i < 0 || i > HEAD) return -1;
-  let n = 0;
-  for (let j = i + 4; j < frame.length; j++) {
-    const c = frame[j];
-    if (c < 48 || c > 57) return j === i + 4 ? -1 : n;
-    n = n * 10 + (c - 48);
-  }
-  return n;
-}
+export { seqOf } from './frames.mjs';
+import { opOf, seqOf } from './frames.mjs';
 
-const DISPATCH_OP = Buffer.from('"op":0,');
-/** A dispatch (op 0) frame. */
-function isDispatch(frame: Buffer): boolean {
-  const i = frame.indexOf(DISPATCH_OP);
-  return i >= 0 && i < HEAD;
-}
-
-export function connectGateway(port: number, token: string, intents: number, onDispatch: (frame: Buffer, at: number) => void, waitGuildCreate: boolean): GatewayClient {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/?v=10&encoding=json`, { perMessageDeflate: false });
+/** `compress`: ask for zlib-stream transport compression; frames are inflated (one context per connection) before use. */
+export function connectGateway(port: number, token: string, intents: number, onDispatch: (frame: Buffer, at: number) => void, waitGuildCreate: boolean, compress = false): GatewayClient {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/?v=10&encoding=json${compress ? '&compress=zlib-stream' : ''}`, { perMessageDeflate: false });
   let resolveReady!: () => void;
   let resolveSettled!: () => void;
   let rejectAll!: (e: Error) => void;
@@ -202,19 +189,37 @@ export function connectGateway(port: number, token: string, intents: number, onD
     ready.catch(rej);
   });
   settled.catch(() => {});
-  const client: GatewayClient = { ws, ready, settled, lastSeq: 0, seqGaps: 0, bytes: 0, largest: 0,
+  const client: GatewayClient = { ws, ready, settled, lastSeq: 0, seqGaps: 0, acks: 0, bytes: 0, largest: 0,
     heartbeat: () => ws.send(JSON.stringify({ op: 1, d: client.lastSeq || null })),
     close: () => ws.close(1000),
   };
   let gotReady = false;
+  const inflate = compress ? zlib.createInflate() : null;
+  let inflated: Buffer[] = [];
+  inflate?.on('data', (c: Buffer) => inflated.push(c));
+  inflate?.on('error', (err) => rejectAll(err));
   ws.on('message', (data: Buffer) => {
-    const at = performance.now();
+    if (!inflate) return onFrame(data);
+    // zlib-stream: bytes on the wire are counted as received; a message ends with the Z_SYNC_FLUSH suffix 00 00 ff ff.
     client.bytes += data.length;
+    inflate.write(data);
+    if (data.length >= 4 && data.readUInt32BE(data.length - 4) === 0xffff) {
+      inflate.flush(zlib.constants.Z_SYNC_FLUSH, () => {
+        const out = Buffer.concat(inflated);
+        inflated = [];
+        if (out.length) onFrame(out, true);
+      });
+    }
+  });
+  function onFrame(data: Buffer, counted = false) {
+    const at = performance.now();
+    if (!counted) client.bytes += data.length;
     if (data.length > client.largest) client.largest = data.length;
-    if (!isDispatch(data)) {
-      const head = data.subarray(0, 16).toString();
-      if (head.startsWith('{"op":10')) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
-      else if (head.startsWith('{"op":9')) rejectAll(new Error('invalid session'));
+    const op = opOf(data);
+    if (op !== 0) {
+      if (op === 10) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: { os: 'linux', browser: 'accord-bench', device: 'accord-bench' } } }));
+      else if (op === 9) rejectAll(new Error('invalid session'));
+      else if (op === 11) client.acks++;
       return;
     }
     const s = seqOf(data);
@@ -230,7 +235,7 @@ export function connectGateway(port: number, token: string, intents: number, onD
     }
     if (waitGuildCreate && data.indexOf(GC) >= 0 && data.indexOf(GC) < HEAD) resolveSettled();
     onDispatch(data, at);
-  });
+  }
   ws.on('close', (code, reason) => rejectAll(new Error(`gateway closed ${code} ${reason}`)));
   ws.on('error', (err) => rejectAll(err));
   return client;

@@ -12,6 +12,8 @@ export interface StartOptions {
   rateLimits?: boolean;
   heartbeatIntervalMs?: number;
   databaseUrl?: string;
+  /** PostgreSQL schema of this run (created if missing; the parent drops it). */
+  databaseSchema?: string;
   /** Create the dev world (users, guild, bot) after start. */
   seed?: boolean;
 }
@@ -62,7 +64,7 @@ async function handle(req: ChildRequest & { id: number }) {
       const { seedWorld } = await import('../packages/server/src/dev/seed.js');
       const t1 = performance.now();
       server = await startServer({
-        host: '127.0.0.1', port: 0, dataDir: req.options.dataDir, databaseUrl: req.options.databaseUrl || undefined,
+        host: '127.0.0.1', port: 0, dataDir: req.options.dataDir, databaseUrl: req.options.databaseUrl || undefined, databaseSchema: req.options.databaseSchema || undefined,
         rateLimits: req.options.rateLimits ?? false, heartbeatIntervalMs: req.options.heartbeatIntervalMs ?? 600_000,
         logLevel: 'silent', dev: false, seed: false, gatewayConnectionsPerIp: 1_000_000, // every bench client is on 127.0.0.1
       });

@@ -1,0 +1,3 @@
+export function seqOf(frame: Buffer): number;
+export function opOf(frame: Buffer): number;
+export function markerOf(frame: Buffer): number;
