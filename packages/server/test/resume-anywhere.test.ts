@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway, type Frame } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
+import { createUser } from '../src/services/identity/users.js';
+import { issueToken } from '../src/services/identity/tokens.js';
+import { addMember } from '../src/services/guilds/membership.js';
 
 /**
  * Distributed mode: a session resumes on any node, rebuilt from its record and the bus's streams, with every frame
@@ -162,6 +165,37 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     again.send(6, { token: bob.token, session_id: ready.session_id, seq: lastSeq(gw) });
     await again.dispatch('RESUMED', () => true, 15_000);
     assert.deepEqual(again.frames.filter((f) => f.t === 'MESSAGE_CREATE').map((f) => [f.s, f.d.id]), [[lastSeq(gw) + 1, id]]);
+  });
+
+  test('in a large guild, the presences a session follows (op 8) are followed again after a resume elsewhere', async () => {
+    const ctx = a.server.ctx;
+    const crowd: { id: string; token: string }[] = [];
+    for (let i = 0; i < 55; i++) {
+      const u = await createUser(ctx, { username: `crowd_${i}_${Date.now() % 100000}` });
+      await addMember(ctx, a.world.guildId, u.id);
+      crowd.push({ id: u.id, token: await issueToken(ctx, u.id, 'user') });
+    }
+    const [watcher, watched] = crowd;
+    const gw = await connect(a);
+    const ready = await gw.identify(watcher.token, { large_threshold: 50 });
+    await gw.dispatch('GUILD_CREATE', (d) => d.id === a.world.guildId, 15_000);
+    gw.send(8, { guild_id: a.world.guildId, query: '', limit: 0, presences: true });
+    await gw.dispatch('GUILD_MEMBERS_CHUNK', () => true, 15_000);
+    const other = await connect(b);
+    await other.identify(watched.token, { presence: { status: 'idle', activities: [], since: null, afk: false } });
+    await gw.dispatch('PRESENCE_UPDATE', (d) => d.user.id === watched.id && d.status === 'idle', 15_000);
+    const seq = lastSeq(gw);
+    await drop(gw);
+    other.send(3, { status: 'dnd', activities: [], since: null, afk: false });
+    const id = await post(b, 'after the presence');
+    const again = await connect(b);
+    await again.wait((f) => f.op === 10);
+    again.send(6, { token: watcher.token, session_id: ready.session_id, seq });
+    await again.dispatch('RESUMED', () => true, 15_000);
+    const got = again.frames.filter((f) => f.op === 0);
+    assert.deepEqual(got.map((f) => f.s), got.map((_, i) => seq + 1 + i), 'seqs continue where the first node left off');
+    assert.ok(got.some((f) => f.t === 'PRESENCE_UPDATE' && f.d.user.id === watched.id && f.d.status === 'dnd'), 'the followed presence came');
+    assert.ok(got.some((f) => f.t === 'MESSAGE_CREATE' && f.d.id === id));
   });
 
   test('a session that ended cannot be resumed anywhere, nor with another token', async () => {

@@ -193,7 +193,7 @@ export class Dispatcher {
       this.ctx.bus.unwatch(topic);
       if (s.isBot && !(s.intents & 1)) continue;
       const json = await this.guildCreateJson(s, guildId);
-      if (json) s.dispatch('GUILD_CREATE', json, fromBus, guildId);
+      if (json) s.dispatch('GUILD_CREATE', json, fromBus, { guildCreate: guildId });
     }
   }
 

@@ -52,7 +52,8 @@ export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session
   const notFound = userIds ? userIds.filter((id) => !rows.some((m) => m.user_id === id)) : [];
   const withPresences = d.presences === true && (!s.isBot || (s.intents & I.GUILD_PRESENCES) !== 0);
   // A person asking for presences follows them from now on, also in large guilds (gateway/presence-fanout.ts).
-  if (withPresences && !s.isBot) subscribePresences(s, guildId, wantsAll ? 'all' : matched.map((m) => m.user_id));
+  const follows = withPresences && !s.isBot ? { guildId, users: wantsAll ? ('all' as const) : matched.map((m) => m.user_id) } : undefined;
+  if (follows) subscribePresences(s, guildId, follows.users);
 
   const count = Math.max(1, Math.ceil(matched.length / CHUNK));
   for (let i = 0; i < count; i++) {
@@ -68,6 +69,6 @@ export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session
       payload.presences = part.map((m) => ({ user: { id: m.user_id }, ...hub.presences.visible(m.user_id) })).filter((p) => p.status !== 'offline');
     }
     if (nonce) payload.nonce = nonce;
-    s.dispatch('GUILD_MEMBERS_CHUNK', JSON.stringify(payload));
+    s.dispatch('GUILD_MEMBERS_CHUNK', JSON.stringify(payload), false, i === 0 ? { follows } : undefined); // a resume elsewhere follows them again
   }
 }

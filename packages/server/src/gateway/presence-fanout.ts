@@ -32,6 +32,11 @@ export function subscribePresences(s: Session, guildId: string, userIds: string[
   byGuild.set(guildId, set);
 }
 
+/** What a session follows, as data: kept in its checkpoints so a rebuild on another node follows the same. */
+export function presenceFollows(s: Session): { guildId: string; users: string[] | 'all' }[] {
+  return [...(subscriptions.get(s) ?? [])].map(([guildId, users]) => ({ guildId, users: users === 'all' ? 'all' : [...users] }));
+}
+
 /**
  * For a guild's PRESENCE_UPDATE, the test a session must pass to receive it; null for any other event (no filter).
  * The guild's size and the member's friends and DM partners are read once per event, not per session.

@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../bus/redis.js';
 import { Dispatcher } from './dispatcher.js';
+import { subscribePresences } from './presence-fanout.js';
 import type { Session } from './session.js';
 import type { RedisSessionStore, StoredSession } from './session-store.js';
 
@@ -16,6 +17,7 @@ export async function rebuildSession(dispatcher: Dispatcher, store: RedisSession
   s.seq = base.seq;
   s.lastG = base.g;
   for (const g of base.guilds) s.guildIds.add(g);
+  for (const f of base.follows ?? []) subscribePresences(s, f.guildId, f.users);
 
   const pending: StoredEvent[] = [];
   const loaded = new Set<string>();
@@ -39,6 +41,7 @@ export async function rebuildSession(dispatcher: Dispatcher, store: RedisSession
     const ev = pending[pi];
     const frame = direct[di];
     if (frame && (!ev || frame.g < ev.g)) {
+      if (frame.follows) subscribePresences(s, frame.follows.guildId, frame.follows.users);
       // A GUILD_CREATE is built again as of now (a guild deleted since is sent unavailable, as the platform does).
       const d = frame.guild ? (await dispatcher.guildCreateJson(s, frame.guild)) ?? JSON.stringify({ id: frame.guild, unavailable: true }) : frame.d;
       if (!s.restore(frame.seq, frame.t, d)) return false;

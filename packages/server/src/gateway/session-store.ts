@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisBus, StoredEvent } from '../bus/redis.js';
 import type { Topic } from '../bus/bus.js';
-import type { Session, SessionRecorder } from './session.js';
+import type { FrameNote, Session, SessionRecorder } from './session.js';
+import { presenceFollows } from './presence-fanout.js';
 
 /** What identifies and routes a session, enough to rebuild it on another node. */
 export interface SessionMeta {
@@ -18,6 +19,8 @@ export interface Checkpoint {
   seq: number;
   g: number;
   guilds: string[];
+  /** The presences it followed then (large guilds, op 8), when any. */
+  follows?: ReturnType<typeof presenceFollows>;
 }
 
 /** A frame sent outside the bus's order, with the bus position it was sent at. */
@@ -28,6 +31,7 @@ export interface DirectFrame {
   /** The payload, or '' for a GUILD_CREATE kept as its guild's id (large, and built again from the store). */
   d: string;
   guild?: string;
+  follows?: FrameNote['follows'];
 }
 
 export interface StoredSession {
@@ -74,7 +78,8 @@ export class RedisSessionStore implements SessionRecorder {
   }
 
   private current(s: Session): Checkpoint {
-    return { seq: s.seq, g: s.lastG, guilds: [...s.guildIds] };
+    const follows = presenceFollows(s);
+    return { seq: s.seq, g: s.lastG, guilds: [...s.guildIds], ...(follows.length ? { follows } : {}) };
   }
 
   /** Stops the periodic checkpoints (the node is closing). */
@@ -91,12 +96,12 @@ export class RedisSessionStore implements SessionRecorder {
     s.recorder = this;
   }
 
-  direct(s: Session, seq: number, t: string, d: string, guildId?: string): void {
+  direct(s: Session, seq: number, t: string, d: string, note: FrameNote = {}): void {
     const st = this.local.get(s.id);
     if (!st) return;
     st.direct.push(seq);
     const list = this.key(s.id, 'direct');
-    const frame: DirectFrame = guildId ? { seq, g: s.lastG, t, d: '', guild: guildId } : { seq, g: s.lastG, t, d };
+    const frame: DirectFrame = note.guildCreate ? { seq, g: s.lastG, t, d: '', guild: note.guildCreate } : { seq, g: s.lastG, t, d, follows: note.follows };
     this.redis.multi().rpush(list, JSON.stringify(frame)).pexpire(list, this.ttlMs).exec().catch(report);
   }
 

@@ -13,11 +13,18 @@ interface Buffered {
 /** A dispatch frame, in the platform's key order. */
 export const frameOf = (b: Buffered): string => `{"t":"${b.t}","s":${b.seq},"op":0,"d":${b.d}}`;
 
+/** What a rebuild on another node needs to know of a frame sent outside the bus, besides the frame. */
+export interface FrameNote {
+  /** A GUILD_CREATE of this guild: kept as the id and built again from the store (large, and shared by many). */
+  guildCreate?: string;
+  /** The session began following these members' presences in a large guild with this frame (op 8 with presences). */
+  follows?: { guildId: string; users: string[] | 'all' };
+}
+
 /** Where a session's frames that cannot be rebuilt from the bus's streams are kept, so another node can resume it. */
 export interface SessionRecorder {
   /** A frame sent outside the bus's order (READY, a reply to a command), at the session's current position. */
-  /** `guildId`: a GUILD_CREATE, kept as the guild's id and built again from the store for a resume elsewhere. */
-  direct(s: Session, seq: number, t: string, d: string, guildId?: string): void;
+  direct(s: Session, seq: number, t: string, d: string, note?: FrameNote): void;
   /** The client holds every frame up to `seq`. */
   acknowledged(s: Session, seq: number): void;
 }
@@ -87,13 +94,13 @@ export class Session {
    * Sequence a dispatch, buffer it for resume, and send it if connected. `fromBus`: the frame is a bus event's (or
    * derived from one), which another node can rebuild from the bus's streams; any other frame is recorded.
    */
-  dispatch(t: string, dJson: string, fromBus = false, guildId?: string): void {
+  dispatch(t: string, dJson: string, fromBus = false, note?: FrameNote): void {
     const b = this.buffer(++this.seq, t, dJson);
     const tr = this.transport;
     if (tr?.sendDispatch) tr.sendDispatch(b.seq, t, dJson);
     else tr?.send(frameOf(b));
     this.tap?.(this, t, b.seq, dJson);
-    if (!fromBus) this.recorder?.direct(this, b.seq, t, dJson, guildId);
+    if (!fromBus) this.recorder?.direct(this, b.seq, t, dJson, note);
   }
 
   /** A recorded frame put back while the session is rebuilt on another node (sent with the other frames of the resume). */
