@@ -16,7 +16,7 @@ import { publishPresenceToFriends, sdkSessionEnded } from './social.js';
 import { leaveSession } from '../services/activities/instances.js';
 import { existingTokenHashes } from '../services/identity/tokens.js';
 import { clientAddress } from './client-address.js';
-import type { RedisSessionStore } from './session-store.js';
+import { checkpointFor, type RedisSessionStore } from './session-store.js';
 import { rebuildSession } from './rebuild.js';
 import type { Actor } from '../services/context.js';
 import crypto from 'node:crypto';
@@ -130,7 +130,7 @@ export class Gateway implements GatewayHub {
   }
 
   record(s: Session): void {
-    this.store?.start(s, { seq: s.seq, g: s.lastG, guilds: [...s.guildIds] });
+    this.store?.start(s);
   }
 
   /**
@@ -144,7 +144,7 @@ export class Gateway implements GatewayHub {
     const m = stored.meta;
     const s = new Session(id, actor, m.intents, m.shard, m.capabilities, m.largeThreshold);
     s.tokenHash = m.tokenHash;
-    const base = [...stored.checkpoints].reverse().find((c) => c.seq <= seq);
+    const base = checkpointFor(stored, seq);
     const release = await this.hold(m.userId, base?.guilds ?? []);
     try {
       return await this.dispatcher.exclusive(async () => {

@@ -2,7 +2,7 @@ import type { StoredEvent } from '../bus/redis.js';
 import { Dispatcher } from './dispatcher.js';
 import { subscribePresences } from './presence-fanout.js';
 import type { Session } from './session.js';
-import type { RedisSessionStore, StoredSession } from './session-store.js';
+import { checkpointFor, type RedisSessionStore, type StoredSession } from './session-store.js';
 
 /**
  * Rebuilds, on this node, a session another node served: from the newest checkpoint the client can resume from, the
@@ -12,7 +12,7 @@ import type { RedisSessionStore, StoredSession } from './session-store.js';
  * identify again. Runs inside the dispatcher's order, with the session's topics already watched.
  */
 export async function rebuildSession(dispatcher: Dispatcher, store: RedisSessionStore, s: Session, stored: StoredSession, clientSeq: number): Promise<boolean> {
-  const base = [...stored.checkpoints].reverse().find((c) => c.seq <= clientSeq);
+  const base = checkpointFor(stored, clientSeq);
   if (!base) return false;
   s.seq = base.seq;
   s.lastG = base.g;

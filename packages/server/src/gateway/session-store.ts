@@ -34,6 +34,11 @@ export interface DirectFrame {
   follows?: FrameNote['follows'];
 }
 
+/** The newest checkpoint a client holding frames up to `seq` can be rebuilt from. */
+export function checkpointFor(stored: StoredSession, seq: number): Checkpoint | undefined {
+  return [...stored.checkpoints].reverse().find((c) => c.seq <= seq);
+}
+
 export interface StoredSession {
   meta: SessionMeta;
   checkpoints: Checkpoint[];
@@ -87,8 +92,9 @@ export class RedisSessionStore implements SessionRecorder {
     clearInterval(this.timer);
   }
 
-  /** A session identified here: from now on this node writes its record. */
-  start(s: Session, checkpoint: Checkpoint): void {
+  /** A session identified here: from now on this node writes its record, from its state now. */
+  start(s: Session): void {
+    const checkpoint = this.current(s);
     const meta: SessionMeta = { userId: s.userId, tokenHash: s.tokenHash, intents: s.intents, shard: s.shard, capabilities: s.capabilities, largeThreshold: s.largeThreshold };
     this.local.set(s.id, { s, checkpoints: [checkpoint], direct: [] });
     const key = this.key(s.id);
