@@ -1,10 +1,10 @@
+import { dmChannelsWire } from '../services/channels/dms.js';
 import crypto from 'node:crypto';
 import type { Ctx } from '../services/context.js';
 import type { Session } from './session.js';
 import type { PresenceState as Presences } from './presence.js';
 import { toChannel, toGuild, toMember, toRole } from '../store/repos/mappers.js';
 import { guild as guildWire } from '../wire/guild.js';
-import { channel as channelWire } from '../wire/channel.js';
 import { member as memberWire } from '../wire/member.js';
 import { selfUser, publicUser } from '../wire/user.js';
 import { getUsers } from '../services/identity/users.js';
@@ -20,7 +20,7 @@ import { runningInGuild } from '../services/activities/instances.js';
 /** READY for a new session. Guilds arrive as unavailable stubs, each followed by its GUILD_CREATE. */
 export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string) {
   const app = s.isBot ? await applicationOfBot(ctx, s.userId) : null;
-  const privateChannels = s.isBot ? [] : await dmChannels(ctx, s.userId);
+  const privateChannels = s.isBot ? [] : await dmChannelsWire(ctx, s.userId);
   return {
     v: 10,
     user: { ...selfUser(s.actor.user, { email: !s.isBot, premium: !s.isBot }), ...(s.isBot ? { email: null } : {}) },
@@ -39,13 +39,6 @@ export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string) {
     auth: {},
     _trace: ['["accord-gateway",{"micros":0}]'],
   };
-}
-
-async function dmChannels(ctx: Ctx, userId: string) {
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
-  const chans = rows.map(toChannel).filter((c) => c.recipients?.includes(userId));
-  const users = await getUsers(ctx, chans.flatMap((c) => c.recipients ?? []));
-  return chans.map((c) => channelWire(c, (c.recipients ?? []).filter((id) => id !== userId).map((id) => users.get(id)!).filter(Boolean)));
 }
 
 /** Guild ids a user belongs to, for the READY stubs and dispatch routing. */

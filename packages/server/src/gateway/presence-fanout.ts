@@ -2,7 +2,7 @@ import type { Ctx } from '../services/context.js';
 import type { BusEvent } from '../bus/bus.js';
 import type { Session } from './session.js';
 import { presenceAudience } from '../services/social/relationships/model.js';
-import { toChannel } from '../store/repos/mappers.js';
+import { dmChannelsOf } from '../services/channels/dms.js';
 
 /**
  * Who gets a guild member's PRESENCE_UPDATE (userdoccers `gateway-events.mdx` "Presence Update", `guild-subscriptions.mdx`):
@@ -45,7 +45,7 @@ export async function presenceRecipients(ctx: Ctx, e: BusEvent): Promise<((s: Se
   if (e.t !== 'PRESENCE_UPDATE' || !e.guild_id || e.user_ids) return null;
   const guildId = e.guild_id;
   const userId = String(e.d?.user?.id ?? '');
-  const memberCount = (await ctx.access.memberIds(guildId)).length;
+  const memberCount = await ctx.access.memberCount(guildId);
   // Friends and DM partners; not needed when the guild is under the lowest large_threshold (50).
   const auto = memberCount > 50 ? await audienceOf(ctx, userId) : new Set<string>();
   return (s) => {
@@ -70,14 +70,10 @@ function audienceOf(ctx: Ctx, userId: string): Promise<Set<string>> {
   const hit = byUser.get(userId);
   if (hit && now - hit.at < AUDIENCE_TTL_MS) return hit.set;
   if (byUser.size > 50_000) byUser.clear();
-  const set = Promise.all([presenceAudience(ctx, userId), dmPartners(ctx, userId)]).then(([a, b]) => new Set([...a, ...b]));
+  const set = Promise.all([presenceAudience(ctx, userId), dmChannelsOf(ctx, userId)]).then(
+    ([friends, dms]) => new Set([...friends, ...dms.flatMap((c) => c.recipients ?? []).filter((id) => id !== userId)]),
+  );
   byUser.set(userId, { at: now, set });
   set.catch(() => byUser!.delete(userId));
   return set;
-}
-
-/** Users with a DM (or group DM) open with this user. */
-async function dmPartners(ctx: Ctx, userId: string): Promise<string[]> {
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
-  return rows.map(toChannel).filter((c) => c.recipients?.includes(userId)).flatMap((c) => c.recipients ?? []).filter((id) => id !== userId);
 }

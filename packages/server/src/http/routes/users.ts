@@ -1,3 +1,4 @@
+import { dmChannelsWire } from '../../services/channels/dms.js';
 import { z } from 'zod';
 import crypto from 'node:crypto';
 import { Routes, noContent } from '../router.js';
@@ -11,7 +12,7 @@ import { removeMember } from '../../services/guilds/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
 import { changePassword } from '../../services/identity/password-change.js';
 import type { Actor } from '../../services/context.js';
-import { toChannel, toGuild } from '../../store/repos/mappers.js';
+import { toGuild } from '../../store/repos/mappers.js';
 import { isId } from '../../core/ids.js';
 
 const PatchMe = z.object({
@@ -60,10 +61,7 @@ export default new Routes()
     return publicUser(await requireUser(ctx, params.user_id));
   })
   .get('/users/@me/channels', 'any', async ({ ctx, actor }) => {
-    const rows = await ctx.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${actor.user.id}%`).execute();
-    const chans = rows.map(toChannel).filter((c) => c.recipients?.includes(actor.user.id));
-    const users = await getUsers(ctx, chans.flatMap((c) => c.recipients ?? []));
-    return chans.map((c) => channelWire(c, (c.recipients ?? []).filter((id) => id !== actor.user.id).map((id) => users.get(id)!).filter(Boolean)));
+    return dmChannelsWire(ctx, actor.user.id);
   })
   .post('/users/@me/channels', 'any', async ({ ctx, actor, body }) => {
     const b = parseBody(OpenDm, body);

@@ -2,8 +2,21 @@ import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { toChannel } from '../../store/repos/mappers.js';
 import type { ChannelRecord } from '../../store/records.js';
-import { getUser } from '../identity/users.js';
+import { getUser, getUsers } from '../identity/users.js';
 import { channel as channelWire } from '../../wire/channel.js';
+
+/** The DMs and group DMs a user is a recipient of. */
+export async function dmChannelsOf(ctx: Ctx, userId: string): Promise<ChannelRecord[]> {
+  const rows = await ctx.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
+  return rows.map(toChannel).filter((c) => c.recipients?.includes(userId));
+}
+
+/** A user's DM channels as the wire lists them (READY, GET /users/@me/channels): with the other recipients. */
+export async function dmChannelsWire(ctx: Ctx, userId: string) {
+  const chans = await dmChannelsOf(ctx, userId);
+  const users = await getUsers(ctx, chans.flatMap((c) => c.recipients ?? []));
+  return chans.map((c) => channelWire(c, (c.recipients ?? []).filter((id) => id !== userId).map((id) => users.get(id)!).filter(Boolean)));
+}
 
 /** Opens (or returns) the DM between two users. Bots may only DM users who share a guild with them. */
 export async function openDm(ctx: Ctx, me: { id: string; bot: boolean }, recipientId: string): Promise<ChannelRecord> {

@@ -93,6 +93,11 @@ export class GuildAccess {
     return s ? [...s.members.keys()] : [];
   }
 
+  /** How many members a guild has, without listing them (asked once per presence change). */
+  async memberCount(guildId: string): Promise<number> {
+    return (await this.state(guildId))?.members.size ?? 0;
+  }
+
   /** Guild-level permissions; null when the user is not a member (or the guild is unknown). */
   async guildPerms(guildId: string, userId: string): Promise<bigint | null> {
     const s = await this.state(guildId);

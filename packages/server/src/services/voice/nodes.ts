@@ -1,7 +1,7 @@
 /**
- * Which voice server serves a voice channel (or a DM call, or a lobby). One process has one voice server; in
- * distributed mode every node with a voice server announces it, and each channel is served by exactly one of the
- * live ones, so everyone in a channel meets in the same room whatever gateway node they joined through.
+ * Which voice server serves a voice channel (or a DM call, or a lobby), in distributed mode; a single process uses
+ * its own (`VoiceStates.endpoint`). Every node with a voice server announces it, and each channel is served by
+ * exactly one of the live ones, so everyone in a channel meets in the same room whatever node they joined through.
  */
 export interface VoiceNodes {
   /** This node's voice server is up at `endpoint` (host:port); repeated while it runs. */
@@ -10,21 +10,4 @@ export interface VoiceNodes {
   withdraw(endpoint: string): Promise<void>;
   /** The endpoint serving `key` (a channel, call or lobby id), null when no voice server is up. */
   endpointFor(key: string): Promise<string | null>;
-}
-
-/** One process: its own voice server serves everything. */
-export class LocalVoiceNodes implements VoiceNodes {
-  private endpoint: string | null = null;
-
-  async announce(endpoint: string): Promise<void> {
-    this.endpoint = endpoint;
-  }
-
-  async withdraw(endpoint: string): Promise<void> {
-    if (this.endpoint === endpoint) this.endpoint = null;
-  }
-
-  async endpointFor(_key: string): Promise<string | null> {
-    return this.endpoint;
-  }
 }
