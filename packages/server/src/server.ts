@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { sql } from 'kysely';
 import { loadConfig, type Config } from './config.js';
 import { Clock } from './core/clock.js';
 import { Snowflakes } from './core/snowflake.js';
 import { openStore } from './store/db.js';
+import { Repos } from './store/repos/index.js';
 import { InProcessBus } from './bus/in-process.js';
 import type { EventBus } from './bus/bus.js';
 import { MemoryPresences } from './bus/presence-state.js';
@@ -56,6 +56,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const ctx: Ctx = {
     config, clock, store, bus,
     db: store.db,
+    repos: new Repos(store),
     ids: node?.ids ?? new Snowflakes(clock),
     access: new GuildAccess(store.db, clock, bus),
     presences: node?.presences ?? new MemoryPresences(),
@@ -65,7 +66,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   };
   const app = has('http') ? buildHttp(ctx, node?.limits).app : buildProbeHttp();
   registerHealth(app, role, [
-    { name: 'store', check: () => sql`SELECT 1`.execute(store.db) },
+    { name: 'store', check: () => ctx.repos.ping() },
     ...(node ? [{ name: 'redis', check: () => node.ping() }] : []),
   ]);
   let dev: ReturnType<typeof registerDevRoutes> | null = null;

@@ -6,6 +6,7 @@ import type { EventBus } from '../bus/bus.js';
 import type { PresenceState } from '../bus/presence-state.js';
 import type { DB } from '../store/schema.js';
 import type { Store } from '../store/db.js';
+import type { Repos } from '../store/repos/index.js';
 import type { GuildAccess } from './guilds/access.js';
 import type { VoiceNodes } from './voice/nodes.js';
 import type { VoiceStateStore } from './voice/store.js';
@@ -17,7 +18,10 @@ export interface Ctx {
   clock: Clock;
   ids: Snowflakes;
   store: Store;
+  /** @deprecated being replaced by `repos`: services never query the database themselves. */
   db: Kysely<DB>;
+  /** The repositories: the only way services reach storage. */
+  repos: Repos;
   bus: EventBus;
   access: GuildAccess;
   /** Who shows online: written by the Gateway, counted by services (`onlineCount`). */

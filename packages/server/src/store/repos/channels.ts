@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Channels, overwrites, DMs and group DMs (recipients), pins, stage instances, followers. */
+export class ChannelsRepo extends Repo {
+}

@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Uploaded files and attachments. */
+export class FilesRepo extends Repo {
+}

@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Bans, the audit log and AutoMod rules. */
+export class ModerationRepo extends Repo {
+}

@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Message reactions. */
+export class ReactionsRepo extends Repo {
+}

@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Guild roles. */
+export class RolesRepo extends Repo {
+}

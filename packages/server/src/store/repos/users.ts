@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Users and their profiles. */
+export class UsersRepo extends Repo {
+}

@@ -1,0 +1,5 @@
+import { Repo } from './repo.js';
+
+/** Channel webhooks. */
+export class WebhooksRepo extends Repo {
+}
