@@ -83,6 +83,27 @@ export function findCycles(graph) {
   return cycles;
 }
 
+/** Server folders above the store: they reach storage only through the repositories (`ctx.repos`), never SQL. */
+export const ABOVE_STORE = ['services', 'http', 'gateway', 'voice', 'dev', 'events-out', 'activities', 'rpc'];
+const STORAGE_USE = [
+  [/from\s+['"]kysely['"]/, 'imports kysely'],
+  [/from\s+['"][./]*store\/(schema|db|fixed-sql|group-commit|postgres|sqlite)\.js['"]/, 'imports the store internals'],
+  [/\.db\b(?!\w)/, 'uses a query handle (.db)'],
+  [/\b(selectFrom|insertInto|updateTable|deleteFrom)\(/, 'builds a query'],
+];
+
+/** Files above the store that query the database themselves, as readable lines. */
+export function storageViolations(srcDir) {
+  const out = [];
+  for (const top of ABOVE_STORE) {
+    for (const file of walk(path.join(srcDir, top))) {
+      const text = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      for (const [re, what] of STORAGE_USE) if (re.test(text)) out.push(`${path.relative(srcDir, file)} ${what}: storage goes through ctx.repos (store/repos/)`);
+    }
+  }
+  return out;
+}
+
 const layerOf = (srcDir, file) => {
   const top = path.relative(srcDir, file).split(path.sep)[0];
   const i = SERVER_LAYERS.findIndex((names) => names.includes(top));
@@ -130,7 +151,15 @@ export function checkRepository(root) {
   return problems;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--storage') {
+  // `node scripts/check-architecture.mjs --storage [folder under packages/server/src]`: what still queries the database.
+  const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/server/src');
+  const only = process.argv[3];
+  const found = storageViolations(srcDir).filter((l) => !only || l.startsWith(only));
+  for (const l of found) console.log(l);
+  console.log(`${found.length} storage violation(s)`);
+  process.exit(found.length ? 1 : 0);
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const problems = checkRepository(root);
   for (const p of problems) console.error(p);

@@ -3,15 +3,13 @@ import type { Actor, Ctx } from '../context.js';
 import { Errors, formError } from '../../core/errors.js';
 import { checkId, isId } from '../../core/ids.js';
 import { P } from '@accord/protocol';
-import { toChannel, toGuild, toMember, toRole } from '../../store/repos/mappers.js';
 import type { ChannelRecord, GuildRecord, MemberRecord, RoleRecord } from '../../store/records.js';
 import { member as memberWire } from '../../wire/member.js';
 import { getUser } from '../identity/users.js';
 
 export async function getGuildRecord(ctx: Ctx, guildId: string): Promise<GuildRecord | null> {
   if (!isId(guildId)) return null;
-  const row = await ctx.db.selectFrom('guilds').selectAll().where('id', '=', guildId).executeTakeFirst();
-  return row ? toGuild(row) : null;
+  return ctx.repos.guilds.byId(guildId);
 }
 
 export async function requireGuildRecord(ctx: Ctx, guildId: string): Promise<GuildRecord> {
@@ -22,14 +20,12 @@ export async function requireGuildRecord(ctx: Ctx, guildId: string): Promise<Gui
 
 /** Every role of a guild, lowest first; on equal positions the older role ranks higher, as clients sort them. */
 export async function guildRoles(ctx: Ctx, guildId: string): Promise<RoleRecord[]> {
-  const rows = await ctx.db.selectFrom('roles').selectAll().where('guild_id', '=', guildId).execute();
-  return rows.map(toRole).sort((a, b) => a.position - b.position || (BigInt(a.id) > BigInt(b.id) ? -1 : 1));
+  return (await ctx.repos.roles.ofGuild(guildId)).sort((a, b) => a.position - b.position || (BigInt(a.id) > BigInt(b.id) ? -1 : 1));
 }
 
 export async function getChannelRecord(ctx: Ctx, channelId: string): Promise<ChannelRecord | null> {
   if (!isId(channelId)) return null;
-  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-  return row ? toChannel(row) : null;
+  return ctx.repos.channels.byId(channelId);
 }
 
 export const isAdmin = (perms: bigint) => (perms & P.ADMINISTRATOR) !== 0n;
@@ -58,13 +54,12 @@ export async function memberView(ctx: Ctx, m: MemberRecord) {
 
 /** Counts for `with_counts`: members from the store, presences (online, idle, dnd) from the Gateway's presence state. */
 export async function guildCounts(ctx: Ctx, guildId: string): Promise<{ members: number; presences: number }> {
-  const rows = await ctx.db.selectFrom('members').select('user_id').where('guild_id', '=', guildId).execute();
-  return { members: rows.length, presences: onlineCount(ctx.presences, rows.map((r) => String(r.user_id))) };
+  const ids = await ctx.repos.members.userIdsOf(guildId);
+  return { members: ids.length, presences: onlineCount(ctx.presences, ids) };
 }
 
 export async function getMember(ctx: Ctx, guildId: string, userId: string): Promise<MemberRecord | null> {
-  const row = await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  return row ? toMember(row) : null;
+  return ctx.repos.members.get(guildId, userId);
 }
 
 export async function requireMember(ctx: Ctx, guildId: string, userId: string): Promise<MemberRecord> {

@@ -29,13 +29,11 @@ export const OWNER_SETTABLE_FLAGS = APP_FLAGS.GATEWAY_PRESENCE_LIMITED | APP_FLA
   | APP_FLAGS.PUBLIC_OAUTH2_CLIENT | APP_FLAGS.EMBEDDED;
 
 export async function getApplication(ctx: Ctx, id: string): Promise<ApplicationRecord | null> {
-  const row = await ctx.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toApplication(row) : null;
+  return ctx.repos.applications.byId(id);
 }
 
 export async function applicationOfBot(ctx: Ctx, botUserId: string): Promise<ApplicationRecord | null> {
-  const row = await ctx.db.selectFrom('applications').selectAll().where('bot_user_id', '=', botUserId).executeTakeFirst();
-  return row ? toApplication(row) : null;
+  return ctx.repos.applications.ofBot(botUserId);
 }
 
 /** The app the caller owns, or 10002 / 20012. */

@@ -8,18 +8,11 @@ import { issueToken } from './tokens.js';
 import { loginGuard } from './login-guard.js';
 
 export async function getUser(ctx: Ctx, id: string): Promise<UserRecord | null> {
-  const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toUser(row) : null;
+  return ctx.repos.users.byId(id);
 }
 
 export async function getUsers(ctx: Ctx, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
-  const list = [...new Set(ids)];
-  const out = new Map<string, UserRecord>();
-  for (let i = 0; i < list.length; i += 500) {
-    const rows = await ctx.db.selectFrom('users').selectAll().where('id', 'in', list.slice(i, i + 500)).execute();
-    for (const r of rows) out.set(String(r.id), toUser(r));
-  }
-  return out;
+  return ctx.repos.users.byIds(ids);
 }
 
 export async function requireUser(ctx: Ctx, id: string): Promise<UserRecord> {

@@ -1,5 +1,23 @@
 import { Repo } from './repo.js';
+import { toUser } from './mappers.js';
+import type { UserRecord } from '../records.js';
 
 /** Users and their profiles. */
 export class UsersRepo extends Repo {
+  /** One user, or null. */
+  async byId(id: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  /** The users among `ids` that exist, by id (looked up 500 at a time). */
+  async byIds(ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+    const list = [...new Set(ids)];
+    const out = new Map<string, UserRecord>();
+    for (let i = 0; i < list.length; i += 500) {
+      const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', list.slice(i, i + 500)).execute();
+      for (const r of rows) out.set(String(r.id), toUser(r));
+    }
+    return out;
+  }
 }
