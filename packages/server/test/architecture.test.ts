@@ -1,3 +1,4 @@
+// engine-independent: reads source files only
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';

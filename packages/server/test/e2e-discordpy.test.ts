@@ -1,3 +1,4 @@
+// engine-independent: a client's reading of the wire; the same routes run on every engine in e2e-discordjs and the service tests
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,3 +1,4 @@
+// engine-independent: a client's reading of the wire; the same routes run on every engine in e2e-discordjs and the service tests
 /**
  * End-to-end acceptance with a second library of another lineage: oceanic.js, unmodified. Only its REST base URL
  * points at Accord; it discovers the gateway itself through GET /gateway/bot on that base URL.

@@ -1,3 +1,4 @@
+// engine-independent: media and DAVE between bots; voice states on each engine are covered by voice-states and voice-dm-calls
 /**
  * Voice end to end: real discord.js v14 bots with the real @discordjs/voice 0.19.2 and @snazzah/davey join one voice
  * channel over the main gateway, the voice gateway (wss, its own TLS port) and UDP. Opus frames go through the SFU

@@ -1,3 +1,4 @@
+// engine-independent: bodies and URLs refused before any storage
 /**
  * Hostile bodies and URLs (issue 14, defects 1 and 2, and "text/plain bodies are parsed as JSON"): nesting thousands
  * deep, bad percent-encoding and bodies of the wrong type all answer 4xx in the platform's envelope {code, message},

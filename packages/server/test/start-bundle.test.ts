@@ -1,3 +1,4 @@
+// engine-independent: builds and starts the bundle; the store it opens is covered by every other file
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

@@ -1,3 +1,4 @@
+// engine-independent: the DAVE delivery service without a server
 /**
  * The DAVE delivery service and external sender (src/voice/dave) against @snazzah/davey as the client, without a
  * network: group creation (first valid commit wins), joins and leaves with re-keying, the sole-member reset, revoked

@@ -1,3 +1,4 @@
+// engine-independent: voice media crypto without a server
 /**
  * Voice media without a network: both rtpsize AEAD modes against reference implementations (node:crypto AES-GCM,
  * @noble/ciphers XChaCha20-Poly1305, the draft's HChaCha20 vector), the JS GCM sealer byte for byte, and the SFU:

@@ -1,3 +1,4 @@
+// engine-independent: the voice gateway's protocol rules, answered before any storage
 /**
  * Voice gateway refusals and the ordering rules that must never reach a client (voice.md §0): a version is required
  * and versions below 4 are refused, deprecated encryption modes are refused, TLS is mandatory, close codes, and the

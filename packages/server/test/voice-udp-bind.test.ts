@@ -1,3 +1,4 @@
+// engine-independent: the UDP socket's address family, not storage
 /**
  * The voice media socket binds in the server host's address family (issue 14, item 9): an IPv6 host gets a
  * dual-stack IPv6 socket on '::' (the IPv4 address clients are given still reaches it), any other host its own address.
