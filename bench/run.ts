@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  RESULTS_DIR, SERVER_DIR, REPO_DIR, connectGateway, cpuStallUs, stallPct, connectMany, forkServer, isMessageCreate, makeAgent, now,
+  RESULTS_DIR, REPO_DIR, connectGateway, cpuStallUs, stallPct, connectMany, forkServer, isMessageCreate, makeAgent, now,
   removeTmpDirs, request, round, sleep, summary, table, tmpDataDir, writeJson, type GatewayClient,
 } from './lib.js';
 import { formatTop, topSelf } from './profile-top.js';

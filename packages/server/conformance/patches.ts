@@ -59,7 +59,7 @@ export const SPEC_PATCHES: SpecPatch[] = [
   {
     id: 'message-content-2000',
     why: 'Message `content` is at most 2000 characters (docs); the spec says 4000 on create/edit requests. Request-side only: the harness uses request schemas to sanity-check its own fixtures.',
-    find: /(export const (?:BaseCreateMessageCreateRequest|MessageCreateRequest|MessageEditRequestPartial)Schema = \/\* @__PURE__ \*\/ zObject\(\{\n  content: \/\* @__PURE__ \*\/ z\.nullish\(\n    \/\* @__PURE__ \*\/ z\.string\(\)\.check\(\/\* @__PURE__ \*\/ z\.maxLength\()4000\)/g,
+    find: /(export const (?:BaseCreateMessageCreateRequest|MessageCreateRequest|MessageEditRequestPartial)Schema = \/\* @__PURE__ \*\/ zObject\(\{\n {2}content: \/\* @__PURE__ \*\/ z\.nullish\(\n {4}\/\* @__PURE__ \*\/ z\.string\(\)\.check\(\/\* @__PURE__ \*\/ z\.maxLength\()4000\)/g,
     replace: '$12000)',
     count: 3,
   },

@@ -31,7 +31,7 @@ export function renderMarkdown(r: ConformanceReport): string {
   out.push('checked against the official response schema of `discord-api-spec`, strictly: a missing required field, a');
   out.push('wrong type, an error status, a 2xx status the spec does not declare, or a field the spec does not declare that');
   out.push('is not in the reviewed allow-list (real-platform fields, each with its source, below) is a failure. An allowed');
-  out.push('undeclared field makes a warning (still passing). A route that answers partly from constants (\"Still partial\")');
+  out.push('undeclared field makes a warning (still passing). A route that answers partly from constants ("Still partial")');
   out.push('is reported `partial`, never `pass`. Empty lists anywhere in an answer are listed per operation, since their');
   out.push('items\' shape is not exercised. 204 operations pass on 204 with an empty body.');
   out.push('');

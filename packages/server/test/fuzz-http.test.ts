@@ -23,7 +23,7 @@ import { startServer, type RunningServer } from '../src/server.js';
 import { dropSchema } from '../src/store/postgres.js';
 import { allRoutes } from '../src/http/routes/index.js';
 import type { RouteDef } from '../src/http/router.js';
-import { Harness, buildWorld, extendWorld, bearer, asUser, BOT, NONE, type Auth } from '../conformance/world.js';
+import { Harness, buildWorld, extendWorld, bearer, asUser, BOT } from '../conformance/world.js';
 import { seedLists } from '../conformance/world-lists.js';
 import { FIXTURES } from '../conformance/fixtures.js';
 import { loadSpec, type Schema } from '../conformance/spec.js';
@@ -62,10 +62,6 @@ const SCOPES = ['identify', 'email', 'guilds', 'guilds.members.read', 'connectio
 
 // ---- generators -------------------------------------------------------------------------------------------
 
-const text = (max = 20) => fc.oneof(
-  { arbitrary: fc.string({ minLength: 2, maxLength: max }).filter((s) => s.trim().length >= 2), weight: 4 },
-  { arbitrary: fc.constantFrom('nul\u0000inside', 'é🙂ö', "quote'and\"dq", 'back\\slash', 'tab\tnl\n'), weight: 1 },
-);
 const hugeString = fc.tuple(fc.integer({ min: 5_000, max: 300_000 }), fc.constantFrom('x', 'é', '🙂', '\u0000', ' ', '"', '\\')).map(([n, c]) => c.repeat(n));
 const nastyString = fc.oneof(
   fc.string({ maxLength: 40 }),

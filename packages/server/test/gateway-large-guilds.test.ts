@@ -17,7 +17,7 @@ const GUILD_PRESENCES = 1 << 8;
 const MEMBERS = 60;
 
 let t: TestServer;
-let people: { id: string; token: string }[] = [];
+const people: { id: string; token: string }[] = [];
 const open: RawGateway[] = [];
 
 before(async () => {

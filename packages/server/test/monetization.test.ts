@@ -6,7 +6,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, devHeaders, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
-import { EventCursor, addMonths, advance, dev, isoMicro, now, setClock } from './helpers/monetization.js';
+import { EventCursor, addMonths, advance, isoMicro, now, setClock } from './helpers/monetization.js';
 
 const T = { timeout: 60_000 };
 const DAY = 86_400_000;
@@ -112,7 +112,7 @@ describe('premium apps: one subscription through its whole life', () => {
     assert.equal(bought.body.payment.discount_percent, 0);
     assert.equal(bought.body.payment.promotion, null);
 
-    let [created, entCreate, updated] = await events.expect('SUBSCRIPTION_CREATE', 'ENTITLEMENT_CREATE', 'SUBSCRIPTION_UPDATE');
+    const [created, entCreate, updated] = await events.expect('SUBSCRIPTION_CREATE', 'ENTITLEMENT_CREATE', 'SUBSCRIPTION_UPDATE');
     assert.deepEqual(created, { ...expectedSub, status: 1, entitlement_ids: [], renewal_sku_ids: null });
     assert.deepEqual(entCreate, expectedEnt1);
     assert.deepEqual(updated, expectedSub);

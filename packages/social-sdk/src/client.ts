@@ -224,7 +224,10 @@ export class Client {
       const redirectUri = loop?.redirectUri ?? opts.redirectUri ?? `${globalThis.location?.origin ?? this.webBase}/authorize/callback`;
       const q = new URLSearchParams({ client_id: clientId, response_type: 'code', scope: args.scopes, state, redirect_uri: redirectUri });
       if (args.nonce) q.set('nonce', args.nonce);
-      if (args.codeChallenge) q.set('code_challenge', args.codeChallenge.challenge), q.set('code_challenge_method', 'S256');
+      if (args.codeChallenge) {
+        q.set('code_challenge', args.codeChallenge.challenge);
+        q.set('code_challenge_method', 'S256');
+      }
       if (args.integrationType !== undefined) q.set('integration_type', String(args.integrationType));
       const url = `${this.webBase}/oauth2/authorize?${q}`;
       try {

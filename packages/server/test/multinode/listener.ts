@@ -148,7 +148,7 @@ export class Listener {
   }
 
   private clearBeat(): void {
-    if (this.beat) clearTimeout(this.beat), clearInterval(this.beat);
+    if (this.beat) clearInterval(this.beat);
     this.beat = null;
   }
 

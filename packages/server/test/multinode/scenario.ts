@@ -164,7 +164,10 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
     let stillSince = Date.now();
     while (!complete() && Date.now() < end && Date.now() - stillSince < 15_000) {
       const now = total();
-      if (now !== last) (last = now), (stillSince = Date.now());
+      if (now !== last) {
+        last = now;
+        stillSince = Date.now();
+      }
       await sleep(500);
     }
     await sleep(1000); // late duplicates, if any, arrive too
@@ -204,7 +207,10 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
     for (const id of ids) {
       const n = l.messages.get(id) ?? 0;
       if (n === 1) deliveredOnce++;
-      else if (n === 0) lostHere++, lostBy.set(id, (lostBy.get(id) ?? 0) + 1);
+      else if (n === 0) {
+        lostHere++;
+        lostBy.set(id, (lostBy.get(id) ?? 0) + 1);
+      }
       else dupHere++;
     }
     const unexpected = [...l.messages.keys()].filter((id) => !ids.has(id)).length;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isThread, isVoice, type Channel } from '../../lib/api/types.js';
+import { isThread, isVoice } from '../../lib/api/types.js';
 import { channelPermissions, has, Perm } from '../../lib/state/permissions.js';
 import { useStore } from '../../lib/session.js';
 import { ErrorState, Icon, Loading } from '../../lib/ui/index.js';
