@@ -9,8 +9,8 @@ export class RolesRepo extends Repo {
     return (await this.db.selectFrom('roles').selectAll().where('guild_id', '=', guildId).execute()).map(toRole);
   }
 
-  /** One role of a guild, or null (also when the role belongs to another guild). */
-  async get(guildId: string, roleId: string): Promise<RoleRecord | null> {
+  /** A role of this guild by id, or null. */
+  async inGuild(guildId: string, roleId: string): Promise<RoleRecord | null> {
     const row = await this.db.selectFrom('roles').selectAll().where('id', '=', roleId).where('guild_id', '=', guildId).executeTakeFirst();
     return row ? toRole(row) : null;
   }
