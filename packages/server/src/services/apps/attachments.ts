@@ -19,7 +19,7 @@ export async function uploadApplicationAttachment(ctx: Ctx, actor: Actor, applic
   const file = files.find((f) => f.field === 'file');
   if (!file) throw fieldError('file', 'BASE_TYPE_REQUIRED', 'This field is required');
   const plan = planAttachments(ctx, app.id, [{ ...file, field: 'files[0]' }], undefined, null);
-  await ctx.db.insertInto('files').values(plan.rows).execute();
+  await ctx.repos.files.insert(plan.rows);
   const a = plan.attachments[0];
   const url = a.url.replace(`/attachments/${app.id}/`, `/ephemeral-attachments/${app.id}/`);
   const out: Record<string, unknown> = { id: a.id, filename: a.filename, size: a.size, url, proxy_url: url, ephemeral: true };

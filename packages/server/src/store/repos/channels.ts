@@ -9,4 +9,11 @@ export class ChannelsRepo extends Repo {
     const row = await this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toChannel(row) : null;
   }
+
+  /** Which of `ids` are channels (threads included) of a guild. */
+  async idsInGuild(guildId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('id', 'in', ids).execute();
+    return rows.map((r) => String(r.id));
+  }
 }

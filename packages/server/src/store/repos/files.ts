@@ -1,5 +1,11 @@
 import { Repo } from './repo.js';
+import type { FilesTable } from '../schema.js';
 
 /** Uploaded files and attachments. */
 export class FilesRepo extends Repo {
+  /** Stores uploaded files (rows as planned by the upload), in one statement. */
+  async insert(rows: FilesTable[]): Promise<void> {
+    if (!rows.length) return;
+    await this.db.insertInto('files').values(rows).execute();
+  }
 }

@@ -1,11 +1,9 @@
 import type { Actor, Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
-import { toApplication } from '../../../store/repos/mappers.js';
 import { applicationOfBot } from '../../identity/applications.js';
 import { getUsers } from '../../identity/users.js';
 import { channelAccess, loadChannel } from '../../messages/channel.js';
 import { build, guildCommandIndex, offered, type CommandIndex } from './command-index.js';
-import { toCommand } from './store.js';
 
 /** Interaction contexts (discord-api-types InteractionContextType). */
 const BOT_DM = 1;
@@ -26,18 +24,14 @@ export async function channelCommandIndex(ctx: Ctx, actor: Actor, channelId: str
   const botUser = others.length === 1 ? (await getUsers(ctx, others)).get(others[0]) : undefined;
   const dmApp = botUser?.bot ? await applicationOfBot(ctx, botUser.id) : null;
 
-  const installed = await ctx.db.selectFrom('applications').innerJoin('oauth_grants', 'oauth_grants.application_id', 'applications.id')
-    .selectAll('applications').where('oauth_grants.user_id', '=', actor.user.id).where('oauth_grants.integration_type', '=', 1)
-    .orderBy('applications.id').execute();
-  const apps = new Map(installed.map((r) => [String(r.id), toApplication(r)]));
+  const installed = await ctx.repos.applications.installedByUser(actor.user.id);
+  const apps = new Map(installed.map((a) => [a.id, a]));
   if (dmApp) apps.set(dmApp.id, dmApp);
   if (!apps.size) return build([], []);
 
-  const rows = await ctx.db.selectFrom('application_commands').selectAll().where('application_id', 'in', [...apps.keys()])
-    .where('guild_id', 'is', null).orderBy('id').execute();
-  const commands = rows.map(toCommand).filter((c) => {
+  const commands = (await ctx.repos.commands.ofApps([...apps.keys()], null)).filter((c) => {
     if (dmApp && c.application_id === dmApp.id && (offered(c, 0, BOT_DM) || offered(c, 1, BOT_DM))) return true;
-    return offered(c, 1, PRIVATE_CHANNEL) && installed.some((r) => String(r.id) === c.application_id);
+    return offered(c, 1, PRIVATE_CHANNEL) && installed.some((a) => a.id === c.application_id);
   });
   return build([...apps.values()], commands);
 }

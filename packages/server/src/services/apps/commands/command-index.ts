@@ -1,12 +1,9 @@
 import type { Actor, Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
-import { toApplication } from '../../../store/repos/mappers.js';
-import { parseJson } from '../../../store/json.js';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { canUseCommand } from './permissions.js';
-import { toCommand } from './store.js';
-import type { CommandPermission, CommandRecord } from './types.js';
+import type { CommandRecord } from './types.js';
 import { commandWire } from './wire.js';
 
 /** What the official client's command picker loads: the apps and the commands the person may use. */
@@ -46,20 +43,16 @@ export function offered(c: CommandRecord, integrationType: number, context: numb
 export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string): Promise<CommandIndex> {
   if (!isSnowflake(guildId)) throw Errors.unknownGuild();
   await ctx.access.requireGuild(guildId, actor.user.id);
-  const appRows = await ctx.db.selectFrom('applications').innerJoin('members', 'members.user_id', 'applications.bot_user_id')
-    .selectAll('applications').where('members.guild_id', '=', guildId).orderBy('applications.id').execute();
-  const apps = appRows.map(toApplication);
+  const apps = await ctx.repos.applications.withBotInGuild(guildId);
   if (!apps.length) return build([], []);
   const appIds = apps.map((a) => a.id);
-  const [rows, permRows] = await Promise.all([
-    ctx.db.selectFrom('application_commands').selectAll().where('application_id', 'in', appIds)
-      .where((eb) => eb.or([eb('guild_id', 'is', null), eb('guild_id', '=', guildId)])).orderBy('id').execute(),
-    ctx.db.selectFrom('command_permissions').select(['application_id', 'command_id', 'permissions'])
-      .where('guild_id', '=', guildId).where('application_id', 'in', appIds).execute(),
+  const [commands, sets] = await Promise.all([
+    ctx.repos.commands.ofApps(appIds, guildId),
+    ctx.repos.commands.overwritesOfApps(guildId, appIds),
   ]);
-  const overwrites = new Map(permRows.map((r) => [String(r.command_id), parseJson<CommandPermission[]>(r.permissions, [])]));
+  const overwrites = new Map(sets.map((r) => [r.command_id, r.permissions]));
   const visible: CommandRecord[] = [];
-  for (const cmd of rows.map(toCommand)) {
+  for (const cmd of commands) {
     if (!offered(cmd, 0, 0)) continue;
     const sets = { command: overwrites.get(cmd.id) ?? null, application: overwrites.get(cmd.application_id) ?? null };
     if (await canUseCommand(ctx, { command: cmd, guildId, userId: actor.user.id, overwrites: sets })) visible.push(cmd);
@@ -69,13 +62,8 @@ export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string)
 
 /** GET /users/@me/application-command-index: apps the person installed to their account, and their user-installable commands. */
 export async function userCommandIndex(ctx: Ctx, actor: Actor): Promise<CommandIndex> {
-  const appRows = await ctx.db.selectFrom('applications').innerJoin('oauth_grants', 'oauth_grants.application_id', 'applications.id')
-    .selectAll('applications').where('oauth_grants.user_id', '=', actor.user.id).where('oauth_grants.integration_type', '=', 1)
-    .orderBy('applications.id').execute();
-  const apps = appRows.map(toApplication);
+  const apps = await ctx.repos.applications.installedByUser(actor.user.id);
   if (!apps.length) return build([], []);
-  const rows = await ctx.db.selectFrom('application_commands').selectAll().where('application_id', 'in', apps.map((a) => a.id))
-    .where('guild_id', 'is', null).orderBy('id').execute();
-  const commands = rows.map(toCommand).filter((c) => (c.integration_types ?? [0]).includes(1));
+  const commands = (await ctx.repos.commands.ofApps(apps.map((a) => a.id), null)).filter((c) => (c.integration_types ?? [0]).includes(1));
   return build(apps, commands);
 }

@@ -4,7 +4,7 @@ import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { getApplication } from '../../identity/applications.js';
 import { Checker } from '../components/check.js';
-import { dataOf, deleteCommands, findCommand, insertCommand, listScope, updateCommand } from './store.js';
+import { commandDataJson } from '../../../store/repos/commands.js';
 import { COMMAND_LIMITS, type CommandData, type CommandRecord } from './types.js';
 import { validateCommand, type ValidateOptions } from './validate.js';
 import { spendDailyCreates } from './daily-creates.js';
@@ -57,12 +57,12 @@ function record(app: ApplicationRecord, guildId: string | null, id: string, vers
 }
 
 export async function listCommands(ctx: Ctx, app: ApplicationRecord, guildId: string | null): Promise<CommandRecord[]> {
-  return listScope(ctx.db, app.id, guildId);
+  return ctx.repos.commands.ofScope(app.id, guildId);
 }
 
 /** A command of exactly this scope, or 10063. */
 export async function getScopedCommand(ctx: Ctx, app: ApplicationRecord, guildId: string | null, commandId: string): Promise<CommandRecord> {
-  const cmd = isSnowflake(commandId) ? await findCommand(ctx.db, app.id, commandId) : null;
+  const cmd = isSnowflake(commandId) ? await ctx.repos.commands.byId(app.id, commandId) : null;
   if (!cmd || cmd.guild_id !== guildId) throw CommandErrors.unknownCommand();
   return cmd;
 }
@@ -76,19 +76,19 @@ export async function createCommand(ctx: Ctx, app: ApplicationRecord, guildId: s
   const c = new Checker();
   const data = validateCommand(c, body, [], validateOpts(app, guildId));
   c.throwIfAny();
-  const existing = await listScope(ctx.db, app.id, guildId);
+  const existing = await ctx.repos.commands.ofScope(app.id, guildId);
   const same = existing.find((x) => x.type === data!.type && x.name === data!.name);
   if (same) {
     const cmd = record(app, guildId, same.id, ctx.ids.next(), data!);
-    await updateCommand(ctx.db, cmd);
+    await ctx.repos.commands.update(cmd);
     return { command: cmd, created: false };
   }
   if (existing.filter((x) => x.type === data!.type).length >= COMMAND_LIMITS[data!.type]) throw CommandErrors.maxCommands();
   const cmd = record(app, guildId, ctx.ids.next(), ctx.ids.next(), data!);
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await spendDailyCreates(trx, () => ctx.ids.next(), app.id, guildId, 1, now);
-    await insertCommand(trx, cmd, now);
+  await ctx.repos.transaction(async (tx) => {
+    await spendDailyCreates(tx, () => ctx.ids.next(), app.id, guildId, 1, now);
+    await tx.commands.insert(cmd, now);
   });
   return { command: cmd, created: true };
 }
@@ -105,17 +105,17 @@ export async function patchCommand(ctx: Ctx, app: ApplicationRecord, guildId: st
   const data = validateCommand(c, merged, [], validateOpts(app, guildId, current.type));
   c.throwIfAny();
   if (data!.name !== current.name) {
-    const clash = (await listScope(ctx.db, app.id, guildId)).some((x) => x.id !== current.id && x.type === current.type && x.name === data!.name);
+    const clash = (await ctx.repos.commands.ofScope(app.id, guildId)).some((x) => x.id !== current.id && x.type === current.type && x.name === data!.name);
     if (clash) throw CommandErrors.nameExists();
   }
   const cmd = record(app, guildId, current.id, ctx.ids.next(), data!);
-  await updateCommand(ctx.db, cmd);
+  await ctx.repos.commands.update(cmd);
   return cmd;
 }
 
 export async function deleteCommand(ctx: Ctx, app: ApplicationRecord, guildId: string | null, commandId: string): Promise<void> {
   const cmd = await getScopedCommand(ctx, app, guildId, commandId);
-  await ctx.db.transaction().execute((trx) => deleteCommands(trx, app.id, [cmd.id]));
+  await ctx.repos.commands.deleteWithPermissions(app.id, [cmd.id]);
 }
 
 /**
@@ -142,7 +142,7 @@ export async function bulkOverwrite(ctx: Ctx, app: ApplicationRecord, guildId: s
     if (data.filter((d) => d.type === Number(type)).length > limit) throw CommandErrors.maxCommands();
   }
 
-  const existing = await listScope(ctx.db, app.id, guildId);
+  const existing = await ctx.repos.commands.ofScope(app.id, guildId);
   const byId = new Map(existing.map((x) => [x.id, x]));
   const used = new Set<string>();
   const plan = data.map((d, i) => {
@@ -156,18 +156,18 @@ export async function bulkOverwrite(ctx: Ctx, app: ApplicationRecord, guildId: s
   });
   const now = ctx.clock.now();
   const result: CommandRecord[] = [];
-  await ctx.db.transaction().execute(async (trx) => {
-    await spendDailyCreates(trx, () => ctx.ids.next(), app.id, guildId, plan.filter((p) => !p.match).length, now);
-    await deleteCommands(trx, app.id, existing.filter((x) => !used.has(x.id)).map((x) => x.id));
+  await ctx.repos.transaction(async (tx) => {
+    await spendDailyCreates(tx, () => ctx.ids.next(), app.id, guildId, plan.filter((p) => !p.match).length, now);
+    await tx.commands.deleteWithPermissions(app.id, existing.filter((x) => !used.has(x.id)).map((x) => x.id));
     for (const { d, match } of plan) {
       if (match) {
-        const unchanged = dataOf(match) === dataOf(d);
+        const unchanged = commandDataJson(match) === commandDataJson(d);
         const cmd = record(app, guildId, match.id, unchanged ? match.version : ctx.ids.next(), d);
-        if (!unchanged) await updateCommand(trx, cmd);
+        if (!unchanged) await tx.commands.update(cmd);
         result.push(cmd);
       } else {
         const cmd = record(app, guildId, ctx.ids.next(), ctx.ids.next(), d);
-        await insertCommand(trx, cmd, now);
+        await tx.commands.insert(cmd, now);
         result.push(cmd);
       }
     }
@@ -180,13 +180,13 @@ export async function bulkOverwrite(ctx: Ctx, app: ApplicationRecord, guildId: s
  * PRIMARY_ENTRY_POINT named "Launch" with handler DISCORD_LAUNCH_ACTIVITY, unless the app already has one.
  */
 export async function ensureEntryPoint(ctx: Ctx, app: ApplicationRecord): Promise<CommandRecord> {
-  const existing = (await listScope(ctx.db, app.id, null)).find((x) => x.type === 4);
+  const existing = (await ctx.repos.commands.ofScope(app.id, null)).find((x) => x.type === 4);
   if (existing) return existing;
   const data: CommandData = {
     type: 4, name: 'Launch', name_localizations: null, description: '', description_localizations: null, options: [],
     default_member_permissions: null, nsfw: false, dm_permission: true, contexts: null, integration_types: defaultIntegrationTypes(app), handler: 2,
   };
   const cmd = record(app, null, ctx.ids.next(), ctx.ids.next(), data);
-  await insertCommand(ctx.db, cmd, ctx.clock.now());
+  await ctx.repos.commands.insert(cmd, ctx.clock.now());
   return cmd;
 }

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../../store/schema.js';
 import { ApiError } from '../../../core/errors.js';
-import '../../../store/tables/fidelity-open-items.js';
+import type { Repos } from '../../../store/repos/index.js';
 
 /**
  * The platform's 200 application command creates per day (docs `interactions/application-commands.mdx`: per guild for
@@ -22,23 +20,20 @@ export const dailyCreatesReached = (retryAfterS: number) =>
 const scopeOf = (guildId: string | null) => guildId ?? 'global';
 
 /**
- * Checks that `count` more creates fit in the scope's window and records them; call it in the transaction that writes
- * the commands, so a refused request writes nothing.
+ * Checks that `count` more creates fit in the scope's window and records them; call it with the transaction (`tx`) that
+ * writes the commands, so a refused request writes nothing.
  */
-export async function spendDailyCreates(db: Kysely<DB>, ids: () => string, applicationId: string, guildId: string | null, count: number, now: number): Promise<void> {
+export async function spendDailyCreates(repos: Repos, ids: () => string, applicationId: string, guildId: string | null, count: number, now: number): Promise<void> {
   if (count <= 0) return;
   const scope = scopeOf(guildId);
   const since = now - DAY_MS;
-  await db.deleteFrom('application_command_creates').where('application_id', '=', applicationId).where('scope', '=', scope).where('created_at', '<=', since).execute();
-  const recent = await db.selectFrom('application_command_creates').select('created_at')
-    .where('application_id', '=', applicationId).where('scope', '=', scope).orderBy('created_at').execute();
+  await repos.commands.forgetCreatesUntil(applicationId, scope, since);
+  const recent = await repos.commands.createTimes(applicationId, scope);
   const over = recent.length + count - DAILY_COMMAND_CREATES;
   if (over > 0) {
     // The window frees `over` creates once its `over` oldest have aged out (more than the limit can never fit).
-    const freedAt = count > DAILY_COMMAND_CREATES ? now + DAY_MS : Number(recent[over - 1].created_at) + DAY_MS;
+    const freedAt = count > DAILY_COMMAND_CREATES ? now + DAY_MS : recent[over - 1] + DAY_MS;
     throw dailyCreatesReached(Math.max(0, freedAt - now) / 1000);
   }
-  await db.insertInto('application_command_creates')
-    .values(Array.from({ length: count }, () => ({ id: ids(), application_id: applicationId, scope, created_at: now })))
-    .execute();
+  await repos.commands.recordCreates(applicationId, scope, Array.from({ length: count }, () => ids()), now);
 }

@@ -1,6 +1,5 @@
 import type { Ctx } from '../../context.js';
 import { isSnowflake } from '@accord/protocol';
-import { findCommand, listScope } from './store.js';
 import type { CommandRecord } from './types.js';
 
 /**
@@ -20,11 +19,11 @@ export { guildCommandIndex, userCommandIndex, type CommandIndex } from './comman
 /** One command of an app, global or of any guild; null when unknown. */
 export async function getCommand(ctx: Ctx, applicationId: string, commandId: string): Promise<CommandRecord | null> {
   if (!isSnowflake(applicationId) || !isSnowflake(commandId)) return null;
-  return findCommand(ctx.db, applicationId, commandId);
+  return ctx.repos.commands.byId(applicationId, commandId);
 }
 
 /** The commands an app offers where it is invoked: its global commands, plus the guild's when guildId is set. */
 export async function listCommandsFor(ctx: Ctx, applicationId: string, guildId: string | null): Promise<CommandRecord[]> {
-  const global = await listScope(ctx.db, applicationId, null);
-  return guildId ? [...global, ...(await listScope(ctx.db, applicationId, guildId))] : global;
+  const global = await ctx.repos.commands.ofScope(applicationId, null);
+  return guildId ? [...global, ...(await ctx.repos.commands.ofScope(applicationId, guildId))] : global;
 }

@@ -4,9 +4,7 @@ import { P, has, isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { Checker } from '../components/check.js';
 import { getApplication } from '../../identity/applications.js';
-import { parseJson } from '../../../store/json.js';
 import { CommandErrors, requireAppInGuild } from './crud.js';
-import { findCommand, readPermissions, writePermissions } from './store.js';
 import { MAX_PERMISSION_OVERWRITES, PermissionType, type CommandPermission, type CommandRecord, type GuildCommandPermissions } from './types.js';
 import { auditCommandPermissions, storedCommandPermissions } from '../../moderation/audit-log.js';
 
@@ -20,20 +18,20 @@ const wire = (applicationId: string, guildId: string, commandId: string, permiss
 
 /** Every overwrite set of the app in a guild (the app-wide set has the application's id). */
 export async function listGuildPermissions(ctx: Ctx, app: ApplicationRecord, guildId: string): Promise<GuildCommandPermissions[]> {
-  const rows = await readPermissions(ctx.db, app.id, guildId);
+  const rows = await ctx.repos.commands.overwrites(app.id, guildId);
   return rows.map((r) => wire(app.id, guildId, r.command_id, r.permissions));
 }
 
 /** The command must be the app itself (app-wide), one of its global commands, or one of its commands of this guild. */
 async function requireTarget(ctx: Ctx, app: ApplicationRecord, guildId: string, commandId: string): Promise<void> {
   if (commandId === app.id) return;
-  const cmd = isSnowflake(commandId) ? await findCommand(ctx.db, app.id, commandId) : null;
+  const cmd = isSnowflake(commandId) ? await ctx.repos.commands.byId(app.id, commandId) : null;
   if (!cmd || (cmd.guild_id !== null && cmd.guild_id !== guildId)) throw CommandErrors.unknownCommand();
 }
 
 export async function getPermissions(ctx: Ctx, app: ApplicationRecord, guildId: string, commandId: string): Promise<GuildCommandPermissions> {
   await requireTarget(ctx, app, guildId, commandId);
-  const [row] = await readPermissions(ctx.db, app.id, guildId, commandId);
+  const [row] = await ctx.repos.commands.overwrites(app.id, guildId, [commandId]);
   if (!row) throw CommandErrors.unknownPermissions();
   return wire(app.id, guildId, commandId, row.permissions);
 }
@@ -59,7 +57,7 @@ export async function setPermissions(ctx: Ctx, actor: Actor, applicationId: stri
   await requireTarget(ctx, app, guildId, commandId);
   const permissions = await parseOverwrites(ctx, guildId, body);
   const previous = await storedCommandPermissions(ctx, app.id, guildId, commandId);
-  await writePermissions(ctx.db, app.id, guildId, commandId, permissions);
+  await ctx.repos.commands.setOverwrites(app.id, guildId, commandId, permissions);
   await auditCommandPermissions(ctx, actor.user.id, guildId, app.id, commandId, previous, permissions);
   const out = wire(app.id, guildId, commandId, permissions);
   if (app.bot_user_id) ctx.bus.publish({ t: 'APPLICATION_COMMAND_PERMISSIONS_UPDATE', d: out, guild_id: guildId, user_ids: [app.bot_user_id] });
@@ -90,11 +88,11 @@ async function parseOverwrites(ctx: Ctx, guildId: string, body: unknown): Promis
   const roleIds = out.filter((o) => o.type === PermissionType.ROLE && o.id !== guildId).map((o) => o.id);
   const channelIds = out.filter((o) => o.type === PermissionType.CHANNEL && o.id !== allChannelsId(guildId)).map((o) => o.id);
   const [roles, channels] = await Promise.all([
-    roleIds.length ? ctx.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('id', 'in', roleIds).execute() : [],
-    channelIds.length ? ctx.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('id', 'in', channelIds).execute() : [],
+    ctx.repos.roles.idsInGuild(guildId, roleIds),
+    ctx.repos.channels.idsInGuild(guildId, channelIds),
   ]);
-  const knownRoles = new Set(roles.map((r) => String(r.id)));
-  const knownChannels = new Set(channels.map((r) => String(r.id)));
+  const knownRoles = new Set(roles);
+  const knownChannels = new Set(channels);
   out.forEach((o, i) => {
     if (o.type === PermissionType.ROLE && o.id !== guildId && !knownRoles.has(o.id)) c.add(['permissions', i, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID', 'Unknown role.');
     if (o.type === PermissionType.CHANNEL && o.id !== allChannelsId(guildId) && !knownChannels.has(o.id)) c.add(['permissions', i, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID', 'Unknown channel.');
@@ -105,12 +103,8 @@ async function parseOverwrites(ctx: Ctx, guildId: string, body: unknown): Promis
 
 /** The overwrites that apply to one command in a guild: its own set and the app-wide set (null when none). */
 export async function commandPermissionsFor(ctx: Ctx, applicationId: string, guildId: string, commandId: string): Promise<{ command: CommandPermission[] | null; application: CommandPermission[] | null }> {
-  const rows = await ctx.db.selectFrom('command_permissions').select(['command_id', 'permissions'])
-    .where('application_id', '=', applicationId).where('guild_id', '=', guildId).where('command_id', 'in', [commandId, applicationId]).execute();
-  const get = (id: string) => {
-    const r = rows.find((x) => String(x.command_id) === id);
-    return r ? parseJson<CommandPermission[]>(r.permissions, []) : null;
-  };
+  const rows = await ctx.repos.commands.overwrites(applicationId, guildId, [commandId, applicationId]);
+  const get = (id: string) => rows.find((x) => x.command_id === id)?.permissions ?? null;
   return { command: commandId === applicationId ? null : get(commandId), application: get(applicationId) };
 }
 
@@ -149,8 +143,8 @@ export async function canUseCommand(ctx: Ctx, check: UseCheck): Promise<boolean>
     }
   }
 
-  const member = await ctx.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  const roles = new Set<string>(member ? parseJson<string[]>(member.roles, []) : []);
+  const member = await ctx.repos.members.get(guildId, userId);
+  const roles = new Set<string>(member?.roles ?? []);
   for (const level of levels) {
     const user = level.find((o) => o.type === PermissionType.USER && o.id === userId);
     if (user) return user.permission;

@@ -29,64 +29,9 @@ export const LOCALES: readonly string[] = [
   'ko', 'lt', 'no', 'pl', 'pt-BR', 'ro', 'ru', 'es-ES', 'es-419', 'sv-SE', 'th', 'tr', 'uk', 'vi',
 ];
 
-export type Localizations = Record<string, string> | null;
-
-export interface OptionChoice {
-  name: string;
-  name_localizations?: Localizations;
-  value: string | number;
-}
-
-export interface CommandOption {
-  type: number;
-  name: string;
-  name_localizations?: Localizations;
-  description: string;
-  description_localizations?: Localizations;
-  required?: boolean;
-  choices?: OptionChoice[];
-  options?: CommandOption[];
-  channel_types?: number[];
-  min_value?: number;
-  max_value?: number;
-  min_length?: number;
-  max_length?: number;
-  autocomplete?: boolean;
-  file_types?: string[];
-}
-
-/** The stored `data` of a command: everything but its identity (id, app, guild, version). */
-export interface CommandData {
-  type: number;
-  name: string;
-  name_localizations: Localizations;
-  description: string;
-  description_localizations: Localizations;
-  options: CommandOption[];
-  default_member_permissions: string | null;
-  nsfw: boolean;
-  /** Global commands only. */
-  dm_permission?: boolean;
-  contexts?: number[] | null;
-  integration_types?: number[];
-  /** PRIMARY_ENTRY_POINT only: 1 APP_HANDLER, 2 DISCORD_LAUNCH_ACTIVITY. */
-  handler?: number;
-}
-
-export interface CommandRecord extends CommandData {
-  id: string;
-  application_id: string;
-  /** null = global. */
-  guild_id: string | null;
-  version: string;
-}
-
-/** One overwrite: a role (guild_id = @everyone), a user, or a channel (guild_id − 1 = every channel). */
-export interface CommandPermission {
-  id: string;
-  type: number;
-  permission: boolean;
-}
+/** The command records are defined with their repository (store/repos/commands.ts). */
+export type { Localizations, OptionChoice, CommandOption, CommandData, CommandRecord, CommandPermission } from '../../../store/repos/commands.js';
+import type { CommandPermission } from '../../../store/repos/commands.js';
 
 export interface GuildCommandPermissions {
   /** A command id, or the application id for the app-wide overwrites. */

@@ -7,7 +7,7 @@ import { parseResponseEdit, parseResponseMessage, toEditInput } from './bodies.j
 import {
   appAuthor, createResponseMessage, deleteResponseMessage, editResponseMessage, EPHEMERAL, LOADING, loadRawMessage,
 } from './messages.js';
-import { interactionByAppToken, invalidWebhookToken, saveInteraction, takeFollowup, tokenExpired, tokenPastWindow, type InteractionRecord } from './store.js';
+import { interactionByAppToken, invalidWebhookToken, returnFollowup, saveInteraction, takeFollowup, tokenExpired, tokenPastWindow, type InteractionRecord } from './store.js';
 import { premiumSkuCheck } from '../../commerce/skus.js';
 import { loadApplication } from './where.js';
 
@@ -100,7 +100,7 @@ export async function executeFollowup(ctx: Ctx, applicationId: string, token: st
       const m = await createResponseMessage(ctx, app, rec, msg, files, { ephemeral, followup: true, followupOf: rec.original_message_id });
       return messageWire(ctx, m, null);
     } catch (err) {
-      await ctx.db.updateTable('interactions').set((eb) => ({ followups: eb('followups', '-', 1) })).where('id', '=', rec.id).execute();
+      await returnFollowup(ctx, rec);
       throw err;
     }
   });

@@ -219,7 +219,7 @@ function planUploads(ctx: Ctx, place: Place, files: UploadedFile[], requests: z.
     const rec = plan.attachments[n];
     if (rec) byId.set(k, rec);
   });
-  return { byId, save: async () => { if (plan.rows.length) await ctx.db.insertInto('files').values(plan.rows).execute(); } };
+  return { byId, save: async () => { if (plan.rows.length) await ctx.repos.files.insert(plan.rows); } };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@ import type { BusEvent, EventBus } from '../../../bus/bus.js';
 import { fieldError } from '../../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { UploadedFile } from '../../../core/uploads.js';
-import { toMessage } from '../../../store/repos/mappers.js';
 import type { ApplicationRecord, ChannelRecord, MessageRecord, UserRecord } from '../../../store/records.js';
 import { automodBlocked, automodBlocks } from '../../moderation/automod.js';
 import { createMessage } from '../../messages/create.js';
@@ -112,8 +111,7 @@ export async function createLoadingMessage(ctx: Ctx, app: ApplicationRecord, rec
 
 export async function loadRawMessage(ctx: Ctx, messageId: string): Promise<MessageRecord | null> {
   if (!isSnowflake(messageId)) return null;
-  const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
-  return row ? toMessage(row) : null;
+  return ctx.repos.messages.byId(messageId);
 }
 
 export interface EditOptions {
@@ -139,12 +137,12 @@ export async function editResponseMessage(ctx: Ctx, app: ApplicationRecord, rec:
   const prior = { flags: message.flags, extra: message.extra };
   if (loading) {
     const extra = opts.poll ? { ...message.extra, poll: opts.poll } : message.extra;
-    await ctx.db.updateTable('messages').set({ flags: message.flags & ~LOADING, extra: JSON.stringify(extra) }).where('id', '=', message.id).execute();
+    await ctx.repos.messages.setFlagsAndExtra(message.id, message.flags & ~LOADING, extra);
   }
   try {
     return await editMessage(viewCtx(ctx, rec, message), { channel, editor: author, messageId: message.id, body, files, skipPermissionChecks: true });
   } catch (err) {
-    if (loading) await ctx.db.updateTable('messages').set({ flags: prior.flags, extra: JSON.stringify(prior.extra) }).where('id', '=', message.id).execute();
+    if (loading) await ctx.repos.messages.setFlagsAndExtra(message.id, prior.flags, prior.extra);
     throw err;
   }
 }
@@ -153,10 +151,6 @@ export async function editResponseMessage(ctx: Ctx, app: ApplicationRecord, rec:
 export async function deleteResponseMessage(ctx: Ctx, rec: InteractionRecord, message: MessageRecord): Promise<void> {
   const channel = await loadChannel(ctx, message.channel_id);
   const fileIds = message.attachments.map((a) => a.id).filter(isSnowflake);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('reactions').where('message_id', '=', message.id).execute();
-    if (fileIds.length) await trx.deleteFrom('files').where('id', 'in', fileIds).execute();
-    await trx.deleteFrom('messages').where('id', '=', message.id).execute();
-  });
+  await ctx.repos.messages.deleteWithReactionsAndFiles([message.id], fileIds);
   viewCtx(ctx, rec, message).bus.publish({ t: 'MESSAGE_DELETE', d: { id: message.id, channel_id: channel.id, ...guildField(channel) }, ...routeFor(channel) });
 }

@@ -1,6 +1,5 @@
 import type { Ctx } from '../../context.js';
 import { P, isSnowflake } from '@accord/protocol';
-import { toChannel, toMessage, toRole } from '../../../store/repos/mappers.js';
 import type { AttachmentRecord, ChannelRecord } from '../../../store/records.js';
 import { member as memberWire } from '../../../wire/member.js';
 import { role as roleWire } from '../../../wire/role.js';
@@ -50,9 +49,9 @@ export class Resolved {
     if (this.roles[id]) return true;
     const g = this.place.guild;
     if (!g || !isSnowflake(id)) return false;
-    const row = await this.ctx.db.selectFrom('roles').selectAll().where('id', '=', id).where('guild_id', '=', g.id).executeTakeFirst();
-    if (!row) return false;
-    this.roles[id] = roleWire(toRole(row));
+    const role = await this.ctx.repos.roles.inGuild(g.id, id);
+    if (!role) return false;
+    this.roles[id] = roleWire(role);
     return true;
   }
 
@@ -69,8 +68,8 @@ export class Resolved {
     let ch: ChannelRecord | null = null;
     if (id === this.place.channel.id) ch = this.place.channel;
     else if (this.place.guild) {
-      const row = await this.ctx.db.selectFrom('channels').selectAll().where('id', '=', id).where('guild_id', '=', this.place.guild.id).executeTakeFirst();
-      ch = row ? toChannel(row) : null;
+      const found = await this.ctx.repos.channels.byId(id);
+      ch = found?.guild_id === this.place.guild.id ? found : null;
     }
     if (!ch) return false;
     if (types?.length && !types.includes(ch.type)) return false;
@@ -90,9 +89,8 @@ export class Resolved {
   async message(id: string): Promise<boolean> {
     if (this.messages[id]) return true;
     if (!isSnowflake(id)) return false;
-    const row = await this.ctx.db.selectFrom('messages').selectAll().where('id', '=', id).where('channel_id', '=', this.place.channel.id).executeTakeFirst();
-    if (!row) return false;
-    const m = toMessage(row);
+    const m = await this.ctx.repos.messages.byId(id);
+    if (!m || m.channel_id !== this.place.channel.id) return false;
     if (m.flags & 64) return false;
     this.messages[id] = await messageWire(this.ctx, m, null);
     return true;

@@ -210,7 +210,7 @@ export async function respond(ctx: Ctx, rec: InteractionRecord, body: unknown, f
   }
   clearDeadline(ctx, rec.id);
   if (applied.original !== undefined) {
-    await ctx.db.updateTable('interactions').set({ original_message_id: applied.original }).where('id', '=', rec.id).execute();
+    await ctx.repos.interactions.setOriginalMessage(rec.id, applied.original);
   }
   if (p.type !== CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT) notifySuccess(ctx, claimed);
 

@@ -8,14 +8,14 @@ import { OutgoingError, describeFailure, outgoingFor } from '../../../core/outgo
 const keys = new WeakMap<Ctx, Map<string, { der: string; key: crypto.KeyObject }>>();
 
 async function signingKey(ctx: Ctx, applicationId: string): Promise<crypto.KeyObject | null> {
-  const row = await ctx.db.selectFrom('applications').select('signing_key').where('id', '=', applicationId).executeTakeFirst();
-  if (!row?.signing_key) return null;
+  const der = await ctx.repos.applications.signingKeyOf(applicationId);
+  if (!der) return null;
   let cache = keys.get(ctx);
   if (!cache) keys.set(ctx, (cache = new Map()));
   const hit = cache.get(applicationId);
-  if (hit && hit.der === row.signing_key) return hit.key;
-  const key = crypto.createPrivateKey({ key: Buffer.from(row.signing_key, 'base64'), format: 'der', type: 'pkcs8' });
-  cache.set(applicationId, { der: row.signing_key, key });
+  if (hit && hit.der === der) return hit.key;
+  const key = crypto.createPrivateKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs8' });
+  cache.set(applicationId, { der, key });
   return key;
 }
 

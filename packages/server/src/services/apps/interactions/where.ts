@@ -1,7 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toApplication, toGuild } from '../../../store/repos/mappers.js';
 import type { ApplicationRecord, ChannelRecord, GuildRecord, MemberRecord, UserRecord } from '../../../store/records.js';
 import { getMember } from '../../guilds/lookup.js';
 import { channelAccess, DM_TYPES, loadChannel } from '../../messages/channel.js';
@@ -48,15 +47,13 @@ export interface Place {
 
 export async function loadApplication(ctx: Ctx, id: string): Promise<ApplicationRecord> {
   if (!isId(id)) throw Errors.unknownApplication();
-  const row = await ctx.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw Errors.unknownApplication();
-  return toApplication(row);
+  const app = await ctx.repos.applications.byId(id);
+  if (!app) throw Errors.unknownApplication();
+  return app;
 }
 
 export async function userInstalled(ctx: Ctx, applicationId: string, userId: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('oauth_grants').select('integration_type')
-    .where('application_id', '=', applicationId).where('user_id', '=', userId).where('integration_type', '=', 1).executeTakeFirst();
-  return !!row;
+  return ctx.repos.applications.isInstalledByUser(applicationId, userId);
 }
 
 /**
@@ -74,16 +71,16 @@ export async function placeOf(ctx: Ctx, app: ApplicationRecord, user: UserRecord
   const installed = await userInstalled(ctx, app.id, user.id);
 
   if (channel.guild_id) {
-    const [guildRow, member, botInGuild] = await Promise.all([
-      ctx.db.selectFrom('guilds').selectAll().where('id', '=', channel.guild_id).executeTakeFirst(),
+    const [guild, member, botInGuild] = await Promise.all([
+      ctx.repos.guilds.byId(channel.guild_id),
       getMember(ctx, channel.guild_id, user.id),
       bot ? ctx.access.isMember(channel.guild_id, bot.id) : Promise.resolve(false),
     ]);
-    if (!guildRow) throw Errors.unknownGuild();
+    if (!guild) throw Errors.unknownGuild();
     let appPerms: bigint;
     if (botInGuild && bot) appPerms = (await ctx.access.channelPerms(channel.guild_id, channel.id, bot.id)) ?? 0n;
     else appPerms = userPerms & USER_APP_GUILD_PERMISSIONS;
-    return { app, bot, user, channel, guild: toGuild(guildRow), member, context: Context.GUILD, botInGuild, userInstalled: installed, userPerms, appPerms };
+    return { app, bot, user, channel, guild, member, context: Context.GUILD, botInGuild, userInstalled: installed, userPerms, appPerms };
   }
   const botDm = channel.type === 1 && !!bot && (channel.recipients ?? []).includes(bot.id);
   return {

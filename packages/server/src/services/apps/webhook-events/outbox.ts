@@ -1,11 +1,9 @@
 import type { Ctx } from '../../context.js';
-import { parseJson } from '../../../store/json.js';
-import type { Db } from '../../commerce/model.js';
-import '../../../store/tables/monetization.js';
+import { Repos } from '../../../store/repos/index.js';
 
 /**
  * The durable outbox of outgoing webhook events. A producer writes one row per event, in the transaction of the change
- * when it has one (pass the transaction as `db`); the worker (worker.ts) claims due rows, signs and POSTs them, and
+ * when it has one (pass its `tx`); the worker (worker.ts) claims due rows, signs and POSTs them, and
  * retries. Rows are written only for apps whose event webhooks are ENABLED with a URL and that subscribed to the type.
  */
 
@@ -48,21 +46,24 @@ export const setOutboxKicker = (ctx: Ctx, kick: (() => void) | null) => (kick ? 
 export const kickOutbox = (ctx: Ctx) => kickers.get(ctx)?.();
 
 /**
+ * Where an enqueue writes: the repositories (`ctx.repos`, or a unit of work's `tx`). Until every producer passes one,
+ * a query handle or an open transaction is still taken (`Ctx['db']` covers both); the union goes with `Ctx.db`.
+ */
+export type OutboxWriter = Repos | Ctx['db'];
+
+/**
  * Queues one webhook event for an app. Returns the outbox row id (the event's id in the delivery log), or null when the
- * app does not take this event. With a transaction as `db`, the row commits or rolls back with the change; the caller
+ * app does not take this event. With a unit of work's `tx`, the row commits or rolls back with the change; the caller
  * may `kickOutbox(ctx)` after the commit (the worker also polls). `url` sends this event there instead of the app's
  * `event_webhooks_url` (a lobby's override).
  */
-export async function enqueueWebhookEvent(ctx: Ctx, applicationId: string, type: string, data: unknown, db: Db = ctx.db, url: string | null = null): Promise<string | null> {
-  const app = await db.selectFrom('applications').select('extra').where('id', '=', applicationId).executeTakeFirst();
-  if (!app || !wantsEvent(parseJson<Record<string, any>>(app.extra, {}), type, url)) return null;
+export async function enqueueWebhookEvent(ctx: Ctx, applicationId: string, type: string, data: unknown, via: OutboxWriter = ctx.repos, url: string | null = null): Promise<string | null> {
+  const repos = via instanceof Repos ? via : new Repos(ctx.store, via);
+  const app = await repos.applications.byId(applicationId);
+  if (!app || !wantsEvent(app.extra, type, url)) return null;
   const now = ctx.clock.now();
   const id = ctx.ids.next();
-  await db.insertInto('event_webhook_outbox').values({
-    id, application_id: applicationId, event_type: type, body: JSON.stringify(eventEnvelope(applicationId, type, now, data)),
-    status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, first_attempt_at: null,
-    last_attempt_at: null, last_status: null, last_error: null, created_at: now, delivered_at: null, url,
-  }).execute();
-  if (db === ctx.db) kickOutbox(ctx);
+  await repos.eventWebhooks.enqueue({ id, applicationId, type, body: JSON.stringify(eventEnvelope(applicationId, type, now, data)), url, now });
+  if (!repos.eventWebhooks.inTransaction()) kickOutbox(ctx);
   return id;
 }

@@ -33,7 +33,7 @@ const report = (err: unknown) => console.error('[events-out] enqueue failed', er
  */
 export async function enrollInQuest(ctx: Ctx, input: { application_id: string; user_id: string; quest_id?: string }): Promise<{ event_id: string | null; quest_id: string }> {
   if (!isSnowflake(input.application_id)) throw Errors.unknownApplication();
-  const app = await ctx.db.selectFrom('applications').select('id').where('id', '=', input.application_id).executeTakeFirst();
+  const app = await ctx.repos.applications.byId(input.application_id);
   if (!app) throw Errors.unknownApplication();
   const user = isSnowflake(input.user_id) ? await getUser(ctx, input.user_id) : null;
   if (!user) throw Errors.unknownUser();
