@@ -157,4 +157,15 @@ export class ChannelsRepo extends Repo {
     const res = await this.db.deleteFrom('stage_instances').where('id', '=', id).executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   }
+
+  /** Moves a DM's messages into another DM and deletes the first (accounts merged). */
+  async mergeDmInto(fromId: string, intoId: string): Promise<void> {
+    await this.db.updateTable('messages').set({ channel_id: intoId }).where('channel_id', '=', fromId).execute();
+    await this.db.deleteFrom('channels').where('id', '=', fromId).execute();
+  }
+
+  /** Rewrites a 1:1 DM's recipients and its dm_key. */
+  async setDmRecipients(id: string, recipients: string[], dmKey: string): Promise<void> {
+    await this.db.updateTable('channels').set({ recipients: JSON.stringify(recipients), dm_key: dmKey }).where('id', '=', id).execute();
+  }
 }

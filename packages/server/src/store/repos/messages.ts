@@ -77,4 +77,16 @@ export class MessagesRepo extends Repo {
       await trx.deleteFrom('messages').where('id', '=', id).execute();
     });
   }
+
+  /** A channel's messages created at or after `since` (ms), newest first, at most `limit`. */
+  async recentSince(channelId: string, since: number, limit: number): Promise<MessageRecord[]> {
+    const rows = await this.db.selectFrom('messages').selectAll().where('channel_id', '=', channelId).where('created_at', '>=', since)
+      .orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toMessage);
+  }
+
+  /** Makes `to` the author of every DM message (no guild) `from` wrote (accounts merged). */
+  async reassignDmAuthor(from: string, to: string): Promise<void> {
+    await this.db.updateTable('messages').set({ author_id: to }).where('author_id', '=', from).where('guild_id', 'is', null).execute();
+  }
 }
