@@ -6,7 +6,7 @@ import { parseBody, qBool, qInt, snowflake } from '../../../core/validation.js';
 import type { ChannelRecord } from '../../../store/records.js';
 import { channel as channelWire, threadMember } from '../../../wire/channel.js';
 import {
-  PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, requireGuildChannel, requireVisibleThread, toThreadMember, withGuildMembers,
+  PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, requireGuildChannel, requireVisibleThread, withGuildMembers,
 } from './core.js';
 
 /** Thread listings: active threads of a guild, archived threads of a channel, and thread members. */

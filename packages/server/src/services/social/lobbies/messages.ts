@@ -8,7 +8,7 @@ import { createMessage } from '../../messages/create.js';
 import type { MessageCreateInput } from '../../messages/schema.js';
 import { getUsers } from '../../identity/users.js';
 import {
-  jsonOrNull, lobbyMembers, lobbyMessageWire, requireLobby, requireMembership, toLobby, toLobbyMessage, touchLobby,
+  jsonOrNull, lobbyMembers, lobbyMessageWire, requireLobby, requireMembership, toLobbyMessage, touchLobby,
   type Lobby, type LobbyCaller, type LobbyMember, type LobbyMessage, type StringMap,
 } from './model.js';
 import type { z } from 'zod';
