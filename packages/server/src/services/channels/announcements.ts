@@ -1,7 +1,7 @@
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors, fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toMessage, toWebhook } from '../../store/repos/mappers.js';
+import { toMessage } from '../../store/repos/mappers.js';
 import type { MessageRecord } from '../../store/records.js';
 import { channelAccess, loadChannel, loadMessage, routeFor } from '../messages/channel.js';
 import { messageEventWire } from '../messages/view.js';
@@ -34,20 +34,16 @@ export async function followChannel(ctx: Ctx, actor: Actor, channelId: string, t
   });
   if (!target.guild_id || !FOLLOWER_TARGET_TYPES.has(target.type)) throw fieldError('webhook_channel_id', 'CHANNEL_TYPE_INVALID', 'Invalid channel type.');
   await ctx.access.requireChannel(target.guild_id, target.id, actor.user.id, P.MANAGE_WEBHOOKS);
-  const existing = await ctx.db.selectFrom('channel_followers').select('webhook_id').where('source_channel_id', '=', source.id).where('channel_id', '=', target.id).executeTakeFirst();
-  if (existing) return { channel_id: source.id, webhook_id: String(existing.webhook_id) };
-  const count = await ctx.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', target.id).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_WEBHOOKS) throw Errors.maxWebhooks();
+  const existing = await ctx.repos.webhooks.followerLink(source.id, target.id);
+  if (existing) return { channel_id: source.id, webhook_id: existing };
+  if ((await ctx.repos.webhooks.countInChannel(target.id)) >= MAX_WEBHOOKS) throw Errors.maxWebhooks();
   const guild = await getGuildRecord(ctx, source.guild_id);
   const id = ctx.ids.next();
   const name = `${guild?.name ?? 'Guild'} #${source.name ?? 'announcements'}`.slice(0, 80);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('webhooks').values({
-      id, type: 2, guild_id: target.guild_id, channel_id: target.id, creator_id: actor.user.id, application_id: null,
-      name, avatar: guild?.icon ?? null, token: null, created_at: ctx.clock.now(),
-    }).execute();
-    await trx.insertInto('channel_followers').values({ webhook_id: id, source_channel_id: source.id, source_guild_id: source.guild_id!, channel_id: target.id, guild_id: target.guild_id! }).execute();
-  });
+  await ctx.repos.webhooks.insertFollower({
+    id, type: 2, guild_id: target.guild_id, channel_id: target.id, creator_id: actor.user.id, application_id: null,
+    name, avatar: guild?.icon ?? null, token: null, created_at: ctx.clock.now(),
+  }, { source_channel_id: source.id, source_guild_id: source.guild_id!, channel_id: target.id, guild_id: target.guild_id! });
   ctx.bus.publish({ t: 'WEBHOOKS_UPDATE', d: { guild_id: target.guild_id, channel_id: target.id }, guild_id: target.guild_id });
   return { channel_id: source.id, webhook_id: id };
 }
@@ -57,20 +53,7 @@ export async function followChannel(ctx: Ctx, actor: Actor, channelId: string, t
  * partial objects webhook objects carry (`source_guild` {id, name, icon}, `source_channel` {id, name}).
  */
 export async function followerSources(ctx: Ctx, webhookIds: string[]): Promise<Map<string, WebhookSource>> {
-  const out = new Map<string, WebhookSource>();
-  if (!webhookIds.length) return out;
-  const rows = await ctx.db.selectFrom('channel_followers')
-    .innerJoin('channels', 'channels.id', 'channel_followers.source_channel_id')
-    .innerJoin('guilds', 'guilds.id', 'channel_followers.source_guild_id')
-    .select(['channel_followers.webhook_id as webhook_id', 'channels.id as channel_id', 'channels.name as channel_name', 'guilds.id as guild_id', 'guilds.name as guild_name', 'guilds.icon as guild_icon'])
-    .where('channel_followers.webhook_id', 'in', webhookIds).execute();
-  for (const r of rows) {
-    out.set(String(r.webhook_id), {
-      guild: { id: String(r.guild_id), name: r.guild_name, icon: r.guild_icon ?? null },
-      channel: { id: String(r.channel_id), name: r.channel_name ?? '' },
-    });
-  }
-  return out;
+  return ctx.repos.webhooks.followerSources(webhookIds);
 }
 
 /**
@@ -87,15 +70,12 @@ export async function crosspost(ctx: Ctx, actor: Actor, channelId: string, messa
   if (!ctx.access.hasPerm(perms, own ? P.SEND_MESSAGES : P.MANAGE_MESSAGES)) throw Errors.missingPermissions();
   if (![0, 19, 20, 23].includes(m.type)) throw Errors.systemMessage();
   if (m.flags & MessageFlag.CROSSPOSTED) throw alreadyCrossposted();
-  const res = await ctx.db.updateTable('messages').set({ flags: m.flags | MessageFlag.CROSSPOSTED }).where('id', '=', m.id)
-    .where('flags', '=', m.flags).executeTakeFirst();
-  if (!Number(res.numUpdatedRows)) throw alreadyCrossposted();
+  if (!(await ctx.repos.messages.setFlagsIf(m.id, m.flags, m.flags | MessageFlag.CROSSPOSTED))) throw alreadyCrossposted();
   const updated = { ...m, flags: m.flags | MessageFlag.CROSSPOSTED };
   ctx.bus.publish({ t: 'MESSAGE_UPDATE', d: await messageEventWire(ctx, updated), ...routeFor(ch) });
 
-  const followers = await ctx.db.selectFrom('channel_followers').innerJoin('webhooks', 'webhooks.id', 'channel_followers.webhook_id')
-    .selectAll('webhooks').where('channel_followers.source_channel_id', '=', ch.id).execute();
-  for (const w of followers.map(toWebhook)) {
+  const followers = await ctx.repos.webhooks.followersOf(ch.id);
+  for (const w of followers) {
     const target = await loadChannel(ctx, w.channel_id).catch(() => null);
     if (!target) continue;
     const id = ctx.ids.next();
@@ -107,10 +87,7 @@ export async function crosspost(ctx: Ctx, actor: Actor, channelId: string, messa
       message_reference: JSON.stringify({ type: 0, channel_id: ch.id, guild_id: ch.guild_id, message_id: m.id }),
       extra: JSON.stringify({ username: w.name, avatar: w.avatar, crosspost_of: m.id }), created_at: ctx.clock.now(),
     };
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('messages').values(row).execute();
-      await trx.updateTable('channels').set({ last_message_id: id }).where('id', '=', target.id).execute();
-    });
+    await ctx.repos.messages.insertCrosspost(row);
     ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, toMessage(row)), ...routeFor(target) });
   }
   return updated;

@@ -1,5 +1,5 @@
 import type { Actor, Ctx } from '../context.js';
-import { announceLostFollowers, dropFollowers, type FollowerTarget } from '../guilds/teardown.js';
+import { announceLostFollowers, type FollowerTarget } from '../guilds/teardown.js';
 import { ApiError, Errors, fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
 import { channel as channelWire, THREAD_TYPES } from '../../wire/channel.js';
@@ -9,7 +9,7 @@ import { getUsers } from '../identity/users.js';
 import { getChannelRecord, requireGuildRecord } from '../guilds/lookup.js';
 import { checkId } from '../../core/ids.js';
 import { checkOverwriteGrant, checkParent, checkTypeFields, extraFor, normalizeOverwrites, TEXTLIKE, VOICELIKE, type ChannelInput } from './fields.js';
-import { deleteThread, deleteThreadsOf, requireVisibleThread } from './threads/threads.js';
+import { deleteThread, requireVisibleThread } from './threads/threads.js';
 import { renderGuild } from '../guilds/guild.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { channelRemoved } from '../guilds/resources.js';
@@ -17,7 +17,6 @@ import { channelRemoved } from '../guilds/resources.js';
 /** From this date GET /guilds/{id}/channels omits channels the caller cannot view (no early opt-in). */
 export const CHANNEL_OMISSION_CUTOVER = Date.UTC(2026, 10, 16);
 const MAX_CHANNELS = 500;
-const THREADS = [10, 11, 12];
 
 /** A channel as its viewer sees it: DMs list the other recipients. */
 export async function renderChannel(ctx: Ctx, c: ChannelRecord, viewerId: string) {
@@ -50,8 +49,7 @@ export async function viewChannel(ctx: Ctx, actor: Actor, channelId: string) {
 export async function listGuildChannels(ctx: Ctx, actor: Actor, guildId: string) {
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id);
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', THREADS).orderBy('position').orderBy('id').execute();
-  const chans = rows.map(toChannel);
+  const chans = await ctx.repos.channels.guildChannelsSorted(guildId);
   if (ctx.clock.now() < CHANNEL_OMISSION_CUTOVER) return chans.map((c) => channelWire(c));
   const visible = new Set<string>();
   for (const c of chans) {
@@ -75,9 +73,9 @@ export async function createChannel(ctx: Ctx, actor: Actor, guildId: string, inp
   if (overwrites) checkOverwriteGrant(perms, [], overwrites, true);
   else overwrites = parentId ? (await requireChannelRecord(ctx, parentId)).permission_overwrites : [];
 
-  const existing = await ctx.db.selectFrom('channels').select(['position']).where('guild_id', '=', guildId).where('type', 'not in', THREADS).execute();
+  const existing = await ctx.repos.channels.guildPositions(guildId);
   if (existing.length >= MAX_CHANNELS) throw Errors.maxChannels();
-  const position = input.position ?? existing.reduce((m, r) => Math.max(m, Number(r.position) + 1), 0);
+  const position = input.position ?? existing.reduce((m, p) => Math.max(m, p + 1), 0);
   const voice = VOICELIKE.has(type);
   const text = TEXTLIKE.has(type);
   const row = {
@@ -88,7 +86,7 @@ export async function createChannel(ctx: Ctx, actor: Actor, guildId: string, inp
     flags: 0, permission_overwrites: JSON.stringify(overwrites), recipients: null, dm_key: null, thread_metadata: null,
     message_count: 0, member_count: 0, total_message_sent: 0, extra: JSON.stringify(extraFor(ctx, type, input)), created_at: ctx.clock.now(),
   };
-  await ctx.db.insertInto('channels').values(row).execute();
+  await ctx.repos.channels.insertGuildChannel(row);
   const out = channelWire(toChannel(row));
   ctx.bus.publish({ t: 'CHANNEL_CREATE', d: out, guild_id: guildId, channel_id: row.id });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_CREATE, targetId: row.id, changes: auditChanges('channel', null, out) });
@@ -131,7 +129,7 @@ export async function updateChannel(ctx: Ctx, actor: Actor, ch: ChannelRecord, i
   if (input.flags != null) v.flags = input.flags;
   v.extra = JSON.stringify(extraFor(ctx, type, input, ch.extra));
 
-  await ctx.db.updateTable('channels').set(v).where('id', '=', ch.id).execute();
+  await ctx.repos.channels.patch(ch.id, v);
   const out = channelWire(await requireChannelRecord(ctx, ch.id));
   ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: out, guild_id: guildId, channel_id: ch.id });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_UPDATE, targetId: ch.id, changes: auditChanges('channel', channelWire(ch), out) });
@@ -160,22 +158,10 @@ export async function deleteChannel(ctx: Ctx, actor: Actor, channelId: string) {
     throw new ApiError(400, 50074, 'Cannot delete a channel required for Community guilds');
   }
 
-  const moved = (await ctx.db.selectFrom('channels').selectAll().where('parent_id', '=', ch.id).where('type', 'not in', THREADS).execute()).map(toChannel);
+  const moved = await ctx.repos.channels.childrenOf(ch.id);
   const refs = GUILD_CHANNEL_REFS.filter((k) => guild[k] === ch.id);
-  let lostFollowers: FollowerTarget[] = [];
-  await ctx.db.transaction().execute(async (trx) => {
-    lostFollowers = await dropFollowers(trx, { channelIds: [ch.id] }); // follow links both ways, and webhooks it fed
-    await deleteThreadsOf(ctx, ch.id, trx);
-    await trx.deleteFrom('reactions').where('channel_id', '=', ch.id).execute();
-    await trx.deleteFrom('messages').where('channel_id', '=', ch.id).execute();
-    await trx.deleteFrom('thread_members').where('channel_id', '=', ch.id).execute();
-    await trx.deleteFrom('files').where('channel_id', '=', ch.id).execute();
-    await trx.deleteFrom('invites').where('channel_id', '=', ch.id).execute();
-    await trx.deleteFrom('webhooks').where('channel_id', '=', ch.id).execute();
-    await trx.deleteFrom('channels').where('id', '=', ch.id).execute();
-    if (moved.length) await trx.updateTable('channels').set({ parent_id: null }).where('parent_id', '=', ch.id).execute();
-    if (refs.length) await trx.updateTable('guilds').set(Object.fromEntries(refs.map((k) => [k, null]))).where('id', '=', guildId).execute();
-  });
+  // Follow links both ways (and the webhooks it fed), threads and content go in one transaction; children move up.
+  const lostFollowers: FollowerTarget[] = await ctx.repos.channels.deleteGuildChannel(ch.id, guildId, refs);
 
   const out = channelWire(ch);
   ctx.bus.publish({ t: 'CHANNEL_DELETE', d: out, guild_id: guildId, channel_id: ch.id });
@@ -193,8 +179,8 @@ export interface PositionInput { id: string; position?: number | null; parent_id
 export async function reorderChannels(ctx: Ctx, actor: Actor, guildId: string, list: PositionInput[]): Promise<void> {
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id, P.MANAGE_CHANNELS);
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', THREADS).execute();
-  const byId = new Map(rows.map((r) => [String(r.id), toChannel(r)]));
+  const rows = await ctx.repos.channels.guildChannelsSorted(guildId);
+  const byId = new Map(rows.map((c) => [c.id, c]));
   const next = new Map<string, ChannelRecord>();
   list.forEach((item, i) => {
     const cur = next.get(item.id) ?? byId.get(item.id);
@@ -214,10 +200,6 @@ export async function reorderChannels(ctx: Ctx, actor: Actor, guildId: string, l
     return o.position !== c.position || o.parent_id !== c.parent_id || JSON.stringify(o.permission_overwrites) !== JSON.stringify(c.permission_overwrites);
   });
   if (!changed.length) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const c of changed) {
-      await trx.updateTable('channels').set({ position: c.position, parent_id: c.parent_id, permission_overwrites: JSON.stringify(c.permission_overwrites) }).where('id', '=', c.id).execute();
-    }
-  });
+  await ctx.repos.channels.saveLayout(changed.map((c) => ({ id: c.id, position: c.position, parent_id: c.parent_id, permission_overwrites: c.permission_overwrites })));
   for (const c of changed) ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: channelWire(c), guild_id: guildId, channel_id: c.id });
 }

@@ -7,8 +7,7 @@ import { channel as channelWire } from '../../wire/channel.js';
 
 /** The DMs and group DMs a user is a recipient of. */
 export async function dmChannelsOf(ctx: Ctx, userId: string): Promise<ChannelRecord[]> {
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
-  return rows.map(toChannel).filter((c) => c.recipients?.includes(userId));
+  return ctx.repos.channels.dmsOf(userId);
 }
 
 /** A user's DM channels as the wire lists them (READY, GET /users/@me/channels): with the other recipients. */
@@ -24,8 +23,8 @@ export async function openDm(ctx: Ctx, me: { id: string; bot: boolean }, recipie
   if (!other) throw Errors.unknownUser();
   if (me.bot && other.bot) throw Errors.cannotSendToUser();
   const key = [me.id, recipientId].sort().join(':');
-  const existing = await ctx.db.selectFrom('channels').selectAll().where('dm_key', '=', key).executeTakeFirst();
-  if (existing) return toChannel(existing);
+  const existing = await ctx.repos.channels.dmByKey(key);
+  if (existing) return existing;
   const row = {
     id: ctx.ids.next(), type: 1, guild_id: null, position: 0, name: null, topic: null, nsfw: 0, parent_id: null, owner_id: null,
     last_message_id: null, last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 0,
@@ -33,11 +32,11 @@ export async function openDm(ctx: Ctx, me: { id: string; bot: boolean }, recipie
     thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0, extra: '{}', created_at: ctx.clock.now(),
   };
   try {
-    await ctx.db.insertInto('channels').values(row).execute();
+    await ctx.repos.channels.insertDm(row);
   } catch {
     // A concurrent open won the unique dm_key.
-    const again = await ctx.db.selectFrom('channels').selectAll().where('dm_key', '=', key).executeTakeFirst();
-    if (again) return toChannel(again);
+    const again = await ctx.repos.channels.dmByKey(key);
+    if (again) return again;
     throw Errors.unknownUser();
   }
   const ch = toChannel(row);

@@ -58,17 +58,17 @@ export async function checkParent(ctx: Ctx, guildId: string, parentId: string, t
   if (type === 4) throw bad();
   const parent = await getChannelRecord(ctx, parentId);
   if (!parent || parent.guild_id !== guildId || parent.type !== 4) throw bad();
-  const siblings = await ctx.db.selectFrom('channels').select('id').where('parent_id', '=', parentId).where('type', 'not in', [10, 11, 12]).execute();
-  if (siblings.filter((s) => String(s.id) !== selfId).length >= MAX_CATEGORY_CHILDREN) {
+  const siblings = await ctx.repos.channels.childIdsOf(parentId);
+  if (siblings.filter((s) => s !== selfId).length >= MAX_CATEGORY_CHILDREN) {
     throw fieldError('parent_id', 'CHANNEL_PARENT_MAX_CHANNELS', `Category cannot have more than ${MAX_CATEGORY_CHILDREN} channels.`);
   }
 }
 
 /** Checks overwrite targets (a role of the guild, or a user) and masks unknown bits. Later duplicates win. */
 export async function normalizeOverwrites(ctx: Ctx, guildId: string, list: OverwriteInput[], path = 'permission_overwrites'): Promise<Overwrite[]> {
-  const roleIds = new Set((await ctx.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).execute()).map((r) => String(r.id)));
+  const roleIds = new Set((await ctx.repos.roles.ofGuild(guildId)).map((r) => r.id));
   const userIds = list.filter((o) => o.type === 1 && isId(o.id)).map((o) => o.id);
-  const users = userIds.length ? new Set((await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).execute()).map((r) => String(r.id))) : new Set<string>();
+  const users = userIds.length ? new Set((await ctx.repos.users.byIds(userIds)).keys()) : new Set<string>();
   const leaves: { path: (string | number)[]; code: string; message: string }[] = [];
   const out = new Map<string, Overwrite>();
   list.forEach((o, i) => {

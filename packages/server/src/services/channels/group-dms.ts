@@ -54,9 +54,8 @@ async function publishChannel(ctx: Ctx, t: string, ch: ChannelRecord, userIds: s
 
 /** The user behind an access token the bot's app holds with `gdm.join`. */
 async function tokenUser(ctx: Ctx, appId: string, accessToken: string, path: (string | number)[]): Promise<string> {
-  const t = await ctx.db.selectFrom('tokens').select(['user_id', 'application_id', 'kind', 'scopes', 'expires_at'])
-    .where('hash', '=', hashToken(accessToken)).executeTakeFirst();
-  const live = t && t.kind === 'bearer' && String(t.application_id) === appId && (t.expires_at == null || Number(t.expires_at) > ctx.clock.now());
+  const t = await ctx.repos.auth.tokenGrant(hashToken(accessToken));
+  const live = t && t.kind === 'bearer' && String(t.application_id) === appId && (t.expires_at == null || t.expires_at > ctx.clock.now());
   if (!live) throw invalidToken(path);
   if (!String(t.scopes ?? '').split(' ').includes('gdm.join')) throw Errors.missingScope();
   return String(t.user_id);
@@ -84,7 +83,7 @@ async function insertGroupDm(ctx: Ctx, ownerId: string, recipients: string[], ex
     permission_overwrites: '[]', recipients: JSON.stringify(recipients), dm_key: groupKey(id, recipients),
     thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0, extra: JSON.stringify(extra), created_at: ctx.clock.now(),
   };
-  await ctx.db.insertInto('channels').values(row).execute();
+  await ctx.repos.channels.insertDm(row);
   return toChannel(row);
 }
 
@@ -107,8 +106,7 @@ export async function createGroupDm(ctx: Ctx, actor: Actor, input: GroupDmInput)
     if (!ids.length) throw fieldError('access_tokens', 'BASE_TYPE_MIN_LENGTH', 'Must be 1 or more in length.');
     if (ids.length > MAX_RECIPIENTS) throw maxRecipients();
     await requireRecipients(ctx, ids);
-    const owned = await ctx.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 3).where('owner_id', '=', actor.user.id).executeTakeFirst();
-    if (Number(owned?.n ?? 0) >= MAX_MANAGED_GROUP_DMS) throw maxGroupDms();
+    if ((await ctx.repos.channels.countOwnedGroupDms(actor.user.id)) >= MAX_MANAGED_GROUP_DMS) throw maxGroupDms();
     const nicks = Object.fromEntries(Object.entries(input.nicks ?? {}).filter((e): e is [string, string] => ids.includes(e[0]) && typeof e[1] === 'string'));
     const ch = await insertGroupDm(ctx, actor.user.id, ids, { application_id: appId, managed: true, ...(Object.keys(nicks).length ? { nicks } : {}) });
     await publishChannel(ctx, 'CHANNEL_CREATE', ch, ids);
@@ -126,16 +124,14 @@ export async function createGroupDm(ctx: Ctx, actor: Actor, input: GroupDmInput)
 
 async function loadGroupDm(ctx: Ctx, channelId: string): Promise<ChannelRecord> {
   if (!isId(channelId)) throw Errors.unknownChannel();
-  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-  if (!row) throw Errors.unknownChannel();
-  const ch = toChannel(row);
+  const ch = await ctx.repos.channels.byId(channelId);
+  if (!ch) throw Errors.unknownChannel();
   if (ch.type !== 3) throw ch.guild_id ? Errors.unknownChannel() : Errors.wrongChannelType();
   return ch;
 }
 
 async function saveRecipients(ctx: Ctx, ch: ChannelRecord, recipients: string[], ownerId: string | null, extra: Record<string, unknown>): Promise<ChannelRecord> {
-  await ctx.db.updateTable('channels').set({ recipients: JSON.stringify(recipients), dm_key: groupKey(ch.id, recipients), owner_id: ownerId, extra: JSON.stringify(extra) })
-    .where('id', '=', ch.id).execute();
+  await ctx.repos.channels.saveGroupDm(ch.id, recipients, groupKey(ch.id, recipients), ownerId, extra);
   return { ...ch, recipients, owner_id: ownerId, extra };
 }
 

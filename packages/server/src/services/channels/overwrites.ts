@@ -21,7 +21,7 @@ async function editableChannel(ctx: Ctx, actor: Actor, channelId: string): Promi
 }
 
 async function save(ctx: Ctx, ch: ChannelRecord, overwrites: Overwrite[]): Promise<void> {
-  await ctx.db.updateTable('channels').set({ permission_overwrites: JSON.stringify(overwrites) }).where('id', '=', ch.id).execute();
+  await ctx.repos.channels.setOverwrites(ch.id, overwrites);
   ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: channelWire({ ...ch, permission_overwrites: overwrites }), guild_id: ch.guild_id, channel_id: ch.id });
 }
 
@@ -31,11 +31,11 @@ export async function putOverwrite(ctx: Ctx, actor: Actor, channelId: string, ov
   const guildId = ch.guild_id!;
   if (input.type === 0) {
     checkId(overwriteId, Errors.unknownRole);
-    const role = await ctx.db.selectFrom('roles').select('id').where('id', '=', overwriteId).where('guild_id', '=', guildId).executeTakeFirst();
+    const role = (await ctx.repos.roles.ofGuild(guildId)).find((r) => r.id === overwriteId);
     if (!role) throw Errors.unknownRole();
   } else {
     checkId(overwriteId, Errors.unknownUser);
-    const user = await ctx.db.selectFrom('users').select('id').where('id', '=', overwriteId).executeTakeFirst();
+    const user = await ctx.repos.users.byId(overwriteId);
     if (!user) throw Errors.unknownUser();
   }
   const ow: Overwrite = {

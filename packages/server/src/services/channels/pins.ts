@@ -1,7 +1,6 @@
 import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { channelAccess, guildField, loadMessage, routeFor } from '../messages/channel.js';
 import { createMessage } from '../messages/create.js';
@@ -33,16 +32,9 @@ export async function pinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecord,
   const m = await loadMessage(ctx, ch.id, messageId);
   if (!PINNABLE_TYPES.has(m.type)) throw Errors.systemMessage();
   if (m.pinned_at != null) return;
-  const count = await ctx.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('channel_id', '=', ch.id).where('pinned_at', 'is not', null).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_PINS) throw Errors.maxPins();
+  if ((await ctx.repos.messages.countPinned(ch.id)) >= MAX_PINS) throw Errors.maxPins();
   const now = ctx.clock.now();
-  const res = await ctx.db.transaction().execute(async (trx) => {
-    const r = await trx.updateTable('messages').set({ pinned_at: now }).where('id', '=', m.id).where('pinned_at', 'is', null).executeTakeFirst();
-    await trx.updateTable('channels').set({ last_pin_timestamp: now }).where('id', '=', ch.id).execute();
-    return r;
-  });
-  if (!Number(res.numUpdatedRows)) return;
+  if (!(await ctx.repos.messages.pin(ch.id, m.id, now))) return;
   const pinned = { ...m, pinned_at: now };
   publishPinChange(ctx, ch, now, await messageEventWire(ctx, pinned));
   if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.id, actionType: AuditLogEvent.MESSAGE_PIN, targetId: m.author_id, options: { channel_id: ch.id, message_id: m.id } });
@@ -57,14 +49,7 @@ export async function unpinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecor
   await requirePinPermission(ctx, ch, actor.id);
   const m = await loadMessage(ctx, ch.id, messageId);
   if (m.pinned_at == null) return;
-  const lastPin = await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('messages').set({ pinned_at: null }).where('id', '=', m.id).execute();
-    const latest = await trx.selectFrom('messages').select((eb) => eb.fn.max('pinned_at').as('t'))
-      .where('channel_id', '=', ch.id).where('pinned_at', 'is not', null).executeTakeFirst();
-    const t = latest?.t == null ? null : Number(latest.t);
-    await trx.updateTable('channels').set({ last_pin_timestamp: t }).where('id', '=', ch.id).execute();
-    return t;
-  });
+  const lastPin = await ctx.repos.messages.unpin(ch.id, m.id);
   const unpinned = { ...m, pinned_at: null };
   publishPinChange(ctx, ch, lastPin, await messageEventWire(ctx, unpinned));
   if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.id, actionType: AuditLogEvent.MESSAGE_UNPIN, targetId: m.author_id, options: { channel_id: ch.id, message_id: m.id } });
@@ -74,10 +59,7 @@ export async function unpinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecor
 async function pinnedRecords(ctx: Ctx, ch: ChannelRecord, userId: string, before: number | undefined, limit: number): Promise<MessageRecord[]> {
   const perms = await channelAccess(ctx, ch, userId);
   if (!ctx.access.hasPerm(perms, P.READ_MESSAGE_HISTORY)) return [];
-  let q = ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id).where('pinned_at', 'is not', null);
-  if (before !== undefined) q = q.where('pinned_at', '<', before);
-  const rows = await q.orderBy('pinned_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map(toMessage);
+  return ctx.repos.messages.pinnedPage(ch.id, before, limit);
 }
 
 /** GET /channels/{id}/messages/pins: `{items: [{pinned_at, message}], has_more}`. */

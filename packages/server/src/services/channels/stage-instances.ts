@@ -3,8 +3,6 @@ import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors, fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
 import { parseBody, snowflake } from '../../core/validation.js';
-import { bool, num } from '../../store/json.js';
-import { id, idOrNull } from '../../store/schema.js';
 import type { ChannelRecord } from '../../store/records.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { getChannelRecord } from '../guilds/lookup.js';
@@ -33,15 +31,15 @@ const PatchBody = z.object({ topic: z.string().min(1).max(120).optional(), priva
 interface StageRow { id: unknown; guild_id: unknown; channel_id: unknown; topic: string; privacy_level: unknown; discoverable_disabled: unknown; guild_scheduled_event_id: unknown }
 
 export const stageWire = (r: StageRow) => ({
-  id: id(r.id as string), guild_id: id(r.guild_id as string), channel_id: id(r.channel_id as string), topic: r.topic,
-  privacy_level: num(r.privacy_level), discoverable_disabled: bool(r.discoverable_disabled),
-  guild_scheduled_event_id: idOrNull(r.guild_scheduled_event_id as string | null),
+  id: String(r.id), guild_id: String(r.guild_id), channel_id: String(r.channel_id), topic: r.topic,
+  privacy_level: Number(r.privacy_level), discoverable_disabled: r.discoverable_disabled === true || Number(r.discoverable_disabled) === 1,
+  guild_scheduled_event_id: r.guild_scheduled_event_id == null ? null : String(r.guild_scheduled_event_id),
 });
 
 /** A guild's live stages, for GUILD_CREATE. */
 export async function guildStageInstances(ctx: Ctx, guildId: string) {
   if (!isId(guildId)) return [];
-  return (await ctx.db.selectFrom('stage_instances').selectAll().where('guild_id', '=', guildId).orderBy('id').execute()).map(stageWire);
+  return (await ctx.repos.channels.stagesOfGuild(guildId)).map(stageWire);
 }
 
 async function stageChannel(ctx: Ctx, channelId: string, field: string | null): Promise<ChannelRecord & { guild_id: string }> {
@@ -58,7 +56,7 @@ async function requireModerator(ctx: Ctx, actor: Actor, ch: ChannelRecord & { gu
 
 async function requireStage(ctx: Ctx, channelId: string): Promise<StageRow> {
   if (!isId(channelId)) throw unknownStage();
-  const row = await ctx.db.selectFrom('stage_instances').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+  const row = await ctx.repos.channels.stageOfChannel(channelId);
   if (!row) throw unknownStage();
   return row;
 }
@@ -71,15 +69,15 @@ export async function createStageInstance(ctx: Ctx, actor: Actor, body: unknown)
   const b = parseBody(CreateBody, body);
   const ch = await stageChannel(ctx, b.channel_id, 'channel_id');
   await requireModerator(ctx, actor, ch);
-  if (await ctx.db.selectFrom('stage_instances').select('id').where('channel_id', '=', ch.id).executeTakeFirst()) throw new ApiError(400, 150006, 'The Stage is already open');
+  if (await ctx.repos.channels.stageOfChannel(ch.id)) throw new ApiError(400, 150006, 'The Stage is already open');
   const eventId = b.guild_scheduled_event_id ?? null;
   if (eventId && !(await stageEventFor(ctx, ch.guild_id, eventId, ch.id))) throw fieldError('guild_scheduled_event_id', 'GUILD_SCHEDULED_EVENT_INVALID', 'Unknown stage event for this channel.');
   const row = {
     id: ctx.ids.next(), guild_id: ch.guild_id, channel_id: ch.id, topic: b.topic, privacy_level: b.privacy_level ?? 2,
-    discoverable_disabled: 0, guild_scheduled_event_id: eventId, created_at: ctx.clock.now(),
+    discoverable_disabled: false, guild_scheduled_event_id: eventId, created_at: ctx.clock.now(),
   };
   try {
-    await ctx.db.insertInto('stage_instances').values(row).execute();
+    await ctx.repos.channels.insertStage(row);
   } catch {
     // The unique channel index lost a race: the stage is live already.
     throw new ApiError(400, 150006, 'The Stage is already open');
@@ -107,7 +105,7 @@ export async function updateStageInstance(ctx: Ctx, actor: Actor, channelId: str
   if (b.privacy_level !== undefined) set.privacy_level = b.privacy_level;
   const next = { ...row, ...set };
   if (Object.keys(set).length) {
-    await ctx.db.updateTable('stage_instances').set(set).where('id', '=', String(row.id)).execute();
+    await ctx.repos.channels.updateStage(String(row.id), set);
     publish(ctx, 'STAGE_INSTANCE_UPDATE', next);
     await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.STAGE_INSTANCE_UPDATE, targetId: String(row.id), changes: auditChanges('stage', stageWire(row), stageWire(next)), options: { channel_id: ch.id } });
   }
@@ -118,8 +116,7 @@ export async function deleteStageInstance(ctx: Ctx, actor: Actor, channelId: str
   const row = await requireStage(ctx, channelId);
   const ch = await stageChannel(ctx, String(row.channel_id), null);
   await requireModerator(ctx, actor, ch);
-  const res = await ctx.db.deleteFrom('stage_instances').where('id', '=', String(row.id)).executeTakeFirst();
-  if (!Number(res.numDeletedRows)) throw unknownStage();
+  if (!(await ctx.repos.channels.deleteStage(String(row.id)))) throw unknownStage();
   publish(ctx, 'STAGE_INSTANCE_DELETE', row);
   if (row.guild_scheduled_event_id) await endStageEvent(ctx, ch.guild_id, String(row.guild_scheduled_event_id));
   await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.STAGE_INSTANCE_DELETE, targetId: String(row.id), changes: auditChanges('stage', stageWire(row), null), options: { channel_id: ch.id } });

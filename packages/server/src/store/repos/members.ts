@@ -15,4 +15,10 @@ export class MembersRepo extends Repo {
     const rows = await this.db.selectFrom('members').select('user_id').where('guild_id', '=', guildId).execute();
     return rows.map((r) => String(r.user_id));
   }
+
+  /** The members of a guild among these users (those who are not members are left out). */
+  async ofUsers(guildId: string, userIds: string[]): Promise<MemberRecord[]> {
+    if (!userIds.length) return [];
+    return (await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map(toMember);
+  }
 }

@@ -20,4 +20,13 @@ export class UsersRepo extends Repo {
     }
     return out;
   }
+
+  /** The id of the user a friend request by name means: `username#discriminator` (legacy tags), else a lowercase unique username of a non-bot; null when none. */
+  async idByName(username: string, discriminator: string | null): Promise<string | null> {
+    const legacy = !!discriminator && discriminator !== '0';
+    let q = this.db.selectFrom('users').select('id').where('username', '=', legacy ? username : username.toLowerCase());
+    q = legacy ? q.where('discriminator', '=', discriminator!) : q.where('bot', '=', 0);
+    const row = await q.executeTakeFirst();
+    return row ? String(row.id) : null;
+  }
 }

@@ -1,8 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
-import { toChannel, toMember } from '../../../store/repos/mappers.js';
-import { num } from '../../../store/json.js';
+import { toThreadMember as toThreadMemberRecord, type ThreadMemberRecord } from '../../../store/repos/threads.js';
 import type { ChannelRecord, ThreadMetadata } from '../../../store/records.js';
 import { THREAD_TYPES, threadMember } from '../../../wire/channel.js';
 import { member as memberWire } from '../../../wire/member.js';
@@ -17,19 +16,13 @@ export const THREAD_PARENT_TYPES = new Set([0, 5, 15, 16]);
 /** The platform stops counting thread members at 50. */
 export const MEMBER_COUNT_CAP = 50;
 
-export interface ThreadMemberRow {
-  channel_id: string;
-  user_id: string;
-  join_timestamp: number;
-  flags: number;
-}
+export type ThreadMemberRow = ThreadMemberRecord;
 
 export const isThread = (c: ChannelRecord) => THREAD_TYPES.has(c.type);
 
 export async function loadChannel(ctx: Ctx, channelId: string): Promise<ChannelRecord | null> {
   if (!isSnowflake(channelId)) return null;
-  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-  return row ? toChannel(row) : null;
+  return ctx.repos.channels.byId(channelId);
 }
 
 /** A guild channel by id, or 10003. */
@@ -40,18 +33,14 @@ export async function requireGuildChannel(ctx: Ctx, channelId: string): Promise<
 }
 
 export async function isThreadMember(ctx: Ctx, threadId: string, userId: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('thread_members').select('user_id').where('channel_id', '=', threadId).where('user_id', '=', userId).executeTakeFirst();
-  return !!row;
+  return ctx.repos.threads.isMember(threadId, userId);
 }
 
 export async function getThreadMember(ctx: Ctx, threadId: string, userId: string): Promise<ThreadMemberRow | null> {
-  const row = await ctx.db.selectFrom('thread_members').selectAll().where('channel_id', '=', threadId).where('user_id', '=', userId).executeTakeFirst();
-  return row ? toThreadMember(row) : null;
+  return ctx.repos.threads.member(threadId, userId);
 }
 
-export const toThreadMember = (r: any): ThreadMemberRow => ({
-  channel_id: String(r.channel_id), user_id: String(r.user_id), join_timestamp: num(r.join_timestamp), flags: num(r.flags),
-});
+export const toThreadMember = toThreadMemberRecord;
 
 /**
  * Checks that a user may see a thread and returns their permissions in its parent. Public threads follow the parent's
@@ -95,8 +84,7 @@ export async function threadViewers(ctx: Ctx, thread: ChannelRecord): Promise<st
 }
 
 export async function threadMemberIds(ctx: Ctx, threadId: string): Promise<string[]> {
-  const rows = await ctx.db.selectFrom('thread_members').select('user_id').where('channel_id', '=', threadId).execute();
-  return rows.map((r) => String(r.user_id));
+  return ctx.repos.threads.memberIds(threadId);
 }
 
 /**
@@ -119,10 +107,10 @@ export async function withGuildMembers(ctx: Ctx, guildId: string, rows: ThreadMe
   if (!rows.length) return [];
   const userIds = rows.map((r) => r.user_id);
   const [members, users] = await Promise.all([
-    ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute(),
+    ctx.repos.members.ofUsers(guildId, userIds),
     getUsers(ctx, userIds),
   ]);
-  const byUser = new Map(members.map((m) => [String(m.user_id), toMember(m)]));
+  const byUser = new Map(members.map((m) => [m.user_id, m]));
   return rows.map((r) => {
     const m = byUser.get(r.user_id);
     return { ...threadMember(r), ...(m ? { member: memberWire(m, users.get(r.user_id) ?? null, { now: ctx.clock.now() }) } : {}) };

@@ -48,10 +48,7 @@ export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRec
     meta: newMetadata(new Date(now).toISOString(), b.auto_archive_duration ?? parent.extra.default_auto_archive_duration ?? 4320, undefined), now, appliedTags: tags,
   });
   const creator: ThreadMemberRow = { channel_id: row.id, user_id: actor.user.id, join_timestamp: now, flags: 0 };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('channels').values(row).execute();
-    await trx.insertInto('thread_members').values(creator).execute();
-  });
+  await ctx.repos.threads.create(row, creator);
   ctx.access.invalidate(parent.guild_id);
   let thread = (await loadChannel(ctx, row.id))!;
   const created = { ...channelWire(thread), newly_created: true };
@@ -63,10 +60,7 @@ export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRec
   try {
     message = await createMessage(ctx, { channel: thread, author: actor.user, body, files, skipPermissionChecks: true });
   } catch (err) {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('thread_members').where('channel_id', '=', row.id).execute();
-      await trx.deleteFrom('channels').where('id', '=', row.id).execute();
-    });
+    await ctx.repos.threads.deleteEmpty(row.id);
     ctx.access.invalidate(parent.guild_id);
     await publishThreadEvent(ctx, thread, 'THREAD_DELETE', { id: thread.id, guild_id: thread.guild_id, parent_id: thread.parent_id, type: thread.type });
     throw err;

@@ -3,11 +3,10 @@ import type { Actor, Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import { P, isSnowflake, snowflakeTime } from '@accord/protocol';
 import { parseBody, qBool, qInt, snowflake } from '../../../core/validation.js';
-import { toChannel } from '../../../store/repos/mappers.js';
 import type { ChannelRecord } from '../../../store/records.js';
 import { channel as channelWire, threadMember } from '../../../wire/channel.js';
 import {
-  PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, requireGuildChannel, requireVisibleThread, toThreadMember, withGuildMembers,
+  PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, requireGuildChannel, requireVisibleThread, withGuildMembers,
 } from './core.js';
 
 /** Thread listings: active threads of a guild, archived threads of a channel, and thread members. */
@@ -21,17 +20,12 @@ const archiveTime = (c: ChannelRecord) => Date.parse(c.thread_metadata?.archive_
 
 /** The caller's thread member objects for a set of threads. */
 async function myMembers(ctx: Ctx, userId: string, threadIds: string[]) {
-  if (!threadIds.length) return [];
-  const rows = await ctx.db.selectFrom('thread_members').selectAll().where('user_id', '=', userId).where('channel_id', 'in', threadIds).execute();
-  return rows.map((r) => threadMember(toThreadMember(r)));
+  return (await ctx.repos.threads.membershipsOf(userId, threadIds)).map((r) => threadMember(r));
 }
 
 /** Threads of a guild (or of one parent) with their parents' ids. */
 async function threadsWhere(ctx: Ctx, filter: { guildId?: string; parentId?: string; types: number[] }): Promise<ChannelRecord[]> {
-  let q = ctx.db.selectFrom('channels').selectAll().where('type', 'in', filter.types);
-  if (filter.guildId) q = q.where('guild_id', '=', filter.guildId);
-  if (filter.parentId) q = q.where('parent_id', '=', filter.parentId);
-  return (await q.execute()).map(toChannel);
+  return ctx.repos.threads.listWhere(filter);
 }
 
 /** GET /guilds/{guild_id}/threads/active: every unarchived thread the caller can see, and the caller's memberships. */
@@ -41,7 +35,7 @@ export async function listActiveThreads(ctx: Ctx, actor: Actor, guildId: string)
   const all = (await threadsWhere(ctx, { guildId, types: [10, 11, 12] })).filter((t) => !t.thread_metadata?.archived);
   const mine = new Set(
     all.length
-      ? (await ctx.db.selectFrom('thread_members').select('channel_id').where('user_id', '=', actor.user.id).where('channel_id', 'in', all.map((t) => t.id)).execute()).map((r) => String(r.channel_id))
+      ? (await ctx.repos.threads.membershipsOf(actor.user.id, all.map((t) => t.id))).map((r) => r.channel_id)
       : [],
   );
   const visible: ChannelRecord[] = [];
@@ -94,12 +88,9 @@ export async function listJoinedPrivateArchivedThreads(ctx: Ctx, actor: Actor, c
   const parent = await requireThreadParent(ctx, actor, channelId, P.READ_MESSAGE_HISTORY);
   const q = parseBody(JoinedQuery, query);
   const limit = q.limit ?? 50;
-  const joined = await ctx.db.selectFrom('thread_members').innerJoin('channels', 'channels.id', 'thread_members.channel_id')
-    .selectAll('channels')
-    .where('thread_members.user_id', '=', actor.user.id).where('channels.parent_id', '=', parent.id).where('channels.type', '=', PRIVATE_THREAD)
-    .execute();
+  const joined = await ctx.repos.threads.joinedPrivateOf(actor.user.id, parent.id);
   const before = q.before ? BigInt(q.before) : null;
-  const archived = joined.map(toChannel)
+  const archived = joined
     .filter((t) => t.thread_metadata?.archived && (before === null || BigInt(t.id) < before))
     .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
   const page = archived.slice(0, limit);
@@ -110,11 +101,7 @@ export async function listJoinedPrivateArchivedThreads(ctx: Ctx, actor: Actor, c
 export async function listThreadMembers(ctx: Ctx, actor: Actor, channelId: string, query: unknown) {
   const { thread } = await requireVisibleThread(ctx, channelId, actor.user.id);
   const q = parseBody(MembersQuery, query);
-  let sel = ctx.db.selectFrom('thread_members').selectAll().where('channel_id', '=', thread.id);
-  if (q.after) sel = sel.where('user_id', '>', q.after);
-  sel = sel.orderBy('user_id');
-  if (q.with_member || q.limit !== undefined) sel = sel.limit(q.limit ?? 100);
-  const rows = (await sel.execute()).map(toThreadMember);
+  const rows = await ctx.repos.threads.membersPage(thread.id, q.after, q.with_member || q.limit !== undefined ? q.limit ?? 100 : undefined);
   return q.with_member ? withGuildMembers(ctx, thread.guild_id, rows) : rows.map(threadMember);
 }
 

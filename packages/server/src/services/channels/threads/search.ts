@@ -3,10 +3,9 @@ import type { Actor, Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { P, snowflakeTime } from '@accord/protocol';
 import { parseBody, qBool, qInt, snowflake } from '../../../core/validation.js';
-import { toChannel } from '../../../store/repos/mappers.js';
 import type { ChannelRecord } from '../../../store/records.js';
 import { channel as channelWire, threadMember } from '../../../wire/channel.js';
-import { PRIVATE_THREAD, THREAD_PARENT_TYPES, requireGuildChannel, toThreadMember } from './core.js';
+import { PRIVATE_THREAD, THREAD_PARENT_TYPES, requireGuildChannel } from './core.js';
 
 /**
  * GET /channels/{id}/threads/search (thread_search): the threads of a text, announcement, forum or media channel the
@@ -40,11 +39,11 @@ export async function searchThreads(ctx: Ctx, actor: Actor, channelId: string, q
   const perms = await ctx.access.requireChannel(parent.guild_id, parent.id, actor.user.id, P.VIEW_CHANNEL | P.READ_MESSAGE_HISTORY);
   const q = parseBody(SearchQuery, query);
 
-  const rows = (await ctx.db.selectFrom('channels').selectAll().where('parent_id', '=', parent.id).where('type', 'in', [10, 11, 12]).execute()).map(toChannel);
+  const rows = await ctx.repos.threads.listWhere({ parentId: parent.id, types: [10, 11, 12] });
   const ids = rows.map((t) => t.id);
   const mine = new Map(
     ids.length
-      ? (await ctx.db.selectFrom('thread_members').selectAll().where('user_id', '=', actor.user.id).where('channel_id', 'in', ids).execute()).map((r) => [String(r.channel_id), r])
+      ? (await ctx.repos.threads.membershipsOf(actor.user.id, ids)).map((r) => [r.channel_id, r])
       : [],
   );
   const seesPrivate = ctx.access.hasPerm(perms, P.MANAGE_THREADS);
@@ -83,7 +82,7 @@ export async function searchThreads(ctx: Ctx, actor: Actor, channelId: string, q
   const page = matched.slice(offset, offset + limit);
   return {
     threads: page.map((t) => channelWire(t)),
-    members: page.filter((t) => mine.has(t.id)).map((t) => threadMember(toThreadMember(mine.get(t.id)))),
+    members: page.filter((t) => mine.has(t.id)).map((t) => threadMember(mine.get(t.id)!)),
     has_more: matched.length > offset + limit,
     total_results: matched.length,
   };

@@ -3,7 +3,6 @@ import type { Actor, Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
 import { parseBody, snowflake } from '../../../core/validation.js';
-import { toMessage } from '../../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord, ThreadMetadata } from '../../../store/records.js';
 import { channel as channelWire, threadMember } from '../../../wire/channel.js';
 import {
@@ -86,10 +85,9 @@ export async function createThreadFromMessage(ctx: Ctx, actor: Actor, channelId:
   if (parent.type !== 0 && parent.type !== 5) throw Errors.wrongChannelType();
   await ctx.access.requireChannel(parent.guild_id, parent.id, actor.user.id, P.CREATE_PUBLIC_THREADS);
   if (!isSnowflake(messageId)) throw Errors.unknownMessage();
-  const msgRow = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).where('channel_id', '=', parent.id).executeTakeFirst();
-  if (!msgRow) throw Errors.unknownMessage();
+  const message = await ctx.repos.messages.inChannel(parent.id, messageId);
+  if (!message) throw Errors.unknownMessage();
   const b = parseBody(FromMessageBody, body);
-  const message = toMessage(msgRow);
   if (message.extra.thread_id || (await loadChannel(ctx, message.id))) throw Errors.threadAlreadyCreated();
 
   const now = ctx.clock.now();
@@ -100,11 +98,7 @@ export async function createThreadFromMessage(ctx: Ctx, actor: Actor, channelId:
   const creator: ThreadMemberRow = { channel_id: row.id, user_id: actor.user.id, join_timestamp: now, flags: 0 };
   const starter: MessageRecord = { ...message, flags: message.flags | HAS_THREAD, extra: { ...message.extra, thread_id: row.id } };
   try {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('channels').values(row).execute();
-      await trx.insertInto('thread_members').values(creator).execute();
-      await trx.updateTable('messages').set({ flags: starter.flags, extra: JSON.stringify(starter.extra) }).where('id', '=', message.id).execute();
-    });
+    await ctx.repos.threads.createOnMessage(row, creator, { id: message.id, flags: starter.flags, extra: starter.extra });
   } catch (err) {
     // A concurrent request won the primary key.
     if (await loadChannel(ctx, message.id)) throw Errors.threadAlreadyCreated();
@@ -141,10 +135,7 @@ export async function createThread(ctx: Ctx, actor: Actor, channelId: string, bo
     meta: newMetadata(new Date(now).toISOString(), autoArchiveFor(parent, b.auto_archive_duration), invitable), now,
   });
   const creator: ThreadMemberRow = { channel_id: row.id, user_id: actor.user.id, join_timestamp: now, flags: 0 };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('channels').values(row).execute();
-    await trx.insertInto('thread_members').values(creator).execute();
-  });
+  await ctx.repos.threads.create(row, creator);
   ctx.access.invalidate(parent.guild_id);
   const thread = (await loadChannel(ctx, row.id))!;
   await announceNewThread(ctx, thread, creator);
@@ -203,7 +194,7 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
     thread_metadata: JSON.stringify(meta),
     extra: JSON.stringify(extra),
   };
-  await ctx.db.updateTable('channels').set(patch).where('id', '=', thread.id).execute();
+  await ctx.repos.channels.patch(thread.id, patch);
   const updated = (await loadChannel(ctx, thread.id))!;
   const wire = channelWire(updated);
   await publishThreadEvent(ctx, updated, 'THREAD_UPDATE', wire);
@@ -219,40 +210,17 @@ export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   if (!isThread(thread) || !thread.guild_id) throw Errors.wrongChannelType();
   await requireThreadAccess(ctx, thread, actor.user.id, P.MANAGE_THREADS);
   const audience = await threadViewers(ctx, thread);
-  const starterRow = thread.parent_id
-    ? await ctx.db.selectFrom('messages').selectAll().where('id', '=', thread.id).where('channel_id', '=', thread.parent_id).executeTakeFirst()
-    : undefined;
-  const starter = starterRow ? toMessage(starterRow) : null;
+  const starter = thread.parent_id ? await ctx.repos.messages.inChannel(thread.parent_id, thread.id) : null;
   const detached = starter && starter.extra.thread_id === thread.id
     ? { ...starter, extra: Object.fromEntries(Object.entries(starter.extra).filter(([k]) => k !== 'thread_id')) }
     : null;
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('reactions').where('channel_id', '=', thread.id).execute();
-    await trx.deleteFrom('messages').where('channel_id', '=', thread.id).execute();
-    await trx.deleteFrom('thread_members').where('channel_id', '=', thread.id).execute();
-    await trx.deleteFrom('files').where('channel_id', '=', thread.id).execute();
-    await trx.deleteFrom('channels').where('id', '=', thread.id).execute();
-    if (detached) await trx.updateTable('messages').set({ extra: JSON.stringify(detached.extra) }).where('id', '=', detached.id).execute();
-  });
+  await ctx.repos.threads.deleteWithContent(thread.id, detached ? { id: detached.id, extra: detached.extra } : null);
   ctx.access.invalidate(thread.guild_id);
   const d = { id: thread.id, guild_id: thread.guild_id, parent_id: thread.parent_id, type: thread.type };
   if (audience.length) ctx.bus.publish({ t: 'THREAD_DELETE', d, guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: audience });
   await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_DELETE, targetId: thread.id, changes: auditChanges('thread', threadAudit(channelWire(thread)), null) });
   if (detached) await publishStarterUpdate(ctx, detached);
   return channelWire(thread);
-}
-
-/** Deletes every thread of a parent channel being deleted (for channels.ts), inside its transaction when given one. */
-export async function deleteThreadsOf(ctx: Ctx, parentId: string, db: Pick<Ctx['db'], 'selectFrom' | 'deleteFrom'> = ctx.db): Promise<string[]> {
-  const rows = await db.selectFrom('channels').select('id').where('parent_id', '=', parentId).where('type', 'in', [10, 11, 12]).execute();
-  const ids = rows.map((r) => String(r.id));
-  if (!ids.length) return ids;
-  await db.deleteFrom('reactions').where('channel_id', 'in', ids).execute();
-  await db.deleteFrom('messages').where('channel_id', 'in', ids).execute();
-  await db.deleteFrom('thread_members').where('channel_id', 'in', ids).execute();
-  await db.deleteFrom('files').where('channel_id', 'in', ids).execute();
-  await db.deleteFrom('channels').where('id', 'in', ids).execute();
-  return ids;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -267,13 +235,7 @@ export async function ensureThreadMember(ctx: Ctx, thread: ChannelRecord, userId
   const row: ThreadMemberRow = { channel_id: thread.id, user_id: userId, join_timestamp: ctx.clock.now(), flags: 0 };
   let count = 0;
   try {
-    count = await ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('thread_members').values(row).execute();
-      const n = await trx.selectFrom('thread_members').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', thread.id).executeTakeFirst();
-      const total = Number(n?.n ?? 0);
-      await trx.updateTable('channels').set({ member_count: Math.min(total, MEMBER_COUNT_CAP) }).where('id', '=', thread.id).execute();
-      return total;
-    });
+    count = await ctx.repos.threads.addMember(row, MEMBER_COUNT_CAP);
   } catch (err) {
     // Lost a race with a concurrent join: the user is a member either way.
     if (await getThreadMember(ctx, thread.id, userId)) return null;
@@ -295,14 +257,7 @@ export async function ensureThreadMember(ctx: Ctx, thread: ChannelRecord, userId
 async function dropThreadMember(ctx: Ctx, thread: ChannelRecord, userId: string): Promise<boolean> {
   // Computed before the delete so a private thread's leaver still hears that they left.
   const before = thread.type === PRIVATE_THREAD ? await threadViewers(ctx, thread) : null;
-  const removed = await ctx.db.transaction().execute(async (trx) => {
-    const res = await trx.deleteFrom('thread_members').where('channel_id', '=', thread.id).where('user_id', '=', userId).executeTakeFirst();
-    if (!Number(res.numDeletedRows)) return null;
-    const n = await trx.selectFrom('thread_members').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', thread.id).executeTakeFirst();
-    const total = Math.min(Number(n?.n ?? 0), MEMBER_COUNT_CAP);
-    await trx.updateTable('channels').set({ member_count: total }).where('id', '=', thread.id).execute();
-    return total;
-  });
+  const removed = await ctx.repos.threads.removeMember(thread.id, userId, MEMBER_COUNT_CAP);
   if (removed === null) return false;
   const d = { id: thread.id, guild_id: thread.guild_id, member_count: removed, removed_member_ids: [userId] };
   if (before) {
@@ -351,7 +306,7 @@ export async function addThreadMember(ctx: Ctx, actor: Actor, channelId: string,
   requireOpen(thread);
   if (!isSnowflake(userId)) throw Errors.unknownUser();
   if (!(await ctx.access.isMember(thread.guild_id, userId))) {
-    const exists = await ctx.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    const exists = await ctx.repos.users.byId(userId);
     throw exists ? Errors.unknownMember() : Errors.unknownUser();
   }
   const targetPerms = await ctx.access.channelPerms(thread.guild_id, thread.parent_id!, userId);

@@ -5,7 +5,6 @@ import { ApiError, Errors } from '../../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { UploadedFile } from '../../../core/uploads.js';
 import { parseBody, qBool, snowflake, toFormError } from '../../../core/validation.js';
-import { toChannel, toMessage } from '../../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord, UserRecord, WebhookRecord } from '../../../store/records.js';
 import { createMessage } from '../../messages/create.js';
 import { editMessage } from '../../messages/edit.js';
@@ -50,8 +49,7 @@ function webhookUser(w: WebhookRecord, name: string, avatar: string | null): Use
 }
 
 async function loadChannelRecord(ctx: Ctx, id: string): Promise<ChannelRecord | null> {
-  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toChannel(row) : null;
+  return ctx.repos.channels.byId(id);
 }
 
 /** The channel a webhook posts to: its own, or (with `thread_id`) one of that channel's threads. */
@@ -97,9 +95,8 @@ export async function executeWebhook(ctx: Ctx, webhookId: string, token: string,
 /** A message this webhook sent: 10008 for malformed ids, other authors, and other threads than `thread_id`. */
 async function requireWebhookMessage(ctx: Ctx, w: WebhookRecord, messageId: string, threadId: string | undefined): Promise<{ message: MessageRecord; channel: ChannelRecord }> {
   if (!isSnowflake(messageId)) throw Errors.unknownMessage();
-  const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).where('webhook_id', '=', w.id).executeTakeFirst();
-  if (!row) throw Errors.unknownMessage();
-  const message = toMessage(row);
+  const message = await ctx.repos.messages.ofWebhook(w.id, messageId);
+  if (!message) throw Errors.unknownMessage();
   if (threadId && message.channel_id !== threadId) throw Errors.unknownMessage();
   const channel = await loadChannelRecord(ctx, message.channel_id);
   if (!channel) throw Errors.unknownMessage();
@@ -132,10 +129,6 @@ export async function deleteWebhookMessage(ctx: Ctx, webhookId: string, token: s
   const q = parseBody(MessageQuery, query);
   const { message, channel } = await requireWebhookMessage(ctx, w, messageId, q.thread_id);
   const fileIds = message.attachments.map((a) => a.id).filter(isSnowflake);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('reactions').where('message_id', '=', message.id).execute();
-    if (fileIds.length) await trx.deleteFrom('files').where('id', 'in', fileIds).execute();
-    await trx.deleteFrom('messages').where('id', '=', message.id).execute();
-  });
+  await ctx.repos.messages.deleteWithFiles(message.id, fileIds);
   ctx.bus.publish({ t: 'MESSAGE_DELETE', d: { id: message.id, channel_id: channel.id, ...guildField(channel) }, ...routeFor(channel) });
 }

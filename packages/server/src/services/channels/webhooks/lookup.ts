@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
-import { toWebhook } from '../../../store/repos/mappers.js';
 import type { WebhookRecord } from '../../../store/records.js';
 
 /** Webhook lookups and the token check, shared by the management and execution services. */
@@ -23,8 +22,7 @@ export function tokenMatches(w: WebhookRecord, presented: string): boolean {
 
 export async function loadWebhook(ctx: Ctx, webhookId: string): Promise<WebhookRecord | null> {
   if (!isSnowflake(webhookId)) return null;
-  const row = await ctx.db.selectFrom('webhooks').selectAll().where('id', '=', webhookId).executeTakeFirst();
-  return row ? toWebhook(row) : null;
+  return ctx.repos.webhooks.byId(webhookId);
 }
 
 /** The webhook for a token route: 10015 when unknown, 50027 when the token is wrong. */

@@ -4,7 +4,7 @@ import type { Actor, Ctx } from '../../context.js';
 import { ApiError, Errors, fieldError } from '../../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
 import { parseBody, snowflake } from '../../../core/validation.js';
-import { toChannel, toWebhook } from '../../../store/repos/mappers.js';
+import { toWebhook } from '../../../store/repos/mappers.js';
 import type { ChannelRecord, UserRecord, WebhookRecord } from '../../../store/records.js';
 import { webhook as webhookWire } from '../../../wire/webhook.js';
 import { followerSources } from '../announcements.js';
@@ -38,9 +38,8 @@ const newToken = () => crypto.randomBytes(51).toString('base64url');
 
 async function loadWebhookChannel(ctx: Ctx, channelId: string): Promise<ChannelRecord & { guild_id: string }> {
   if (!isSnowflake(channelId)) throw Errors.unknownChannel();
-  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-  if (!row) throw Errors.unknownChannel();
-  const c = toChannel(row);
+  const c = await ctx.repos.channels.byId(channelId);
+  if (!c) throw Errors.unknownChannel();
   if (!c.guild_id) throw Errors.cannotDM();
   if (!WEBHOOK_CHANNEL_TYPES.has(c.type)) throw Errors.wrongChannelType();
   return c as ChannelRecord & { guild_id: string };
@@ -76,12 +75,9 @@ function announce(ctx: Ctx, guildId: string | null, channelId: string) {
 }
 
 async function checkCapacity(ctx: Ctx, guildId: string, channelId: string) {
-  const [perChannel, perGuild] = await Promise.all([
-    ctx.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', channelId).executeTakeFirst(),
-    ctx.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst(),
-  ]);
-  if (Number(perChannel?.n ?? 0) >= MAX_PER_CHANNEL) throw Errors.maxWebhooks();
-  if (Number(perGuild?.n ?? 0) >= MAX_PER_GUILD) throw maxPerGuild();
+  const [perChannel, perGuild] = await Promise.all([ctx.repos.webhooks.countInChannel(channelId), ctx.repos.webhooks.countInGuild(guildId)]);
+  if (perChannel >= MAX_PER_CHANNEL) throw Errors.maxWebhooks();
+  if (perGuild >= MAX_PER_GUILD) throw maxPerGuild();
 }
 
 /** POST /channels/{channel_id}/webhooks: MANAGE_WEBHOOKS; the response is the only listing that always shows the token. */
@@ -95,7 +91,7 @@ export async function createWebhook(ctx: Ctx, actor: Actor, channelId: string, b
     application_id: actor.kind === 'bot' ? actor.applicationId : null, name: b.name, avatar: b.avatar ? imageHash(b.avatar) : null,
     token: newToken(), created_at: ctx.clock.now(),
   };
-  await ctx.db.insertInto('webhooks').values(row).execute();
+  await ctx.repos.webhooks.insert(row);
   announce(ctx, ch.guild_id, ch.id);
   await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_CREATE, targetId: row.id, changes: auditChanges('webhook', null, webhookAudit(row)) });
   return webhookWire(toWebhook(row), { creator: actor.user, withToken: true, baseUrl: ctx.publicUrl });
@@ -105,16 +101,14 @@ export async function createWebhook(ctx: Ctx, actor: Actor, channelId: string, b
 export async function listChannelWebhooks(ctx: Ctx, actor: Actor, channelId: string) {
   const ch = await loadWebhookChannel(ctx, channelId);
   await ctx.access.requireChannel(ch.guild_id, ch.id, actor.user.id, P.MANAGE_WEBHOOKS);
-  const rows = await ctx.db.selectFrom('webhooks').selectAll().where('channel_id', '=', ch.id).orderBy('id').execute();
-  return views(ctx, rows.map(toWebhook), actor.user.id, 'creator-only');
+  return views(ctx, await ctx.repos.webhooks.ofChannel(ch.id), actor.user.id, 'creator-only');
 }
 
 /** GET /guilds/{guild_id}/webhooks: MANAGE_WEBHOOKS in the guild. */
 export async function listGuildWebhooks(ctx: Ctx, actor: Actor, guildId: string) {
   if (!isSnowflake(guildId)) throw Errors.unknownGuild();
   await ctx.access.requireGuild(guildId, actor.user.id, P.MANAGE_WEBHOOKS);
-  const rows = await ctx.db.selectFrom('webhooks').selectAll().where('guild_id', '=', guildId).orderBy('id').execute();
-  return views(ctx, rows.map(toWebhook), actor.user.id, 'creator-only');
+  return views(ctx, await ctx.repos.webhooks.ofGuild(guildId), actor.user.id, 'creator-only');
 }
 
 /** GET /webhooks/{webhook_id}. */
@@ -133,7 +127,7 @@ async function applyPatch(ctx: Ctx, w: WebhookRecord, b: { name?: string; avatar
   if (b.name !== undefined) set.name = b.name;
   if (b.avatar !== undefined) set.avatar = b.avatar ? imageHash(b.avatar) : null;
   if (b.channel_id !== undefined && b.channel_id !== w.channel_id) set.channel_id = b.channel_id;
-  if (Object.keys(set).length) await ctx.db.updateTable('webhooks').set(set).where('id', '=', w.id).execute();
+  if (Object.keys(set).length) await ctx.repos.webhooks.update(w.id, set);
   const next = { ...w, ...set };
   if (Object.keys(set).length) {
     announce(ctx, w.guild_id, w.channel_id);
@@ -168,11 +162,8 @@ export async function updateWebhookByToken(ctx: Ctx, webhookId: string, token: s
 }
 
 async function remove(ctx: Ctx, w: WebhookRecord) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('webhooks').where('id', '=', w.id).execute();
-    // A follower webhook's link to its announcement channel goes with it (crossposts no longer reach this channel).
-    await trx.deleteFrom('channel_followers').where('webhook_id', '=', w.id).execute();
-  });
+  // A follower webhook's link to its announcement channel goes with it (crossposts no longer reach this channel).
+  await ctx.repos.webhooks.delete(w.id);
   announce(ctx, w.guild_id, w.channel_id);
 }
 

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { Actor, Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
-import { toChannel, toMessage } from '../../../store/repos/mappers.js';
+import { toMessage } from '../../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../../store/records.js';
-import '../../../store/tables/social.js';
 import { openDm } from '../../channels/dms.js';
 import { createMessage } from '../../messages/create.js';
 import { deleteMessage } from '../../messages/delete.js';
@@ -43,8 +42,7 @@ function appOf(actor: Actor): string {
 }
 
 async function existingDm(ctx: Ctx, a: string, b: string): Promise<ChannelRecord | null> {
-  const row = await ctx.db.selectFrom('channels').selectAll().where('dm_key', '=', [a, b].sort().join(':')).executeTakeFirst();
-  return row ? toChannel(row) : null;
+  return ctx.repos.channels.dmByKey([a, b].sort().join(':'));
 }
 
 async function mayDm(ctx: Ctx, appId: string, me: string, other: string): Promise<ChannelRecord | null> {
@@ -103,7 +101,7 @@ export async function editGameDm(ctx: Ctx, actor: Actor, recipientId: string, me
 export async function deleteGameDm(ctx: Ctx, actor: Actor, recipientId: string, messageId: string): Promise<void> {
   const appId = appOf(actor);
   const ch = await ownDmMessage(ctx, actor, recipientId, messageId);
-  const row = await ctx.db.selectFrom('messages').select('application_id').where('id', '=', messageId).where('channel_id', '=', ch.id).executeTakeFirst();
+  const row = await ctx.repos.messages.inChannel(ch.id, messageId);
   await deleteMessage(ctx, ch, actor.user.id, messageId);
   if (row && String(row.application_id ?? '') === appId) webhook(ctx, appId, 'GAME_DIRECT_MESSAGE_DELETE', { id: messageId, channel_id: ch.id });
 }
@@ -115,16 +113,15 @@ export async function gameDmHistory(ctx: Ctx, actor: Actor, recipientId: string,
   const ch = await existingDm(ctx, actor.user.id, recipientId);
   if (!ch) throw Errors.unknownChannel();
   const since = ctx.clock.now() - HISTORY_WINDOW_MS;
-  const rows = await ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id).where('created_at', '>=', since)
-    .orderBy('id', 'desc').limit(Math.min(limit, HISTORY_LIMIT)).execute();
-  return messagesWire(ctx, rows.map(toMessage), { viewerId: actor.user.id });
+  const records = await ctx.repos.messages.recentSince(ch.id, since, Math.min(limit, HISTORY_LIMIT));
+  return messagesWire(ctx, records, { viewerId: actor.user.id });
 }
 
 /** GET /users/@me/dms: the SDK's GetUserMessageSummaries (each DM partner and the last message id). */
 export async function gameDmSummaries(ctx: Ctx, actor: Actor) {
   appOf(actor);
-  const rows = await ctx.db.selectFrom('channels').select(['recipients', 'last_message_id']).where('type', '=', 1).where('dm_key', 'like', `%${actor.user.id}%`).execute();
-  return rows.map((r) => ({ recipients: JSON.parse(String(r.recipients ?? '[]')) as string[], last: r.last_message_id == null ? null : String(r.last_message_id) }))
+  const dms = (await ctx.repos.channels.dmsOf(actor.user.id)).filter((c) => c.type === 1);
+  return dms.map((c) => ({ recipients: c.recipients ?? [], last: c.last_message_id }))
     .filter((r) => r.recipients.includes(actor.user.id) && r.last)
     .map((r) => ({ user_id: r.recipients.find((u) => u !== actor.user.id) ?? actor.user.id, last_message_id: r.last! }));
 }
@@ -137,36 +134,32 @@ export async function setDmModerationMetadata(ctx: Ctx, appId: string, u1: strin
   if (![u1, u2, messageId].every(isId)) throw Errors.unknownMessage();
   const ch = await existingDm(ctx, u1, u2);
   if (!ch) throw Errors.unknownChannel();
-  const m = await ctx.db.selectFrom('messages').select('id').where('id', '=', messageId).where('channel_id', '=', ch.id).executeTakeFirst();
+  const m = await ctx.repos.messages.inChannel(ch.id, messageId);
   if (!m) throw Errors.unknownMessage();
-  const values = { metadata: JSON.stringify(metadata) };
-  await ctx.db.insertInto('message_moderation_metadata').values({ message_id: messageId, application_id: appId, ...values })
-    .onConflict((oc) => oc.columns(['message_id', 'application_id']).doUpdateSet(values)).execute();
+  await ctx.repos.social.setDmModerationMetadata(messageId, appId, metadata);
 }
 
 /** The app's moderation metadata of a message, or null. */
 export async function dmModerationMetadata(ctx: Ctx, appId: string, messageId: string): Promise<Record<string, string> | null> {
-  const r = await ctx.db.selectFrom('message_moderation_metadata').select('metadata').where('message_id', '=', messageId).where('application_id', '=', appId).executeTakeFirst();
-  return r ? JSON.parse(String(r.metadata)) : null;
+  return ctx.repos.social.dmModerationMetadata(messageId, appId);
 }
 
 /** A merged provisional account's DMs become the platform account's (messages join an existing DM when there is one). */
 export async function moveDirectMessages(ctx: Ctx, from: string, to: string): Promise<void> {
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('type', '=', 1).where('dm_key', 'like', `%${from}%`).execute();
-  for (const ch of rows.map(toChannel)) {
+  const rows = (await ctx.repos.channels.dmsOf(from)).filter((c) => c.type === 1);
+  for (const ch of rows) {
     const recipients = ch.recipients ?? [];
     if (!recipients.includes(from)) continue;
     const other = recipients.find((u) => u !== from) ?? to;
     if (other === to) continue;
     const target = await existingDm(ctx, to, other);
     if (target) {
-      await ctx.db.updateTable('messages').set({ channel_id: target.id }).where('channel_id', '=', ch.id).execute();
-      await ctx.db.deleteFrom('channels').where('id', '=', ch.id).execute();
+      await ctx.repos.channels.mergeDmInto(ch.id, target.id);
     } else {
-      await ctx.db.updateTable('channels').set({ recipients: JSON.stringify([to, other]), dm_key: [to, other].sort().join(':') }).where('id', '=', ch.id).execute();
+      await ctx.repos.channels.setDmRecipients(ch.id, [to, other], [to, other].sort().join(':'));
     }
   }
-  await ctx.db.updateTable('messages').set({ author_id: to }).where('author_id', '=', from).where('guild_id', 'is', null).execute();
+  await ctx.repos.messages.reassignDmAuthor(from, to);
 }
 
 export { toMessage };

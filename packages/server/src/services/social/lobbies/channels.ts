@@ -2,9 +2,6 @@ import { P, channelPermissions } from '@accord/protocol';
 import type { Actor, Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
-import { toChannel } from '../../../store/repos/mappers.js';
-import { id } from '../../../store/schema.js';
-import '../../../store/tables/lobbies.js';
 
 /** Channel types a lobby can be linked to (guild text channels). */
 export const LINKABLE_TYPES = new Set([0]);
@@ -18,12 +15,11 @@ const ALL_MEMBERS = P.VIEW_CHANNEL | P.SEND_MESSAGES;
  */
 export async function guildChannelsForSdk(ctx: Ctx, actor: Actor, guildId: string) {
   if (!isId(guildId) || !(await ctx.access.isMember(guildId, actor.user.id))) throw Errors.unknownGuild();
-  const rows = (await ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).execute()).map(toChannel)
-    .filter((c) => c.type !== 11 && c.type !== 12 && c.type !== 10);
-  const everyone = await ctx.db.selectFrom('roles').select('permissions').where('id', '=', guildId).executeTakeFirst();
-  const guild = await ctx.db.selectFrom('guilds').select('owner_id').where('id', '=', guildId).executeTakeFirst();
-  const linked = new Map((await ctx.db.selectFrom('lobbies').select(['id', 'application_id', 'linked_channel_id']).where('linked_guild_id', '=', guildId).execute())
-    .map((l) => [id(l.linked_channel_id!), { application_id: id(l.application_id), lobby_id: id(l.id) }]));
+  const rows = await ctx.repos.channels.guildChannelsSorted(guildId);
+  const everyone = (await ctx.repos.roles.ofGuild(guildId)).find((r) => r.id === guildId);
+  const guild = await ctx.repos.guilds.byId(guildId);
+  const linked = new Map((await ctx.repos.lobbies.linkedInGuild(guildId))
+    .map((l) => [l.linked_channel_id!, { application_id: l.application_id, lobby_id: l.id }]));
   const out = [];
   for (const c of rows) {
     const perms = await ctx.access.channelPerms(guildId, c.id, actor.user.id);

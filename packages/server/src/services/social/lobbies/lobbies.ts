@@ -98,16 +98,7 @@ async function changeMembers(ctx: Ctx, lobby: Lobby, current: LobbyMember[], cha
   }
   out.members = [...byId.values()];
   if (!out.added.length && !out.updated.length && !out.removed.length) return out;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const m of [...out.added, ...out.updated]) {
-      const row = { metadata: jsonOrNull(m.metadata), flags: m.flags, additional_name: m.additional_name };
-      await trx.insertInto('lobby_members').values({ lobby_id: m.lobby_id, user_id: m.user_id, joined_at: m.joined_at, ...row })
-        .onConflict((oc) => oc.columns(['lobby_id', 'user_id']).doUpdateSet(row)).execute();
-    }
-    if (out.removed.length) {
-      await trx.deleteFrom('lobby_members').where('lobby_id', '=', lobby.id).where('user_id', 'in', out.removed.map((m) => m.user_id)).execute();
-    }
-  });
+  await ctx.repos.lobbies.saveMembers(lobby.id, [...out.added, ...out.updated], out.removed.map((m) => m.user_id));
   return out;
 }
 
@@ -160,7 +151,7 @@ export async function createLobby(ctx: Ctx, caller: LobbyCaller, b: z.infer<type
   const members = dedupe(b.members ?? []);
   await requireUsers(ctx, members.map((m) => m.id));
   const row = newLobbyRow(ctx, caller.appId, { timeout: b.idle_timeout_seconds, metadata: b.metadata, flags: b.flags, url: b.override_event_webhooks_url });
-  await ctx.db.insertInto('lobbies').values(row).execute();
+  await ctx.repos.lobbies.insert(row);
   const lobby = toLobby(row);
   const outcome = await changeMembers(ctx, lobby, [], { upserts: members.map(({ id, ...fields }) => ({ id, fields })), removes: [] });
   await announceMembers(ctx, lobby, outcome);
@@ -169,11 +160,10 @@ export async function createLobby(ctx: Ctx, caller: LobbyCaller, b: z.infer<type
 
 /** The live lobby behind a secret; a secret past its 30 days is released (the lobby stays, unreachable by it). */
 async function lobbyBySecret(ctx: Ctx, appId: string, secret: string): Promise<Lobby | null> {
-  const row = await ctx.db.selectFrom('lobbies').selectAll().where('application_id', '=', appId).where('secret', '=', secret).executeTakeFirst();
-  if (!row) return null;
-  const lobby = toLobby(row);
+  const lobby = await ctx.repos.lobbies.bySecret(appId, secret);
+  if (!lobby) return null;
   if (lobby.secret_expires_at !== null && lobby.secret_expires_at <= ctx.clock.now()) {
-    await ctx.db.updateTable('lobbies').set({ secret: null, secret_expires_at: null }).where('id', '=', lobby.id).execute();
+    await ctx.repos.lobbies.releaseSecret(lobby.id);
     return null;
   }
   return lobby;
@@ -191,7 +181,7 @@ export async function createOrJoinLobby(ctx: Ctx, caller: LobbyCaller, b: z.infe
   if (!lobby) {
     const row = newLobbyRow(ctx, caller.appId, { timeout: b.idle_timeout_seconds, metadata: b.lobby_metadata, flags: b.flags, secret: b.secret });
     try {
-      await ctx.db.insertInto('lobbies').values(row).execute();
+      await ctx.repos.lobbies.insert(row);
       lobby = toLobby(row);
       created = true;
     } catch {
@@ -210,7 +200,7 @@ export async function createOrJoinLobby(ctx: Ctx, caller: LobbyCaller, b: z.infe
     if (b.idle_timeout_seconds != null && b.idle_timeout_seconds !== lobby.idle_timeout_seconds) patch.idle_timeout_seconds = lobby.idle_timeout_seconds = b.idle_timeout_seconds;
     if (b.flags != null && b.flags !== lobby.flags) patch.flags = lobby.flags = b.flags;
     if (Object.keys(patch).length) {
-      await ctx.db.updateTable('lobbies').set(patch).where('id', '=', lobby.id).execute();
+      await ctx.repos.lobbies.patch(lobby.id, patch);
       changed = true;
     }
   }
@@ -260,7 +250,7 @@ export async function editLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string, 
       removes: members.filter((m) => !keep.has(m.user_id)).map((m) => m.user_id),
     });
   }
-  if (Object.keys(patch).length) await ctx.db.updateTable('lobbies').set(patch).where('id', '=', lobby.id).execute();
+  if (Object.keys(patch).length) await ctx.repos.lobbies.patch(lobby.id, patch);
   await touchLobby(ctx, lobby);
   const finalMembers = outcome?.members ?? members;
   if (outcome) await announceMembers(ctx, lobby, outcome);
@@ -274,11 +264,7 @@ export async function editLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string, 
 /** Removes a lobby with its members and messages; every member gets LOBBY_DELETE (reason "deleted"). */
 export async function destroyLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
   const members = await lobbyMembers(ctx, lobby.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('lobby_messages').where('lobby_id', '=', lobby.id).execute();
-    await trx.deleteFrom('lobby_members').where('lobby_id', '=', lobby.id).execute();
-    await trx.deleteFrom('lobbies').where('id', '=', lobby.id).execute();
-  });
+  await ctx.repos.lobbies.destroy(lobby.id);
   if (lobby.linked_channel_id) announceLink(ctx, lobby.id, null, lobby.linked_channel_id);
   publish(ctx, 'LOBBY_DELETE', { id: lobby.id, reason: 'deleted' }, members.map((m) => m.user_id));
 }
@@ -287,8 +273,8 @@ export async function destroyLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
 export async function deleteLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string): Promise<void> {
   if (!caller.isApp) throw Errors.onlyBots();
   if (!isId(lobbyId)) return;
-  const row = await ctx.db.selectFrom('lobbies').selectAll().where('id', '=', lobbyId).where('application_id', '=', caller.appId).executeTakeFirst();
-  if (row) await destroyLobby(ctx, toLobby(row));
+  const lobby = await ctx.repos.lobbies.ofApp(caller.appId, lobbyId);
+  if (lobby) await destroyLobby(ctx, lobby);
 }
 
 /** PUT /lobbies/{id}/members/{user_id} (app): adds the user, or updates the given fields of a member. */
@@ -363,7 +349,7 @@ export async function linkLobbyChannel(ctx: Ctx, caller: LobbyCaller, lobbyId: s
   const previous = lobby.linked_channel_id;
   if (channelId == null) {
     if (!previous) return lobbyWire(ctx, lobby, members, { forApp: caller.isApp });
-    await ctx.db.updateTable('lobbies').set({ linked_channel_id: null, linked_guild_id: null, linked_by: null }).where('id', '=', lobby.id).execute();
+    await ctx.repos.lobbies.setLink(lobby.id, null, null, null);
     Object.assign(lobby, { linked_channel_id: null, linked_guild_id: null, linked_by: null });
   } else {
     const ch = await getChannelRecord(ctx, channelId);
@@ -371,11 +357,11 @@ export async function linkLobbyChannel(ctx: Ctx, caller: LobbyCaller, lobbyId: s
     if (!LINKABLE.has(ch.type)) throw Errors.wrongChannelType();
     await ctx.access.requireChannel(ch.guild_id, ch.id, caller.user.id, P.VIEW_CHANNEL | P.MANAGE_CHANNELS);
     if (previous === ch.id) return lobbyWire(ctx, lobby, members, { forApp: caller.isApp });
-    const taken = await ctx.db.selectFrom('lobbies').select('id').where('linked_channel_id', '=', ch.id).executeTakeFirst();
+    const taken = await ctx.repos.lobbies.linkedTo(ch.id);
     const alreadyLinked = () => fieldError('channel_id', 'LOBBY_CHANNEL_ALREADY_LINKED', 'This channel is already linked to a lobby.');
     if (taken) throw alreadyLinked();
     try {
-      await ctx.db.updateTable('lobbies').set({ linked_channel_id: ch.id, linked_guild_id: ch.guild_id, linked_by: caller.user.id }).where('id', '=', lobby.id).execute();
+      await ctx.repos.lobbies.setLink(lobby.id, ch.id, ch.guild_id, caller.user.id);
     } catch {
       throw alreadyLinked(); // a concurrent link won the unique index
     }
@@ -389,10 +375,9 @@ export async function linkLobbyChannel(ctx: Ctx, caller: LobbyCaller, lobbyId: s
 
 /** Forgets the link of a lobby whose channel went away (the bridge calls this on CHANNEL_DELETE). */
 export async function channelGone(ctx: Ctx, channelId: string): Promise<void> {
-  const row = await ctx.db.selectFrom('lobbies').selectAll().where('linked_channel_id', '=', channelId).executeTakeFirst();
-  if (!row) return;
-  const lobby = toLobby(row);
-  await ctx.db.updateTable('lobbies').set({ linked_channel_id: null, linked_guild_id: null, linked_by: null }).where('id', '=', lobby.id).execute();
+  const lobby = await ctx.repos.lobbies.linkedTo(channelId);
+  if (!lobby) return;
+  await ctx.repos.lobbies.setLink(lobby.id, null, null, null);
   Object.assign(lobby, { linked_channel_id: null, linked_guild_id: null, linked_by: null });
   announceLink(ctx, lobby.id, null, channelId);
   const members = await lobbyMembers(ctx, lobby.id);
@@ -423,12 +408,12 @@ export async function lobbyChannelInvite(ctx: Ctx, caller: LobbyCaller, lobbyId:
   const now = ctx.clock.now();
   let code = '';
   do code = Array.from({ length: 10 }, () => BASE62[crypto.randomInt(62)]).join('');
-  while (await ctx.db.selectFrom('invites').select('code').where('code', '=', code).executeTakeFirst());
+  while (await ctx.repos.invites.codeExists(code));
   const inviterId = lobby.linked_by ?? caller.user.id;
-  await ctx.db.insertInto('invites').values({
+  await ctx.repos.invites.insertInvite({
     code, guild_id: ch.guild_id, channel_id: ch.id, inviter_id: inviterId, max_age: INVITE_MAX_AGE_S, max_uses: 1, uses: 0,
     temporary: 0, target_type: null, target_user_id: null, flags: 0, created_at: now,
-  }).execute();
+  });
   await saveInviteExtras(ctx, code, { roleIds: [], targets: [target] });
   const inviter = await getUser(ctx, inviterId);
   ctx.bus.publish({

@@ -8,7 +8,7 @@ import { createMessage } from '../../messages/create.js';
 import type { MessageCreateInput } from '../../messages/schema.js';
 import { getUsers } from '../../identity/users.js';
 import {
-  jsonOrNull, lobbyMembers, lobbyMessageWire, requireLobby, requireMembership, toLobby, toLobbyMessage, touchLobby,
+  jsonOrNull, lobbyMembers, lobbyMessageWire, requireLobby, requireMembership, toLobbyMessage, touchLobby,
   type Lobby, type LobbyCaller, type LobbyMember, type LobbyMessage, type StringMap,
 } from './model.js';
 import type { z } from 'zod';
@@ -36,7 +36,7 @@ const publish = (ctx: Ctx, t: string, d: unknown, members: LobbyMember[]) => {
 
 /** Webhook events go to the lobby's `override_event_webhooks_url` when it has one, else to the app's configured URL. */
 const webhook = (ctx: Ctx, lobby: Lobby, type: string, data: unknown) =>
-  void enqueueWebhookEvent(ctx, lobby.application_id, type, data, ctx.db, lobby.override_event_webhooks_url)
+  void enqueueWebhookEvent(ctx, lobby.application_id, type, data, undefined, lobby.override_event_webhooks_url)
     .catch((err) => console.error('[lobbies] webhook event', type, err));
 
 /** Wire objects for messages of one lobby (authors and their lobby names loaded in bulk). */
@@ -85,7 +85,7 @@ export async function sendLobbyMessage(ctx: Ctx, caller: LobbyCaller, lobbyId: s
     id, lobby_id: lobby.id, channel_id: channelId, author_id: caller.user.id, application_id: caller.appId, type: 0, content,
     metadata: jsonOrNull(b.metadata), moderation_metadata: null, flags: 0, edited_at: null, created_at: now,
   };
-  await ctx.db.insertInto('lobby_messages').values(row).execute();
+  await ctx.repos.lobbies.insertMessage(row);
   await touchLobby(ctx, lobby);
   const msg = toLobbyMessage(row);
   await announceCreate(ctx, lobby, msg, members);
@@ -103,10 +103,8 @@ export const SDK_HISTORY_WINDOW_MS = 72 * 3600_000;
 export async function listLobbyMessages(ctx: Ctx, caller: LobbyCaller, lobbyId: string, limit = 50) {
   const { lobby, members } = await requireLobby(ctx, caller, lobbyId);
   requireMembership(caller, members);
-  let q = ctx.db.selectFrom('lobby_messages').selectAll().where('lobby_id', '=', lobby.id);
-  if (!caller.isApp) q = q.where('created_at', '>=', ctx.clock.now() - SDK_HISTORY_WINDOW_MS);
-  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-  return render(ctx, rows.map(toLobbyMessage), members, { forApp: caller.isApp });
+  const msgs = await ctx.repos.lobbies.messagesPage(lobby.id, caller.isApp ? null : ctx.clock.now() - SDK_HISTORY_WINDOW_MS, limit);
+  return render(ctx, msgs, members, { forApp: caller.isApp });
 }
 
 /**
@@ -117,24 +115,20 @@ export async function setLobbyModerationMetadata(ctx: Ctx, caller: LobbyCaller, 
   if (!caller.isApp) throw Errors.onlyBots();
   const { lobby } = await requireLobby(ctx, caller, lobbyId);
   if (!isId(messageId)) throw Errors.unknownMessage();
-  const res = await ctx.db.updateTable('lobby_messages').set({ moderation_metadata: JSON.stringify(metadata) })
-    .where('id', '=', messageId).where('lobby_id', '=', lobby.id).executeTakeFirst();
-  if (!Number(res.numUpdatedRows)) throw Errors.unknownMessage();
+  if (!(await ctx.repos.lobbies.setModerationMetadata(lobby.id, messageId, metadata))) throw Errors.unknownMessage();
 }
 
 // ------------------------------------------------------------------------------------------------------ bridge
 
 async function linkedLobby(ctx: Ctx, lobbyId: string): Promise<Lobby | null> {
-  const row = await ctx.db.selectFrom('lobbies').selectAll().where('id', '=', lobbyId).executeTakeFirst();
-  return row ? toLobby(row) : null;
+  return ctx.repos.lobbies.byId(lobbyId);
 }
 
 /** A message posted in a linked channel (not one the lobby itself sent there) becomes a lobby message. */
 export async function bridgeCreate(ctx: Ctx, lobbyId: string, messageId: string): Promise<void> {
-  const m = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
+  const m = await ctx.repos.lobbies.bridgeSource(messageId);
   if (!m) return;
-  const extra = JSON.parse(String(m.extra ?? '{}')) as Record<string, unknown>;
-  if (extra.lobby_id) return; // the lobby's own message, already stored by sendLobbyMessage
+  if (m.extra.lobby_id) return; // the lobby's own message, already stored by sendLobbyMessage
   const lobby = await linkedLobby(ctx, lobbyId);
   if (!lobby || lobby.linked_channel_id !== String(m.channel_id)) return;
   const row = {
@@ -142,25 +136,24 @@ export async function bridgeCreate(ctx: Ctx, lobbyId: string, messageId: string)
     type: Number(m.type), content: String(m.content ?? ''), metadata: null, moderation_metadata: null, flags: 0, edited_at: null,
     created_at: Number(m.created_at),
   };
-  const res = await ctx.db.insertInto('lobby_messages').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
-  if (!Number(res.numInsertedOrUpdatedRows ?? 0)) return;
+  if (!(await ctx.repos.lobbies.insertBridgedMessage(row))) return;
   await touchLobby(ctx, lobby);
   await announceCreate(ctx, lobby, toLobbyMessage(row), await lobbyMembers(ctx, lobby.id));
 }
 
 /** An edit in the linked channel edits the lobby copy: LOBBY_MESSAGE_UPDATE. */
 export async function bridgeUpdate(ctx: Ctx, messageId: string): Promise<void> {
-  const m = await ctx.db.selectFrom('messages').select(['content', 'edited_at']).where('id', '=', messageId).executeTakeFirst();
-  const row = await ctx.db.selectFrom('lobby_messages').selectAll().where('id', '=', messageId).executeTakeFirst();
+  const m = await ctx.repos.lobbies.bridgeSource(messageId);
+  const row = await ctx.repos.lobbies.message(messageId);
   if (!m || !row) return;
-  const content = String(m.content ?? '');
+  const content = m.content;
   if (content === row.content) return;
-  const editedAt = m.edited_at == null ? ctx.clock.now() : Number(m.edited_at);
-  await ctx.db.updateTable('lobby_messages').set({ content, edited_at: editedAt }).where('id', '=', messageId).execute();
+  const editedAt = m.edited_at == null ? ctx.clock.now() : m.edited_at;
+  await ctx.repos.lobbies.editMessage(messageId, content, editedAt);
   const lobby = await linkedLobby(ctx, String(row.lobby_id));
   if (!lobby) return;
   const members = await lobbyMembers(ctx, lobby.id);
-  const msg = toLobbyMessage({ ...row, content, edited_at: editedAt });
+  const msg: LobbyMessage = { ...row, content, edited_at: editedAt };
   const [d] = await render(ctx, [msg], members, { forApp: false, timestamps: true });
   publish(ctx, 'LOBBY_MESSAGE_UPDATE', d, members);
   webhook(ctx, lobby, 'LOBBY_MESSAGE_UPDATE', d);
@@ -168,10 +161,9 @@ export async function bridgeUpdate(ctx: Ctx, messageId: string): Promise<void> {
 
 /** A deletion in the linked channel deletes the lobby copy: LOBBY_MESSAGE_DELETE `{id, lobby_id}`. */
 export async function bridgeDelete(ctx: Ctx, messageId: string): Promise<void> {
-  const row = await ctx.db.selectFrom('lobby_messages').select(['lobby_id']).where('id', '=', messageId).executeTakeFirst();
+  const row = await ctx.repos.lobbies.message(messageId);
   if (!row) return;
-  const res = await ctx.db.deleteFrom('lobby_messages').where('id', '=', messageId).executeTakeFirst();
-  if (!Number(res.numDeletedRows)) return;
+  if (!(await ctx.repos.lobbies.deleteMessage(messageId))) return;
   const lobby = await linkedLobby(ctx, String(row.lobby_id));
   if (!lobby) return;
   const d = { id: messageId, lobby_id: lobby.id };

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import type { Actor, Ctx } from '../../context.js';
 import { ApiError, Errors } from '../../../core/errors.js';
 import { snowflake } from '../../../core/validation.js';
-import { parseJson } from '../../../store/json.js';
-import { id, idOrNull } from '../../../store/schema.js';
 import type { UserRecord } from '../../../store/records.js';
-import '../../../store/tables/lobbies.js';
+import { toLobby, toLobbyMember, toLobbyMessage, type Lobby, type LobbyMember, type LobbyMessage, type StringMap } from '../../../store/repos/lobbies.js';
 import { channel as channelWire } from '../../../wire/channel.js';
 import { publicUser } from '../../../wire/user.js';
 import { applicationOfBot } from '../../identity/applications.js';
@@ -30,50 +28,8 @@ export const SECRET_TTL_MS = 30 * 86400_000;
 /** Members per create, patch and bulk request. */
 export const MAX_MEMBERS_PER_REQUEST = 25;
 
-export type StringMap = Record<string, string>;
-
-export interface Lobby {
-  id: string;
-  application_id: string;
-  secret: string | null;
-  secret_expires_at: number | null;
-  /** Made by PUT /lobbies: SDK clients may join (by secret) and leave it. */
-  by_secret: boolean;
-  metadata: StringMap | null;
-  flags: number;
-  idle_timeout_seconds: number;
-  idle_deadline: number;
-  override_event_webhooks_url: string | null;
-  linked_channel_id: string | null;
-  linked_guild_id: string | null;
-  linked_by: string | null;
-  created_at: number;
-}
-
-export interface LobbyMember {
-  lobby_id: string;
-  user_id: string;
-  metadata: StringMap | null;
-  flags: number;
-  additional_name: string | null;
-  joined_at: number;
-}
-
-const mapOrNull = (v: unknown): StringMap | null => (v == null ? null : parseJson<StringMap | null>(v, null));
-
-export const toLobby = (r: any): Lobby => ({
-  id: id(r.id), application_id: id(r.application_id), secret: r.secret ?? null,
-  secret_expires_at: r.secret_expires_at == null ? null : Number(r.secret_expires_at), by_secret: Number(r.by_secret) === 1,
-  metadata: mapOrNull(r.metadata), flags: Number(r.flags), idle_timeout_seconds: Number(r.idle_timeout_seconds),
-  idle_deadline: Number(r.idle_deadline), override_event_webhooks_url: r.override_event_webhooks_url ?? null,
-  linked_channel_id: idOrNull(r.linked_channel_id), linked_guild_id: idOrNull(r.linked_guild_id), linked_by: idOrNull(r.linked_by),
-  created_at: Number(r.created_at),
-});
-
-export const toLobbyMember = (r: any): LobbyMember => ({
-  lobby_id: id(r.lobby_id), user_id: id(r.user_id), metadata: mapOrNull(r.metadata), flags: Number(r.flags),
-  additional_name: r.additional_name ?? null, joined_at: Number(r.joined_at),
-});
+export type { Lobby, LobbyMember, LobbyMessage, StringMap };
+export { toLobby, toLobbyMember, toLobbyMessage };
 
 export const jsonOrNull = (m: StringMap | null | undefined): string | null => (m == null ? null : JSON.stringify(m));
 
@@ -100,13 +56,11 @@ export async function lobbyCaller(ctx: Ctx, actor: Actor): Promise<LobbyCaller> 
 
 export async function findLobby(ctx: Ctx, lobbyId: string): Promise<Lobby | null> {
   if (!isId(lobbyId)) return null;
-  const row = await ctx.db.selectFrom('lobbies').selectAll().where('id', '=', lobbyId).executeTakeFirst();
-  return row ? toLobby(row) : null;
+  return ctx.repos.lobbies.byId(lobbyId);
 }
 
 export async function lobbyMembers(ctx: Ctx, lobbyId: string): Promise<LobbyMember[]> {
-  const rows = await ctx.db.selectFrom('lobby_members').selectAll().where('lobby_id', '=', lobbyId).orderBy('joined_at').orderBy('user_id').execute();
-  return rows.map(toLobbyMember);
+  return ctx.repos.lobbies.members(lobbyId);
 }
 
 /** A lobby of the caller's app with its members; 10031 for unknown ids and other apps' lobbies. */
@@ -127,7 +81,7 @@ export function requireMembership(caller: LobbyCaller, members: LobbyMember[]): 
 /** Pushes the idle deadline out by the lobby's timeout: something happened in it. */
 export async function touchLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
   lobby.idle_deadline = ctx.clock.now() + lobby.idle_timeout_seconds * 1000;
-  await ctx.db.updateTable('lobbies').set({ idle_deadline: lobby.idle_deadline }).where('id', '=', lobby.id).execute();
+  await ctx.repos.lobbies.setIdleDeadline(lobby.id, lobby.idle_deadline);
 }
 
 // ------------------------------------------------------------------------------------------------------ wire
@@ -151,28 +105,6 @@ export async function lobbyWire(ctx: Ctx, l: Lobby, members: LobbyMember[], opts
   if (opts.forApp && l.override_event_webhooks_url) out.override_event_webhooks_url = l.override_event_webhooks_url;
   return out;
 }
-
-export interface LobbyMessage {
-  id: string;
-  lobby_id: string;
-  channel_id: string;
-  author_id: string;
-  application_id: string | null;
-  type: number;
-  content: string;
-  metadata: StringMap | null;
-  moderation_metadata: StringMap | null;
-  flags: number;
-  edited_at: number | null;
-  created_at: number;
-}
-
-export const toLobbyMessage = (r: any): LobbyMessage => ({
-  id: id(r.id), lobby_id: id(r.lobby_id), channel_id: id(r.channel_id), author_id: id(r.author_id),
-  application_id: idOrNull(r.application_id), type: Number(r.type), content: r.content ?? '', metadata: mapOrNull(r.metadata),
-  moderation_metadata: mapOrNull(r.moderation_metadata), flags: Number(r.flags), edited_at: r.edited_at == null ? null : Number(r.edited_at),
-  created_at: Number(r.created_at),
-});
 
 /**
  * A lobby message: `channel_id` is the lobby id unless the message went through a linked channel; `lobby_member`

@@ -1,9 +1,7 @@
 import type { Ctx } from '../../context.js';
-import { id } from '../../../store/schema.js';
-import '../../../store/tables/lobbies.js';
 import { channelGone, destroyLobby } from './lobbies.js';
 import { bridgeCreate, bridgeDelete, bridgeUpdate } from './messages.js';
-import { lobbyMembers, toLobby } from './model.js';
+import { lobbyMembers } from './model.js';
 import { leaveLobbyVoice } from './voice.js';
 
 /**
@@ -34,13 +32,12 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
 
   const sweep = () => idleClock && run('idle sweep', async () => {
     const now = ctx.clock.now();
-    const due = await ctx.db.selectFrom('lobbies').selectAll().where('idle_deadline', '<=', now).orderBy('idle_deadline').limit(200).execute();
-    for (const row of due) {
+    const due = await ctx.repos.lobbies.idleDue(now, 200);
+    for (const lobby of due) {
       if (stopped) return;
-      const lobby = toLobby(row);
       const members = await lobbyMembers(ctx, lobby.id);
       if (members.some((m) => isOnline(m.user_id))) {
-        await ctx.db.updateTable('lobbies').set({ idle_deadline: now + lobby.idle_timeout_seconds * 1000 }).where('id', '=', lobby.id).execute();
+        await ctx.repos.lobbies.setIdleDeadline(lobby.id, now + lobby.idle_timeout_seconds * 1000);
       } else {
         await destroyLobby(ctx, lobby);
       }
@@ -93,18 +90,18 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
 
   /** Unlinks the lobbies linked to channels of a guild that no longer exists. */
   async function guildGone(guildId: string): Promise<void> {
-    if (await ctx.db.selectFrom('guilds').select('id').where('id', '=', guildId).executeTakeFirst()) return;
-    const rows = await ctx.db.selectFrom('lobbies').select('linked_channel_id').where('linked_guild_id', '=', guildId).execute();
+    if (await ctx.repos.guilds.byId(guildId)) return;
+    const rows = await ctx.repos.lobbies.linkedInGuild(guildId);
     for (const r of rows) {
       if (r.linked_channel_id == null) continue;
-      linked.delete(id(r.linked_channel_id));
-      await channelGone(ctx, id(r.linked_channel_id));
+      linked.delete(r.linked_channel_id);
+      await channelGone(ctx, r.linked_channel_id);
     }
   }
 
   run('load links', async () => {
-    const rows = await ctx.db.selectFrom('lobbies').select(['id', 'linked_channel_id']).where('linked_channel_id', 'is not', null).execute();
-    for (const r of rows) if (r.linked_channel_id != null && !linked.has(id(r.linked_channel_id))) linked.set(id(r.linked_channel_id), id(r.id));
+    const rows = await ctx.repos.lobbies.allLinks();
+    for (const r of rows) if (!linked.has(r.channel_id)) linked.set(r.channel_id, r.id);
   });
   sweep();
   const timer = idleClock ? setInterval(sweep, everyMs) : undefined;

@@ -1,7 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { id } from '../../../store/schema.js';
-import '../../../store/tables/lobbies.js';
-import { lobbyMemberWire, lobbyMembers, lobbyWire, toLobby } from './model.js';
+import { lobbyMemberWire, lobbyMembers, lobbyWire } from './model.js';
 import { lobbyVoiceStates } from './voice.js';
 
 /**
@@ -12,9 +10,7 @@ import { lobbyVoiceStates } from './voice.js';
  */
 
 async function lobbiesOf(ctx: Ctx, userId: string, appId: string) {
-  const rows = await ctx.db.selectFrom('lobbies').innerJoin('lobby_members', 'lobby_members.lobby_id', 'lobbies.id')
-    .selectAll('lobbies').where('lobby_members.user_id', '=', userId).where('lobbies.application_id', '=', appId).execute();
-  return rows.map(toLobby);
+  return ctx.repos.lobbies.ofMember(userId, appId);
 }
 
 /** READY `lobbies` for an SDK session of `appId`. */
@@ -50,28 +46,19 @@ export async function announceLobbyConnection(ctx: Ctx, userId: string, appId: s
 
 /** Moves lobby memberships of `from` to `to` (merge: all apps; unmerge: one app), with the member events. */
 export async function moveLobbyMemberships(ctx: Ctx, from: string, to: string, appId: string | null): Promise<void> {
-  let q = ctx.db.selectFrom('lobby_members').innerJoin('lobbies', 'lobbies.id', 'lobby_members.lobby_id')
-    .select(['lobby_members.lobby_id', 'lobbies.application_id']).where('lobby_members.user_id', '=', from);
-  if (appId) q = q.where('lobbies.application_id', '=', appId);
-  for (const r of await q.execute()) {
-    const lobbyId = id(r.lobby_id);
+  for (const r of await ctx.repos.lobbies.membershipsOf(from, appId)) {
+    const lobbyId = r.lobby_id;
     const members = await lobbyMembers(ctx, lobbyId);
     const old = members.find((m) => m.user_id === from)!;
     const already = members.some((m) => m.user_id === to);
-    await ctx.db.deleteFrom('lobby_members').where('lobby_id', '=', lobbyId).where('user_id', '=', from).execute();
-    if (!already) {
-      await ctx.db.insertInto('lobby_members').values({
-        lobby_id: lobbyId, user_id: to, metadata: old.metadata == null ? null : JSON.stringify(old.metadata), flags: old.flags,
-        additional_name: old.additional_name, joined_at: old.joined_at,
-      }).execute();
-    }
+    await ctx.repos.lobbies.replaceMember(lobbyId, from, already ? null : { ...old, user_id: to });
     const others = members.map((m) => m.user_id).filter((u) => u !== from && u !== to);
-    const appIdOf = id(r.application_id);
+    const appIdOf = r.application_id;
     if (others.length) {
       ctx.bus.publish({ t: 'LOBBY_MEMBER_REMOVE', d: { member: lobbyMemberWire(old), lobby_id: lobbyId, application_id: appIdOf }, user_ids: others });
       if (!already) ctx.bus.publish({ t: 'LOBBY_MEMBER_ADD', d: { member: lobbyMemberWire({ ...old, user_id: to }), lobby_id: lobbyId, application_id: appIdOf }, user_ids: others });
     }
-    const lobby = (await ctx.db.selectFrom('lobbies').selectAll().where('id', '=', lobbyId).executeTakeFirst())!;
-    ctx.bus.publish({ t: 'LOBBY_CREATE', d: await lobbyWire(ctx, toLobby(lobby), await lobbyMembers(ctx, lobbyId), { forApp: false }), user_ids: [to] });
+    const lobby = (await ctx.repos.lobbies.byId(lobbyId))!;
+    ctx.bus.publish({ t: 'LOBBY_CREATE', d: await lobbyWire(ctx, lobby, await lobbyMembers(ctx, lobbyId), { forApp: false }), user_ids: [to] });
   }
 }

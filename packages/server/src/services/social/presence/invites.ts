@@ -3,8 +3,6 @@ import type { Actor, Ctx } from '../../context.js';
 import { ApiError, Errors, fieldError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
 import { snowflake } from '../../../core/validation.js';
-import { id } from '../../../store/schema.js';
-import '../../../store/tables/social.js';
 import { openDm } from '../../channels/dms.js';
 import { createMessage } from '../../messages/create.js';
 import { getApplication } from '../../identity/applications.js';
@@ -40,8 +38,8 @@ const unknownInvite = () => new ApiError(404, 10006, 'Unknown Invite');
 
 export function inviteWire(r: { message_id: unknown; application_id: unknown; channel_id: unknown; sender_id: unknown; type: unknown; party_id: unknown; session_id: unknown; accepted_at: unknown }, valid = true) {
   return {
-    message_id: id(r.message_id as string), channel_id: id(r.channel_id as string), sender_id: id(r.sender_id as string),
-    application_id: id(r.application_id as string), type: Number(r.type), party_id: String(r.party_id), session_id: (r.session_id as string | null) ?? null,
+    message_id: String(r.message_id), channel_id: String(r.channel_id), sender_id: String(r.sender_id),
+    application_id: String(r.application_id), type: Number(r.type), party_id: String(r.party_id), session_id: (r.session_id as string | null) ?? null,
     accepted: r.accepted_at != null, is_valid: valid,
   };
 }
@@ -66,14 +64,14 @@ export async function sendActivityInvite(ctx: Ctx, actor: Actor, b: z.infer<type
     message_id: messageId, application_id: appId, channel_id: ch.id, sender_id: actor.user.id, recipient_id: other.id, type, party_id: b.party_id,
     session_id: b.session_id ?? null, join_secret: b.join_secret ?? null, accepted_at: null, created_at: ctx.clock.now(),
   };
-  await ctx.db.insertInto('activity_invites').values(row).execute();
+  await ctx.repos.social.insertActivityInvite(row);
   try {
     await createMessage(ctx, {
       id: messageId, channel: ch, author: actor.user, files: [], applicationId: appId, body: { content, allowed_mentions: { parse: [] } },
       extra: { activity, application: app ? { id: app.id, name: app.name, icon: app.icon ?? null } : { id: appId } },
     });
   } catch (err) {
-    await ctx.db.deleteFrom('activity_invites').where('message_id', '=', messageId).execute();
+    await ctx.repos.social.deleteActivityInvite(messageId);
     throw err;
   }
   return inviteWire(row);
@@ -96,14 +94,13 @@ async function inviteApplication(ctx: Ctx, actor: Actor, named: string | undefin
 export async function acceptActivityInvite(ctx: Ctx, actor: Actor, messageId: string): Promise<{ join_secret: string; invite: ReturnType<typeof inviteWire> }> {
   if (actor.kind === 'bot' || (actor.kind === 'bearer' && !actor.applicationId)) throw Errors.unauthorized();
   if (!isId(messageId)) throw unknownInvite();
-  const row = await ctx.db.selectFrom('activity_invites').selectAll().where('message_id', '=', messageId).executeTakeFirst();
-  if (!row || id(row.recipient_id) !== actor.user.id) throw unknownInvite();
-  if (actor.kind === 'bearer' && id(row.application_id) !== actor.applicationId) throw unknownInvite();
+  const row = await ctx.repos.social.activityInvite(messageId);
+  if (!row || row.recipient_id !== actor.user.id) throw unknownInvite();
+  if (actor.kind === 'bearer' && row.application_id !== actor.applicationId) throw unknownInvite();
   if (Number(row.type) !== ActivityActionType.JOIN || !row.join_secret) throw unknownInvite();
   if (row.accepted_at != null) throw new ApiError(400, 10006, 'This invite was already accepted');
   const now = ctx.clock.now();
-  const res = await ctx.db.updateTable('activity_invites').set({ accepted_at: now }).where('message_id', '=', messageId).where('accepted_at', 'is', null).executeTakeFirst();
-  if (!Number(res.numUpdatedRows)) throw new ApiError(400, 10006, 'This invite was already accepted');
+  if (!(await ctx.repos.social.acceptActivityInvite(messageId, now))) throw new ApiError(400, 10006, 'This invite was already accepted');
   const invite = inviteWire({ ...row, accepted_at: now });
   ctx.bus.publish({ t: 'ACTIVITY_INVITE_CREATE', d: invite, user_ids: [actor.user.id] });
   return { join_secret: row.join_secret, invite };

@@ -2,7 +2,6 @@ import { RelationshipType as RT } from '@accord/protocol';
 import type { Actor, Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
-import '../../../store/tables/social.js';
 import { getUser } from '../../identity/users.js';
 import { provisionalIds } from '../../identity/provisional/accounts.js';
 import { dropGameRelationshipsBetween } from './game.js';
@@ -16,9 +15,7 @@ import { MAX_FRIENDS, RelationshipErrors as RE, relationship, relationshipWire, 
  */
 
 async function writeRow(ctx: Ctx, r: Relationship): Promise<void> {
-  const values = { type: r.type, nickname: r.nickname, since: r.since };
-  await ctx.db.insertInto('relationships').values({ user_id: r.userId, other_id: r.otherId, ...values })
-    .onConflict((oc) => oc.columns(['user_id', 'other_id']).doUpdateSet(values)).execute();
+  await ctx.repos.relationships.put(r);
   const other = await getUser(ctx, r.otherId);
   ctx.bus.publish({ t: 'RELATIONSHIP_ADD', d: relationshipWire(r, other ?? undefined), user_ids: [r.userId] });
 }
@@ -26,7 +23,7 @@ async function writeRow(ctx: Ctx, r: Relationship): Promise<void> {
 async function dropRow(ctx: Ctx, userId: string, otherId: string): Promise<void> {
   const r = await relationship(ctx, userId, otherId);
   if (!r) return;
-  await ctx.db.deleteFrom('relationships').where('user_id', '=', userId).where('other_id', '=', otherId).execute();
+  await ctx.repos.relationships.delete(userId, otherId);
   ctx.bus.publish({ t: 'RELATIONSHIP_REMOVE', d: { id: otherId, type: r.type, nickname: r.nickname }, user_ids: [userId] });
 }
 
@@ -39,8 +36,7 @@ async function requireTarget(ctx: Ctx, me: Actor, otherId: string) {
 }
 
 async function friendCount(ctx: Ctx, userId: string): Promise<number> {
-  const r = await ctx.db.selectFrom('relationships').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('type', '=', RT.FRIEND).executeTakeFirst();
-  return Number(r?.n ?? 0);
+  return ctx.repos.relationships.countFriends(userId);
 }
 
 /**
@@ -68,11 +64,9 @@ export async function requestFriend(ctx: Ctx, me: Actor, otherId: string): Promi
 
 /** POST /users/@me/relationships `{username, discriminator?}`: a request by name (80004 when nobody has it). */
 export async function requestFriendByName(ctx: Ctx, me: Actor, username: string, discriminator: string | null): Promise<void> {
-  let q = ctx.db.selectFrom('users').select('id').where('username', '=', discriminator && discriminator !== '0' ? username : username.toLowerCase());
-  q = discriminator && discriminator !== '0' ? q.where('discriminator', '=', discriminator) : q.where('bot', '=', 0);
-  const row = await q.executeTakeFirst();
-  if (!row) throw RE.noSuchTag();
-  await requestFriend(ctx, me, String(row.id));
+  const found = await ctx.repos.users.idByName(username, discriminator);
+  if (!found) throw RE.noSuchTag();
+  await requestFriend(ctx, me, found);
 }
 
 /** Blocks a user: my row becomes BLOCKED; a friendship or pending request between us goes on their side too, and game friendships of every app end. */
@@ -114,7 +108,7 @@ export async function setNickname(ctx: Ctx, me: Actor, otherId: string, nickname
   const mine = await relationship(ctx, me.user.id, otherId);
   if (!mine || mine.type !== RT.FRIEND) throw Errors.unknownUser();
   const value = nickname && nickname.trim() ? nickname.trim() : null;
-  await ctx.db.updateTable('relationships').set({ nickname: value }).where('user_id', '=', me.user.id).where('other_id', '=', otherId).execute();
+  await ctx.repos.relationships.setNickname(me.user.id, otherId, value);
   ctx.bus.publish({ t: 'RELATIONSHIP_UPDATE', d: { id: otherId, type: mine.type, nickname: value }, user_ids: [me.user.id] });
 }
 

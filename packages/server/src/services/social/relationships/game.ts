@@ -2,9 +2,8 @@ import { RelationshipType as RT } from '@accord/protocol';
 import type { Actor, Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
-import '../../../store/tables/social.js';
 import { getUser } from '../../identity/users.js';
-import { blockedBetween, gameRelationshipWire, RelationshipErrors as RE, toGameRelationship, type GameRelationship } from './model.js';
+import { blockedBetween, gameRelationshipWire, RelationshipErrors as RE, type GameRelationship } from './model.js';
 
 /**
  * Game friends: relationships inside one application (the SDK's SendGameFriendRequest and friends). Players of the
@@ -19,15 +18,11 @@ export function gameAppOf(actor: Actor): string {
 }
 
 async function row(ctx: Ctx, appId: string, userId: string, otherId: string): Promise<GameRelationship | null> {
-  const r = await ctx.db.selectFrom('game_relationships').selectAll().where('application_id', '=', appId)
-    .where('user_id', '=', userId).where('other_id', '=', otherId).executeTakeFirst();
-  return r ? toGameRelationship(r) : null;
+  return ctx.repos.relationships.gameGet(appId, userId, otherId);
 }
 
 async function writeRow(ctx: Ctx, r: GameRelationship): Promise<void> {
-  const values = { type: r.type, since: r.since };
-  await ctx.db.insertInto('game_relationships').values({ application_id: r.applicationId, user_id: r.userId, other_id: r.otherId, ...values })
-    .onConflict((oc) => oc.columns(['application_id', 'user_id', 'other_id']).doUpdateSet(values)).execute();
+  await ctx.repos.relationships.gamePut(r);
   const other = await getUser(ctx, r.otherId);
   ctx.bus.publish({ t: 'GAME_RELATIONSHIP_ADD', d: gameRelationshipWire(r, other ?? undefined), user_ids: [r.userId] });
 }
@@ -35,7 +30,7 @@ async function writeRow(ctx: Ctx, r: GameRelationship): Promise<void> {
 export async function dropGameRow(ctx: Ctx, appId: string, userId: string, otherId: string): Promise<void> {
   const r = await row(ctx, appId, userId, otherId);
   if (!r) return;
-  await ctx.db.deleteFrom('game_relationships').where('application_id', '=', appId).where('user_id', '=', userId).where('other_id', '=', otherId).execute();
+  await ctx.repos.relationships.gameDelete(appId, userId, otherId);
   ctx.bus.publish({ t: 'GAME_RELATIONSHIP_REMOVE', d: { id: otherId, application_id: appId, type: r.type }, user_ids: [userId] });
 }
 
@@ -60,9 +55,9 @@ export async function requestGameFriend(ctx: Ctx, me: Actor, otherId: string): P
 }
 
 export async function requestGameFriendByName(ctx: Ctx, me: Actor, username: string): Promise<void> {
-  const found = await ctx.db.selectFrom('users').select('id').where('username', '=', username.toLowerCase()).where('bot', '=', 0).executeTakeFirst();
+  const found = await ctx.repos.users.idByName(username, null);
   if (!found) throw RE.noSuchTag();
-  await requestGameFriend(ctx, me, String(found.id));
+  await requestGameFriend(ctx, me, found);
 }
 
 /** Removes a game friend, cancels my request or rejects theirs: both rows go. */
@@ -76,8 +71,6 @@ export async function removeGameRelationship(ctx: Ctx, me: Actor, otherId: strin
 
 /** A block ends game relationships of every app between the two (called from friends.ts through the bus). */
 export async function dropGameRelationshipsBetween(ctx: Ctx, a: string, b: string): Promise<void> {
-  const rows = await ctx.db.selectFrom('game_relationships').selectAll()
-    .where((eb) => eb.or([eb.and([eb('user_id', '=', a), eb('other_id', '=', b)]), eb.and([eb('user_id', '=', b), eb('other_id', '=', a)])]))
-    .execute();
-  for (const r of rows.map(toGameRelationship)) await dropGameRow(ctx, r.applicationId, r.userId, r.otherId);
+  const rows = await ctx.repos.relationships.gameBetween(a, b);
+  for (const r of rows) await dropGameRow(ctx, r.applicationId, r.userId, r.otherId);
 }

@@ -1,8 +1,7 @@
 import { RelationshipType as RT } from '@accord/protocol';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../../core/errors.js';
-import { id } from '../../../store/schema.js';
-import '../../../store/tables/social.js';
+import { toGameRelationship, toRelationship, type GameRelationship, type Relationship } from '../../../store/repos/relationships.js';
 import type { UserRecord } from '../../../store/records.js';
 import { publicUser } from '../../../wire/user.js';
 import { getUsers } from '../../identity/users.js';
@@ -13,24 +12,8 @@ import { getUsers } from '../../identity/users.js';
  * its INCOMING twin, and a block one BLOCKED row on the blocker's side only. Game relationships are the same per
  * application, without blocks (a block is platform-wide).
  */
-export interface Relationship {
-  userId: string;
-  otherId: string;
-  type: number;
-  nickname: string | null;
-  since: number;
-}
-
-export interface GameRelationship {
-  applicationId: string;
-  userId: string;
-  otherId: string;
-  type: number;
-  since: number;
-}
-
-export const toRelationship = (r: any): Relationship => ({ userId: id(r.user_id), otherId: id(r.other_id), type: Number(r.type), nickname: r.nickname ?? null, since: Number(r.since) });
-export const toGameRelationship = (r: any): GameRelationship => ({ applicationId: id(r.application_id), userId: id(r.user_id), otherId: id(r.other_id), type: Number(r.type), since: Number(r.since) });
+export type { GameRelationship, Relationship };
+export { toGameRelationship, toRelationship };
 
 export const RelationshipErrors = {
   blocked: () => new ApiError(400, 80000, 'Incoming friend requests disabled.'),
@@ -52,18 +35,15 @@ export function gameRelationshipWire(r: GameRelationship, user: UserRecord | und
 }
 
 export async function relationshipsOf(ctx: Ctx, userId: string): Promise<Relationship[]> {
-  return (await ctx.db.selectFrom('relationships').selectAll().where('user_id', '=', userId).orderBy('since').execute()).map(toRelationship);
+  return ctx.repos.relationships.of(userId);
 }
 
 export async function relationship(ctx: Ctx, userId: string, otherId: string): Promise<Relationship | null> {
-  const r = await ctx.db.selectFrom('relationships').selectAll().where('user_id', '=', userId).where('other_id', '=', otherId).executeTakeFirst();
-  return r ? toRelationship(r) : null;
+  return ctx.repos.relationships.get(userId, otherId);
 }
 
 export async function gameRelationshipsOf(ctx: Ctx, userId: string, applicationId?: string): Promise<GameRelationship[]> {
-  let q = ctx.db.selectFrom('game_relationships').selectAll().where('user_id', '=', userId);
-  if (applicationId) q = q.where('application_id', '=', applicationId);
-  return (await q.orderBy('since').execute()).map(toGameRelationship);
+  return ctx.repos.relationships.gameOf(userId, applicationId);
 }
 
 /** The wire list of a user's relationships (READY, GET /users/@me/relationships). */
@@ -81,20 +61,12 @@ export async function gameRelationshipList(ctx: Ctx, userId: string, application
 
 /** Whether either user blocked the other. */
 export async function blockedBetween(ctx: Ctx, a: string, b: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('relationships').select('user_id')
-    .where('type', '=', RT.BLOCKED)
-    .where((eb) => eb.or([eb.and([eb('user_id', '=', a), eb('other_id', '=', b)]), eb.and([eb('user_id', '=', b), eb('other_id', '=', a)])]))
-    .executeTakeFirst();
-  return !!row;
+  return ctx.repos.relationships.blockedBetween(a, b);
 }
 
 /** Everyone who sees a user's presence beside guild members: Discord friends and game friends of any app. */
 export async function presenceAudience(ctx: Ctx, userId: string): Promise<string[]> {
-  const [friends, game] = await Promise.all([
-    ctx.db.selectFrom('relationships').select('other_id').where('user_id', '=', userId).where('type', '=', RT.FRIEND).execute(),
-    ctx.db.selectFrom('game_relationships').select('other_id').where('user_id', '=', userId).where('type', '=', RT.FRIEND).execute(),
-  ]);
-  return [...new Set([...friends, ...game].map((r) => id(r.other_id)))];
+  return ctx.repos.relationships.presenceAudience(userId);
 }
 
 /** Whether two users are friends (Discord or game friends of `applicationId`). */
@@ -102,7 +74,6 @@ export async function areFriends(ctx: Ctx, a: string, b: string, applicationId?:
   const r = await relationship(ctx, a, b);
   if (r?.type === RT.FRIEND) return true;
   if (!applicationId) return false;
-  const g = await ctx.db.selectFrom('game_relationships').select('type').where('application_id', '=', applicationId)
-    .where('user_id', '=', a).where('other_id', '=', b).executeTakeFirst();
+  const g = await ctx.repos.relationships.gameGet(applicationId, a, b);
   return Number(g?.type) === RT.FRIEND;
 }

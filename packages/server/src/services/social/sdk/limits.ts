@@ -1,6 +1,5 @@
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../../core/errors.js';
-import '../../../store/tables/social.js';
 
 /**
  * Communication features of an app not yet approved for them (the Social SDK's "limited access") are rate limited
@@ -17,7 +16,7 @@ export type CommunicationKind = keyof typeof COMMUNICATION_LIMITS;
 const windows = new WeakMap<Ctx, Map<string, { count: number; resetAt: number }>>();
 
 export async function isApproved(ctx: Ctx, appId: string): Promise<boolean> {
-  return !!(await ctx.db.selectFrom('social_sdk_approvals').select('application_id').where('application_id', '=', appId).executeTakeFirst());
+  return ctx.repos.social.isApproved(appId);
 }
 
 /** Counts one communication call of an unapproved app; 429 with `retry_after` (seconds) once the window is full. */
@@ -39,9 +38,5 @@ export async function limitCommunication(ctx: Ctx, appId: string, kind: Communic
 
 /** Approves (or un-approves) an app for communication features: the platform's call (dev route). */
 export async function setApproval(ctx: Ctx, appId: string, approved: boolean): Promise<void> {
-  if (approved) {
-    await ctx.db.insertInto('social_sdk_approvals').values({ application_id: appId, approved_at: ctx.clock.now() }).onConflict((oc) => oc.column('application_id').doNothing()).execute();
-  } else {
-    await ctx.db.deleteFrom('social_sdk_approvals').where('application_id', '=', appId).execute();
-  }
+  await ctx.repos.social.setApproval(appId, approved, ctx.clock.now());
 }
