@@ -1,8 +1,9 @@
 import { Repo } from './repo.js';
 import type { Kysely } from 'kysely';
-import type { DB } from '../schema.js';
+import type { DB, MessagesTable } from '../schema.js';
 import { toMessage } from './mappers.js';
 import type { MessageRecord } from '../records.js';
+import { atomically } from './tx.js';
 
 /** Messages: the hot write path (one commit for concurrent creates), pages, edits, deletes. */
 export class MessagesRepo extends Repo {
@@ -26,13 +27,7 @@ export class MessagesRepo extends Repo {
     };
     if (this.db.isTransaction) return purge(this.db);
     await this.db.transaction().execute((trx) => purge(trx));
-import type { MessageRecord } from '../records.js';
-import type { MessagesTable } from '../schema.js';
-import { toMessage } from './mappers.js';
-import { atomically } from './tx.js';
-
-/** Messages: the hot write path (one commit for concurrent creates), pages, edits, deletes. */
-export class MessagesRepo extends Repo {
+  }
 
   /** How many messages of a channel are pinned. */
   async countPinned(channelId: string): Promise<number> {
