@@ -2,4 +2,9 @@ import { Repo } from './repo.js';
 
 /** Message reactions. */
 export class ReactionsRepo extends Repo {
+
+  /** Deletes every reaction in a guild's channels. */
+  async deleteInGuild(guildId: string): Promise<void> {
+    await this.db.deleteFrom('reactions').where('channel_id', 'in', this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId)).execute();
+  }
 }

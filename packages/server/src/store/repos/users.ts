@@ -20,4 +20,15 @@ export class UsersRepo extends Repo {
     }
     return out;
   }
+
+  /** Users whose primary guild (adopted tag) may be this guild (callers check identity_guild_id exactly). */
+  async wearingGuildTag(guildId: string): Promise<UserRecord[]> {
+    const rows = await this.db.selectFrom('users').selectAll().where('primary_guild', 'like', `%"identity_guild_id":"${guildId}"%`).execute();
+    return rows.map(toUser);
+  }
+
+  /** Sets or clears a user's primary guild (adopted tag). */
+  async savePrimaryGuild(userId: string, pg: UserRecord['primary_guild']): Promise<void> {
+    await this.db.updateTable('users').set({ primary_guild: pg ? JSON.stringify(pg) : null }).where('id', '=', userId).execute();
+  }
 }
