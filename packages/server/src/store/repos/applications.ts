@@ -44,4 +44,11 @@ export class ApplicationsRepo extends Repo {
   async deleteInstall(applicationId: string, guildId: string): Promise<void> {
     await this.db.deleteFrom('application_guild_installs').where('application_id', '=', applicationId).where('guild_id', '=', guildId).execute();
   }
+
+  /** The id of the application that is `idOrBot` or whose bot user it is, or null. */
+  async idOfAppOrBot(idOrBot: string): Promise<string | null> {
+    const app = await this.db.selectFrom('applications').select('id')
+      .where((eb) => eb.or([eb('id', '=', idOrBot), eb('bot_user_id', '=', idOrBot)])).executeTakeFirst();
+    return app ? String(app.id) : null;
+  }
 }
