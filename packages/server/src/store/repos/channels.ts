@@ -95,4 +95,22 @@ export class ChannelsRepo extends Repo {
     const rows = await this.db.selectFrom('channels').select(['id', 'name', 'position', 'permission_overwrites']).where('guild_id', '=', guildId).where('type', 'in', [2, 13]).orderBy('position').execute();
     return rows.map((c) => ({ id: String(c.id), name: c.name ?? null, position: num(c.position), permission_overwrites: parseJson<Overwrite[]>(c.permission_overwrites ?? '[]', []) }));
   }
+
+  /** A channel of this guild by id (threads included), or null. */
+  async inGuildById(guildId: string, id: string): Promise<ChannelRecord | null> {
+    const row = await this.db.selectFrom('channels').selectAll().where('id', '=', id).where('guild_id', '=', guildId).executeTakeFirst();
+    return row ? toChannel(row) : null;
+  }
+
+  /** The channels of this guild among `ids` (threads included). */
+  async inGuildByIds(guildId: string, ids: string[]): Promise<ChannelRecord[]> {
+    if (!ids.length) return [];
+    return (await this.db.selectFrom('channels').selectAll().where('id', 'in', ids).where('guild_id', '=', guildId).execute()).map(toChannel);
+  }
+
+  /** The ids among `ids` that are channels of this guild (threads included). */
+  async idsAmongInGuild(guildId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    return (await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('id', 'in', ids).execute()).map((r) => String(r.id));
+  }
 }

@@ -97,4 +97,10 @@ export class MembersRepo extends Repo {
     const rows = await this.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).execute();
     return rows.map((r) => parseJson<string[]>(r.roles, []));
   }
+
+  /** The role ids of a member (empty when not a member). */
+  async roleIdsOf(guildId: string, userId: string): Promise<string[]> {
+    const m = await this.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    return parseJson<string[]>(m?.roles, []);
+  }
 }

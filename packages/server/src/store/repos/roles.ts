@@ -57,4 +57,23 @@ export class RolesRepo extends Repo {
   async managedIdsOfBot(guildId: string, botId: string): Promise<string[]> {
     return (await this.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('bot_id', '=', botId).where('managed', '=', 1).execute()).map((r) => String(r.id));
   }
+
+  /** The ids among `ids` that are roles of this guild. */
+  async idsAmongInGuild(guildId: string, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    return (await this.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('id', 'in', ids).execute()).map((r) => String(r.id));
+  }
+
+  /** A role's name, or null when it does not exist. */
+  async nameOf(roleId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('roles').select('name').where('id', '=', roleId).executeTakeFirst();
+    return row ? row.name : null;
+  }
+
+  /** The names of the roles among `ids` that exist, by id. */
+  async namesOf(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('roles').select(['id', 'name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [String(r.id), r.name]));
+  }
 }
