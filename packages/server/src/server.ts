@@ -58,7 +58,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     db: store.db,
     repos: new Repos(store),
     ids: node?.ids ?? new Snowflakes(clock),
-    access: new GuildAccess(store.db, clock, bus),
+    access: new GuildAccess(new Repos(store), clock, bus),
     presences: node?.presences ?? new MemoryPresences(),
     publicUrl: '',
     voiceStateStore: node?.voiceStates,

@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { enqueueWebhookEvent, kickOutbox } from '../apps/webhook-events/outbox.js';
-import type { Db, EntitlementRecord, SubscriptionRecord } from './model.js';
+import type { EntitlementRecord, SubscriptionRecord } from './model.js';
+import type { Repos } from '../../store/repos/index.js';
 import { entitlementWire, subscriptionWire, type SubscriptionView } from './wire.js';
 
 /**
@@ -14,10 +15,11 @@ export class Emission {
 
   constructor(private readonly ctx: Ctx, private readonly applicationId: string) {}
 
-  async entitlement(db: Db, t: 'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE', e: EntitlementRecord): Promise<void> {
+  async entitlement(repos: Repos, t: 'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE', e: EntitlementRecord): Promise<void> {
     const d = entitlementWire(e);
     this.gateway.push({ t, d });
-    if (await enqueueWebhookEvent(this.ctx, this.applicationId, t, d, db)) this.queued = true;
+    // The outbox (services/apps) still takes a query handle: it gets the one of this unit of work until it takes a Repos.
+    if (await enqueueWebhookEvent(this.ctx, this.applicationId, t, d, repos.commerce.legacyHandle())) this.queued = true;
   }
 
   subscription(t: 'SUBSCRIPTION_CREATE' | 'SUBSCRIPTION_UPDATE' | 'SUBSCRIPTION_DELETE', s: SubscriptionRecord, view?: SubscriptionView): void {
@@ -28,8 +30,8 @@ export class Emission {
   async publish(): Promise<void> {
     if (this.queued) kickOutbox(this.ctx);
     if (!this.gateway.length) return;
-    const app = await this.ctx.db.selectFrom('applications').select('bot_user_id').where('id', '=', this.applicationId).executeTakeFirst();
-    const bot = app?.bot_user_id == null ? null : String(app.bot_user_id);
+    const app = await this.ctx.repos.applications.byId(this.applicationId);
+    const bot = app?.bot_user_id ?? null;
     if (!bot) return;
     for (const e of this.gateway) this.ctx.bus.publish({ t: e.t, d: e.d, user_ids: [bot] });
   }

@@ -3,7 +3,8 @@ import { Errors } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../store/records.js';
 import { Emission } from './emit.js';
-import { EntitlementType, MonetizationErrors as ME, SkuType, entitlementRow, toEntitlement, type Db, type EntitlementRecord } from './model.js';
+import { EntitlementType, MonetizationErrors as ME, SkuType, type EntitlementRecord } from './model.js';
+import type { Repos } from '../../store/repos/index.js';
 import { requireSku } from './skus.js';
 
 /** Entitlements: the app-side routes (list, get, consume, test entitlements) and the user-side views. */
@@ -25,49 +26,31 @@ export interface EntitlementQuery {
  * newest first (like message history).
  */
 export async function listEntitlements(ctx: Ctx, applicationId: string, q: EntitlementQuery): Promise<EntitlementRecord[]> {
-  const now = ctx.clock.now();
-  let query = ctx.db.selectFrom('entitlements').selectAll().where('application_id', '=', applicationId);
-  if (q.user_id) query = query.where('user_id', '=', q.user_id);
-  if (q.guild_id) query = query.where('guild_id', '=', q.guild_id);
-  if (q.sku_ids?.length) query = query.where('sku_id', 'in', q.sku_ids);
-  if (q.after) query = query.where('id', '>', q.after);
-  if (q.before) query = query.where('id', '<', q.before);
-  if (q.exclude_deleted || q.only_active) query = query.where('deleted', '=', 0);
-  if (q.exclude_ended || q.only_active) query = query.where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]));
-  if (q.only_active) query = query.where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', now)]));
-  const newestFirst = !!q.before && !q.after;
-  const rows = await query.orderBy('id', newestFirst ? 'desc' : 'asc').limit(q.limit).execute();
-  return rows.map(toEntitlement);
+  return ctx.repos.commerce.entitlementsPage(applicationId, q, ctx.clock.now());
 }
 
-export async function getEntitlement(ctx: Ctx, entitlementId: string, db: Db = ctx.db): Promise<EntitlementRecord | null> {
+export async function getEntitlement(ctx: Ctx, entitlementId: string, repos: Repos = ctx.repos): Promise<EntitlementRecord | null> {
   if (!isSnowflake(entitlementId)) return null;
-  const row = await db.selectFrom('entitlements').selectAll().where('id', '=', entitlementId).executeTakeFirst();
-  return row ? toEntitlement(row) : null;
+  return repos.commerce.entitlementById(entitlementId);
 }
 
-export async function requireEntitlement(ctx: Ctx, applicationId: string, entitlementId: string, db: Db = ctx.db): Promise<EntitlementRecord> {
-  const e = await getEntitlement(ctx, entitlementId, db);
+export async function requireEntitlement(ctx: Ctx, applicationId: string, entitlementId: string, repos: Repos = ctx.repos): Promise<EntitlementRecord> {
+  const e = await getEntitlement(ctx, entitlementId, repos);
   if (!e || e.application_id !== applicationId) throw ME.unknownEntitlement();
   return e;
 }
 
-export async function insertEntitlement(db: Db, e: EntitlementRecord): Promise<void> {
-  await db.insertInto('entitlements').values(entitlementRow(e)).execute();
+export async function insertEntitlement(repos: Repos, e: EntitlementRecord): Promise<void> {
+  await repos.commerce.insertEntitlement(e);
 }
 
-export async function saveEntitlement(db: Db, e: EntitlementRecord): Promise<void> {
-  const { id, ...rest } = entitlementRow(e);
-  await db.updateTable('entitlements').set(rest).where('id', '=', id).execute();
+export async function saveEntitlement(repos: Repos, e: EntitlementRecord): Promise<void> {
+  await repos.commerce.saveEntitlement(e);
 }
 
 /** Whether an owner already holds an unconsumed, live entitlement to a SKU (a second grant is 40074). */
-export async function holdsSku(ctx: Ctx, db: Db, skuId: string, owner: { user_id?: string | null; guild_id?: string | null }, opts: { testOnly?: boolean } = {}): Promise<boolean> {
-  let q = db.selectFrom('entitlements').select('id').where('sku_id', '=', skuId).where('deleted', '=', 0).where('consumed', '=', 0)
-    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', ctx.clock.now())]));
-  q = owner.guild_id ? q.where('guild_id', '=', owner.guild_id) : q.where('user_id', '=', owner.user_id ?? '0').where('guild_id', 'is', null);
-  if (opts.testOnly) q = q.where('type', '=', EntitlementType.TEST_MODE_PURCHASE);
-  return !!(await q.executeTakeFirst());
+export async function holdsSku(ctx: Ctx, repos: Repos, skuId: string, owner: { user_id?: string | null; guild_id?: string | null }, opts: { testOnly?: boolean } = {}): Promise<boolean> {
+  return repos.commerce.holdsLiveSku(skuId, owner, ctx.clock.now(), opts.testOnly ? { type: EntitlementType.TEST_MODE_PURCHASE } : {});
 }
 
 /**
@@ -78,23 +61,23 @@ export async function createTestEntitlement(ctx: Ctx, app: ApplicationRecord, in
   const sku = await requireSku(ctx, input.sku_id, app.id);
   if (sku.type === SkuType.SUBSCRIPTION_GROUP) throw ME.invalidSku();
   if (input.owner_type === 1) {
-    const g = await ctx.db.selectFrom('guilds').select('id').where('id', '=', input.owner_id).executeTakeFirst();
+    const g = await ctx.repos.guilds.byId(input.owner_id);
     if (!g) throw Errors.unknownGuild();
   } else {
-    const u = await ctx.db.selectFrom('users').select('id').where('id', '=', input.owner_id).executeTakeFirst();
+    const u = await ctx.repos.users.byId(input.owner_id);
     if (!u) throw Errors.unknownUser();
   }
   const owner = input.owner_type === 1 ? { guild_id: input.owner_id } : { user_id: input.owner_id };
   const emission = new Emission(ctx, app.id);
-  const ent = await ctx.db.transaction().execute(async (trx) => {
-    if (await holdsSku(ctx, trx, sku.id, owner, { testOnly: true })) throw ME.alreadyGranted();
+  const ent = await ctx.repos.transaction(async (tx) => {
+    if (await holdsSku(ctx, tx, sku.id, owner, { testOnly: true })) throw ME.alreadyGranted();
     const e: EntitlementRecord = {
       id: ctx.ids.next(), application_id: app.id, sku_id: sku.id, user_id: owner.user_id ?? null, guild_id: owner.guild_id ?? null,
       type: EntitlementType.TEST_MODE_PURCHASE, deleted: false, consumed: false, starts_at: null, ends_at: null,
       subscription_id: null, promotion_id: null, gift_code_flags: 0, created_at: ctx.clock.now(),
     };
-    await insertEntitlement(trx, e);
-    await emission.entitlement(trx, 'ENTITLEMENT_CREATE', e);
+    await insertEntitlement(tx, e);
+    await emission.entitlement(tx, 'ENTITLEMENT_CREATE', e);
     return e;
   });
   await emission.publish();
@@ -104,13 +87,13 @@ export async function createTestEntitlement(ctx: Ctx, app: ApplicationRecord, in
 /** DELETE /applications/{id}/entitlements/{eid}: test entitlements only (40019); fires ENTITLEMENT_DELETE. */
 export async function deleteTestEntitlement(ctx: Ctx, app: ApplicationRecord, entitlementId: string): Promise<void> {
   const emission = new Emission(ctx, app.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    const e = await requireEntitlement(ctx, app.id, entitlementId, trx);
+  await ctx.repos.transaction(async (tx) => {
+    const e = await requireEntitlement(ctx, app.id, entitlementId, tx);
     if (e.deleted) throw ME.unknownEntitlement();
     if (e.type !== EntitlementType.TEST_MODE_PURCHASE) throw ME.onlySandbox();
     const next = { ...e, deleted: true };
-    await saveEntitlement(trx, next);
-    await emission.entitlement(trx, 'ENTITLEMENT_DELETE', next);
+    await saveEntitlement(tx, next);
+    await emission.entitlement(tx, 'ENTITLEMENT_DELETE', next);
   });
   await emission.publish();
 }
@@ -121,26 +104,21 @@ export async function deleteTestEntitlement(ctx: Ctx, app: ApplicationRecord, en
  */
 export async function consumeEntitlement(ctx: Ctx, app: ApplicationRecord, entitlementId: string): Promise<void> {
   const emission = new Emission(ctx, app.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    const e = await requireEntitlement(ctx, app.id, entitlementId, trx);
-    const sku = await requireSku(ctx, e.sku_id, undefined, trx);
+  await ctx.repos.transaction(async (tx) => {
+    const e = await requireEntitlement(ctx, app.id, entitlementId, tx);
+    const sku = await requireSku(ctx, e.sku_id, undefined, tx);
     if (sku.type !== SkuType.CONSUMABLE) throw ME.onlyConsumables();
     if (e.consumed) return;
     const next = { ...e, consumed: true };
-    await saveEntitlement(trx, next);
-    await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', next);
+    await saveEntitlement(tx, next);
+    await emission.entitlement(tx, 'ENTITLEMENT_UPDATE', next);
   });
   await emission.publish();
 }
 
 /** A user's own entitlements (the official client's GET /users/@me/entitlements), optionally for one app. */
 export async function userEntitlements(ctx: Ctx, userId: string, opts: { applicationId?: string; excludeEnded?: boolean; excludeConsumed?: boolean; skuIds?: string[] } = {}): Promise<EntitlementRecord[]> {
-  let q = ctx.db.selectFrom('entitlements').selectAll().where('user_id', '=', userId).where('deleted', '=', 0);
-  if (opts.applicationId) q = q.where('application_id', '=', opts.applicationId);
-  if (opts.skuIds?.length) q = q.where('sku_id', 'in', opts.skuIds);
-  if (opts.excludeConsumed) q = q.where('consumed', '=', 0);
-  if (opts.excludeEnded) q = q.where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', ctx.clock.now())]));
-  return (await q.orderBy('id').limit(1000).execute()).map(toEntitlement);
+  return ctx.repos.commerce.entitlementsOfUser(userId, opts, ctx.clock.now());
 }
 
 /**
@@ -148,12 +126,5 @@ export async function userEntitlements(ctx: Ctx, userId: string, opts: { applica
  * (not deleted, not consumed, started and not ended).
  */
 export async function interactionEntitlements(ctx: Ctx, applicationId: string, userId: string, guildId: string | null): Promise<EntitlementRecord[]> {
-  const now = ctx.clock.now();
-  const rows = await ctx.db.selectFrom('entitlements').selectAll()
-    .where('application_id', '=', applicationId).where('deleted', '=', 0).where('consumed', '=', 0)
-    .where((eb) => eb.or(guildId ? [eb('user_id', '=', userId), eb('guild_id', '=', guildId)] : [eb('user_id', '=', userId)]))
-    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
-    .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', now)]))
-    .orderBy('id').limit(100).execute();
-  return rows.map(toEntitlement);
+  return ctx.repos.commerce.liveEntitlementsFor(applicationId, userId, guildId, ctx.clock.now());
 }

@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { getApplication } from '../identity/applications.js';
 import { Emission } from './emit.js';
 import { getEntitlement, saveEntitlement } from './entitlements.js';
-import { EntitlementType, MIGRATION_START, SubscriptionStatus, addMonths, toSubscription, type SubscriptionRecord } from './model.js';
+import { EntitlementType, MIGRATION_START, SubscriptionStatus, addMonths, type SubscriptionRecord } from './model.js';
 import { getSku } from './skus.js';
 import { getSubscription, insertPurchase, saveSubscription, discountFor, switchEntitlement } from './subscriptions.js';
 import type { PurchaseRecord } from './model.js';
@@ -30,46 +30,46 @@ export async function stepSubscription(ctx: Ctx, subscriptionId: string): Promis
   const app = await getApplication(ctx, found.application_id);
   let done = false;
   try {
-    done = await ctx.db.transaction().execute(async (trx) => {
-      const sub = await getSubscription(ctx, subscriptionId, trx);
+    done = await ctx.repos.transaction(async (tx) => {
+      const sub = await getSubscription(ctx, subscriptionId, tx);
       const now = ctx.clock.now();
       if (!sub || (sub.status !== SubscriptionStatus.ACTIVE && sub.status !== SubscriptionStatus.ENDING) || sub.current_period_end > now) return false;
       const boundary = sub.current_period_end;
-      const ent = sub.entitlement_id ? await getEntitlement(ctx, sub.entitlement_id, trx) : null;
+      const ent = sub.entitlement_id ? await getEntitlement(ctx, sub.entitlement_id, tx) : null;
       let next: SubscriptionRecord;
 
       if (sub.status === SubscriptionStatus.ENDING) {
         if (ent && ent.ends_at !== boundary) {
           const ended = { ...ent, ends_at: boundary };
-          await saveEntitlement(trx, ended);
-          await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', ended);
+          await saveEntitlement(tx, ended);
+          await emission.entitlement(tx, 'ENTITLEMENT_UPDATE', ended);
         }
         next = { ...sub, status: SubscriptionStatus.INACTIVE, renewal_sku_id: null };
       } else {
         const nextEnd = addMonths(sub.period_anchor, sub.period_index + 2);
-        const target = sub.renewal_sku_id && sub.renewal_sku_id !== sub.sku_id ? await getSku(ctx, sub.renewal_sku_id, trx) : null;
+        const target = sub.renewal_sku_id && sub.renewal_sku_id !== sub.sku_id ? await getSku(ctx, sub.renewal_sku_id, tx) : null;
         if (target) {
-          const created = await switchEntitlement(ctx, trx, emission, sub, ent, target.id, boundary, nextEnd);
+          const created = await switchEntitlement(ctx, tx, emission, sub, ent, target.id, boundary, nextEnd);
           next = { ...sub, sku_id: target.id, entitlement_id: created.id, renewal_sku_id: null };
         } else {
           if (ent && !ent.deleted && ent.type === EntitlementType.APPLICATION_SUBSCRIPTION) {
             if (boundary >= MIGRATION_START) {
               const migrated = { ...ent, type: EntitlementType.PURCHASE, ends_at: null };
-              await saveEntitlement(trx, migrated);
-              await emission.entitlement(trx, 'ENTITLEMENT_CREATE', migrated);
+              await saveEntitlement(tx, migrated);
+              await emission.entitlement(tx, 'ENTITLEMENT_CREATE', migrated);
             } else {
               const extended = { ...ent, ends_at: nextEnd };
-              await saveEntitlement(trx, extended);
-              await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', extended);
+              await saveEntitlement(tx, extended);
+              await emission.entitlement(tx, 'ENTITLEMENT_UPDATE', extended);
             }
           }
           next = { ...sub, renewal_sku_id: null };
         }
         next = { ...next, period_index: sub.period_index + 1, current_period_start: boundary, current_period_end: nextEnd };
-        const sku = target ?? (await getSku(ctx, sub.sku_id, trx));
-        if (app && sku) await insertPurchase(trx, renewalPurchase(ctx, app, sub, sku, boundary));
+        const sku = target ?? (await getSku(ctx, sub.sku_id, tx));
+        if (app && sku) await insertPurchase(tx, renewalPurchase(ctx, app, sub, sku, boundary));
       }
-      if (!(await saveSubscription(trx, next, sub.version))) throw new Lost();
+      if (!(await saveSubscription(tx, next, sub.version))) throw new Lost();
       emission.subscription('SUBSCRIPTION_UPDATE', next);
       return true;
     });
@@ -100,9 +100,7 @@ export async function runDueSubscriptions(ctx: Ctx): Promise<number> {
   let processed = 0;
   for (let guard = 0; guard < 100_000; guard++) {
     const now = ctx.clock.now();
-    const due = (await ctx.db.selectFrom('subscriptions').selectAll()
-      .where('status', 'in', [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING]).where('current_period_end', '<=', now)
-      .orderBy('current_period_end').orderBy('id').limit(50).execute()).map(toSubscription);
+    const due = await ctx.repos.commerce.dueSubscriptions([SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING], now, 50);
     if (!due.length) break;
     let progressed = false;
     for (let i = 0; i < due.length; i++) {
@@ -145,9 +143,7 @@ export class LifecycleWorker {
   /** Sets the timer to the next period end of a live subscription. */
   private async arm(): Promise<void> {
     if (this.passes.stopped) return;
-    const row = await this.ctx.db.selectFrom('subscriptions').select((eb) => eb.fn.min('current_period_end').as('next'))
-      .where('status', 'in', [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING]).executeTakeFirst();
-    const next = row?.next == null ? null : Number(row.next);
+    const next = await this.ctx.repos.commerce.nextPeriodEnd([SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING]);
     const wait = next == null ? this.maxSleepMs : Math.min(this.maxSleepMs, Math.max(50, next - this.ctx.clock.now()));
     if (this.timer) clearTimeout(this.timer);
     if (this.passes.stopped) return;

@@ -3,7 +3,8 @@ import { Errors, fieldError } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../store/records.js';
 import { getApplication, requireOwnedApplication } from '../identity/applications.js';
-import { MonetizationErrors as ME, SkuFlags, SkuType, toSku, type Db, type SkuRecord } from './model.js';
+import { MonetizationErrors as ME, SkuFlags, SkuType, type SkuRecord } from './model.js';
+import type { Repos } from '../../store/repos/index.js';
 
 /** SKUs: durable and consumable one-time items, subscription SKUs and the groups that hold them. */
 
@@ -24,21 +25,19 @@ export async function requireAppAccess(ctx: Ctx, actor: Actor, applicationId: st
   return requireOwnedApplication(ctx, actor, applicationId);
 }
 
-export async function getSku(ctx: Ctx, skuId: string, db: Db = ctx.db): Promise<SkuRecord | null> {
+export async function getSku(ctx: Ctx, skuId: string, repos: Repos = ctx.repos): Promise<SkuRecord | null> {
   if (!isSnowflake(skuId)) return null;
-  const row = await db.selectFrom('skus').selectAll().where('id', '=', skuId).executeTakeFirst();
-  return row ? toSku(row) : null;
+  return repos.commerce.skuById(skuId);
 }
 
-export async function requireSku(ctx: Ctx, skuId: string, applicationId?: string, db: Db = ctx.db): Promise<SkuRecord> {
-  const sku = await getSku(ctx, skuId, db);
+export async function requireSku(ctx: Ctx, skuId: string, applicationId?: string, repos: Repos = ctx.repos): Promise<SkuRecord> {
+  const sku = await getSku(ctx, skuId, repos);
   if (!sku || (applicationId && sku.application_id !== applicationId)) throw ME.unknownSku();
   return sku;
 }
 
 export async function listSkus(ctx: Ctx, applicationId: string): Promise<SkuRecord[]> {
-  const rows = await ctx.db.selectFrom('skus').selectAll().where('application_id', '=', applicationId).orderBy('id').execute();
-  return rows.map(toSku);
+  return ctx.repos.commerce.skusOfApp(applicationId);
 }
 
 export const isPublished = (s: SkuRecord) => (s.flags & SkuFlags.AVAILABLE) !== 0;
@@ -78,11 +77,11 @@ export async function createSku(ctx: Ctx, app: ApplicationRecord, input: SkuInpu
   const kind = kindOf(input.flags);
   const now = ctx.clock.now();
   const available = input.published ? SkuFlags.AVAILABLE : 0;
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.repos.transaction(async (tx) => {
     let group: SkuRecord | null = null;
     if (input.type === SkuType.SUBSCRIPTION) {
       if (input.subscription_group_id) {
-        group = await getSku(ctx, input.subscription_group_id, trx);
+        group = await getSku(ctx, input.subscription_group_id, tx);
         if (!group || group.application_id !== app.id || group.type !== SkuType.SUBSCRIPTION_GROUP) throw ME.invalidSku();
         if ((group.flags & KIND_FLAGS) !== kind) throw fieldError('flags', 'SKU_FLAGS_INVALID', 'A subscription group holds SKUs of one kind (guild or user).');
       } else {
@@ -91,7 +90,7 @@ export async function createSku(ctx: Ctx, app: ApplicationRecord, input: SkuInpu
           slug: `${input.slug ?? slugify(input.name)}-group`.slice(0, 100), flags: kind, group_id: null, price: 0,
           currency: input.currency ?? 'usd', created_at: now,
         };
-        await trx.insertInto('skus').values(group).execute();
+        await tx.commerce.insertSku(group);
       }
     } else if (input.subscription_group_id) {
       throw fieldError('subscription_group_id', 'SKU_GROUP_INVALID', 'Only subscription SKUs belong to a group.');
@@ -100,8 +99,8 @@ export async function createSku(ctx: Ctx, app: ApplicationRecord, input: SkuInpu
       id: ctx.ids.next(), application_id: app.id, type: input.type, name: input.name, slug: input.slug ?? slugify(input.name),
       flags: kind | available, group_id: group?.id ?? null, price: input.price ?? 499, currency: input.currency ?? 'usd', created_at: now,
     };
-    await trx.insertInto('skus').values(sku).execute();
-    if (group) group = await syncGroup(trx, group.id);
+    await tx.commerce.insertSku(sku);
+    if (group) group = await syncGroup(tx, group.id);
     return { sku, group };
   });
 }
@@ -124,19 +123,20 @@ export async function updateSku(ctx: Ctx, sku: SkuRecord, patch: SkuPatch): Prom
     if (patch.currency !== undefined) values.currency = patch.currency;
     if (patch.published !== undefined) values.flags = patch.published ? sku.flags | SkuFlags.AVAILABLE : sku.flags & ~SkuFlags.AVAILABLE;
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    if (Object.keys(values).length) await trx.updateTable('skus').set(values).where('id', '=', sku.id).execute();
-    if (sku.group_id) await syncGroup(trx, sku.group_id);
-    return (await getSku(ctx, sku.id, trx))!;
+  return ctx.repos.transaction(async (tx) => {
+    if (Object.keys(values).length) await tx.commerce.patchSku(sku.id, values);
+    if (sku.group_id) await syncGroup(tx, sku.group_id);
+    return (await getSku(ctx, sku.id, tx))!;
   });
 }
 
 /** A group is AVAILABLE while any of its SKUs is. */
-async function syncGroup(db: Db, groupId: string): Promise<SkuRecord> {
-  const members = (await db.selectFrom('skus').selectAll().where('group_id', '=', groupId).execute()).map(toSku);
-  const group = toSku(await db.selectFrom('skus').selectAll().where('id', '=', groupId).executeTakeFirstOrThrow());
+async function syncGroup(repos: Repos, groupId: string): Promise<SkuRecord> {
+  const members = await repos.commerce.skusInGroup(groupId);
+  const group = await repos.commerce.skuById(groupId);
+  if (!group) throw new Error(`SKU group ${groupId} not found`);
   const flags = members.some(isPublished) ? group.flags | SkuFlags.AVAILABLE : group.flags & ~SkuFlags.AVAILABLE;
-  if (flags !== group.flags) await db.updateTable('skus').set({ flags }).where('id', '=', groupId).execute();
+  if (flags !== group.flags) await repos.commerce.patchSku(groupId, { flags });
   return { ...group, flags };
 }
 
@@ -163,12 +163,9 @@ export async function premiumSkuCheck(ctx: Ctx, components: unknown, sender: str
   if (!ids.length) return () => false;
   let appId: string | null = null;
   if (sender && isSnowflake(sender)) {
-    const app = await ctx.db.selectFrom('applications').select('id')
-      .where((eb) => eb.or([eb('id', '=', sender), eb('bot_user_id', '=', sender)])).executeTakeFirst();
-    appId = app ? String(app.id) : null;
+    appId = await ctx.repos.applications.idOfAppOrBot(sender);
   }
-  let q = ctx.db.selectFrom('skus').select(['id', 'flags', 'type']).where('id', 'in', ids);
-  if (appId) q = q.where('application_id', '=', appId);
-  const ok = new Set((await q.execute()).filter((r) => Number(r.flags) & SkuFlags.AVAILABLE && Number(r.type) !== SkuType.SUBSCRIPTION_GROUP).map((r) => String(r.id)));
+  const rows = await ctx.repos.commerce.skuFlagsAmong(ids, appId);
+  const ok = new Set(rows.filter((r) => r.flags & SkuFlags.AVAILABLE && r.type !== SkuType.SUBSCRIPTION_GROUP).map((r) => r.id));
   return (id) => ok.has(id);
 }

@@ -3,14 +3,14 @@ import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord, UserRecord } from '../../store/records.js';
 import { getApplication } from '../identity/applications.js';
-import { toApplication } from '../../store/repos/mappers.js';
 import { Emission } from './emit.js';
 import { holdsSku, insertEntitlement, saveEntitlement, getEntitlement } from './entitlements.js';
 import {
-  EntitlementType, MIGRATION_START, MonetizationErrors as ME, SkuType, SubscriptionStatus, addMonths, toPurchase, toSubscription,
-  type Db, type EntitlementRecord, type PurchaseRecord, type SkuRecord, type SubscriptionRecord,
+  EntitlementType, MIGRATION_START, MonetizationErrors as ME, SkuType, SubscriptionStatus, addMonths,
+  type EntitlementRecord, type PurchaseRecord, type SkuRecord, type SubscriptionRecord,
 } from './model.js';
 import { getSku, isGuildSku, isPublished, requireSku } from './skus.js';
+import type { Repos } from '../../store/repos/index.js';
 
 /**
  * Purchases and subscriptions: the person's side (buy, cancel, resume, change plan) and the app's read routes. Every
@@ -35,16 +35,13 @@ function purchaseRecord(ctx: Ctx, app: ApplicationRecord, userId: string, sku: S
   };
 }
 
-export async function insertPurchase(db: Db, p: PurchaseRecord): Promise<void> {
-  await db.insertInto('purchases').values(p).execute();
+export async function insertPurchase(repos: Repos, p: PurchaseRecord): Promise<void> {
+  await repos.commerce.insertPurchase(p);
 }
 
 /** Writes a subscription change, bumping its version; false when another writer changed it first. */
-export async function saveSubscription(db: Db, next: SubscriptionRecord, expectedVersion: number): Promise<boolean> {
-  const { id, ...rest } = next;
-  const r = await db.updateTable('subscriptions').set({ ...rest, version: expectedVersion + 1 })
-    .where('id', '=', id).where('version', '=', expectedVersion).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+export async function saveSubscription(repos: Repos, next: SubscriptionRecord, expectedVersion: number): Promise<boolean> {
+  return repos.commerce.saveSubscription(next, expectedVersion);
 }
 
 /** The entitlement type and end of a platform-managed subscription entitlement starting at `at` (the 2024 migration). */
@@ -83,8 +80,8 @@ export async function purchaseSku(ctx: Ctx, buyer: UserRecord, skuId: string, in
   if (isGuildSku(sku)) {
     if (!input.guild_id) throw fieldError('guild_id', 'BASE_TYPE_REQUIRED', 'This field is required');
     const member = isSnowflake(input.guild_id)
-      ? await ctx.db.selectFrom('members').select('user_id').where('guild_id', '=', input.guild_id).where('user_id', '=', buyer.id).executeTakeFirst()
-      : null;
+      ? await ctx.repos.members.exists(input.guild_id, buyer.id)
+      : false;
     if (!member) throw Errors.unknownGuild();
     guildId = input.guild_id;
   }
@@ -96,19 +93,19 @@ export async function purchaseSku(ctx: Ctx, buyer: UserRecord, skuId: string, in
 
 async function buyOnce(ctx: Ctx, app: ApplicationRecord, buyer: UserRecord, sku: SkuRecord, guildId: string | null, testMode: boolean): Promise<PurchaseResult> {
   const emission = new Emission(ctx, app.id);
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.repos.transaction(async (tx) => {
     const repeatable = testMode && sku.type === SkuType.CONSUMABLE;
-    if (!repeatable && (await holdsSku(ctx, trx, sku.id, guildId ? { guild_id: guildId } : { user_id: buyer.id }))) throw ME.alreadyGranted();
+    if (!repeatable && (await holdsSku(ctx, tx, sku.id, guildId ? { guild_id: guildId } : { user_id: buyer.id }))) throw ME.alreadyGranted();
     const now = ctx.clock.now();
     const e: EntitlementRecord = {
       id: ctx.ids.next(), application_id: app.id, sku_id: sku.id, user_id: buyer.id, guild_id: guildId,
       type: testMode ? EntitlementType.TEST_MODE_PURCHASE : EntitlementType.PURCHASE, deleted: false, consumed: false,
       starts_at: now, ends_at: null, subscription_id: null, promotion_id: null, gift_code_flags: 0, created_at: now,
     };
-    await insertEntitlement(trx, e);
+    await insertEntitlement(tx, e);
     const p = purchaseRecord(ctx, app, buyer.id, sku, 'one_time', { entitlement_id: e.id }, { free: testMode, at: now });
-    await insertPurchase(trx, p);
-    await emission.entitlement(trx, 'ENTITLEMENT_CREATE', e);
+    await insertPurchase(tx, p);
+    await emission.entitlement(tx, 'ENTITLEMENT_CREATE', e);
     return { entitlements: [e], subscription: null, purchase: p };
   });
   await emission.publish();
@@ -122,11 +119,8 @@ async function buyOnce(ctx: Ctx, app: ApplicationRecord, buyer: UserRecord, sku:
  */
 async function buySubscription(ctx: Ctx, app: ApplicationRecord, buyer: UserRecord, sku: SkuRecord, guildId: string | null): Promise<PurchaseResult> {
   const emission = new Emission(ctx, app.id);
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    let live = trx.selectFrom('subscriptions').select('id').where('group_id', '=', sku.group_id!).where('user_id', '=', buyer.id)
-      .where('status', 'in', [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING]);
-    live = guildId ? live.where('guild_id', '=', guildId) : live;
-    if (await live.executeTakeFirst()) throw ME.alreadyGranted();
+  const result = await ctx.repos.transaction(async (tx) => {
+    if (await tx.commerce.hasSubscriptionIn(sku.group_id!, buyer.id, guildId, [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING])) throw ME.alreadyGranted();
     const now = ctx.clock.now();
     const end = addMonths(now, 1);
     const subId = ctx.ids.next();
@@ -141,12 +135,12 @@ async function buySubscription(ctx: Ctx, app: ApplicationRecord, buyer: UserReco
       id: entId, application_id: app.id, sku_id: sku.id, user_id: buyer.id, guild_id: guildId, type: terms.type, deleted: false,
       consumed: false, starts_at: now, ends_at: terms.ends_at, subscription_id: subId, promotion_id: null, gift_code_flags: 0, created_at: now,
     };
-    await trx.insertInto('subscriptions').values(sub).execute();
-    await insertEntitlement(trx, e);
+    await tx.commerce.insertSubscription(sub);
+    await insertEntitlement(tx, e);
     const p = purchaseRecord(ctx, app, buyer.id, sku, 'subscription', { subscription_id: subId, entitlement_id: entId }, { at: now });
-    await insertPurchase(trx, p);
+    await insertPurchase(tx, p);
     emission.subscription('SUBSCRIPTION_CREATE', sub, { status: SubscriptionStatus.INACTIVE, entitlement_ids: [], renewal_sku_ids: null });
-    await emission.entitlement(trx, 'ENTITLEMENT_CREATE', e);
+    await emission.entitlement(tx, 'ENTITLEMENT_CREATE', e);
     emission.subscription('SUBSCRIPTION_UPDATE', sub);
     return { entitlements: [e], subscription: sub, purchase: p };
   });
@@ -160,12 +154,12 @@ async function buySubscription(ctx: Ctx, app: ApplicationRecord, buyer: UserReco
  * one for the target SKU begins (ENTITLEMENT_CREATE). Upgrades do this now, scheduled downgrades at renewal.
  */
 export async function switchEntitlement(
-  ctx: Ctx, trx: Db, emission: Emission, sub: SubscriptionRecord, current: EntitlementRecord | null, skuId: string, start: number, end: number,
+  ctx: Ctx, tx: Repos, emission: Emission, sub: SubscriptionRecord, current: EntitlementRecord | null, skuId: string, start: number, end: number,
 ): Promise<EntitlementRecord> {
   if (current) {
     const ended = { ...current, ends_at: start };
-    await saveEntitlement(trx, ended);
-    await emission.entitlement(trx, 'ENTITLEMENT_UPDATE', ended);
+    await saveEntitlement(tx, ended);
+    await emission.entitlement(tx, 'ENTITLEMENT_UPDATE', ended);
   }
   const terms = subscriptionEntitlementTerms(start, end);
   const created: EntitlementRecord = {
@@ -173,15 +167,14 @@ export async function switchEntitlement(
     type: terms.type, deleted: false, consumed: false, starts_at: start, ends_at: terms.ends_at, subscription_id: sub.id,
     promotion_id: null, gift_code_flags: 0, created_at: ctx.clock.now(),
   };
-  await insertEntitlement(trx, created);
-  await emission.entitlement(trx, 'ENTITLEMENT_CREATE', created);
+  await insertEntitlement(tx, created);
+  await emission.entitlement(tx, 'ENTITLEMENT_CREATE', created);
   return created;
 }
 
-export async function getSubscription(ctx: Ctx, subscriptionId: string, db: Db = ctx.db): Promise<SubscriptionRecord | null> {
+export async function getSubscription(ctx: Ctx, subscriptionId: string, repos: Repos = ctx.repos): Promise<SubscriptionRecord | null> {
   if (!isSnowflake(subscriptionId)) return null;
-  const row = await db.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).executeTakeFirst();
-  return row ? toSubscription(row) : null;
+  return repos.commerce.subscriptionById(subscriptionId);
 }
 
 const notActive = (why: string) => formError([{ path: ['subscription'], code: 'SUBSCRIPTION_STATUS_INVALID', message: why }]);
@@ -192,15 +185,15 @@ const notActive = (why: string) => formError([{ path: ['subscription'], code: 'S
  */
 async function changeOwn(
   ctx: Ctx, user: UserRecord, subscriptionId: string,
-  change: (sub: SubscriptionRecord, trx: Db, emission: Emission, now: number) => Promise<SubscriptionRecord | null>,
+  change: (sub: SubscriptionRecord, tx: Repos, emission: Emission, now: number) => Promise<SubscriptionRecord | null>,
 ): Promise<SubscriptionRecord> {
   for (let attempt = 0; ; attempt++) {
     const found = await getSubscription(ctx, subscriptionId);
     if (!found || found.user_id !== user.id) throw ME.unknownSubscription();
     const emission = new Emission(ctx, found.application_id);
-    const out = await ctx.db.transaction().execute(async (trx) => {
-      const sub = (await getSubscription(ctx, subscriptionId, trx))!;
-      return (await change(sub, trx, emission, ctx.clock.now())) ?? sub;
+    const out = await ctx.repos.transaction(async (tx) => {
+      const sub = (await getSubscription(ctx, subscriptionId, tx))!;
+      return (await change(sub, tx, emission, ctx.clock.now())) ?? sub;
     }).catch((err) => {
       if (err instanceof Conflict) return null;
       throw err;
@@ -216,17 +209,17 @@ async function changeOwn(
 
 class Conflict extends Error {}
 /** Throws inside a transaction to roll it back when a versioned write lost. */
-async function mustSave(db: Db, next: SubscriptionRecord, version: number): Promise<void> {
-  if (!(await saveSubscription(db, next, version))) throw new Conflict();
+async function mustSave(repos: Repos, next: SubscriptionRecord, version: number): Promise<void> {
+  if (!(await saveSubscription(repos, next, version))) throw new Conflict();
 }
 
 /** Cancel: ENDING with `canceled_at`; access continues to the period end, where lifecycle.ts ends it. */
 export async function cancelSubscription(ctx: Ctx, user: UserRecord, subscriptionId: string): Promise<SubscriptionRecord> {
-  return changeOwn(ctx, user, subscriptionId, async (sub, trx, emission, now) => {
+  return changeOwn(ctx, user, subscriptionId, async (sub, tx, emission, now) => {
     if (sub.status === SubscriptionStatus.ENDING) return null;
     if (sub.status !== SubscriptionStatus.ACTIVE) throw notActive('The subscription has ended.');
     const next = { ...sub, status: SubscriptionStatus.ENDING, canceled_at: now, renewal_sku_id: null };
-    await mustSave(trx, next, sub.version);
+    await mustSave(tx, next, sub.version);
     emission.subscription('SUBSCRIPTION_UPDATE', next);
     return { ...next, version: sub.version + 1 };
   });
@@ -234,11 +227,11 @@ export async function cancelSubscription(ctx: Ctx, user: UserRecord, subscriptio
 
 /** Resume before the period end: ACTIVE again, `canceled_at` cleared. */
 export async function resumeSubscription(ctx: Ctx, user: UserRecord, subscriptionId: string): Promise<SubscriptionRecord> {
-  return changeOwn(ctx, user, subscriptionId, async (sub, trx, emission) => {
+  return changeOwn(ctx, user, subscriptionId, async (sub, tx, emission) => {
     if (sub.status === SubscriptionStatus.ACTIVE) return null;
     if (sub.status !== SubscriptionStatus.ENDING) throw notActive('The subscription has ended.');
     const next = { ...sub, status: SubscriptionStatus.ACTIVE, canceled_at: null };
-    await mustSave(trx, next, sub.version);
+    await mustSave(tx, next, sub.version);
     emission.subscription('SUBSCRIPTION_UPDATE', next);
     return { ...next, version: sub.version + 1 };
   });
@@ -251,36 +244,35 @@ export async function resumeSubscription(ctx: Ctx, user: UserRecord, subscriptio
  * Choosing the current SKU again drops a scheduled downgrade.
  */
 export async function changeSubscriptionSku(ctx: Ctx, user: UserRecord, subscriptionId: string, skuId: string): Promise<SubscriptionRecord> {
-  return changeOwn(ctx, user, subscriptionId, async (sub, trx, emission, now) => {
+  return changeOwn(ctx, user, subscriptionId, async (sub, tx, emission, now) => {
     if (sub.status !== SubscriptionStatus.ACTIVE) throw notActive('Only an active subscription can change plan; resume it first.');
-    const target = await getSku(ctx, skuId, trx);
-    const appRow = await trx.selectFrom('applications').selectAll().where('id', '=', sub.application_id).executeTakeFirst();
-    const app = appRow ? toApplication(appRow) : null;
+    const target = await getSku(ctx, skuId, tx);
+    const app = await tx.applications.byId(sub.application_id);
     const team = !!app && discountFor(app, user.id).percent === 100;
     if (!target || target.type !== SkuType.SUBSCRIPTION || target.group_id !== sub.group_id || (!isPublished(target) && !team)) throw ME.invalidSku();
     if (target.id === sub.sku_id) {
       if (!sub.renewal_sku_id) return null;
       const next = { ...sub, renewal_sku_id: null };
-      await mustSave(trx, next, sub.version);
+      await mustSave(tx, next, sub.version);
       emission.subscription('SUBSCRIPTION_UPDATE', next);
       return { ...next, version: sub.version + 1 };
     }
-    const current = await requireSku(ctx, sub.sku_id, undefined, trx);
+    const current = await requireSku(ctx, sub.sku_id, undefined, tx);
     if (target.price <= current.price) {
       const next = { ...sub, renewal_sku_id: target.id };
-      await mustSave(trx, next, sub.version);
+      await mustSave(tx, next, sub.version);
       emission.subscription('SUBSCRIPTION_UPDATE', next);
       return { ...next, version: sub.version + 1 };
     }
-    const old = sub.entitlement_id ? await getEntitlement(ctx, sub.entitlement_id, trx) : null;
+    const old = sub.entitlement_id ? await getEntitlement(ctx, sub.entitlement_id, tx) : null;
     const end = addMonths(now, 1);
-    const e = await switchEntitlement(ctx, trx, emission, sub, old, target.id, now, end);
+    const e = await switchEntitlement(ctx, tx, emission, sub, old, target.id, now, end);
     const next: SubscriptionRecord = {
       ...sub, sku_id: target.id, entitlement_id: e.id, renewal_sku_id: null, period_anchor: now, period_index: 0,
       current_period_start: now, current_period_end: end,
     };
-    await mustSave(trx, next, sub.version);
-    if (app) await insertPurchase(trx, purchaseRecord(ctx, app, user.id, target, 'upgrade', { subscription_id: sub.id, entitlement_id: e.id }, { at: now }));
+    await mustSave(tx, next, sub.version);
+    if (app) await insertPurchase(tx, purchaseRecord(ctx, app, user.id, target, 'upgrade', { subscription_id: sub.id, entitlement_id: e.id }, { at: now }));
     emission.subscription('SUBSCRIPTION_UPDATE', next);
     return { ...next, version: sub.version + 1 };
   });
@@ -295,14 +287,14 @@ export async function refundEntitlement(ctx: Ctx, entitlementId: string): Promis
   const found = await getEntitlement(ctx, entitlementId);
   if (!found || found.deleted) throw ME.unknownEntitlement();
   const emission = new Emission(ctx, found.application_id);
-  await ctx.db.transaction().execute(async (trx) => {
-    const e = (await getEntitlement(ctx, entitlementId, trx))!;
+  await ctx.repos.transaction(async (tx) => {
+    const e = (await getEntitlement(ctx, entitlementId, tx))!;
     const removed = { ...e, deleted: true };
-    await saveEntitlement(trx, removed);
-    await emission.entitlement(trx, 'ENTITLEMENT_DELETE', removed);
-    const sub = e.subscription_id ? await getSubscription(ctx, e.subscription_id, trx) : null;
+    await saveEntitlement(tx, removed);
+    await emission.entitlement(tx, 'ENTITLEMENT_DELETE', removed);
+    const sub = e.subscription_id ? await getSubscription(ctx, e.subscription_id, tx) : null;
     if (sub && sub.entitlement_id === e.id && sub.status !== SubscriptionStatus.INACTIVE) {
-      await trx.deleteFrom('subscriptions').where('id', '=', sub.id).execute();
+      await tx.commerce.deleteSubscription(sub.id);
       emission.subscription('SUBSCRIPTION_DELETE', { ...sub, status: SubscriptionStatus.INACTIVE, renewal_sku_id: null });
     }
   });
@@ -320,13 +312,7 @@ export interface PageQuery {
  * Sorted by id ascending; with only `before`, newest first.
  */
 export async function listSkuSubscriptions(ctx: Ctx, sku: SkuRecord, q: PageQuery & { user_id?: string }): Promise<SubscriptionRecord[]> {
-  let query = ctx.db.selectFrom('subscriptions').selectAll()
-    .where(sku.type === SkuType.SUBSCRIPTION_GROUP ? 'group_id' : 'sku_id', '=', sku.id);
-  if (q.user_id) query = query.where('user_id', '=', q.user_id);
-  if (q.after) query = query.where('id', '>', q.after);
-  if (q.before) query = query.where('id', '<', q.before);
-  const newestFirst = !!q.before && !q.after;
-  return (await query.orderBy('id', newestFirst ? 'desc' : 'asc').limit(q.limit).execute()).map(toSubscription);
+  return ctx.repos.commerce.subscriptionsPage(sku.type === SkuType.SUBSCRIPTION_GROUP ? 'group_id' : 'sku_id', sku.id, q);
 }
 
 export async function getSkuSubscription(ctx: Ctx, sku: SkuRecord, subscriptionId: string): Promise<SubscriptionRecord> {
@@ -336,14 +322,9 @@ export async function getSkuSubscription(ctx: Ctx, sku: SkuRecord, subscriptionI
 }
 
 export async function userSubscriptions(ctx: Ctx, userId: string, applicationId?: string): Promise<SubscriptionRecord[]> {
-  let q = ctx.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId);
-  if (applicationId) q = q.where('application_id', '=', applicationId);
-  return (await q.orderBy('id').limit(500).execute()).map(toSubscription);
+  return ctx.repos.commerce.subscriptionsOfUser(userId, applicationId);
 }
 
 export async function userPurchases(ctx: Ctx, userId: string, q: PageQuery): Promise<PurchaseRecord[]> {
-  let query = ctx.db.selectFrom('purchases').selectAll().where('user_id', '=', userId);
-  if (q.before) query = query.where('id', '<', q.before);
-  if (q.after) query = query.where('id', '>', q.after);
-  return (await query.orderBy('id', 'desc').limit(q.limit).execute()).map(toPurchase);
+  return ctx.repos.commerce.purchasesOfUser(userId, q);
 }

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.js';
 import { ApiError, fieldError } from '../../core/errors.js';
 import { isId } from '../../core/ids.js';
-import type { DB } from '../../store/schema.js';
+import type { Repos } from '../../store/repos/index.js';
+import { ExpressionsRepo } from '../../store/repos/expressions.js';
 
 /**
  * The bytes behind expressions (emoji images, sticker files, soundboard sounds, event covers): data URIs and uploads are
@@ -199,21 +199,25 @@ export function audioDuration(a: Asset): number | null {
 
 // ---- storage ----------------------------------------------------------------------------------------------------
 
-export async function storeAsset(db: Kysely<DB>, ctx: Ctx, ownerId: string, kind: string, a: Asset, hash: string | null = null): Promise<void> {
-  await db.deleteFrom('expression_assets').where('id', '=', ownerId).execute();
-  await db.insertInto('expression_assets').values({ id: ownerId, kind, content_type: a.contentType, hash, data: a.data, created_at: ctx.clock.now() }).execute();
+/**
+ * Stores (replaces) the bytes behind an owner. `repos` is the unit of work to write in; callers not yet moved to Repos
+ * may still pass a raw query handle (services/identity/app-icon.ts, services/events/scheduled-events.ts), a path that
+ * goes once they pass a Repos.
+ */
+export async function storeAsset(repos: Repos | object, ctx: Ctx, ownerId: string, kind: string, a: Asset, hash: string | null = null): Promise<void> {
+  const expressions = 'expressions' in repos && repos.expressions instanceof ExpressionsRepo ? repos.expressions : ExpressionsRepo.onHandle(repos);
+  await expressions.putAsset(ownerId, { kind, contentType: a.contentType, hash, data: a.data, createdAt: ctx.clock.now() });
 }
 
 export async function readAsset(ctx: Ctx, ownerId: string, kind: string): Promise<{ data: Buffer; contentType: string; hash: string | null } | null> {
   if (!isId(ownerId)) return null;
-  const row = await ctx.db.selectFrom('expression_assets').selectAll().where('id', '=', ownerId).executeTakeFirst();
+  const row = await ctx.repos.expressions.readAsset(ownerId);
   if (!row || row.kind !== kind) return null;
-  const data = Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as any);
-  return { data, contentType: row.content_type, hash: row.hash ?? null };
+  return { data: row.data, contentType: row.contentType, hash: row.hash };
 }
 
-export async function deleteAssets(db: Kysely<DB>, ids: string[]): Promise<void> {
-  if (ids.length) await db.deleteFrom('expression_assets').where('id', 'in', ids).execute();
+export async function deleteAssets(repos: Repos, ids: string[]): Promise<void> {
+  await repos.expressions.deleteAssets(ids);
 }
 
 /** Silent MPEG-1 Layer III audio (128 kb/s, 44.1 kHz, mono) of about `seconds`: the default soundboard sounds' bytes. */

@@ -4,7 +4,7 @@ import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
 import { parseBody, snowflake } from '../../core/validation.js';
 import { emojiWire, type EmojiRow } from '../../wire/expressions.js';
-import { imageFromDataUri, storeAsset, type AssetFormat } from './assets.js';
+import { imageFromDataUri, type AssetFormat } from './assets.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { getApplication } from '../identity/applications.js';
 import { requireGuildRecord } from '../guilds/lookup.js';
@@ -41,7 +41,7 @@ const AppPatchBody = z.object({ name: emojiName.optional() });
 type Row = EmojiRow & { created_at: unknown };
 
 async function guildRows(ctx: Ctx, guildId: string): Promise<Row[]> {
-  return ctx.db.selectFrom('emojis').selectAll().where('guild_id', '=', guildId).orderBy('id').execute();
+  return ctx.repos.expressions.emojisOfGuild(guildId);
 }
 
 /** The guild's emoji as GUILD_CREATE, GET /guilds/{id} and GUILD_EMOJIS_UPDATE carry them (no uploader). */
@@ -67,7 +67,7 @@ export function requireExpressionManager(ctx: Ctx, perms: bigint, creatorId: str
 
 async function requireEmoji(ctx: Ctx, guildId: string, emojiId: string): Promise<Row> {
   checkId(emojiId, unknownEmoji);
-  const row = await ctx.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.expressions.emojiInGuild(guildId, emojiId);
   if (!row) throw unknownEmoji();
   return row;
 }
@@ -77,7 +77,7 @@ async function checkRoles(ctx: Ctx, guildId: string, roles: (string | null)[] | 
   if (roles === undefined) return undefined;
   const ids = [...new Set((roles ?? []).filter((r): r is string => !!r))];
   if (!ids.length) return [];
-  const found = new Set((await ctx.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('id', 'in', ids.filter(isId)).execute()).map((r) => String(r.id)));
+  const found = new Set(await ctx.repos.roles.idsAmongInGuild(guildId, ids.filter(isId)));
   const bad = ids.map((id, i) => ({ id, i })).filter((x) => !found.has(x.id));
   if (bad.length) throw formError(bad.map((b) => ({ path: ['roles', b.i], code: 'ROLE_INVALID', message: 'Invalid role.' })));
   return ids;
@@ -119,10 +119,7 @@ export async function createGuildEmoji(ctx: Ctx, actor: Actor, guildId: string, 
     id: ctx.ids.next(), guild_id: guildId, application_id: null, name: b.name, user_id: actor.user.id, roles: JSON.stringify(roles),
     animated: animated ? 1 : 0, available: 1, created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('emojis').values(row).execute();
-    await storeAsset(trx, ctx, row.id, 'emoji', asset);
-  });
+  await ctx.repos.expressions.insertEmoji(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   const out = emojiWire(row, actor.user);
   await announce(ctx, guildId);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.EMOJI_CREATE, targetId: row.id, changes: auditChanges('emoji', null, { name: b.name }) });
@@ -139,7 +136,7 @@ export async function updateGuildEmoji(ctx: Ctx, actor: Actor, guildId: string, 
   const set: { name?: string; roles?: string } = {};
   if (b.name !== undefined) set.name = b.name;
   if (roles !== undefined) set.roles = JSON.stringify(roles);
-  if (Object.keys(set).length) await ctx.db.updateTable('emojis').set(set).where('id', '=', String(row.id)).execute();
+  if (Object.keys(set).length) await ctx.repos.expressions.patchEmoji(String(row.id), set);
   const next = { ...row, ...set };
   const creator = row.user_id ? await getUser(ctx, String(row.user_id)) : null;
   const out = emojiWire(next, ctx.access.hasPerm(perms, P.MANAGE_GUILD_EXPRESSIONS) || creator?.id === actor.user.id ? creator : null);
@@ -155,10 +152,7 @@ export async function deleteGuildEmoji(ctx: Ctx, actor: Actor, guildId: string, 
   const perms = await ctx.access.requireGuild(guildId, actor.user.id);
   const row = await requireEmoji(ctx, guildId, emojiId);
   requireExpressionManager(ctx, perms, row.user_id ? String(row.user_id) : null, actor.user.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('emojis').where('id', '=', String(row.id)).execute();
-    await trx.deleteFrom('expression_assets').where('id', '=', String(row.id)).execute();
-  });
+  await ctx.repos.expressions.deleteEmoji(String(row.id));
   await announce(ctx, guildId);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.EMOJI_DELETE, targetId: String(row.id), changes: auditChanges('emoji', { name: row.name }, null) });
 }
@@ -176,7 +170,7 @@ async function requireEmojiApp(ctx: Ctx, actor: Actor, applicationId: string) {
 
 async function requireAppEmoji(ctx: Ctx, applicationId: string, emojiId: string): Promise<Row> {
   checkId(emojiId, unknownEmoji);
-  const row = await ctx.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).where('application_id', '=', applicationId).executeTakeFirst();
+  const row = await ctx.repos.expressions.emojiOfApp(applicationId, emojiId);
   if (!row) throw unknownEmoji();
   return row;
 }
@@ -187,14 +181,12 @@ async function appEmojiView(ctx: Ctx, rows: Row[]) {
 }
 
 async function nameTaken(ctx: Ctx, applicationId: string, name: string, except: string | null): Promise<void> {
-  let q = ctx.db.selectFrom('emojis').select('id').where('application_id', '=', applicationId).where('name', '=', name);
-  if (except) q = q.where('id', '!=', except);
-  if (await q.executeTakeFirst()) throw fieldError('name', 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN', 'Emoji name already taken.');
+  if (await ctx.repos.expressions.appEmojiNameTaken(applicationId, name, except)) throw fieldError('name', 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN', 'Emoji name already taken.');
 }
 
 export async function listAppEmojis(ctx: Ctx, actor: Actor, applicationId: string) {
   const app = await requireEmojiApp(ctx, actor, applicationId);
-  const rows = await ctx.db.selectFrom('emojis').selectAll().where('application_id', '=', app.id).orderBy('id').execute();
+  const rows = await ctx.repos.expressions.emojisOfApp(app.id);
   return { items: await appEmojiView(ctx, rows) };
 }
 
@@ -209,16 +201,12 @@ export async function createAppEmoji(ctx: Ctx, actor: Actor, applicationId: stri
   const b = parseBody(AppCreateBody, body);
   const asset = imageFromDataUri(b.image, { field: 'image', allowed: EMOJI_FORMATS, maxBytes: MAX_EMOJI_BYTES });
   await nameTaken(ctx, app.id, b.name, null);
-  const count = await ctx.db.selectFrom('emojis').select((eb) => eb.fn.countAll<number>().as('n')).where('application_id', '=', app.id).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_APP_EMOJIS) throw new ApiError(400, 30008, `Maximum number of emojis reached (${MAX_APP_EMOJIS})`);
+  if ((await ctx.repos.expressions.countAppEmojis(app.id)) >= MAX_APP_EMOJIS) throw new ApiError(400, 30008, `Maximum number of emojis reached (${MAX_APP_EMOJIS})`);
   const row = {
     id: ctx.ids.next(), guild_id: null, application_id: app.id, name: b.name, user_id: actor.user.id, roles: '[]',
     animated: asset.animated || asset.format === 'gif' ? 1 : 0, available: 1, created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('emojis').values(row).execute();
-    await storeAsset(trx, ctx, row.id, 'emoji', asset);
-  });
+  await ctx.repos.expressions.insertEmoji(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   return emojiWire(row, actor.user);
 }
 
@@ -228,7 +216,7 @@ export async function updateAppEmoji(ctx: Ctx, actor: Actor, applicationId: stri
   const b = parseBody(AppPatchBody, body);
   if (b.name !== undefined && b.name !== row.name) {
     await nameTaken(ctx, app.id, b.name, String(row.id));
-    await ctx.db.updateTable('emojis').set({ name: b.name }).where('id', '=', String(row.id)).execute();
+    await ctx.repos.expressions.patchEmoji(String(row.id), { name: b.name });
   }
   return (await appEmojiView(ctx, [{ ...row, name: b.name ?? row.name }]))[0];
 }
@@ -236,14 +224,11 @@ export async function updateAppEmoji(ctx: Ctx, actor: Actor, applicationId: stri
 export async function deleteAppEmoji(ctx: Ctx, actor: Actor, applicationId: string, emojiId: string): Promise<void> {
   const app = await requireEmojiApp(ctx, actor, applicationId);
   const row = await requireAppEmoji(ctx, app.id, emojiId);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('emojis').where('id', '=', String(row.id)).execute();
-    await trx.deleteFrom('expression_assets').where('id', '=', String(row.id)).execute();
-  });
+  await ctx.repos.expressions.deleteEmoji(String(row.id));
 }
 
 /** Custom emoji a guild or app owns, for checks elsewhere (reactions, soundboard emoji_id). */
 export async function findEmoji(ctx: Ctx, emojiId: string): Promise<Row | null> {
   if (!isId(emojiId)) return null;
-  return (await ctx.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).executeTakeFirst()) ?? null;
+  return ctx.repos.expressions.emojiById(emojiId);
 }

@@ -4,7 +4,7 @@ import { ApiError, Errors, fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
 import { parseBody, snowflake } from '../../core/validation.js';
 import { soundWire, type SoundRow } from '../../wire/expressions.js';
-import { assetFromBytes, audioDuration, decodeDataUri, silentMp3, storeAsset } from './assets.js';
+import { assetFromBytes, audioDuration, decodeDataUri, silentMp3 } from './assets.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { findEmoji, requireExpressionManager, seesUploaders } from './emojis.js';
 import { requireGuildRecord } from '../guilds/lookup.js';
@@ -58,7 +58,7 @@ export function defaultSoundFile(soundId: string): Buffer | null {
 // ---- guild sounds -----------------------------------------------------------------------------------------------
 
 async function guildRows(ctx: Ctx, guildId: string): Promise<SoundRow[]> {
-  return ctx.db.selectFrom('soundboard_sounds').selectAll().where('guild_id', '=', guildId).orderBy('id').execute();
+  return ctx.repos.expressions.soundsOfGuild(guildId);
 }
 
 /** The guild's sounds as GUILD_CREATE and Request Soundboard Sounds (op 31) carry them. */
@@ -69,7 +69,7 @@ export async function guildSounds(ctx: Ctx, guildId: string) {
 
 async function requireSound(ctx: Ctx, guildId: string, soundId: string): Promise<SoundRow> {
   checkId(soundId, unknownSound);
-  const row = await ctx.db.selectFrom('soundboard_sounds').selectAll().where('id', '=', soundId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.expressions.soundInGuild(guildId, soundId);
   if (!row) throw unknownSound();
   return row;
 }
@@ -115,10 +115,7 @@ export async function createGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
     id: ctx.ids.next(), guild_id: guildId, name: b.name, volume: b.volume ?? 1, emoji_id: b.emoji_id ?? null,
     emoji_name: b.emoji_id ? null : b.emoji_name ?? null, user_id: actor.user.id, available: 1, created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('soundboard_sounds').values(row).execute();
-    await storeAsset(trx, ctx, row.id, 'sound', asset);
-  });
+  await ctx.repos.expressions.insertSound(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   const out = soundWire(row, actor.user);
   ctx.bus.publish({ t: 'GUILD_SOUNDBOARD_SOUND_CREATE', d: soundWire(row, actor.user), guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.SOUNDBOARD_SOUND_CREATE, targetId: row.id, changes: auditChanges('sound', null, out) });
@@ -138,7 +135,7 @@ export async function updateGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
   if (b.emoji_id !== undefined) set.emoji_id = b.emoji_id;
   if (b.emoji_name !== undefined) set.emoji_name = b.emoji_name;
   if (set.emoji_id) set.emoji_name = null;
-  if (Object.keys(set).length) await ctx.db.updateTable('soundboard_sounds').set(set).where('id', '=', row.id as string).execute();
+  if (Object.keys(set).length) await ctx.repos.expressions.patchSound(String(row.id), set);
   const creator = row.user_id ? await getUser(ctx, String(row.user_id)) : null;
   const before = soundWire(row);
   const next = { ...row, ...set };
@@ -155,10 +152,7 @@ export async function deleteGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
   const perms = await ctx.access.requireGuild(guildId, actor.user.id);
   const row = await requireSound(ctx, guildId, soundId);
   requireExpressionManager(ctx, perms, row.user_id ? String(row.user_id) : null, actor.user.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('soundboard_sounds').where('id', '=', row.id as string).execute();
-    await trx.deleteFrom('expression_assets').where('id', '=', String(row.id)).execute();
-  });
+  await ctx.repos.expressions.deleteSound(String(row.id));
   const before = soundWire(row);
   ctx.bus.publish({ t: 'GUILD_SOUNDBOARD_SOUND_DELETE', d: { sound_id: before.sound_id, guild_id: guildId }, guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.SOUNDBOARD_SOUND_DELETE, targetId: before.sound_id, changes: auditChanges('sound', before, null) });

@@ -5,7 +5,7 @@ import { P } from '@accord/protocol';
 import type { UploadedFile } from '../../core/uploads.js';
 import { parseBody } from '../../core/validation.js';
 import { stickerWire, type StickerRow } from '../../wire/expressions.js';
-import { assetFromBytes, storeAsset, type Asset } from './assets.js';
+import { assetFromBytes, type Asset } from './assets.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { requireExpressionManager, seesUploaders } from './emojis.js';
 import { requireGuildRecord } from '../guilds/lookup.js';
@@ -97,7 +97,7 @@ export async function getSticker(ctx: Ctx, stickerId: string) {
   const std = findStandard(stickerId);
   if (std) return standardWire(std.sticker, std.pack);
   checkId(stickerId, unknownSticker);
-  const row = await ctx.db.selectFrom('stickers').selectAll().where('id', '=', stickerId).executeTakeFirst();
+  const row = await ctx.repos.expressions.stickerById(stickerId);
   if (!row) throw unknownSticker();
   return stickerWire(row);
 }
@@ -105,7 +105,7 @@ export async function getSticker(ctx: Ctx, stickerId: string) {
 // ---- guild stickers ---------------------------------------------------------------------------------------------
 
 async function guildRows(ctx: Ctx, guildId: string): Promise<StickerRow[]> {
-  return ctx.db.selectFrom('stickers').selectAll().where('guild_id', '=', guildId).orderBy('id').execute();
+  return ctx.repos.expressions.stickersOfGuild(guildId);
 }
 
 /** The guild's stickers as GUILD_CREATE, GET /guilds/{id} and GUILD_STICKERS_UPDATE carry them. */
@@ -120,7 +120,7 @@ async function announce(ctx: Ctx, guildId: string): Promise<void> {
 
 async function requireSticker(ctx: Ctx, guildId: string, stickerId: string): Promise<StickerRow> {
   checkId(stickerId, unknownSticker);
-  const row = await ctx.db.selectFrom('stickers').selectAll().where('id', '=', stickerId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.expressions.stickerInGuild(guildId, stickerId);
   if (!row) throw unknownSticker();
   return row;
 }
@@ -166,10 +166,7 @@ export async function createGuildSticker(ctx: Ctx, actor: Actor, guildId: string
     id: ctx.ids.next(), guild_id: guildId, name: b.name, description: b.description || null, tags: b.tags, format_type: format,
     available: 1, user_id: actor.user.id, created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('stickers').values(row).execute();
-    await storeAsset(trx, ctx, row.id, 'sticker', asset);
-  });
+  await ctx.repos.expressions.insertSticker(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   const out = stickerWire(row, actor.user);
   await announce(ctx, guildId);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.STICKER_CREATE, targetId: row.id, changes: auditChanges('sticker', null, out) });
@@ -186,7 +183,7 @@ export async function updateGuildSticker(ctx: Ctx, actor: Actor, guildId: string
   if (b.name !== undefined) set.name = b.name;
   if (b.tags !== undefined) set.tags = b.tags;
   if (b.description !== undefined) set.description = b.description || null;
-  if (Object.keys(set).length) await ctx.db.updateTable('stickers').set(set).where('id', '=', String(row.id)).execute();
+  if (Object.keys(set).length) await ctx.repos.expressions.patchSticker(String(row.id), set);
   const before = stickerWire(row);
   const out = stickerWire({ ...row, ...set }, seesUploaders(ctx, perms) && row.user_id ? await getUser(ctx, String(row.user_id)) : null);
   if (Object.keys(set).length) {
@@ -201,10 +198,7 @@ export async function deleteGuildSticker(ctx: Ctx, actor: Actor, guildId: string
   const perms = await ctx.access.requireGuild(guildId, actor.user.id);
   const row = await requireSticker(ctx, guildId, stickerId);
   requireExpressionManager(ctx, perms, row.user_id ? String(row.user_id) : null, actor.user.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('stickers').where('id', '=', row.id as string).execute();
-    await trx.deleteFrom('expression_assets').where('id', '=', String(row.id)).execute();
-  });
+  await ctx.repos.expressions.deleteSticker(String(row.id));
   await announce(ctx, guildId);
   const before = stickerWire(row);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.STICKER_DELETE, targetId: before.id, changes: auditChanges('sticker', before, null) });
@@ -223,8 +217,8 @@ export async function stickerItems(ctx: Ctx, guildId: string | null, ids: string
       continue;
     }
     const row = guildId && isId(String(sid))
-      ? await ctx.db.selectFrom('stickers').select(['id', 'name', 'format_type', 'available']).where('id', '=', String(sid)).where('guild_id', '=', guildId).executeTakeFirst()
-      : undefined;
+      ? await ctx.repos.expressions.stickerInGuild(guildId, String(sid))
+      : null;
     if (!row || Number(row.available) !== 1) throw new ApiError(400, 50081, 'Invalid sticker sent');
     out.push({ id: String(row.id), name: row.name, format_type: Number(row.format_type) });
   }

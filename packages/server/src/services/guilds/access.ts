@@ -1,13 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../store/schema.js';
+import type { Repos } from '../../store/repos/index.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventBus } from '../../bus/bus.js';
 import { watchForCache } from '../../bus/cache-watch.js';
 import { GuildRows } from './rows.js';
 import { ALL_PERMISSIONS, P, channelPermissions, guildPermissions, has, type Overwrite, type PermissionSubject } from '@accord/protocol';
 import { Errors } from '../../core/errors.js';
-import { id, idOrNull } from '../../store/schema.js';
-import { parseJson, numOrNull, num } from '../../store/json.js';
 
 /** What permission checks need of one guild, kept in memory and dropped on any change the bus reports. */
 interface GuildState {
@@ -30,7 +27,7 @@ export class GuildAccess {
   /** Channel and member rows of message creates, dropped with this cache's state of their guild. */
   readonly rows: GuildRows;
 
-  constructor(private readonly db: Kysely<DB>, private readonly clock: Clock, private readonly bus: EventBus) {
+  constructor(private readonly repos: Repos, private readonly clock: Clock, private readonly bus: EventBus) {
     this.rows = new GuildRows(bus);
     bus.subscribe((e) => {
       if (e.guild_id && INVALIDATING.test(e.t)) this.invalidate(e.guild_id);
@@ -53,27 +50,18 @@ export class GuildAccess {
   }
 
   private async load(guildId: string): Promise<GuildState | null> {
-    const g = await this.db.selectFrom('guilds').select(['id', 'owner_id']).where('id', '=', guildId).executeTakeFirst();
-    if (!g) return null;
-    const [roles, channels, members] = await Promise.all([
-      this.db.selectFrom('roles').select(['id', 'permissions', 'position']).where('guild_id', '=', guildId).execute(),
-      this.db.selectFrom('channels').select(['id', 'type', 'parent_id', 'permission_overwrites']).where('guild_id', '=', guildId).execute(),
-      this.db.selectFrom('members').select(['user_id', 'roles', 'communication_disabled_until']).where('guild_id', '=', guildId).execute(),
-    ]);
-    const privateThreads = channels.filter((c) => num(c.type) === 12).map((c) => id(c.id));
-    const threadMembers = privateThreads.length
-      ? await this.db.selectFrom('thread_members').select(['channel_id', 'user_id']).where('channel_id', 'in', privateThreads).execute()
-      : [];
-    const privateThreadMembers = new Map(privateThreads.map((t) => [t, new Set<string>()]));
-    for (const tm of threadMembers) privateThreadMembers.get(id(tm.channel_id))?.add(id(tm.user_id));
+    const rows = await this.repos.guilds.permissionState(guildId);
+    if (!rows) return null;
+    const privateThreadMembers = new Map(rows.privateThreadIds.map((t) => [t, new Set<string>()]));
+    for (const tm of rows.privateThreadMembers) privateThreadMembers.get(tm.channelId)?.add(tm.userId);
     return {
       guildId,
       privateThreadMembers,
-      ownerId: id(g.owner_id),
-      rolePermissions: new Map(roles.map((r) => [id(r.id), BigInt(r.permissions)])),
-      rolePositions: new Map(roles.map((r) => [id(r.id), num(r.position)])),
-      channels: new Map(channels.map((c) => [id(c.id), { type: num(c.type), parentId: idOrNull(c.parent_id), overwrites: parseJson(c.permission_overwrites, []) }])),
-      members: new Map(members.map((m) => [id(m.user_id), { roles: parseJson(m.roles, []), timeoutUntil: numOrNull(m.communication_disabled_until) }])),
+      ownerId: rows.ownerId,
+      rolePermissions: new Map(rows.roles.map((r) => [r.id, r.permissions])),
+      rolePositions: new Map(rows.roles.map((r) => [r.id, r.position])),
+      channels: new Map(rows.channels.map((c) => [c.id, { type: c.type, parentId: c.parentId, overwrites: c.overwrites }])),
+      members: new Map(rows.members.map((m) => [m.userId, { roles: m.roles, timeoutUntil: m.timeoutUntil }])),
     };
   }
 

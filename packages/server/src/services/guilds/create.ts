@@ -23,8 +23,7 @@ export interface GuildCreateInput {
  */
 export async function createGuild(ctx: Ctx, owner: UserRecord, input: GuildCreateInput): Promise<string> {
   if (owner.bot) throw Errors.botsCannotUse();
-  const count = await ctx.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', owner.id).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= 100) throw Errors.maxGuilds();
+  if ((await ctx.repos.members.countGuildsOf(owner.id)) >= 100) throw Errors.maxGuilds();
   const now = ctx.clock.now();
   const guildId = ctx.ids.next();
 
@@ -58,21 +57,21 @@ export async function createGuild(ctx: Ctx, owner: UserRecord, input: GuildCreat
   }));
   const systemChannel = channels.find((c) => c.type === 0)?.id ?? null;
 
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('guilds').values({
+  await ctx.repos.transaction(async (tx) => {
+    await tx.guilds.insert({
       id: guildId, name: input.name, icon: input.icon ?? null, splash: null, banner: null, description: null, owner_id: owner.id,
       afk_channel_id: null, afk_timeout: input.afk_timeout ?? 300, verification_level: input.verification_level ?? 0,
       default_message_notifications: input.default_message_notifications ?? 0, explicit_content_filter: input.explicit_content_filter ?? 0,
       mfa_level: 0, nsfw_level: 0, premium_tier: 0, system_channel_id: systemChannel, system_channel_flags: input.system_channel_flags ?? 0,
       rules_channel_id: null, public_updates_channel_id: null, safety_alerts_channel_id: null,
       preferred_locale: input.preferred_locale ?? 'en-US', features: '[]', premium_progress_bar_enabled: 0, created_at: now,
-    }).execute();
-    await trx.insertInto('roles').values(roles).execute();
-    if (channels.length) await trx.insertInto('channels').values(channels).execute();
-    await trx.insertInto('members').values({
+    });
+    await tx.roles.insertMany(roles);
+    if (channels.length) await tx.channels.insertGuildChannels(channels);
+    await tx.members.insert({
       guild_id: guildId, user_id: owner.id, nick: null, avatar: null, banner: null, bio: null, roles: '[]', joined_at: now,
       premium_since: null, deaf: 0, mute: 0, pending: 0, flags: 0, communication_disabled_until: null,
-    }).execute();
+    });
   });
   ctx.access.invalidate(guildId);
   ctx.bus.publish({ t: 'GUILD_CREATE', d: { id: guildId }, guild_id: guildId, user_ids: [owner.id] });

@@ -30,7 +30,7 @@ export async function updateCurrentMember(ctx: Ctx, actor: Actor, guildId: strin
   if (!Object.keys(profile).length) return updateMember(ctx, actor, guildId, '@me', patch.nick === undefined ? {} : { nick: patch.nick });
   // The nick goes through the member service (its permission check and event) first, then the profile.
   if (patch.nick !== undefined) await updateMember(ctx, actor, guildId, '@me', { nick: patch.nick });
-  await ctx.db.updateTable('members').set(profile).where('guild_id', '=', guildId).where('user_id', '=', actor.user.id).execute();
+  await ctx.repos.members.patch(guildId, actor.user.id, profile);
   const out = await memberView(ctx, (await getMember(ctx, guildId, actor.user.id))!);
   ctx.bus.publish({ t: 'GUILD_MEMBER_UPDATE', d: { guild_id: guildId, ...out }, guild_id: guildId });
   return out;

@@ -94,7 +94,7 @@ export async function updateGuild(ctx: Ctx, actor: Actor, guildId: string, patch
     values.owner_id = patch.owner_id;
   }
 
-  if (Object.keys(values).length) await ctx.db.updateTable('guilds').set(values).where('id', '=', guildId).execute();
+  if (Object.keys(values).length) await ctx.repos.guilds.patch(guildId, values);
   const out = await renderGuild(ctx, await requireGuildRecord(ctx, guildId));
   ctx.bus.publish({ t: 'GUILD_UPDATE', d: out, guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_UPDATE, targetId: guildId, changes: auditChanges('guild', g, out) });
@@ -106,23 +106,22 @@ export async function deleteGuild(ctx: Ctx, actor: Actor, guildId: string): Prom
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id);
   if ((await ctx.access.ownerId(guildId)) !== actor.user.id) throw Errors.missingPermissions();
-  const memberIds = (await ctx.db.selectFrom('members').select('user_id').where('guild_id', '=', guildId).execute()).map((r) => String(r.user_id));
+  const memberIds = await ctx.repos.members.userIdsOf(guildId);
   let lostFollowers: FollowerTarget[] = [];
-  await ctx.db.transaction().execute(async (trx) => {
-    const channelIds = trx.selectFrom('channels').select('id').where('guild_id', '=', guildId);
-    lostFollowers = await deleteGuildExtras(trx, guildId); // templates, vanity, settings, followers, guild commands, …
-    await trx.deleteFrom('reactions').where('channel_id', 'in', channelIds).execute();
-    await trx.deleteFrom('thread_members').where('channel_id', 'in', channelIds).execute();
-    await trx.deleteFrom('files').where('channel_id', 'in', channelIds).execute();
-    await trx.deleteFrom('messages').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('webhooks').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('invites').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('bans').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('channels').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('members').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('roles').where('guild_id', '=', guildId).execute();
-    await deleteGuildResources(trx, guildId); // emoji, stickers, sounds, events, stages, audit log, AutoMod
-    await trx.deleteFrom('guilds').where('id', '=', guildId).execute();
+  await ctx.repos.transaction(async (tx) => {
+    lostFollowers = await deleteGuildExtras(tx, guildId); // templates, vanity, settings, followers, guild commands, …
+    await tx.reactions.deleteInGuild(guildId);
+    await tx.threads.deleteMembersInGuild(guildId);
+    await tx.files.deleteInGuild(guildId);
+    await tx.messages.deleteInGuild(guildId);
+    await tx.webhooks.deleteInGuild(guildId);
+    await tx.invites.deleteInGuild(guildId);
+    await tx.moderation.deleteBansOf(guildId);
+    await tx.channels.deleteInGuild(guildId);
+    await tx.members.deleteInGuild(guildId);
+    await tx.roles.deleteInGuild(guildId);
+    await deleteGuildResources(tx, guildId); // emoji, stickers, sounds, events, stages, audit log, AutoMod
+    await tx.guilds.deleteRow(guildId);
   });
   ctx.access.invalidate(guildId);
   ctx.bus.publish({ t: 'GUILD_DELETE', d: { id: guildId }, guild_id: guildId, user_ids: memberIds });

@@ -1,7 +1,6 @@
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toApplication } from '../../store/repos/mappers.js';
 import type { ApplicationRecord, UserRecord } from '../../store/records.js';
 import { publicUser } from '../../wire/user.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
@@ -22,27 +21,24 @@ interface Installed { app: ApplicationRecord; scopes: string[]; installerId: str
 
 async function installedApps(ctx: Ctx, guildId: string): Promise<Installed[]> {
   const [installs, bots] = await Promise.all([
-    ctx.db.selectFrom('application_guild_installs').selectAll().where('guild_id', '=', guildId).execute(),
-    ctx.db.selectFrom('applications').innerJoin('members', 'members.user_id', 'applications.bot_user_id')
-      .selectAll('applications').where('members.guild_id', '=', guildId).execute(),
+    ctx.repos.applications.installsIn(guildId),
+    ctx.repos.applications.botsIn(guildId),
   ]);
   const byApp = new Map<string, Installed>();
-  for (const row of bots) {
-    const app = toApplication(row);
+  for (const app of bots) {
     byApp.set(app.id, { app, scopes: ['bot', 'applications.commands'], installerId: null });
   }
-  const missing = installs.map((i) => String(i.application_id)).filter((id) => !byApp.has(id));
-  const extra = missing.length ? await ctx.db.selectFrom('applications').selectAll().where('id', 'in', missing).execute() : [];
-  for (const row of extra) {
-    const app = toApplication(row);
+  const missing = installs.map((i) => i.application_id).filter((id) => !byApp.has(id));
+  const extra = missing.length ? await ctx.repos.applications.listByIds(missing) : [];
+  for (const app of extra) {
     byApp.set(app.id, { app, scopes: [], installerId: null });
   }
   for (const i of installs) {
-    const entry = byApp.get(String(i.application_id));
+    const entry = byApp.get(i.application_id);
     if (!entry) continue;
-    const scopes = String(i.scopes).split(/\s+/).filter((s) => WIRE_SCOPES.has(s));
+    const scopes = i.scopes.split(/\s+/).filter((s) => WIRE_SCOPES.has(s));
     entry.scopes = [...new Set([...(entry.scopes.includes('bot') ? ['bot'] : []), ...scopes])];
-    entry.installerId = String(i.user_id);
+    entry.installerId = i.user_id;
   }
   return [...byApp.values()].sort((a, b) => (BigInt(a.app.id) < BigInt(b.app.id) ? -1 : 1));
 }
@@ -99,11 +95,11 @@ export async function deleteIntegration(ctx: Ctx, actor: Actor, guildId: string,
   const [wire] = await render(ctx, [found]);
   const botId = found.app.bot_user_id;
   const roles = botId
-    ? (await ctx.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('bot_id', '=', botId).where('managed', '=', 1).execute()).map((r) => String(r.id))
+    ? await ctx.repos.roles.managedIdsOfBot(guildId, botId)
     : [];
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('application_guild_installs').where('application_id', '=', found.app.id).where('guild_id', '=', guildId).execute();
-    if (roles.length) await trx.deleteFrom('roles').where('id', 'in', roles).execute();
+  await ctx.repos.transaction(async (tx) => {
+    await tx.applications.deleteInstall(found.app.id, guildId);
+    if (roles.length) await tx.roles.deleteByIds(roles);
   });
   if (botId) await removeMember(ctx, guildId, botId);
   ctx.access.invalidate(guildId);

@@ -59,17 +59,17 @@ export async function submitJoinRequest(ctx: Ctx, actor: Actor, guildId: string,
   const g = await requireGuildRecord(ctx, guildId);
   if (!g.features.includes(JOIN_APPROVAL_FEATURE)) throw Errors.missingAccess();
   if (await ctx.access.isMember(guildId, actor.user.id)) throw new ApiError(400, 40061, 'You are already a member of this guild');
-  const banned = await ctx.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', actor.user.id).executeTakeFirst();
+  const banned = await ctx.repos.moderation.isBanned(guildId, actor.user.id);
   if (banned) throw Errors.userBanned();
   const input = parseBody(Submit, body);
-  const existing = await ctx.db.selectFrom('guild_join_requests').selectAll().where('guild_id', '=', guildId).where('user_id', '=', actor.user.id).executeTakeFirst();
+  const existing = await ctx.repos.guilds.joinRequestOf(guildId, actor.user.id);
   if (existing && existing.status === 'SUBMITTED') return (await toWire(ctx, [existing as Row]))[0];
-  if (existing) await ctx.db.deleteFrom('guild_join_requests').where('id', '=', existing.id).execute();
+  if (existing) await ctx.repos.guilds.deleteJoinRequest(String(existing.id));
   const row = {
     id: ctx.ids.next(), guild_id: guildId, user_id: actor.user.id, status: 'SUBMITTED', form_responses: JSON.stringify(input.form_responses),
     rejection_reason: null, actioned_by: null, created_at: ctx.clock.now(), reviewed_at: null,
   };
-  await ctx.db.insertInto('guild_join_requests').values(row).execute();
+  await ctx.repos.guilds.insertJoinRequest(row);
   return (await toWire(ctx, [row]))[0];
 }
 
@@ -77,12 +77,7 @@ export async function submitJoinRequest(ctx: Ctx, actor: Actor, guildId: string,
 export async function listJoinRequests(ctx: Ctx, actor: Actor, guildId: string, query: unknown) {
   await requireReviewer(ctx, actor, guildId);
   const q = parseBody(ListQuery, query);
-  let sel = ctx.db.selectFrom('guild_join_requests').selectAll().where('guild_id', '=', guildId);
-  if (q.status) sel = sel.where('status', '=', q.status);
-  const total = Number((await sel.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-  if (q.before) sel = sel.where('id', '<', q.before);
-  if (q.after) sel = sel.where('id', '>', q.after);
-  const rows = await sel.orderBy('id', 'desc').limit(q.limit).execute();
+  const { rows, total } = await ctx.repos.guilds.joinRequestsPage(guildId, { status: q.status, before: q.before, after: q.after, limit: q.limit });
   return { guild_join_requests: await toWire(ctx, rows as Row[]), total };
 }
 
@@ -91,11 +86,11 @@ export async function actionJoinRequest(ctx: Ctx, actor: Actor, guildId: string,
   await requireReviewer(ctx, actor, guildId);
   const input = parseBody(Action, body);
   checkId(requestId, unknownRequest);
-  const row = await ctx.db.selectFrom('guild_join_requests').selectAll().where('id', '=', requestId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.guilds.joinRequestById(guildId, requestId);
   if (!row) throw unknownRequest();
   if (row.status !== 'SUBMITTED') throw new ApiError(400, 0, 'This join request has already been reviewed');
   if (input.action === 'APPROVED') await addMember(ctx, guildId, String(row.user_id));
   const update = { status: input.action, rejection_reason: input.action === 'REJECTED' ? input.rejection_reason ?? null : null, actioned_by: actor.user.id, reviewed_at: ctx.clock.now() };
-  await ctx.db.updateTable('guild_join_requests').set(update).where('id', '=', requestId).execute();
+  await ctx.repos.guilds.patchJoinRequest(requestId, update);
   return (await toWire(ctx, [{ ...(row as Row), ...update }]))[0];
 }

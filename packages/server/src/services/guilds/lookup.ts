@@ -78,8 +78,7 @@ export async function requireGuildPerms(ctx: Ctx, actor: Actor, guildId: string,
 export async function checkGuildChannels(ctx: Ctx, guildId: string, refs: { path: (string | number)[]; id: string }[]): Promise<void> {
   if (!refs.length) return;
   const ids = [...new Set(refs.map((r) => r.id))].filter(isId);
-  const rows = ids.length ? await ctx.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).where('id', 'in', ids).execute() : [];
-  const known = new Set(rows.map((r) => String(r.id)));
+  const known = new Set(await ctx.repos.channels.guildChannelIdsAmong(guildId, ids));
   const bad = refs.filter((r) => !known.has(r.id));
   if (bad.length) throw formError(bad.map((r) => ({ path: r.path, code: 'CHANNEL_INVALID', message: 'Invalid channel.' })));
 }

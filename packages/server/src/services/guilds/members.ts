@@ -1,10 +1,8 @@
-import { sql } from 'kysely';
 import type { Actor, Ctx } from '../context.js';
 import { Errors, fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
 import { member as memberWire } from '../../wire/member.js';
 import type { MemberRecord } from '../../store/records.js';
-import { toMember } from '../../store/repos/mappers.js';
 import { APP_FLAGS, applicationOfBot } from '../identity/applications.js';
 import { guildRoles, isAdmin, memberView, outranks, requireOutranks } from './lookup.js';
 import { checkId, isId } from '../../core/ids.js';
@@ -33,8 +31,7 @@ async function requireMemberOf(ctx: Ctx, guildId: string, userId: string): Promi
   return m;
 }
 
-async function renderMembers(ctx: Ctx, rows: unknown[]) {
-  const members = rows.map(toMember);
+async function renderMembers(ctx: Ctx, members: MemberRecord[]) {
   const users = await getUsers(ctx, members.map((m) => m.user_id));
   const now = ctx.clock.now();
   return members.map((m) => memberWire(m, users.get(m.user_id) ?? null, { now }));
@@ -42,7 +39,7 @@ async function renderMembers(ctx: Ctx, rows: unknown[]) {
 
 /** Writes a member's changed fields and tells the guild. */
 async function saveMember(ctx: Ctx, guildId: string, userId: string, values: Record<string, unknown>) {
-  await ctx.db.updateTable('members').set(values).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
+  await ctx.repos.members.patch(guildId, userId, values);
   const out = await memberView(ctx, (await getMember(ctx, guildId, userId))!);
   ctx.bus.publish({ t: 'GUILD_MEMBER_UPDATE', d: { guild_id: guildId, ...out }, guild_id: guildId });
   return out;
@@ -63,8 +60,7 @@ export async function listMembers(ctx: Ctx, actor: Actor, guildId: string, q: { 
     if (!app || !(app.flags & (APP_FLAGS.GATEWAY_GUILD_MEMBERS | APP_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED))) throw Errors.missingAccess();
   }
   if (q.after !== undefined && !isId(q.after)) return [];
-  const rows = await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', '>', q.after ?? '0')
-    .orderBy('user_id').limit(q.limit ?? 1).execute();
+  const rows = await ctx.repos.members.pageIn(guildId, q.after ?? '0', q.limit ?? 1);
   return renderMembers(ctx, rows);
 }
 
@@ -72,12 +68,7 @@ export async function listMembers(ctx: Ctx, actor: Actor, guildId: string, q: { 
 export async function searchMembers(ctx: Ctx, actor: Actor, guildId: string, q: { query: string; limit?: number }) {
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id);
-  const pattern = q.query.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-  const like = (col: 'users.username' | 'users.global_name' | 'members.nick') => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape ${sql.lit('\\')}`;
-  const rows = await ctx.db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id').selectAll('members')
-    .where('members.guild_id', '=', guildId)
-    .where((eb) => eb.or([like('users.username'), like('users.global_name'), like('members.nick')]))
-    .orderBy('members.user_id').limit(q.limit ?? 1).execute();
+  const rows = await ctx.repos.members.searchByNamePrefix(guildId, q.query, q.limit ?? 1);
   return renderMembers(ctx, rows);
 }
 

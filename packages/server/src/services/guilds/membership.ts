@@ -11,16 +11,14 @@ import { automodCheckMember } from '../moderation/automod.js';
  * GUILD_MEMBER_ADD to the guild and GUILD_CREATE to the joiner's sessions. Returns null if already a member.
  */
 export async function addMember(ctx: Ctx, guildId: string, userId: string, opts: { roles?: string[]; nick?: string | null } = {}): Promise<MemberRecord | null> {
-  const banned = await ctx.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  if (banned) throw Errors.userBanned();
-  const existing = await ctx.db.selectFrom('members').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  if (existing) return null;
+  if (await ctx.repos.moderation.isBanned(guildId, userId)) throw Errors.userBanned();
+  if (await ctx.repos.members.exists(guildId, userId)) return null;
   const row = {
     guild_id: guildId, user_id: userId, nick: opts.nick ?? null, avatar: null, banner: null, bio: null,
     roles: JSON.stringify(opts.roles ?? []), joined_at: ctx.clock.now(), premium_since: null, deaf: 0, mute: 0, pending: 0, flags: 0,
     communication_disabled_until: null,
   };
-  await ctx.db.insertInto('members').values(row).execute();
+  await ctx.repos.members.insert(row);
   ctx.access.invalidate(guildId);
   const m = toMember(row);
   const user = await getUser(ctx, userId);
@@ -32,8 +30,7 @@ export async function addMember(ctx: Ctx, guildId: string, userId: string, opts:
 
 /** Removes a member (kick, leave, ban). Emits GUILD_MEMBER_REMOVE and GUILD_DELETE to the removed user. */
 export async function removeMember(ctx: Ctx, guildId: string, userId: string): Promise<boolean> {
-  const res = await ctx.db.deleteFrom('members').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  if (!Number(res.numDeletedRows)) return false;
+  if (!(await ctx.repos.members.remove(guildId, userId))) return false;
   ctx.access.invalidate(guildId);
   const user = await getUser(ctx, userId);
   ctx.bus.publish({ t: 'GUILD_MEMBER_REMOVE', d: { guild_id: guildId, user: user ? { id: user.id, username: user.username, discriminator: user.discriminator, global_name: user.global_name, avatar: user.avatar, bot: user.bot || undefined } : { id: userId } }, guild_id: guildId });

@@ -1,7 +1,6 @@
 import type { Actor, Ctx } from '../context.js';
 import { fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toMember } from '../../store/repos/mappers.js';
 import { guildRoles, outranks, requireGuildPerms } from './lookup.js';
 import { removeMember } from './membership.js';
 import { AuditLogEvent, writeAuditLog } from '../moderation/audit-log.js';
@@ -23,8 +22,8 @@ async function pruneCandidates(ctx: Ctx, actor: Actor, guildId: string, input: P
   input.include_roles?.forEach((id, i) => {
     if (!roles.has(id)) throw fieldError(['include_roles', i], 'ROLE_INVALID', 'Invalid role.');
   });
-  const rows = (await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('joined_at', '<=', cutoff).execute()).map(toMember);
-  const active = new Set((await ctx.db.selectFrom('messages').select('author_id').distinct().where('guild_id', '=', guildId).where('created_at', '>', cutoff).execute()).map((r) => String(r.author_id)));
+  const rows = await ctx.repos.members.joinedBy(guildId, cutoff);
+  const active = new Set(await ctx.repos.messages.authorsInGuildSince(guildId, cutoff));
   const owner = await ctx.access.ownerId(guildId);
   const out: string[] = [];
   for (const m of rows) {

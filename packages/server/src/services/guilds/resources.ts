@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.js';
-import type { DB } from '../../store/schema.js';
+import type { Repos } from '../../store/repos/index.js';
 import { isId } from '../../core/ids.js';
 import { guildEmojis } from '../expressions/emojis.js';
 import { guildStickers } from '../expressions/stickers.js';
 import { guildSounds } from '../expressions/soundboard.js';
-import { deleteGuildEvents, guildEvents } from '../events/scheduled-events.js';
+import { guildEvents } from '../events/scheduled-events.js';
 import { guildStageInstances, stageWire } from '../channels/stage-instances.js';
 
 /**
@@ -28,24 +27,18 @@ export async function guildCreateResources(ctx: Ctx, guildId: string, viewerId: 
 }
 
 /** Removes everything migration 004 keeps for a guild (call inside the guild deletion's transaction). */
-export async function deleteGuildResources(db: Kysely<DB>, guildId: string): Promise<void> {
+export async function deleteGuildResources(repos: Repos, guildId: string): Promise<void> {
   if (!isId(guildId)) return;
-  for (const table of ['emojis', 'stickers', 'soundboard_sounds'] as const) {
-    const ids = db.selectFrom(table).select('id').where('guild_id', '=', guildId);
-    await db.deleteFrom('expression_assets').where('id', 'in', ids).execute();
-    await db.deleteFrom(table).where('guild_id', '=', guildId).execute();
-  }
-  await deleteGuildEvents(db, guildId);
-  await db.deleteFrom('stage_instances').where('guild_id', '=', guildId).execute();
-  await db.deleteFrom('audit_log_entries').where('guild_id', '=', guildId).execute();
-  await db.deleteFrom('automod_rules').where('guild_id', '=', guildId).execute();
+  await repos.expressions.deleteInGuild(guildId);
+  await repos.scheduledEvents.deleteInGuild(guildId);
+  await repos.channels.deleteStagesInGuild(guildId);
+  await repos.moderation.deleteLogAndRulesOf(guildId);
 }
 
 /** A deleted stage channel is no longer live: its stage instance ends (STAGE_INSTANCE_DELETE). */
 export async function channelRemoved(ctx: Ctx, guildId: string, channelId: string): Promise<void> {
   if (!isId(channelId)) return;
-  const stage = await ctx.db.selectFrom('stage_instances').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+  const stage = await ctx.repos.channels.endStageIn(channelId);
   if (!stage) return;
-  await ctx.db.deleteFrom('stage_instances').where('id', '=', String(stage.id)).execute();
   ctx.bus.publish({ t: 'STAGE_INSTANCE_DELETE', d: stageWire(stage), guild_id: guildId, channel_id: channelId });
 }

@@ -4,7 +4,6 @@ import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import { role as roleWire } from '../../wire/role.js';
 import type { RoleRecord } from '../../store/records.js';
 import { toRole } from '../../store/repos/mappers.js';
-import { parseJson } from '../../store/json.js';
 import { guildRoles, requireGuildRecord, requireRoleBelow } from './lookup.js';
 import { checkId } from '../../core/ids.js';
 import { checkRoleIcon, resolveColors, type ColorsInput } from './role-colors.js';
@@ -25,9 +24,9 @@ const maskPerms = (v: string) => BigInt(v) & ALL_PERMISSIONS;
 
 export async function requireRole(ctx: Ctx, guildId: string, roleId: string): Promise<RoleRecord> {
   checkId(roleId, Errors.unknownRole);
-  const row = await ctx.db.selectFrom('roles').selectAll().where('id', '=', roleId).where('guild_id', '=', guildId).executeTakeFirst();
-  if (!row) throw Errors.unknownRole();
-  return toRole(row);
+  const role = await ctx.repos.roles.inGuild(guildId, roleId);
+  if (!role) throw Errors.unknownRole();
+  return role;
 }
 
 export async function listRoles(ctx: Ctx, actor: Actor, guildId: string) {
@@ -62,9 +61,9 @@ export async function createRole(ctx: Ctx, actor: Actor, guildId: string, input:
     unicode_emoji: input.unicode_emoji ?? null, flags: 0, bot_id: null,
   };
   const shifted = roles.filter((r) => r.id !== guildId && r.position >= 1);
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const r of shifted) await trx.updateTable('roles').set({ position: r.position + 1 }).where('id', '=', r.id).execute();
-    await trx.insertInto('roles').values(row).execute();
+  await ctx.repos.transaction(async (tx) => {
+    await tx.roles.setPositions(shifted.map((r) => ({ id: r.id, position: r.position + 1 })));
+    await tx.roles.insertMany([row]);
   });
   const out = roleWire(toRole(row));
   ctx.bus.publish({ t: 'GUILD_ROLE_CREATE', d: { guild_id: guildId, role: out }, guild_id: guildId });
@@ -96,7 +95,7 @@ export async function updateRole(ctx: Ctx, actor: Actor, guildId: string, roleId
   if (input.mentionable != null) v.mentionable = input.mentionable ? 1 : 0;
   if (input.icon !== undefined) v.icon = input.icon;
   if (input.unicode_emoji !== undefined) v.unicode_emoji = input.unicode_emoji;
-  await ctx.db.updateTable('roles').set(v).where('id', '=', role.id).execute();
+  await ctx.repos.roles.patch(role.id, v);
   const out = roleWire(await requireRole(ctx, guildId, role.id));
   ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: out }, guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_UPDATE, targetId: role.id, changes: auditChanges('role', roleWire(role), out) });
@@ -111,13 +110,10 @@ export async function deleteRole(ctx: Ctx, actor: Actor, guildId: string, roleId
   if (role.id === guildId) throw Errors.invalidRole();
   if (role.managed) throw Errors.missingPermissions();
   await requireRoleBelow(ctx, guildId, actor.user.id, role.position);
-  const holders = await ctx.db.selectFrom('members').select(['user_id', 'roles']).where('guild_id', '=', guildId).where('roles', 'like', `%"${role.id}"%`).execute();
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('roles').where('id', '=', role.id).execute();
-    for (const h of holders) {
-      const kept = parseJson<string[]>(h.roles, []).filter((r) => r !== role.id);
-      await trx.updateTable('members').set({ roles: JSON.stringify(kept) }).where('guild_id', '=', guildId).where('user_id', '=', String(h.user_id)).execute();
-    }
+  const holders = await ctx.repos.members.holdersOf(guildId, role.id);
+  await ctx.repos.transaction(async (tx) => {
+    await tx.roles.deleteById(role.id);
+    for (const h of holders) await tx.members.setRoles(guildId, h.user_id, h.roles.filter((r) => r !== role.id));
   });
   ctx.bus.publish({ t: 'GUILD_ROLE_DELETE', d: { guild_id: guildId, role_id: role.id }, guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_DELETE, targetId: role.id, changes: auditChanges('role', roleWire(role), null) });
@@ -148,9 +144,7 @@ export async function reorderRoles(ctx: Ctx, actor: Actor, guildId: string, list
 
   const top = await ctx.access.topPosition(guildId, actor.user.id);
   if (moved.some(({ r, position }) => r.position >= top || position >= top)) throw Errors.missingPermissions();
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const m of moved) await trx.updateTable('roles').set({ position: m.position }).where('id', '=', m.r.id).execute();
-  });
+  await ctx.repos.roles.setPositions(moved.map((m) => ({ id: m.r.id, position: m.position })));
   for (const m of moved) ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: roleWire({ ...m.r, position: m.position }) }, guild_id: guildId });
   return (await guildRoles(ctx, guildId)).map(roleWire);
 }
@@ -161,9 +155,8 @@ export async function roleMemberCounts(ctx: Ctx, actor: Actor, guildId: string):
   await ctx.access.requireGuild(guildId, actor.user.id);
   const out: Record<string, number> = {};
   for (const r of await guildRoles(ctx, guildId)) if (r.id !== guildId) out[r.id] = 0;
-  const rows = await ctx.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).execute();
-  for (const row of rows) {
-    for (const id of parseJson<string[]>(row.roles, [])) if (id in out) out[id]++;
+  for (const roles of await ctx.repos.members.roleListsIn(guildId)) {
+    for (const id of roles) if (id in out) out[id]++;
   }
   return out;
 }

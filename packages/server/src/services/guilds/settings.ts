@@ -39,8 +39,7 @@ export interface OnboardingPrompt {
 }
 
 export async function getSettings(ctx: Ctx, guildId: string): Promise<GuildSettings> {
-  const row = await ctx.db.selectFrom('guild_settings').select('data').where('guild_id', '=', guildId).executeTakeFirst();
-  return parseJson<GuildSettings>(row?.data, {});
+  return parseJson<GuildSettings>(await ctx.repos.guilds.settingsJson(guildId), {});
 }
 
 export async function getSetting<K extends keyof GuildSettings>(ctx: Ctx, guildId: string, key: K): Promise<GuildSettings[K]> {
@@ -49,20 +48,12 @@ export async function getSetting<K extends keyof GuildSettings>(ctx: Ctx, guildI
 
 /** Replaces one key (undefined removes it); the other keys are kept. Upsert works the same on both engines. */
 export async function putSetting<K extends keyof GuildSettings>(ctx: Ctx, guildId: string, key: K, value: GuildSettings[K]): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('guild_settings').select('data').where('guild_id', '=', guildId).executeTakeFirst();
-    const data = parseJson<GuildSettings>(row?.data, {});
-    if (value === undefined) delete data[key];
-    else data[key] = value;
-    const json = JSON.stringify(data);
-    if (row) await trx.updateTable('guild_settings').set({ data: json }).where('guild_id', '=', guildId).execute();
-    else await trx.insertInto('guild_settings').values({ guild_id: guildId, data: json }).onConflict((oc) => oc.column('guild_id').doUpdateSet({ data: json })).execute();
-  });
+  await ctx.repos.guilds.putSettingKey(guildId, key, value);
 }
 
 /** Drops a guild's settings (guild deletion). */
 export async function deleteSettings(ctx: Ctx, guildId: string): Promise<void> {
-  await ctx.db.deleteFrom('guild_settings').where('guild_id', '=', guildId).execute();
+  await ctx.repos.guilds.deleteSettings(guildId);
 }
 
 /** The guild's incident actions still in force (a time in the past is over). */

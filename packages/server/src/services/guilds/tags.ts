@@ -1,7 +1,6 @@
 import type { Actor, Ctx } from '../context.js';
 import { Errors, fieldError } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toUser } from '../../store/repos/mappers.js';
 import type { UserRecord } from '../../store/records.js';
 import { publicUser } from '../../wire/user.js';
 import { requireGuildRecord } from './lookup.js';
@@ -54,7 +53,7 @@ export async function updateGuildProfile(ctx: Ctx, actor: Actor, guildId: string
   const features = g.features.filter((f) => f !== GUILD_TAGS_FEATURE);
   if (next.tag) features.push(GUILD_TAGS_FEATURE);
   if (features.length !== g.features.length || !!next.tag !== g.features.includes(GUILD_TAGS_FEATURE)) {
-    await ctx.db.updateTable('guilds').set({ features: JSON.stringify(features) }).where('id', '=', guildId).execute();
+    await ctx.repos.guilds.patch(guildId, { features: JSON.stringify(features) });
     ctx.bus.publish({ t: 'GUILD_UPDATE', d: await renderGuild(ctx, await requireGuildRecord(ctx, guildId)), guild_id: guildId });
   }
   await syncAdopters(ctx, guildId, next);
@@ -63,15 +62,14 @@ export async function updateGuildProfile(ctx: Ctx, actor: Actor, guildId: string
 
 /** Rewrites the tag and badge of everyone who adopted this guild's tag. */
 async function syncAdopters(ctx: Ctx, guildId: string, tag: { tag: string | null; badge: string | null }): Promise<void> {
-  const rows = await ctx.db.selectFrom('users').selectAll().where('primary_guild', 'like', `%"identity_guild_id":"${guildId}"%`).execute();
-  for (const u of rows.map(toUser)) {
+  for (const u of await ctx.repos.users.wearingGuildTag(guildId)) {
     if (u.primary_guild?.identity_guild_id !== guildId) continue;
     await save(ctx, u, { ...u.primary_guild, tag: tag.tag, badge: tag.badge });
   }
 }
 
 async function save(ctx: Ctx, u: UserRecord, pg: UserRecord['primary_guild']): Promise<UserRecord> {
-  await ctx.db.updateTable('users').set({ primary_guild: pg ? JSON.stringify(pg) : null }).where('id', '=', u.id).execute();
+  await ctx.repos.users.savePrimaryGuild(u.id, pg);
   const updated = (await getUser(ctx, u.id))!;
   ctx.bus.publish({ t: 'USER_UPDATE', d: publicUser(updated), user_ids: [u.id] });
   ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: u.id } }); // cached actors carry the user record

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toChannel } from '../../store/repos/mappers.js';
 import type { GuildRecord } from '../../store/records.js';
 import { bool, num, parseJson } from '../../store/json.js';
 import { publicUser } from '../../wire/user.js';
@@ -33,9 +32,9 @@ interface TemplateRow {
 async function snapshot(ctx: Ctx, g: GuildRecord): Promise<Record<string, unknown>> {
   const roles = await guildRoles(ctx, g.id);
   const roleNo = new Map(roles.map((r, i) => [r.id, i]));
-  const rows = await ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', g.id).where('type', 'not in', [10, 11, 12]).orderBy('position').orderBy('id').execute();
+  const rows = await ctx.repos.channels.layoutOf(g.id);
   // Categories first, so a channel's parent always comes before it when the guild is rebuilt.
-  const channels = rows.map(toChannel).sort((a, b) => Number(b.type === 4) - Number(a.type === 4));
+  const channels = rows.sort((a, b) => Number(b.type === 4) - Number(a.type === 4));
   const chanNo = new Map(channels.map((c, i) => [c.id, i + 1]));
   return {
     name: g.name,
@@ -100,7 +99,7 @@ async function render(ctx: Ctx, row: TemplateRow) {
 
 async function findTemplate(ctx: Ctx, code: string): Promise<TemplateRow | null> {
   if (!/^[A-Za-z0-9]{1,32}$/.test(code)) return null;
-  return (await ctx.db.selectFrom('guild_templates').selectAll().where('code', '=', code).executeTakeFirst()) as TemplateRow | undefined ?? null;
+  return (await ctx.repos.guilds.templateByCode(code)) as TemplateRow | null;
 }
 
 async function guildTemplate(ctx: Ctx, guildId: string, code: string): Promise<TemplateRow> {
@@ -124,14 +123,14 @@ export async function getTemplate(ctx: Ctx, code: string) {
 /** GET /guilds/{id}/templates: MANAGE_GUILD. */
 export async function listTemplates(ctx: Ctx, actor: Actor, guildId: string) {
   await manage(ctx, actor, guildId);
-  const rows = await ctx.db.selectFrom('guild_templates').selectAll().where('guild_id', '=', guildId).execute();
+  const rows = await ctx.repos.guilds.templatesOf(guildId);
   return Promise.all(rows.map((r) => render(ctx, r as TemplateRow)));
 }
 
 /** POST /guilds/{id}/templates: MANAGE_GUILD; a guild holds one template. */
 export async function createTemplate(ctx: Ctx, actor: Actor, guildId: string, input: { name: string; description?: string | null }) {
   await manage(ctx, actor, guildId);
-  const existing = await ctx.db.selectFrom('guild_templates').select('code').where('guild_id', '=', guildId).executeTakeFirst();
+  const existing = (await ctx.repos.guilds.templatesOf(guildId))[0];
   if (existing) throw alreadyHasTemplate();
   const g = await requireGuildRecord(ctx, guildId);
   const now = ctx.clock.now();
@@ -141,7 +140,7 @@ export async function createTemplate(ctx: Ctx, actor: Actor, guildId: string, in
     code, guild_id: guildId, name: input.name, description: input.description ?? null, creator_id: actor.user.id, usage_count: 0,
     snapshot: JSON.stringify(await snapshot(ctx, g)), dirty: 0, created_at: now, updated_at: now,
   };
-  await ctx.db.insertInto('guild_templates').values(row).execute();
+  await ctx.repos.guilds.insertTemplate(row);
   return render(ctx, row);
 }
 
@@ -151,7 +150,7 @@ export async function syncTemplate(ctx: Ctx, actor: Actor, guildId: string, code
   const row = await guildTemplate(ctx, guildId, code);
   const g = await requireGuildRecord(ctx, guildId);
   const values = { snapshot: JSON.stringify(await snapshot(ctx, g)), dirty: 0, updated_at: ctx.clock.now() };
-  await ctx.db.updateTable('guild_templates').set(values).where('code', '=', row.code).execute();
+  await ctx.repos.guilds.patchTemplate(row.code, values);
   return render(ctx, { ...row, ...values });
 }
 
@@ -162,7 +161,7 @@ export async function updateTemplate(ctx: Ctx, actor: Actor, guildId: string, co
   const values: Record<string, unknown> = {};
   if (input.name !== undefined) values.name = input.name;
   if (input.description !== undefined) values.description = input.description;
-  if (Object.keys(values).length) await ctx.db.updateTable('guild_templates').set(values).where('code', '=', row.code).execute();
+  if (Object.keys(values).length) await ctx.repos.guilds.patchTemplate(row.code, values);
   return render(ctx, { ...row, ...values } as TemplateRow);
 }
 
@@ -171,7 +170,7 @@ export async function deleteTemplate(ctx: Ctx, actor: Actor, guildId: string, co
   await manage(ctx, actor, guildId);
   const row = await guildTemplate(ctx, guildId, code);
   const out = await render(ctx, row);
-  await ctx.db.deleteFrom('guild_templates').where('code', '=', row.code).execute();
+  await ctx.repos.guilds.deleteTemplate(row.code);
   return out;
 }
 
@@ -200,21 +199,21 @@ export async function createGuildFromTemplate(ctx: Ctx, actor: Actor, code: stri
   const newRoles = await guildRoles(ctx, guildId);
   const roleAt = new Map(newRoles.map((r) => [r.position, r.id]));
   const roleOf = new Map(roles.map((r, i) => [Number(r.id), roleAt.get(i)]));
-  const chanRows = await ctx.db.selectFrom('channels').select(['id', 'position']).where('guild_id', '=', guildId).execute();
-  const chanAt = new Map(chanRows.map((c) => [num(c.position), String(c.id)]));
+  const chanRows = await ctx.repos.channels.positionsIn(guildId);
+  const chanAt = new Map(chanRows.map((c) => [c.position, c.id]));
   const chanOf = new Map(channels.map((c, i) => [Number(c.id), chanAt.get(i)]));
   for (const [i, c] of channels.entries()) {
     const overwrites = (Array.isArray(c.permission_overwrites) ? c.permission_overwrites : [])
       .map((o: any) => ({ id: roleOf.get(Number(o.id)), type: 0, allow: String(o.allow ?? '0'), deny: String(o.deny ?? '0') }))
       .filter((o: any) => o.id);
     const id = chanAt.get(i);
-    if (id && overwrites.length) await ctx.db.updateTable('channels').set({ permission_overwrites: JSON.stringify(overwrites) }).where('id', '=', id).execute();
+    if (id && overwrites.length) await ctx.repos.channels.writeOverwrites(id, overwrites);
   }
   const refs: Record<string, string | null> = {};
   if (s.afk_channel_id != null) refs.afk_channel_id = chanOf.get(Number(s.afk_channel_id)) ?? null;
   if (s.system_channel_id != null) refs.system_channel_id = chanOf.get(Number(s.system_channel_id)) ?? null;
-  if (Object.keys(refs).length) await ctx.db.updateTable('guilds').set(refs).where('id', '=', guildId).execute();
-  await ctx.db.updateTable('guild_templates').set((eb) => ({ usage_count: eb('usage_count', '+', 1) })).where('code', '=', row.code).execute();
+  if (Object.keys(refs).length) await ctx.repos.guilds.patch(guildId, refs);
+  await ctx.repos.guilds.countTemplateUse(row.code);
   ctx.access.invalidate(guildId);
   return renderGuild(ctx, await requireGuildRecord(ctx, guildId));
 }

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { num } from '../../store/json.js';
 import { checkGuildChannels, guildRoles, requireGuildPerms, requireGuildRecord } from './lookup.js';
 import { checkId } from '../../core/ids.js';
 import { getSetting, putSetting } from './settings.js';
@@ -41,21 +40,19 @@ async function enabledWidget(ctx: Ctx, guildId: string) {
 
 /** A permanent invite of the widget channel, created on first use. */
 async function widgetInvite(ctx: Ctx, guildId: string, channelId: string): Promise<string> {
-  const rows = await ctx.db.selectFrom('invites').select(['code']).where('channel_id', '=', channelId).where('inviter_id', 'is', null)
-    .where('max_age', '=', 0).where('max_uses', '=', 0).limit(1).execute();
-  if (rows[0]) return rows[0].code;
+  const existing = await ctx.repos.invites.permanentSystemInviteOf(channelId);
+  if (existing) return existing;
   const code = crypto.randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
-  await ctx.db.insertInto('invites').values({
+  await ctx.repos.invites.insertRow({
     code, guild_id: guildId, channel_id: channelId, inviter_id: null, max_age: 0, max_uses: 0, uses: 0, temporary: 0,
     target_type: null, target_user_id: null, flags: 0, created_at: ctx.clock.now(),
-  }).execute();
+  });
   return code;
 }
 
 /** Online members as the widget shows them: at most 100, ids replaced by their index, no avatar hash. */
 async function onlineMembers(ctx: Ctx, guildId: string) {
-  const rows = await ctx.db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id')
-    .select(['members.user_id', 'members.nick', 'users.username', 'users.global_name']).where('members.guild_id', '=', guildId).execute();
+  const rows = await ctx.repos.members.namesIn(guildId);
   const online = rows.map((r) => ({ r, p: ctx.presences.visible(String(r.user_id)) })).filter((x) => x.p.status !== 'offline');
   const members = online.slice(0, 100).map(({ r, p }, i) => ({
     id: String(i),
@@ -74,13 +71,13 @@ async function onlineMembers(ctx: Ctx, guildId: string) {
  */
 export async function widgetJson(ctx: Ctx, guildId: string) {
   const { g, w } = await enabledWidget(ctx, guildId);
-  const rows = await ctx.db.selectFrom('channels').select(['id', 'name', 'position', 'permission_overwrites']).where('guild_id', '=', guildId).where('type', 'in', [2, 13]).orderBy('position').execute();
+  const rows = await ctx.repos.channels.voiceChannelsOf(guildId);
   const everyone = (await guildRoles(ctx, guildId)).find((r) => r.id === guildId)?.permissions ?? 0n;
   const channels = rows.filter((c) => {
-    const ow = (JSON.parse(String(c.permission_overwrites ?? '[]')) as { id: string; deny: string; allow: string }[]).find((o) => o.id === guildId);
+    const ow = c.permission_overwrites.find((o) => o.id === guildId);
     const perms = ow ? (everyone & ~BigInt(ow.deny)) | BigInt(ow.allow) : everyone;
     return (perms & P.VIEW_CHANNEL) !== 0n;
-  }).map((c) => ({ id: String(c.id), name: c.name ?? '', position: num(c.position) }));
+  }).map((c) => ({ id: c.id, name: c.name ?? '', position: c.position }));
   const inviteCode = w.channel_id ? await widgetInvite(ctx, guildId, w.channel_id).catch(() => null) : null;
   return {
     id: g.id,

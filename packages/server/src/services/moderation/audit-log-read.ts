@@ -2,7 +2,6 @@ import type { Actor, Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { checkId, isId } from '../../core/ids.js';
 import { P } from '@accord/protocol';
-import { toChannel, toWebhook } from '../../store/repos/mappers.js';
 import { channel as channelWire } from '../../wire/channel.js';
 import { publicUser } from '../../wire/user.js';
 import { webhook as webhookWire } from '../../wire/webhook.js';
@@ -46,15 +45,10 @@ export async function listAuditLog(ctx: Ctx, actor: Actor, guildId: string, q: A
   const empty = { audit_log_entries: [], users: [], integrations: [], webhooks: [], guild_scheduled_events: [], threads: [], application_commands: [], auto_moderation_rules: [] };
   for (const v of [q.user_id, q.before, q.after]) if (v !== undefined && !isId(v)) return empty;
   if (q.action_type !== undefined && !KNOWN_TYPES.has(q.action_type)) return empty;
-  let sel = ctx.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', guildId)
-    .where('created_at', '>=', ctx.clock.now() - AUDIT_LOG_RETENTION_MS);
-  if (q.user_id !== undefined) sel = sel.where('user_id', '=', q.user_id);
-  if (q.target_id !== undefined) sel = sel.where('target_id', '=', q.target_id);
-  if (q.action_type !== undefined) sel = sel.where('action_type', '=', q.action_type);
-  const ascending = q.after !== undefined && q.before === undefined;
-  if (q.before !== undefined) sel = sel.where('id', '<', q.before);
-  if (q.after !== undefined) sel = sel.where('id', '>', q.after);
-  const rows = await sel.orderBy('id', ascending ? 'asc' : 'desc').limit(limit).execute();
+  const rows = await ctx.repos.moderation.auditLogPage(guildId, {
+    since: ctx.clock.now() - AUDIT_LOG_RETENTION_MS, user_id: q.user_id, target_id: q.target_id, action_type: q.action_type,
+    before: q.before, after: q.after, limit,
+  });
   const entries = rows.map(toEntry);
   return { ...empty, audit_log_entries: entries, ...(await referenced(ctx, guildId, entries)) };
 }
@@ -70,13 +64,12 @@ async function referenced(ctx: Ctx, guildId: string, entries: AuditLogEntry[]) {
 
   const webhookIds = targets(WEBHOOK_TARGETS);
   const webhooks = webhookIds.length
-    ? (await ctx.db.selectFrom('webhooks').selectAll().where('id', 'in', webhookIds).where('guild_id', '=', guildId).execute())
-      .map((w) => webhookWire(toWebhook(w), { withToken: false, baseUrl: ctx.publicUrl }))
+    ? (await ctx.repos.webhooks.inGuildByIds(guildId, webhookIds)).map((w) => webhookWire(w, { withToken: false, baseUrl: ctx.publicUrl }))
     : [];
 
   const threadIds = targets(THREAD_TARGETS);
   const threads = threadIds.length
-    ? (await ctx.db.selectFrom('channels').selectAll().where('id', 'in', threadIds).where('guild_id', '=', guildId).execute()).map((r) => channelWire(toChannel(r)))
+    ? (await ctx.repos.channels.inGuildByIds(guildId, threadIds)).map((c) => channelWire(c))
     : [];
 
   const eventIds = targets(EVENT_TARGETS);

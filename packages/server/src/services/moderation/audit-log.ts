@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Ctx } from '../context.js';
 import { P, type Overwrite } from '@accord/protocol';
 import { num, parseJson } from '../../store/json.js';
-import { id, idOrNull } from '../../store/schema.js';
+const id = (v: unknown): string => String(v);
+const idOrNull = (v: unknown): string | null => (v == null ? null : String(v));
 import { isId } from '../../core/ids.js';
 
 /** Audit log action types (discord-api-types `AuditLogEvent`). */
@@ -160,7 +161,7 @@ export async function writeAuditLog(ctx: Ctx, input: AuditEntryInput): Promise<A
       changes: changes.length ? JSON.stringify(changes) : null, options: Object.keys(options).length ? JSON.stringify(options) : null,
       reason, created_at: ctx.clock.now(),
     };
-    await ctx.db.insertInto('audit_log_entries').values(row).execute();
+    await ctx.repos.moderation.insertAuditEntry(row);
     const entry = toEntry(row);
     ctx.bus.publish({ t: 'GUILD_AUDIT_LOG_ENTRY_CREATE', d: { ...entry, guild_id: input.guildId }, guild_id: input.guildId, permission: P.VIEW_AUDIT_LOG.toString() });
     return entry;
@@ -172,7 +173,7 @@ export async function writeAuditLog(ctx: Ctx, input: AuditEntryInput): Promise<A
 
 /** Removes a guild's audit log with the guild. */
 export async function deleteGuildAuditLog(ctx: Ctx, guildId: string): Promise<void> {
-  if (isId(guildId)) await ctx.db.deleteFrom('audit_log_entries').where('guild_id', '=', guildId).execute();
+  if (isId(guildId)) await ctx.repos.moderation.deleteAuditLogOf(guildId);
 }
 
 // ---- one-call helpers for the services that write entries --------------------------------------------------------
@@ -182,12 +183,12 @@ export async function auditOverwrite(ctx: Ctx, userId: string, guildId: string, 
   const ow = after ?? before;
   if (!ow) return;
   const actionType = !before ? AuditLogEvent.CHANNEL_OVERWRITE_CREATE : !after ? AuditLogEvent.CHANNEL_OVERWRITE_DELETE : AuditLogEvent.CHANNEL_OVERWRITE_UPDATE;
-  const role = ow.type === 0 && isId(ow.id) ? await ctx.db.selectFrom('roles').select('name').where('id', '=', ow.id).executeTakeFirst() : undefined;
+  const roleName = ow.type === 0 && isId(ow.id) ? await ctx.repos.roles.nameOf(ow.id) : undefined;
   const view = (o: Overwrite | null) => (o ? { id: o.id, type: o.type, allow: o.allow, deny: o.deny } : null);
   const changes = actionType === AuditLogEvent.CHANNEL_OVERWRITE_UPDATE
     ? auditChanges('overwrite', { allow: before!.allow, deny: before!.deny }, { allow: after!.allow, deny: after!.deny })
     : auditChanges('overwrite', view(before), view(after));
-  await writeAuditLog(ctx, { guildId, userId, actionType, targetId: channelId, changes, options: { id: ow.id, type: String(ow.type), role_name: role?.name } });
+  await writeAuditLog(ctx, { guildId, userId, actionType, targetId: channelId, changes, options: { id: ow.id, type: String(ow.type), role_name: roleName ?? undefined } });
 }
 
 /** MEMBER_UPDATE for changed member fields and MEMBER_ROLE_UPDATE ($add / $remove) for changed roles. */
@@ -210,7 +211,7 @@ export async function auditMemberChange(ctx: Ctx, userId: string, guildId: strin
     const removed = before.roles.filter((r) => !nextRoles.includes(r));
     if (!added.length && !removed.length) return;
     const ids = [...added, ...removed].filter(isId);
-    const names = new Map((ids.length ? await ctx.db.selectFrom('roles').select(['id', 'name']).where('id', 'in', ids).execute() : []).map((r) => [String(r.id), r.name]));
+    const names = ids.length ? await ctx.repos.roles.namesOf(ids) : new Map<string, string>();
     const part = (list: string[]) => list.map((id) => ({ id, name: names.get(id) ?? '' }));
     const changes: AuditChange[] = [];
     if (added.length) changes.push({ key: '$add', new_value: part(added) });
@@ -238,9 +239,7 @@ export const threadAudit = (t: Record<string, any> | null) =>
 
 /** A command's stored permission overwrites (before a change is written). */
 export async function storedCommandPermissions(ctx: Ctx, applicationId: string, guildId: string, commandId: string): Promise<{ id: string }[]> {
-  const row = await ctx.db.selectFrom('command_permissions').select('permissions')
-    .where('application_id', '=', applicationId).where('guild_id', '=', guildId).where('command_id', '=', commandId).executeTakeFirst();
-  return parseJson<{ id: string }[]>(row?.permissions, []);
+  return parseJson<{ id: string }[]>(await ctx.repos.commands.storedPermissionsJson(applicationId, guildId, commandId), []);
 }
 
 /** APPLICATION_COMMAND_PERMISSION_UPDATE: one change per overwritten entity, keyed by its id. */

@@ -7,7 +7,6 @@ import { parseBody, snowflake } from '../../core/validation.js';
 import { parseJson } from '../../store/json.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from './audit-log.js';
 import { isId } from '../../core/ids.js';
-import { toChannel, toUser } from '../../store/repos/mappers.js';
 import { assertMessageChannel } from '../messages/channel.js';
 import { normalizeEmbed } from '../messages/embeds.js';
 import { insertMessage, messageRow } from '../messages/write.js';
@@ -134,8 +133,7 @@ async function requireManager(ctx: Ctx, actor: Actor, guildId: string): Promise<
 }
 
 async function loadRules(ctx: Ctx, guildId: string): Promise<AutomodRule[]> {
-  const rows = await ctx.db.selectFrom('automod_rules').selectAll().where('guild_id', '=', guildId).orderBy('id').execute();
-  return rows.map(toRule);
+  return (await ctx.repos.moderation.automodRulesOf(guildId)).map(toRule);
 }
 
 /**
@@ -168,7 +166,7 @@ export async function listRules(ctx: Ctx, actor: Actor, guildId: string): Promis
 
 async function loadRule(ctx: Ctx, guildId: string, ruleId: string): Promise<AutomodRule> {
   if (!isId(ruleId)) throw unknownRule();
-  const row = await ctx.db.selectFrom('automod_rules').selectAll().where('id', '=', ruleId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.moderation.automodRule(guildId, ruleId);
   if (!row) throw unknownRule();
   return toRule(row);
 }
@@ -182,7 +180,7 @@ export async function getRule(ctx: Ctx, actor: Actor, guildId: string, ruleId: s
 export async function rulesByIds(ctx: Ctx, guildId: string, ids: string[]): Promise<AutomodRule[]> {
   const ok = ids.filter(isId);
   if (!ok.length) return [];
-  return (await ctx.db.selectFrom('automod_rules').selectAll().where('guild_id', '=', guildId).where('id', 'in', ok).execute()).map(toRule);
+  return (await ctx.repos.moderation.automodRulesByIds(guildId, ok)).map(toRule);
 }
 
 interface RuleDraft {
@@ -220,9 +218,9 @@ async function checkDraft(ctx: Ctx, guildId: string, perms: bigint, d: RuleDraft
     if (a.type === ActionType.SEND_ALERT_MESSAGE) {
       const channelId = md.channel_id;
       const ch = channelId && isId(channelId)
-        ? await ctx.db.selectFrom('channels').select(['id', 'type']).where('id', '=', channelId).where('guild_id', '=', guildId).executeTakeFirst()
+        ? await ctx.repos.channels.inGuildById(guildId, channelId)
         : undefined;
-      if (!ch || ![0, 5].includes(Number(ch.type))) throw fieldError(['actions', i, 'metadata', 'channel_id'], 'CHANNEL_INVALID', 'Invalid channel.');
+      if (!ch || ![0, 5].includes(ch.type)) throw fieldError(['actions', i, 'metadata', 'channel_id'], 'CHANNEL_INVALID', 'Invalid channel.');
     }
     if (a.type === ActionType.TIMEOUT) {
       if (md.duration_seconds == null) throw fieldError(['actions', i, 'metadata', 'duration_seconds'], 'BASE_TYPE_REQUIRED', 'This field is required');
@@ -232,13 +230,13 @@ async function checkDraft(ctx: Ctx, guildId: string, perms: bigint, d: RuleDraft
   }
   const roles = [...new Set(d.exempt_roles)];
   if (roles.length) {
-    const found = new Set((await ctx.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('id', 'in', roles.filter(isId)).execute()).map((r) => String(r.id)));
+    const found = new Set(await ctx.repos.roles.idsAmongInGuild(guildId, roles.filter(isId)));
     const bad = roles.findIndex((r) => !found.has(r));
     if (bad >= 0) throw formError([{ path: ['exempt_roles', bad], code: 'ROLE_INVALID', message: 'Invalid role.' }]);
   }
   const channels = [...new Set(d.exempt_channels)];
   if (channels.length) {
-    const found = new Set((await ctx.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('id', 'in', channels.filter(isId)).execute()).map((r) => String(r.id)));
+    const found = new Set(await ctx.repos.channels.idsAmongInGuild(guildId, channels.filter(isId)));
     const bad = channels.findIndex((c) => !found.has(c));
     if (bad >= 0) throw formError([{ path: ['exempt_channels', bad], code: 'CHANNEL_INVALID', message: 'Invalid channel.' }]);
   }
@@ -261,7 +259,7 @@ export async function createRule(ctx: Ctx, actor: Actor, guildId: string, body: 
   const max = MAX_PER_TYPE[b.trigger_type];
   if (count >= max) throw fieldError('trigger_type', 'AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED', `Maximum number of rules of this trigger type reached (${max}).`);
   const row = { id: ctx.ids.next(), guild_id: guildId, creator_id: actor.user.id, data: JSON.stringify(data), enabled: b.enabled ? 1 : 0 };
-  await ctx.db.insertInto('automod_rules').values(row).execute();
+  await ctx.repos.moderation.insertAutomodRule(row);
   const rule = toRule(row);
   publishRule(ctx, 'AUTO_MODERATION_RULE_CREATE', rule);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.AUTO_MODERATION_RULE_CREATE, targetId: rule.id, changes: auditChanges('automod', null, rule) });
@@ -283,7 +281,7 @@ export async function updateRule(ctx: Ctx, actor: Actor, guildId: string, ruleId
     exempt_channels: b.exempt_channels !== undefined ? b.exempt_channels ?? [] : rule.exempt_channels,
   });
   const enabled = b.enabled == null ? (rule.enabled ? 1 : 0) : b.enabled ? 1 : 0;
-  await ctx.db.updateTable('automod_rules').set({ data: JSON.stringify(data), enabled }).where('id', '=', rule.id).execute();
+  await ctx.repos.moderation.updateAutomodRule(rule.id, JSON.stringify(data), enabled);
   const next = toRule({ id: rule.id, guild_id: guildId, creator_id: rule.creator_id, data: JSON.stringify(data), enabled });
   publishRule(ctx, 'AUTO_MODERATION_RULE_UPDATE', next);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.AUTO_MODERATION_RULE_UPDATE, targetId: rule.id, changes: auditChanges('automod', rule, next) });
@@ -292,7 +290,7 @@ export async function updateRule(ctx: Ctx, actor: Actor, guildId: string, ruleId
 
 export async function deleteRule(ctx: Ctx, actor: Actor, guildId: string, ruleId: string): Promise<void> {
   const rule = await getRule(ctx, actor, guildId, ruleId);
-  await ctx.db.deleteFrom('automod_rules').where('id', '=', rule.id).execute();
+  await ctx.repos.moderation.deleteAutomodRule(rule.id);
   publishRule(ctx, 'AUTO_MODERATION_RULE_DELETE', rule);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.AUTO_MODERATION_RULE_DELETE, targetId: rule.id, changes: auditChanges('automod', rule, null) });
 }
@@ -393,8 +391,7 @@ export interface AutomodScope {
 }
 
 async function rolesOf(ctx: Ctx, guildId: string, userId: string): Promise<string[]> {
-  const m = await ctx.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  return parseJson<string[]>(m?.roles, []);
+  return ctx.repos.members.roleIdsOf(guildId, userId);
 }
 
 /**
@@ -430,11 +427,11 @@ export async function automodCheckMember(ctx: Ctx, guildId: string, userId: stri
     const rules = (await cachedRules(ctx, guildId)).filter((r) => r.enabled && r.trigger_type === TriggerType.MEMBER_PROFILE);
     if (!rules.length) return;
     const [member, user] = await Promise.all([
-      ctx.db.selectFrom('members').select(['nick', 'roles', 'flags']).where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst(),
-      ctx.db.selectFrom('users').select(['username', 'global_name']).where('id', '=', userId).executeTakeFirst(),
+      ctx.repos.members.get(guildId, userId),
+      ctx.repos.users.byId(userId),
     ]);
     if (!member || !user) return;
-    const roles = parseJson<string[]>(member.roles, []);
+    const roles = member.roles;
     const names = [member.nick, user.global_name, user.username].filter((n): n is string => !!n).join('\n');
     for (const rule of rules) {
       if (roles.some((id) => rule.exempt_roles.includes(id))) continue;
@@ -481,11 +478,11 @@ async function execute(ctx: Ctx, rule: AutomodRule, match: Match, x: Execution):
 async function postAlert(ctx: Ctx, rule: AutomodRule, match: Match, x: Execution, channelId: string): Promise<string | null> {
   try {
     if (!isSnowflake(channelId)) return null;
-    const [chRow, userRow] = await Promise.all([
-      ctx.db.selectFrom('channels').selectAll().where('id', '=', channelId).where('guild_id', '=', x.guildId).executeTakeFirst(),
-      ctx.db.selectFrom('users').selectAll().where('id', '=', x.userId).executeTakeFirst(),
+    const [ch, author] = await Promise.all([
+      ctx.repos.channels.inGuildById(x.guildId, channelId),
+      ctx.repos.users.byId(x.userId),
     ]);
-    if (!chRow || !userRow) return null;
+    if (!ch || !author) return null;
     const fields = [
       { name: 'rule_name', value: rule.name, inline: true },
       ...(x.channelId ? [{ name: 'channel_id', value: x.channelId, inline: true }] : []),
@@ -493,10 +490,9 @@ async function postAlert(ctx: Ctx, rule: AutomodRule, match: Match, x: Execution
       ...(match.keyword ? [{ name: 'keyword', value: match.keyword.slice(0, 1024), inline: true }] : []),
       ...(match.content ? [{ name: 'keyword_matched_content', value: match.content.slice(0, 1024), inline: true }] : []),
     ];
-    const ch = toChannel(chRow);
     assertMessageChannel(ch);
     const embed = normalizeEmbed({ description: x.content.slice(0, 4096), fields }, []);
-    const { record } = await insertMessage(ctx, ch, { ...messageRow(ctx, ch, x.userId, 24), embeds: JSON.stringify([embed]) }, { authors: [toUser(userRow)] });
+    const { record } = await insertMessage(ctx, ch, { ...messageRow(ctx, ch, x.userId, 24), embeds: JSON.stringify([embed]) }, { authors: [author] });
     return record.id;
   } catch (err) {
     if (ctx.config.logLevel !== 'silent') console.error('[automod] alert failed', err);
@@ -510,15 +506,15 @@ async function timeout(ctx: Ctx, guildId: string, userId: string, seconds: numbe
   const perms = await ctx.access.guildPerms(guildId, userId);
   if (perms === null || (perms & P.ADMINISTRATOR) !== 0n || (await ctx.access.ownerId(guildId)) === userId) return false;
   const until = ctx.clock.now() + seconds * 1000;
-  await ctx.db.updateTable('members').set({ communication_disabled_until: until }).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
+  await ctx.repos.members.patch(guildId, userId, { communication_disabled_until: until });
   await announceMember(ctx, guildId, userId);
   return true;
 }
 
 async function quarantine(ctx: Ctx, guildId: string, userId: string): Promise<void> {
-  const m = await ctx.db.selectFrom('members').select('flags').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  if (!m || (Number(m.flags) & QUARANTINED_USERNAME)) return;
-  await ctx.db.updateTable('members').set({ flags: Number(m.flags) | QUARANTINED_USERNAME }).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
+  const m = await ctx.repos.members.get(guildId, userId);
+  if (!m || (m.flags & QUARANTINED_USERNAME)) return;
+  await ctx.repos.members.patch(guildId, userId, { flags: m.flags | QUARANTINED_USERNAME });
   await announceMember(ctx, guildId, userId);
 }
 

@@ -17,19 +17,17 @@ export async function listBans(ctx: Ctx, actor: Actor, guildId: string, q: { lim
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id, P.BAN_MEMBERS);
   const limit = q.limit ?? 1000;
-  let sel = ctx.db.selectFrom('bans').selectAll().where('guild_id', '=', guildId);
   let rows;
   if (q.before !== undefined && !q.after) {
     // The page just before `before`, still returned in ascending order.
-    if (isId(q.before)) sel = sel.where('user_id', '<', q.before);
-    rows = (await sel.orderBy('user_id', 'desc').limit(limit).execute()).reverse();
+    rows = await ctx.repos.moderation.bansBefore(guildId, isId(q.before) ? q.before : null, limit);
   } else {
     if (q.after !== undefined && !isId(q.after)) return [];
-    rows = await sel.where('user_id', '>', q.after ?? '0').orderBy('user_id').limit(limit).execute();
+    rows = await ctx.repos.moderation.bansAfter(guildId, q.after ?? '0', limit);
   }
-  const users = await getUsers(ctx, rows.map((r) => String(r.user_id)));
+  const users = await getUsers(ctx, rows.map((r) => r.user_id));
   return rows.flatMap((r) => {
-    const u = users.get(String(r.user_id));
+    const u = users.get(r.user_id);
     return u ? [banView(r.reason ?? null, u)] : [];
   });
 }
@@ -38,7 +36,7 @@ export async function getBan(ctx: Ctx, actor: Actor, guildId: string, userId: st
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id, P.BAN_MEMBERS);
   checkId(userId, Errors.unknownBan);
-  const row = await ctx.db.selectFrom('bans').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await ctx.repos.moderation.banOf(guildId, userId);
   const user = row && (await getUser(ctx, userId));
   if (!row || !user) throw Errors.unknownBan();
   return banView(row.reason ?? null, user);
@@ -56,21 +54,20 @@ async function bannable(ctx: Ctx, guildId: string, actorId: string, userId: stri
  */
 async function applyBans(ctx: Ctx, guildId: string, users: UserRecord[], deleteSeconds: number, reason: string | null): Promise<void> {
   const ids = users.map((u) => u.id);
-  const already = new Set((await ctx.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', 'in', ids).execute()).map((r) => String(r.user_id)));
+  const already = new Set(await ctx.repos.moderation.bannedAmong(guildId, ids));
   const fresh = users.filter((u) => !already.has(u.id));
   const doomed = deleteSeconds > 0
-    ? await ctx.db.selectFrom('messages').select(['id', 'channel_id']).where('guild_id', '=', guildId).where('author_id', 'in', ids)
-      .where('created_at', '>=', ctx.clock.now() - deleteSeconds * 1000).execute()
+    ? await ctx.repos.messages.idsByAuthorsInGuildSince(guildId, ids, ctx.clock.now() - deleteSeconds * 1000)
     : [];
   const messageIds = doomed.map((m) => String(m.id));
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.repos.transaction(async (tx) => {
     if (fresh.length) {
-      await trx.insertInto('bans').values(fresh.map((u) => ({ guild_id: guildId, user_id: u.id, reason, created_at: ctx.clock.now() }))).execute();
+      await tx.moderation.insertBans(fresh.map((u) => ({ guild_id: guildId, user_id: u.id, reason, created_at: ctx.clock.now() })));
     }
     for (let i = 0; i < messageIds.length; i += CHUNK) {
       const part = messageIds.slice(i, i + CHUNK);
-      await trx.deleteFrom('reactions').where('message_id', 'in', part).execute();
-      await trx.deleteFrom('messages').where('id', 'in', part).execute();
+      await tx.reactions.deleteOnMessages(part);
+      await tx.messages.deleteByIds(part);
     }
   });
   for (const u of users) await removeMember(ctx, guildId, u.id);
@@ -104,7 +101,7 @@ export async function bulkBan(ctx: Ctx, actor: Actor, guildId: string, userIds: 
   const wanted = [...new Set(userIds)];
   const valid = wanted.filter(isId);
   const users = await getUsers(ctx, valid);
-  const banned = new Set(valid.length ? (await ctx.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', 'in', valid).execute()).map((r) => String(r.user_id)) : []);
+  const banned = new Set(valid.length ? await ctx.repos.moderation.bannedAmong(guildId, valid) : []);
   const ok: UserRecord[] = [];
   for (const id of valid) {
     const u = users.get(id);
@@ -122,8 +119,7 @@ export async function unbanUser(ctx: Ctx, actor: Actor, guildId: string, userId:
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id, P.BAN_MEMBERS);
   checkId(userId, Errors.unknownBan);
-  const res = await ctx.db.deleteFrom('bans').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
-  if (!Number(res.numDeletedRows)) throw Errors.unknownBan();
+  if (!(await ctx.repos.moderation.unban(guildId, userId))) throw Errors.unknownBan();
   const user = await getUser(ctx, userId);
   await auditBans(ctx, actor.user.id, guildId, [userId], AuditLogEvent.MEMBER_BAN_REMOVE);
   ctx.bus.publish({ t: 'GUILD_BAN_REMOVE', d: { guild_id: guildId, user: user ? publicUser(user) : { id: userId } }, guild_id: guildId });

@@ -42,5 +42,39 @@ export class ApplicationsRepo extends Repo {
   async signingKeyOf(applicationId: string): Promise<string | null> {
     const row = await this.db.selectFrom('applications').select('signing_key').where('id', '=', applicationId).executeTakeFirst();
     return row?.signing_key || null;
+  /** Deletes every app install record of a guild. */
+  async deleteInstallsIn(guildId: string): Promise<void> {
+    await this.db.deleteFrom('application_guild_installs').where('guild_id', '=', guildId).execute();
+  }
+
+  /** A guild's app install records (who installed which app, with which scopes). */
+  async installsIn(guildId: string): Promise<{ application_id: string; user_id: string; scopes: string; created_at: number }[]> {
+    const rows = await this.db.selectFrom('application_guild_installs').selectAll().where('guild_id', '=', guildId).execute();
+    return rows.map((r) => ({ application_id: String(r.application_id), user_id: String(r.user_id), scopes: String(r.scopes), created_at: Number(r.created_at) }));
+  }
+
+  /** The applications whose bot is a member of this guild. */
+  async botsIn(guildId: string): Promise<ApplicationRecord[]> {
+    const rows = await this.db.selectFrom('applications').innerJoin('members', 'members.user_id', 'applications.bot_user_id')
+      .selectAll('applications').where('members.guild_id', '=', guildId).execute();
+    return rows.map(toApplication);
+  }
+
+  /** The applications among `ids` that exist, in no particular order. */
+  async listByIds(ids: string[]): Promise<ApplicationRecord[]> {
+    if (!ids.length) return [];
+    return (await this.db.selectFrom('applications').selectAll().where('id', 'in', ids).execute()).map(toApplication);
+  }
+
+  /** Deletes the install record of an app in a guild. */
+  async deleteInstall(applicationId: string, guildId: string): Promise<void> {
+    await this.db.deleteFrom('application_guild_installs').where('application_id', '=', applicationId).where('guild_id', '=', guildId).execute();
+  }
+
+  /** The id of the application that is `idOrBot` or whose bot user it is, or null. */
+  async idOfAppOrBot(idOrBot: string): Promise<string | null> {
+    const app = await this.db.selectFrom('applications').select('id')
+      .where((eb) => eb.or([eb('id', '=', idOrBot), eb('bot_user_id', '=', idOrBot)])).executeTakeFirst();
+    return app ? String(app.id) : null;
   }
 }

@@ -1,6 +1,9 @@
 import { Repo } from './repo.js';
 import { toMember } from './mappers.js';
 import type { MemberRecord } from '../records.js';
+import type { MembersTable } from '../schema.js';
+import { sql } from 'kysely';
+import { parseJson } from '../json.js';
 
 /** Guild members and membership (joins, leaves, member rows). */
 export class MembersRepo extends Repo {
@@ -20,5 +23,88 @@ export class MembersRepo extends Repo {
   async ofUsers(guildId: string, userIds: string[]): Promise<MemberRecord[]> {
     if (!userIds.length) return [];
     return (await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map(toMember);
+  /** How many guilds a user is a member of. */
+  async countGuildsOf(userId: string): Promise<number> {
+    const r = await this.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** Inserts a member row. */
+  async insert(row: MembersTable): Promise<void> {
+    await this.db.insertInto('members').values(row).execute();
+  }
+
+  /** Deletes every member row of a guild. */
+  async deleteInGuild(guildId: string): Promise<void> {
+    await this.db.deleteFrom('members').where('guild_id', '=', guildId).execute();
+  }
+
+  /** Applies a partial member update (column values already encoded: JSON as text, booleans as 0/1). */
+  async patch(guildId: string, userId: string, values: Partial<MembersTable>): Promise<void> {
+    await this.db.updateTable('members').set(values).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
+  }
+
+  /** Members of a guild by user id after `after`, at most `limit`. */
+  async pageIn(guildId: string, after: string, limit: number): Promise<MemberRecord[]> {
+    const rows = await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', '>', after)
+      .orderBy('user_id').limit(limit).execute();
+    return rows.map(toMember);
+  }
+
+  /** Members whose username, display name or nick starts with `query` (case-insensitive), by user id, at most `limit`. */
+  async searchByNamePrefix(guildId: string, query: string, limit: number): Promise<MemberRecord[]> {
+    const pattern = query.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+    const like = (col: 'users.username' | 'users.global_name' | 'members.nick') => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape ${sql.lit('\\')}`;
+    const rows = await this.db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id').selectAll('members')
+      .where('members.guild_id', '=', guildId)
+      .where((eb) => eb.or([like('users.username'), like('users.global_name'), like('members.nick')]))
+      .orderBy('members.user_id').limit(limit).execute();
+    return rows.map(toMember);
+  }
+
+  /** Whether a user is a member of a guild. */
+  async exists(guildId: string, userId: string): Promise<boolean> {
+    return !!(await this.db.selectFrom('members').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst());
+  }
+
+  /** Removes a member; false when they were not one. */
+  async remove(guildId: string, userId: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('members').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  /** Members of a guild who joined at or before `cutoff` (ms). */
+  async joinedBy(guildId: string, cutoff: number): Promise<MemberRecord[]> {
+    return (await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('joined_at', '<=', cutoff).execute()).map(toMember);
+  }
+
+  /** Every member of a guild with the names a widget shows (nick, display name, username). */
+  async namesIn(guildId: string): Promise<{ user_id: string; nick: string | null; username: string; global_name: string | null }[]> {
+    const rows = await this.db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id')
+      .select(['members.user_id', 'members.nick', 'users.username', 'users.global_name']).where('members.guild_id', '=', guildId).execute();
+    return rows.map((r) => ({ user_id: String(r.user_id), nick: r.nick ?? null, username: r.username, global_name: r.global_name ?? null }));
+  }
+
+  /** Members of a guild that may hold a role (their role lists mention its id), with their role lists. */
+  async holdersOf(guildId: string, roleId: string): Promise<{ user_id: string; roles: string[] }[]> {
+    const rows = await this.db.selectFrom('members').select(['user_id', 'roles']).where('guild_id', '=', guildId).where('roles', 'like', `%"${roleId}"%`).execute();
+    return rows.map((r) => ({ user_id: String(r.user_id), roles: parseJson<string[]>(r.roles, []) }));
+  }
+
+  /** Replaces a member's role ids. */
+  async setRoles(guildId: string, userId: string, roles: string[]): Promise<void> {
+    await this.db.updateTable('members').set({ roles: JSON.stringify(roles) }).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
+  }
+
+  /** The role lists of every member of a guild. */
+  async roleListsIn(guildId: string): Promise<string[][]> {
+    const rows = await this.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).execute();
+    return rows.map((r) => parseJson<string[]>(r.roles, []));
+  }
+
+  /** The role ids of a member (empty when not a member). */
+  async roleIdsOf(guildId: string, userId: string): Promise<string[]> {
+    const m = await this.db.selectFrom('members').select('roles').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    return parseJson<string[]>(m?.roles, []);
   }
 }
