@@ -42,6 +42,8 @@ export class ApplicationsRepo extends Repo {
   async signingKeyOf(applicationId: string): Promise<string | null> {
     const row = await this.db.selectFrom('applications').select('signing_key').where('id', '=', applicationId).executeTakeFirst();
     return row?.signing_key || null;
+  }
+
   /** Deletes every app install record of a guild. */
   async deleteInstallsIn(guildId: string): Promise<void> {
     await this.db.deleteFrom('application_guild_installs').where('guild_id', '=', guildId).execute();

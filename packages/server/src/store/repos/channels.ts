@@ -5,12 +5,9 @@ import { atomically } from './tx.js';
 import { bool, num } from '../json.js';
 import { toChannel } from './mappers.js';
 import type { ChannelRecord } from '../records.js';
-import type { ChannelsTable } from '../schema.js';
-import type { Overwrite } from '@accord/protocol';
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 import type { Store } from '../db.js';
-import { num } from '../json.js';
 import { parseJson } from '../json.js';
 
 /** A live stage (stage_instances row). */
@@ -34,6 +31,7 @@ export class ChannelsRepo extends Repo {
     const rows = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('id', 'in', ids).execute();
     return rows.map((r) => String(r.id));
   }
+
   /** The DMs and group DMs a user is a recipient of, in one round trip (READY, presence audiences). */
   async dmsOf(userId: string): Promise<ChannelRecord[]> {
     const rows = await this.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
@@ -81,57 +79,6 @@ export class ChannelsRepo extends Repo {
 
   /** A guild's channels without threads, by position then id. */
   async guildChannelsSorted(guildId: string): Promise<ChannelRecord[]> {
-  /** Inserts the channels of a new guild (several rows at once). */
-  async insertGuildChannels(rows: ChannelsTable[]): Promise<void> {
-    await this.db.insertInto('channels').values(rows).execute();
-  }
-
-  /**
-   * Removes the follow links into and out of some channels (or of a whole guild): the `channel_followers` rows, and the
-   * follower webhooks (in any guild) that those source channels fed. Returns the channels whose webhooks went.
-   */
-  async dropFollowLinks(where: { guildId: string } | { channelIds: string[] }): Promise<{ guild_id: string; channel_id: string }[]> {
-    const db = this.db;
-    const channelIds = 'channelIds' in where ? where.channelIds : null;
-    if (channelIds && !channelIds.length) return [];
-    const fed = await db.selectFrom('channel_followers').select(['webhook_id', 'guild_id', 'channel_id'])
-      .where((eb) => (channelIds ? eb('source_channel_id', 'in', channelIds) : eb('source_guild_id', '=', (where as { guildId: string }).guildId)))
-      .execute();
-    if (fed.length) await db.deleteFrom('webhooks').where('id', 'in', fed.map((r) => String(r.webhook_id))).execute();
-    await db.deleteFrom('channel_followers').where((eb) => (channelIds
-      ? eb.or([eb('source_channel_id', 'in', channelIds), eb('channel_id', 'in', channelIds)])
-      : eb.or([eb('source_guild_id', '=', (where as { guildId: string }).guildId), eb('guild_id', '=', (where as { guildId: string }).guildId)])))
-      .execute();
-    const seen = new Map<string, { guild_id: string; channel_id: string }>();
-    for (const r of fed) seen.set(String(r.channel_id), { guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
-    return [...seen.values()];
-  }
-
-  /** @deprecated A ChannelsRepo over a raw transaction handle, for callers not yet moved to Repos; goes with them. */
-  static onHandle(handle: object): ChannelsRepo {
-    return new ChannelsRepo(handle as Kysely<DB>, undefined as unknown as Store);
-  }
-
-  /** Deletes every channel row of a guild (threads included). */
-  async deleteInGuild(guildId: string): Promise<void> {
-    await this.db.deleteFrom('channels').where('guild_id', '=', guildId).execute();
-  }
-
-  /** Deletes every stage instance of a guild. */
-  async deleteStagesInGuild(guildId: string): Promise<void> {
-    await this.db.deleteFrom('stage_instances').where('guild_id', '=', guildId).execute();
-  }
-
-  /** Ends the live stage instance of a channel, if any, and returns its row as it was (null when there was none). */
-  async endStageIn(channelId: string): Promise<{ id: string; guild_id: string; channel_id: string; topic: string; privacy_level: number; discoverable_disabled: number; guild_scheduled_event_id: string | null } | null> {
-    const stage = await this.db.selectFrom('stage_instances').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
-    if (!stage) return null;
-    await this.db.deleteFrom('stage_instances').where('id', '=', String(stage.id)).execute();
-    return stage as any;
-  }
-
-  /** A guild's channels without threads, by position then id (a template's snapshot). */
-  async layoutOf(guildId: string): Promise<ChannelRecord[]> {
     const rows = await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).orderBy('position').orderBy('id').execute();
     return rows.map(toChannel);
   }
@@ -231,6 +178,63 @@ export class ChannelsRepo extends Repo {
   /** Rewrites a 1:1 DM's recipients and its dm_key. */
   async setDmRecipients(id: string, recipients: string[], dmKey: string): Promise<void> {
     await this.db.updateTable('channels').set({ recipients: JSON.stringify(recipients), dm_key: dmKey }).where('id', '=', id).execute();
+  }
+
+  /** Inserts the channels of a new guild (several rows at once). */
+  async insertGuildChannels(rows: ChannelsTable[]): Promise<void> {
+    await this.db.insertInto('channels').values(rows).execute();
+  }
+
+  /**
+   * Removes the follow links into and out of some channels (or of a whole guild): the `channel_followers` rows, and the
+   * follower webhooks (in any guild) that those source channels fed. Returns the channels whose webhooks went.
+   */
+  async dropFollowLinks(where: { guildId: string } | { channelIds: string[] }): Promise<{ guild_id: string; channel_id: string }[]> {
+    const db = this.db;
+    const channelIds = 'channelIds' in where ? where.channelIds : null;
+    if (channelIds && !channelIds.length) return [];
+    const fed = await db.selectFrom('channel_followers').select(['webhook_id', 'guild_id', 'channel_id'])
+      .where((eb) => (channelIds ? eb('source_channel_id', 'in', channelIds) : eb('source_guild_id', '=', (where as { guildId: string }).guildId)))
+      .execute();
+    if (fed.length) await db.deleteFrom('webhooks').where('id', 'in', fed.map((r) => String(r.webhook_id))).execute();
+    await db.deleteFrom('channel_followers').where((eb) => (channelIds
+      ? eb.or([eb('source_channel_id', 'in', channelIds), eb('channel_id', 'in', channelIds)])
+      : eb.or([eb('source_guild_id', '=', (where as { guildId: string }).guildId), eb('guild_id', '=', (where as { guildId: string }).guildId)])))
+      .execute();
+    const seen = new Map<string, { guild_id: string; channel_id: string }>();
+    for (const r of fed) seen.set(String(r.channel_id), { guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
+    return [...seen.values()];
+  }
+
+  /** @deprecated A ChannelsRepo over a raw transaction handle, for callers not yet moved to Repos; goes with them. */
+  static onHandle(handle: object): ChannelsRepo {
+    return new ChannelsRepo(handle as Kysely<DB>, undefined as unknown as Store);
+  }
+
+  /** Deletes every channel row of a guild (threads included). */
+  async deleteInGuild(guildId: string): Promise<void> {
+    await this.db.deleteFrom('channels').where('guild_id', '=', guildId).execute();
+  }
+
+  /** Deletes every stage instance of a guild. */
+  async deleteStagesInGuild(guildId: string): Promise<void> {
+    await this.db.deleteFrom('stage_instances').where('guild_id', '=', guildId).execute();
+  }
+
+  /** Ends the live stage instance of a channel, if any, and returns its row as it was (null when there was none). */
+  async endStageIn(channelId: string): Promise<{ id: string; guild_id: string; channel_id: string; topic: string; privacy_level: number; discoverable_disabled: number; guild_scheduled_event_id: string | null } | null> {
+    const stage = await this.db.selectFrom('stage_instances').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+    if (!stage) return null;
+    await this.db.deleteFrom('stage_instances').where('id', '=', String(stage.id)).execute();
+    return stage as any;
+  }
+
+  /** A guild's channels without threads, by position then id (a template's snapshot). */
+  async layoutOf(guildId: string): Promise<ChannelRecord[]> {
+    const rows = await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).orderBy('position').orderBy('id').execute();
+    return rows.map(toChannel);
+  }
+
   /** The id and position of every channel of a guild. */
   async positionsIn(guildId: string): Promise<{ id: string; position: number }[]> {
     const rows = await this.db.selectFrom('channels').select(['id', 'position']).where('guild_id', '=', guildId).execute();

@@ -178,6 +178,7 @@ export class CommandsRepo extends Repo {
   async recordCreates(applicationId: string, scope: string, ids: string[], now: number): Promise<void> {
     if (!ids.length) return;
     await this.db.insertInto('application_command_creates').values(ids.map((i) => ({ id: i, application_id: applicationId, scope, created_at: now }))).execute();
+  }
 
   /** Deletes a guild's commands, their permissions and its daily-create counts. */
   async deleteInGuild(guildId: string): Promise<void> {

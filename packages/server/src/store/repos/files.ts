@@ -7,6 +7,7 @@ export class FilesRepo extends Repo {
   async insert(rows: FilesTable[]): Promise<void> {
     if (!rows.length) return;
     await this.db.insertInto('files').values(rows).execute();
+  }
 
   /** Deletes the file rows of every channel of a guild. */
   async deleteInGuild(guildId: string): Promise<void> {

@@ -149,6 +149,7 @@ export class InteractionsRepo extends Repo {
   /** Gives back a follow-up counted by `takeFollowup` (the follow-up was not sent). */
   async returnFollowup(interactionId: string): Promise<void> {
     await this.db.updateTable('interactions').set((eb) => ({ followups: eb('followups', '-', 1) })).where('id', '=', interactionId).execute();
+  }
 
   /** Deletes every interaction of a guild. */
   async deleteInGuild(guildId: string): Promise<void> {

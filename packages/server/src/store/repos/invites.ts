@@ -3,8 +3,16 @@ import type { InvitesTable } from '../schema.js';
 
 /** Invites and their target users. */
 export class InvitesRepo extends Repo {
-
   /** Whether an invite code is taken. */
+  async codeExists(code: string): Promise<boolean> {
+    return !!(await this.db.selectFrom('invites').select('code').where('code', '=', code).executeTakeFirst());
+  }
+
+  /** Inserts an invite row (the code must be free). */
+  async insertInvite(row: InvitesTable): Promise<void> {
+    await this.db.insertInto('invites').values(row).execute();
+  }
+
   /** Deletes every invite of a guild. */
   async deleteInGuild(guildId: string): Promise<void> {
     await this.db.deleteFrom('invites').where('guild_id', '=', guildId).execute();
@@ -17,13 +25,6 @@ export class InvitesRepo extends Repo {
     await this.db.deleteFrom('invite_targets').where('code', 'in', codes).execute();
   }
 
-  /** Whether an invite with this code exists. */
-  async codeExists(code: string): Promise<boolean> {
-    return !!(await this.db.selectFrom('invites').select('code').where('code', '=', code).executeTakeFirst());
-  }
-
-  /** Inserts an invite row (the code must be free). */
-  async insertInvite(row: InvitesTable): Promise<void> {
   /** The code of a channel's permanent invite with no inviter (the widget's), or null. */
   async permanentSystemInviteOf(channelId: string): Promise<string | null> {
     const rows = await this.db.selectFrom('invites').select(['code']).where('channel_id', '=', channelId).where('inviter_id', 'is', null)

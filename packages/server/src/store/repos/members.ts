@@ -23,6 +23,8 @@ export class MembersRepo extends Repo {
   async ofUsers(guildId: string, userIds: string[]): Promise<MemberRecord[]> {
     if (!userIds.length) return [];
     return (await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map(toMember);
+  }
+
   /** How many guilds a user is a member of. */
   async countGuildsOf(userId: string): Promise<number> {
     const r = await this.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();

@@ -110,6 +110,7 @@ export class MessagesRepo extends Repo {
   /** Makes `to` the author of every DM message (no guild) `from` wrote (accounts merged). */
   async reassignDmAuthor(from: string, to: string): Promise<void> {
     await this.db.updateTable('messages').set({ author_id: to }).where('author_id', '=', from).where('guild_id', 'is', null).execute();
+  }
 
   /** Deletes every message of a guild. */
   async deleteInGuild(guildId: string): Promise<void> {

@@ -12,16 +12,6 @@ export class RolesRepo extends Repo {
     return (await this.db.selectFrom('roles').selectAll().where('guild_id', '=', guildId).execute()).map(toRole);
   }
 
-  /** Inserts role rows (a new guild's, or one new role). */
-  async insertMany(rows: RolesTable[]): Promise<void> {
-    await this.db.insertInto('roles').values(rows).execute();
-  }
-
-  /** Deletes every role of a guild. */
-  async deleteInGuild(guildId: string): Promise<void> {
-    await this.db.deleteFrom('roles').where('guild_id', '=', guildId).execute();
-  }
-
   /** A role of this guild by id, or null. */
   async inGuild(guildId: string, roleId: string): Promise<RoleRecord | null> {
     const row = await this.db.selectFrom('roles').selectAll().where('id', '=', roleId).where('guild_id', '=', guildId).executeTakeFirst();
@@ -33,6 +23,18 @@ export class RolesRepo extends Repo {
     if (!ids.length) return [];
     const rows = await this.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('id', 'in', ids).execute();
     return rows.map((r) => String(r.id));
+  }
+
+  /** Inserts role rows (a new guild's, or one new role). */
+  async insertMany(rows: RolesTable[]): Promise<void> {
+    await this.db.insertInto('roles').values(rows).execute();
+  }
+
+  /** Deletes every role of a guild. */
+  async deleteInGuild(guildId: string): Promise<void> {
+    await this.db.deleteFrom('roles').where('guild_id', '=', guildId).execute();
+  }
+
   /** Moves roles to new positions, one update per role, in one transaction. */
   async setPositions(moves: { id: string; position: number }[]): Promise<void> {
     const run = async (db: Kysely<DB>) => {

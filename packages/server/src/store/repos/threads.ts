@@ -122,6 +122,7 @@ export class ThreadsRepo extends Repo {
       .where('thread_members.user_id', '=', userId).where('channels.parent_id', '=', parentId).where('channels.type', '=', 12)
       .execute();
     return rows.map(toChannel);
+  }
 
   /** Deletes the thread members of every thread of a guild. */
   async deleteMembersInGuild(guildId: string): Promise<void> {

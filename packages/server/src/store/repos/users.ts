@@ -28,6 +28,8 @@ export class UsersRepo extends Repo {
     q = legacy ? q.where('discriminator', '=', discriminator!) : q.where('bot', '=', 0);
     const row = await q.executeTakeFirst();
     return row ? String(row.id) : null;
+  }
+
   /** Users whose primary guild (adopted tag) may be this guild (callers check identity_guild_id exactly). */
   async wearingGuildTag(guildId: string): Promise<UserRecord[]> {
     const rows = await this.db.selectFrom('users').selectAll().where('primary_guild', 'like', `%"identity_guild_id":"${guildId}"%`).execute();

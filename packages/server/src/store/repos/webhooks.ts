@@ -3,12 +3,9 @@ import type { WebhookRecord } from '../records.js';
 import type { WebhooksTable } from '../schema.js';
 import { toWebhook } from './mappers.js';
 import { atomically } from './tx.js';
-import { toWebhook } from './mappers.js';
-import type { WebhookRecord } from '../records.js';
 
 /** Channel webhooks. */
 export class WebhooksRepo extends Repo {
-
   /** One webhook, or null. */
   async byId(id: string): Promise<WebhookRecord | null> {
     const row = await this.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
@@ -92,6 +89,8 @@ export class WebhooksRepo extends Repo {
       });
     }
     return out;
+  }
+
   /** Deletes every webhook of a guild. */
   async deleteInGuild(guildId: string): Promise<void> {
     await this.db.deleteFrom('webhooks').where('guild_id', '=', guildId).execute();
