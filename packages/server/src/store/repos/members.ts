@@ -15,4 +15,17 @@ export class MembersRepo extends Repo {
     const rows = await this.db.selectFrom('members').select('user_id').where('guild_id', '=', guildId).execute();
     return rows.map((r) => String(r.user_id));
   }
+
+  /** In how many guilds a user is a member. */
+  async guildCountOf(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The guilds a user is a member of (id, name, icon, MFA level), by id. */
+  async guildSummariesOf(userId: string): Promise<{ id: string; name: string; icon: string | null; mfa_level: number }[]> {
+    const rows = await this.db.selectFrom('members').innerJoin('guilds', 'guilds.id', 'members.guild_id')
+      .select(['guilds.id', 'guilds.name', 'guilds.icon', 'guilds.mfa_level']).where('members.user_id', '=', userId).orderBy('guilds.id').execute();
+    return rows.map((g) => ({ id: String(g.id), name: g.name, icon: g.icon, mfa_level: Number(g.mfa_level) }));
+  }
 }
