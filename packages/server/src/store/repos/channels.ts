@@ -9,4 +9,10 @@ export class ChannelsRepo extends Repo {
     const row = await this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toChannel(row) : null;
   }
+
+  /** The id of a guild's first text or announcement channel by position, or null. */
+  async firstTextChannelId(guildId: string): Promise<string | null> {
+    const first = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'in', [0, 5]).orderBy('position').limit(1).executeTakeFirst();
+    return first ? String(first.id) : null;
+  }
 }

@@ -28,4 +28,11 @@ export class MembersRepo extends Repo {
       .select(['guilds.id', 'guilds.name', 'guilds.icon', 'guilds.mfa_level']).where('members.user_id', '=', userId).orderBy('guilds.id').execute();
     return rows.map((g) => ({ id: String(g.id), name: g.name, icon: g.icon, mfa_level: Number(g.mfa_level) }));
   }
+
+  /** The members of a guild among these users, by user id. */
+  async someOf(guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
+    if (!userIds.length) return new Map();
+    const rows = await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute();
+    return new Map(rows.map((m) => [String(m.user_id), toMember(m)]));
+  }
 }
