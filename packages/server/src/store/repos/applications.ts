@@ -91,4 +91,16 @@ export class ApplicationsRepo extends Repo {
       .onConflict((oc) => oc.columns(['application_id', 'guild_id']).doUpdateSet({ scopes }))
       .execute();
   }
+
+  /** The ids of the applications a user owns. */
+  async idsOwnedBy(ownerId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('applications').select('id').where('owner_id', '=', ownerId).execute();
+    return rows.map((r) => String(r.id));
+  }
+
+  /** Dev tools: every application (id, name, icon, bot, owner), by id. */
+  async devList(): Promise<{ id: string; name: string; icon: string | null; bot_user_id: string | null; owner_id: string }[]> {
+    const rows = await this.db.selectFrom('applications').select(['id', 'name', 'icon', 'bot_user_id', 'owner_id']).orderBy('id').execute();
+    return rows.map((r) => ({ id: String(r.id), name: r.name, icon: r.icon, bot_user_id: r.bot_user_id ? String(r.bot_user_id) : null, owner_id: String(r.owner_id) }));
+  }
 }

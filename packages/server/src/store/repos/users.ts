@@ -65,4 +65,11 @@ export class UsersRepo extends Repo {
     };
     await (this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run));
   }
+
+  /** Dev tools: the first `limit` people (no bots, no system users), by id. */
+  async devPeople(limit: number): Promise<{ id: string; username: string; global_name: string | null; avatar: string | null; email: string | null }[]> {
+    const rows = await this.db.selectFrom('users').select(['id', 'username', 'global_name', 'avatar', 'email'])
+      .where('bot', '=', 0).where('system', '=', 0).orderBy('id').limit(limit).execute();
+    return rows.map((r) => ({ id: String(r.id), username: r.username, global_name: r.global_name, avatar: r.avatar, email: r.email }));
+  }
 }
