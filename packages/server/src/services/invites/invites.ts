@@ -127,7 +127,7 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
 }
 
 async function liveInvites(ctx: Ctx, column: 'channel_id' | 'guild_id', id: string) {
-  const rows = await ctx.repos.invites.listBy(column, id);
+  const rows = column === 'channel_id' ? await ctx.repos.invites.ofChannel(id) : await ctx.repos.invites.ofGuild(id);
   const now = ctx.clock.now();
   return Promise.all(rows.filter((i) => isLive(i, now)).map((i) => renderInvite(ctx, i, { metadata: true })));
 }

@@ -44,9 +44,14 @@ export class InvitesRepo extends Repo {
     }).execute();
   }
 
-  /** The invites of a channel or of a guild, oldest first (live or not). */
-  async listBy(column: 'channel_id' | 'guild_id', id: string): Promise<InviteRecord[]> {
-    return (await this.db.selectFrom('invites').selectAll().where(column, '=', id).orderBy('created_at').execute()).map(toInvite);
+  /** The invites of a channel, oldest first (live or not). */
+  async ofChannel(channelId: string): Promise<InviteRecord[]> {
+    return (await this.db.selectFrom('invites').selectAll().where('channel_id', '=', channelId).orderBy('created_at').execute()).map(toInvite);
+  }
+
+  /** The invites of a guild, oldest first (live or not). */
+  async ofGuild(guildId: string): Promise<InviteRecord[]> {
+    return (await this.db.selectFrom('invites').selectAll().where('guild_id', '=', guildId).orderBy('created_at').execute()).map(toInvite);
   }
 
   /** Deletes an invite (its extras are separate: deleteExtras). */
