@@ -158,10 +158,10 @@ export function registerInspectorRoutes(scope: FastifyInstance, ctx: Ctx, inspec
   });
 
   scope.get('/__dev/inspector/applications', async () => {
-    const rows = await ctx.db.selectFrom('applications').select(['id', 'name', 'icon', 'bot_user_id', 'owner_id']).orderBy('id').execute();
+    const rows = await ctx.repos.applications.devList();
     return rows.map((r) => ({
-      id: String(r.id), name: r.name, icon: r.icon, bot_id: r.bot_user_id ? String(r.bot_user_id) : null, owner_id: String(r.owner_id),
-      counts: inspector.counts(String(r.id)),
+      id: r.id, name: r.name, icon: r.icon, bot_id: r.bot_user_id, owner_id: r.owner_id,
+      counts: inspector.counts(r.id),
     }));
   });
 

@@ -38,19 +38,15 @@ export function registerMonetizationDevRoutes(app: FastifyInstance, ctx: Ctx, wo
     scope.post('/__dev/event-webhooks/run', async () => ({ attempts: await workers.outbox.run() }));
     scope.get('/__dev/event-webhooks/outbox', async (req) => {
       const appId = (req.query as Record<string, string | undefined>).application_id;
-      let q = ctx.db.selectFrom('event_webhook_outbox').select(['id', 'application_id', 'event_type', 'status', 'attempts', 'next_attempt_at', 'last_error', 'body']);
-      if (appId) {
-        if (!isId(appId)) throw Errors.unknownApplication();
-        q = q.where('application_id', '=', appId);
-      }
-      const rows = await q.orderBy('id').limit(10_000).execute();
+      if (appId && !isId(appId)) throw Errors.unknownApplication();
+      const rows = await ctx.repos.eventWebhooks.devOutbox(appId || undefined);
       const counts: Record<string, number> = {};
       for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
       return {
         counts,
         events: rows.map((r) => ({
-          id: String(r.id), application_id: String(r.application_id), event_type: r.event_type, status: r.status,
-          attempts: Number(r.attempts), next_attempt_at: Number(r.next_attempt_at), last_error: r.last_error, body: JSON.parse(r.body),
+          id: r.id, application_id: r.application_id, event_type: r.event_type, status: r.status,
+          attempts: r.attempts, next_attempt_at: r.next_attempt_at, last_error: r.last_error, body: JSON.parse(r.body),
         })),
       };
     });

@@ -38,11 +38,11 @@ export async function seedWorld(ctx: Ctx): Promise<SeedWorld> {
   await updateApplication(ctx, app, { flags: Number(flags) });
   const botToken = await resetBotToken(ctx, app);
   await installBot(ctx, owner, { clientId: app.id, guildId, permissions: ALL_PERMISSIONS & ~P.ADMINISTRATOR });
-  const channels = await ctx.db.selectFrom('channels').select(['id', 'type']).where('guild_id', '=', guildId).orderBy('position').execute();
+  const channels = await ctx.repos.channels.idsAndTypesByPosition(guildId);
   return {
     guildId,
-    textChannelId: String(channels.find((c) => Number(c.type) === 0)!.id),
-    voiceChannelId: String(channels.find((c) => Number(c.type) === 2)!.id),
+    textChannelId: channels.find((c) => c.type === 0)!.id,
+    voiceChannelId: channels.find((c) => c.type === 2)!.id,
     applicationId: app.id,
     botUserId: app.bot_user_id!,
     botToken,

@@ -14,10 +14,9 @@ const SEED_DOMAIN = '@accord.local';
  */
 export function registerUserDevRoutes(scope: FastifyInstance, ctx: Ctx): void {
   scope.get('/__dev/users', async () => {
-    const rows = await ctx.db.selectFrom('users').select(['id', 'username', 'global_name', 'avatar', 'email'])
-      .where('bot', '=', 0).where('system', '=', 0).orderBy('id').limit(200).execute();
+    const rows = await ctx.repos.users.devPeople(200);
     const users = rows.map((r) => ({
-      id: String(r.id), username: r.username, global_name: r.global_name, avatar: r.avatar,
+      id: r.id, username: r.username, global_name: r.global_name, avatar: r.avatar,
       seeded: typeof r.email === 'string' && r.email.endsWith(SEED_DOMAIN),
     }));
     return [...users.filter((u) => u.seeded), ...users.filter((u) => !u.seeded)];
@@ -26,8 +25,8 @@ export function registerUserDevRoutes(scope: FastifyInstance, ctx: Ctx): void {
   scope.post('/__dev/users/:user_id/token', async (req) => {
     const { user_id } = req.params as { user_id: string };
     if (!isId(user_id)) throw Errors.unknownUser();
-    const row = await ctx.db.selectFrom('users').select(['id', 'bot', 'system']).where('id', '=', user_id).executeTakeFirst();
-    if (!row || Number(row.bot) === 1 || Number(row.system) === 1) throw Errors.unknownUser();
+    const row = await ctx.repos.users.byId(user_id);
+    if (!row || row.bot || row.system) throw Errors.unknownUser();
     return { user_id, token: await issueToken(ctx, user_id, 'user') };
   });
 }

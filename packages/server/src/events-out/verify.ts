@@ -47,5 +47,5 @@ export async function verifyEventWebhooksUrl(ctx: Ctx, app: Pick<ApplicationReco
   const second = await post(ctx, url, bad);
   if (second instanceof OutgoingError) throw invalidUrl(second);
   if (second !== 401) throw invalidUrl();
-  await resetEventWebhookHealth(ctx.db, app.id);
+  await resetEventWebhookHealth(ctx, app.id);
 }

@@ -2,8 +2,6 @@ import type { Ctx } from '../services/context.js';
 import type { Session } from './session.js';
 import { channelInfo } from '../services/voice/channel-info.js';
 
-const VOICE_TYPES = [2, 13];
-
 /**
  * Request Channel Info (op 43): the ephemeral fields (status, voice_start_time) of the guild's voice channels, kept in
  * `channelInfo` (services/voice/channel-info.ts).
@@ -12,9 +10,8 @@ export async function handleChannelInfo(ctx: Ctx, s: Session, d: any): Promise<v
   const guildId = String(d?.guild_id ?? '');
   if (!s.guildIds.has(guildId)) return;
   const fields: string[] = Array.isArray(d?.fields) ? d.fields.filter((f: unknown) => f === 'status' || f === 'voice_start_time') : [];
-  const rows = await ctx.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'in', VOICE_TYPES).execute();
-  const channels = rows.map((r) => {
-    const id = String(r.id);
+  const ids = await ctx.repos.channels.voiceChannelIdsOf(guildId);
+  const channels = ids.map((id) => {
     const info = channelInfo.get(id);
     const out: Record<string, unknown> = { id };
     if (fields.includes('status')) out.status = info?.status ?? null;

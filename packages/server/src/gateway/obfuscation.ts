@@ -1,7 +1,6 @@
 import type { Ctx } from '../services/context.js';
 import type { BusEvent } from '../bus/bus.js';
 import { P } from '@accord/protocol';
-import { toChannel } from '../store/repos/mappers.js';
 import type { ChannelRecord } from '../store/records.js';
 import { channel as channelWire, THREAD_TYPES } from '../wire/channel.js';
 import { applicationOfBot } from '../services/identity/applications.js';
@@ -139,9 +138,8 @@ export async function channelEventView(ctx: Ctx, s: Session, e: BusEvent): Promi
   if ((await connectedChannelOf(ctx, guildId, s.userId)) === e.channel_id) return 'full';
   if (e.d?.type === 4) {
     // A category with a viewable channel is viewable.
-    const rows = await ctx.db.selectFrom('channels').select('id').where('parent_id', '=', e.channel_id!).execute();
-    for (const r of rows) {
-      const p = await ctx.access.channelPerms(guildId, String(r.id), s.userId);
+    for (const id of await ctx.repos.channels.childIdsOf(e.channel_id!)) {
+      const p = await ctx.access.channelPerms(guildId, id, s.userId);
       if (p !== null && p & P.VIEW_CHANNEL) return 'full';
     }
   }
@@ -167,7 +165,7 @@ export async function afterEvent(ctx: Ctx, e: BusEvent, sessions: Iterable<Sessi
     if (await obfuscates(ctx, s)) targets.push(s);
   }
   if (!targets.length) return;
-  const records = (await ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [...THREAD_TYPES]).execute()).map(toChannel);
+  const records = await ctx.repos.channels.nonThreadOfGuild(guildId);
   const handled = OBFUSCATED_EVENTS.has(e.t) ? e.channel_id ?? null : null;
   for (const s of targets) {
     const before = views.get(s)?.get(guildId);

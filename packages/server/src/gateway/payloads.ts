@@ -3,7 +3,6 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../services/context.js';
 import type { Session } from './session.js';
 import type { PresenceState as Presences } from './presence.js';
-import { toChannel, toGuild, toMember, toRole } from '../store/repos/mappers.js';
 import { guild as guildWire } from '../wire/guild.js';
 import { member as memberWire } from '../wire/member.js';
 import { selfUser, publicUser } from '../wire/user.js';
@@ -13,7 +12,7 @@ import { I, P } from '@accord/protocol';
 import { voiceStates } from '../services/voice/states.js';
 import { guildCreateChannels } from './obfuscation.js';
 import { guildCreateCache } from './guild-create-cache.js';
-import type { ChannelRecord } from '../store/records.js';
+import type { ChannelRecord, GuildRecord } from '../store/records.js';
 import { guildCreateResources, guildExpressions } from '../services/guilds/resources.js';
 import { runningInGuild } from '../services/activities/instances.js';
 
@@ -43,8 +42,7 @@ export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string) {
 
 /** Guild ids a user belongs to, for the READY stubs and dispatch routing. */
 export async function guildIdsOf(ctx: Ctx, userId: string): Promise<string[]> {
-  const rows = await ctx.db.selectFrom('members').select('guild_id').where('user_id', '=', userId).execute();
-  return rows.map((r) => String(r.guild_id));
+  return ctx.repos.members.guildIdsOf(userId);
 }
 
 /**
@@ -60,11 +58,11 @@ export async function guildIdsOf(ctx: Ctx, userId: string): Promise<string[]> {
  * guilds, bots without member intents), that member and its presence.
  */
 export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: string, presences: Presences, share: boolean): Promise<string | null> {
-  const row = await ctx.db.selectFrom('guilds').selectAll().where('id', '=', guildId).executeTakeFirst();
-  if (!row) return null;
-  const [channelRows, selfRow, memberIds] = await Promise.all([
-    ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).execute(),
-    ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', '=', s.userId).executeTakeFirst(),
+  const guild = await ctx.repos.guilds.byId(guildId);
+  if (!guild) return null;
+  const [records, selfRow, memberIds] = await Promise.all([
+    ctx.repos.channels.allOfGuild(guildId),
+    ctx.repos.members.get(guildId, s.userId),
     ctx.access.memberIds(guildId),
   ]);
   const memberCount = memberIds.length;
@@ -72,7 +70,6 @@ export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: strin
   // Large guilds list only the session's own member (others arrive by op 8), for people and bots alike.
   const listAll = !large && (!s.isBot || (s.intents & (I.GUILD_PRESENCES | I.GUILD_MEMBERS)) !== 0);
   const sendPresences = !s.isBot || (s.intents & I.GUILD_PRESENCES) !== 0;
-  const records = channelRows.map(toChannel);
   // Channels it can see; bots that obfuscate also get the others, obfuscated (gateway/obfuscation.ts).
   const { channels, threads } = await guildCreateChannels(ctx, s, guildId, records);
 
@@ -81,19 +78,19 @@ export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: strin
   let body = share ? cache.get(guildId, view) : undefined;
   if (body === undefined) {
     const gen = cache.gen(guildId);
-    body = JSON.stringify(await sharedPart(ctx, s, toGuild(row), guildId, { channels, threads, listAll, sendPresences }, presences)).slice(1);
+    body = JSON.stringify(await sharedPart(ctx, s, guild, guildId, { channels, threads, listAll, sendPresences }, presences)).slice(1);
     if (share) cache.set(guildId, view, body, listAll && sendPresences, gen);
   }
 
   const self = selfRow && !listAll ? [selfRow] : [];
   const selfUser = self.length ? (await getUsers(ctx, [s.userId])).get(s.userId) ?? null : null;
   const head = {
-    joined_at: selfRow ? new Date(Number(selfRow.joined_at)).toISOString() : null,
+    joined_at: selfRow ? new Date(selfRow.joined_at).toISOString() : null,
     large,
     member_count: memberCount,
     ...(listAll ? {} : {
-      members: self.map((m) => memberWire(toMember(m), selfUser)),
-      presences: sendPresences ? presenceList(self.map((m) => String(m.user_id)), presences) : [],
+      members: self.map((m) => memberWire(m, selfUser)),
+      presences: sendPresences ? presenceList(self.map((m) => m.user_id), presences) : [],
     }),
   };
   // The head's closing brace becomes the comma before the shared body (which starts after its opening brace).
@@ -101,19 +98,19 @@ export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: strin
 }
 
 /** What every session with this view gets: the guild, its channels as this view sees them, and the rest. */
-async function sharedPart(ctx: Ctx, s: Session, guild: ReturnType<typeof toGuild>, guildId: string, v: { channels: unknown[]; threads: unknown[]; listAll: boolean; sendPresences: boolean }, presences: Presences) {
+async function sharedPart(ctx: Ctx, s: Session, guild: GuildRecord, guildId: string, v: { channels: unknown[]; threads: unknown[]; listAll: boolean; sendPresences: boolean }, presences: Presences) {
   const [roles, memberRows] = await Promise.all([
-    ctx.db.selectFrom('roles').selectAll().where('guild_id', '=', guildId).execute(),
-    v.listAll ? ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).execute() : Promise.resolve([]),
+    ctx.repos.roles.ofGuild(guildId),
+    v.listAll ? ctx.repos.members.ofGuild(guildId) : Promise.resolve([]),
   ]);
-  const users = await getUsers(ctx, memberRows.map((m) => String(m.user_id)));
+  const users = await getUsers(ctx, memberRows.map((m) => m.user_id));
   return {
-    ...guildWire(guild, roles.map(toRole), undefined, await guildExpressions(ctx, guildId)),
+    ...guildWire(guild, roles, undefined, await guildExpressions(ctx, guildId)),
     unavailable: false,
     voice_states: await voiceStates(ctx).forGuildCreate(guildId),
     ...(v.listAll ? {
-      members: memberRows.map((m) => memberWire(toMember(m), users.get(String(m.user_id)) ?? null)),
-      presences: v.sendPresences ? presenceList(memberRows.map((m) => String(m.user_id)), presences) : [],
+      members: memberRows.map((m) => memberWire(m, users.get(m.user_id) ?? null)),
+      presences: v.sendPresences ? presenceList(memberRows.map((m) => m.user_id), presences) : [],
     } : {}),
     channels: v.channels,
     threads: v.threads,

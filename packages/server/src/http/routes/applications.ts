@@ -69,8 +69,8 @@ export default new Routes()
     return render(call, await createApplication(call.ctx, call.actor, b));
   })
   .get('/applications', 'user', async (call) => {
-    const rows = await call.ctx.db.selectFrom('applications').select('id').where('owner_id', '=', call.actor.user.id).execute();
-    return Promise.all(rows.map(async (r) => render(call, await requireOwnedApplication(call.ctx, call.actor, String(r.id)))));
+    const ids = await call.ctx.repos.applications.idsOwnedBy(call.actor.user.id);
+    return Promise.all(ids.map(async (id) => render(call, await requireOwnedApplication(call.ctx, call.actor, id))));
   })
   .get('/applications/@me', 'bot', async (call) => {
     const app = await applicationOfBot(call.ctx, call.actor.user.id);

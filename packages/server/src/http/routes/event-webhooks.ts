@@ -5,7 +5,6 @@ import { requireOwnedApplication } from '../../services/identity/applications.js
 import { isSnowflake } from '@accord/protocol';
 import { Errors } from '../../core/errors.js';
 import { eventTimestamp } from '../../services/apps/webhook-events/outbox.js';
-import '../../store/tables/monetization.js';
 
 /**
  * The owner's view of outgoing webhook events (Accord's routes; the platform shows this in the portal only):
@@ -40,27 +39,20 @@ export default new Routes()
   .get('/applications/{application_id}/event-webhooks/deliveries', 'any', async (call) => {
     const app = await ownApp(call);
     const q = parseBody(DeliveriesQuery, call.query);
-    let query = call.ctx.db.selectFrom('event_webhook_deliveries').selectAll().where('application_id', '=', app.id);
-    if (q.event_id) query = query.where('event_id', '=', q.event_id);
-    if (q.event_type) query = query.where('event_type', '=', q.event_type);
-    if (q.before) query = query.where('id', '<', q.before);
-    const rows = await query.orderBy('id', 'desc').limit(q.limit ?? 50).execute();
+    const rows = await call.ctx.repos.eventWebhooks.deliveriesOf(app.id, { eventId: q.event_id, eventType: q.event_type, before: q.before, limit: q.limit ?? 50 });
     return rows.map((r) => ({
-      id: String(r.id), event_id: String(r.event_id), event_type: r.event_type, attempt: Number(r.attempt), url: r.url,
-      ok: Number(r.ok) === 1, status_code: r.status_code == null ? null : Number(r.status_code), error: r.error,
-      duration_ms: Number(r.duration_ms), timestamp: iso(r.created_at),
+      id: r.id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, url: r.url,
+      ok: r.ok, status_code: r.status_code, error: r.error,
+      duration_ms: r.duration_ms, timestamp: iso(r.created_at),
     }));
   })
   .get('/applications/{application_id}/event-webhooks/events', 'any', async (call) => {
     const app = await ownApp(call);
     const q = parseBody(EventsQuery, call.query);
-    let query = call.ctx.db.selectFrom('event_webhook_outbox').selectAll().where('application_id', '=', app.id);
-    if (q.status) query = query.where('status', '=', q.status);
-    if (q.before) query = query.where('id', '<', q.before);
-    const rows = await query.orderBy('id', 'desc').limit(q.limit ?? 50).execute();
+    const rows = await call.ctx.repos.eventWebhooks.eventsOf(app.id, { status: q.status, before: q.before, limit: q.limit ?? 50 });
     return rows.map((r) => ({
-      id: String(r.id), event_type: r.event_type, status: r.status, attempts: Number(r.attempts), next_attempt_at: iso(r.next_attempt_at),
-      last_status: r.last_status == null ? null : Number(r.last_status), last_error: r.last_error, created_at: iso(r.created_at),
+      id: r.id, event_type: r.event_type, status: r.status, attempts: r.attempts, next_attempt_at: iso(r.next_attempt_at),
+      last_status: r.last_status, last_error: r.last_error, created_at: iso(r.created_at),
       delivered_at: iso(r.delivered_at), payload: JSON.parse(r.body),
     }));
   });

@@ -12,7 +12,6 @@ import { removeMember } from '../../services/guilds/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
 import { changePassword } from '../../services/identity/password-change.js';
 import type { Actor } from '../../services/context.js';
-import { toGuild } from '../../store/repos/mappers.js';
 import { isId } from '../../core/ids.js';
 
 const PatchMe = z.object({
@@ -74,13 +73,9 @@ export default new Routes()
   })
   .get('/users/@me/guilds', 'any', async ({ ctx, actor, query }) => {
     const q = parseBody(GuildsQuery, query);
-    let sel = ctx.db.selectFrom('members').innerJoin('guilds', 'guilds.id', 'members.guild_id').selectAll('guilds').where('members.user_id', '=', actor.user.id);
-    if (q.after) sel = sel.where('guilds.id', '>', q.after);
-    if (q.before) sel = sel.where('guilds.id', '<', q.before);
-    const rows = await sel.orderBy('guilds.id').limit(q.limit ?? 200).execute();
+    const rows = await ctx.repos.members.guildsPageOf(actor.user.id, { after: q.after, before: q.before, limit: q.limit ?? 200 });
     const out = [];
-    for (const r of rows) {
-      const g = toGuild(r);
+    for (const g of rows) {
       const perms = (await ctx.access.guildPerms(g.id, actor.user.id)) ?? 0n;
       out.push({ id: g.id, name: g.name, icon: g.icon, banner: g.banner, owner: g.owner_id === actor.user.id, permissions: perms.toString(), features: g.features });
     }

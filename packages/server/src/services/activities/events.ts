@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.js';
-import { parseJson } from '../../store/json.js';
 import { instanceUpdateWire, type InstanceRecord, type ParticipantRecord } from './wire.js';
 
 /**
@@ -12,7 +11,7 @@ export async function publishInstance(ctx: Ctx, inst: InstanceRecord, participan
     ctx.bus.publish({ t: 'EMBEDDED_ACTIVITY_UPDATE_V2', d, guild_id: inst.guild_id, channel_id: inst.channel_id, humans_only: true });
     return;
   }
-  const ch = await ctx.db.selectFrom('channels').select('recipients').where('id', '=', inst.channel_id).executeTakeFirst();
-  const recipients = parseJson<string[] | null>(ch?.recipients ?? null, null) ?? [];
+  const ch = await ctx.repos.channels.byId(inst.channel_id);
+  const recipients = ch?.recipients ?? [];
   ctx.bus.publish({ t: 'EMBEDDED_ACTIVITY_UPDATE_V2', d, user_ids: [...new Set([...recipients, ...participants.map((p) => p.user_id)])] });
 }

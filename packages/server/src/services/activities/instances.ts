@@ -2,8 +2,6 @@ import type { Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord, ChannelRecord } from '../../store/records.js';
-import { id, idOrNull } from '../../store/schema.js';
-import '../../store/tables/activities.js';
 import { getApplication } from '../identity/applications.js';
 import { channelAccess, loadChannel } from '../messages/channel.js';
 import { isEmbedded } from './settings.js';
@@ -26,20 +24,13 @@ export const invalidActivityAction = () => new ApiError(400, 50039, 'Invalid Act
 /** Unknown and ended instances look the same: `404 {"message":"404: Not Found","code":0}`. */
 const unknownInstance = () => Errors.notFound();
 
-const toInstance = (r: any): InstanceRecord => ({
-  instance_id: r.instance_id, application_id: id(r.application_id), launch_id: id(r.launch_id), channel_id: id(r.channel_id),
-  guild_id: idOrNull(r.guild_id), created_at: Number(r.created_at), ended_at: r.ended_at == null ? null : Number(r.ended_at),
-});
-
 export async function loadInstance(ctx: Ctx, instanceId: string): Promise<InstanceRecord | null> {
   if (instanceId.length > 120) return null;
-  const row = await ctx.db.selectFrom('activity_instances').selectAll().where('instance_id', '=', instanceId).executeTakeFirst();
-  return row ? toInstance(row) : null;
+  return ctx.repos.activities.instance(instanceId);
 }
 
 export async function participantsOf(ctx: Ctx, instanceId: string): Promise<ParticipantRecord[]> {
-  const rows = await ctx.db.selectFrom('activity_participants').selectAll().where('instance_id', '=', instanceId).orderBy('joined_at').execute();
-  return rows.map((r) => ({ user_id: id(r.user_id), session_id: r.session_id, nonce: r.nonce, joined_at: Number(r.joined_at) }));
+  return ctx.repos.activities.participantsOf(instanceId);
 }
 
 /**
@@ -53,7 +44,7 @@ export async function checkLaunch(ctx: Ctx, app: ApplicationRecord | null, userI
   if (!isEmbedded(app) || !ACTIVITY_CHANNEL_TYPES.has(channel.type)) throw invalidActivityAction();
   if (channel.guild_id) {
     const installed = (app.bot_user_id && await ctx.access.isMember(channel.guild_id, app.bot_user_id))
-      || !!(await ctx.db.selectFrom('application_guild_installs').select('guild_id').where('application_id', '=', app.id).where('guild_id', '=', channel.guild_id).executeTakeFirst());
+      || (await ctx.repos.applications.guildInstallScopes(app.id, channel.guild_id)) !== null;
     await channelAccess(ctx, channel, userId, installed ? P.USE_EMBEDDED_ACTIVITIES : P.USE_EMBEDDED_ACTIVITIES | P.USE_EXTERNAL_APPS);
   }
   return app;
@@ -74,28 +65,14 @@ export async function launchActivity(ctx: Ctx, input: LaunchInput): Promise<Inst
   const liveKey = `${input.app.id}:${input.channel.id}`;
   const now = ctx.clock.now();
   for (let attempt = 0; attempt < 3; attempt++) {
-    const joined = await ctx.db.transaction().execute(async (trx) => {
-      let row = await trx.selectFrom('activity_instances').selectAll().where('live_key', '=', liveKey).executeTakeFirst();
-      if (!row) {
-        const launchId = input.launchId ?? ctx.ids.next();
-        const fresh = {
-          instance_id: instanceIdFor(launchId, input.channel), application_id: input.app.id, launch_id: launchId,
-          channel_id: input.channel.id, guild_id: input.channel.guild_id, live_key: liveKey, created_at: now, ended_at: null,
-        };
-        const r = await trx.insertInto('activity_instances').values(fresh).onConflict((oc) => oc.column('live_key').doNothing()).executeTakeFirst();
-        if (!Number(r.numInsertedOrUpdatedRows ?? 0)) return null; // someone started one at the same moment: join theirs
-        row = fresh as any;
-      } else {
-        // Takes the row's lock (PostgreSQL), so the instance cannot end between this check and the insert below.
-        const r = await trx.updateTable('activity_instances').set({ live_key: liveKey }).where('instance_id', '=', row.instance_id).where('ended_at', 'is', null).executeTakeFirst();
-        if (!Number(r.numUpdatedRows)) return null;
-      }
-      await trx.insertInto('activity_participants')
-        .values({ instance_id: row!.instance_id, user_id: input.userId, session_id: input.sessionId, nonce: input.nonce ?? null, joined_at: now })
-        .onConflict((oc) => oc.columns(['instance_id', 'user_id', 'session_id']).doUpdateSet({ nonce: input.nonce ?? null }))
-        .execute();
-      return toInstance(row);
-    });
+    // Joins the running instance, or starts one (null: a concurrent launch or end got in the way; try again).
+    const joined = await ctx.repos.activities.join(liveKey, () => {
+      const launchId = input.launchId ?? ctx.ids.next();
+      return {
+        instance_id: instanceIdFor(launchId, input.channel), application_id: input.app.id, launch_id: launchId,
+        channel_id: input.channel.id, guild_id: input.channel.guild_id, created_at: now,
+      };
+    }, { user_id: input.userId, session_id: input.sessionId, nonce: input.nonce ?? null, joined_at: now });
     if (joined) {
       await publishInstance(ctx, joined, await participantsOf(ctx, joined.instance_id));
       return joined;
@@ -123,27 +100,17 @@ export async function leaveInstance(ctx: Ctx, userId: string, instanceId: string
 
 /** A Gateway session ended for good: it leaves every instance it was in. */
 export async function leaveSession(ctx: Ctx, userId: string, sessionId: string): Promise<void> {
-  const rows = await ctx.db.selectFrom('activity_participants').select('instance_id').where('user_id', '=', userId).where('session_id', '=', sessionId).execute();
-  for (const r of rows) {
-    const inst = await loadInstance(ctx, r.instance_id);
+  const ids = await ctx.repos.activities.instanceIdsOfSession(userId, sessionId);
+  for (const instanceId of ids) {
+    const inst = await loadInstance(ctx, instanceId);
     if (inst && inst.ended_at === null) await removeParticipants(ctx, inst, userId, sessionId);
   }
 }
 
 async function removeParticipants(ctx: Ctx, inst: InstanceRecord, userId: string, sessionId?: string): Promise<void> {
   const now = ctx.clock.now();
-  const ended = await ctx.db.transaction().execute(async (trx) => {
-    // Lock the instance row first, as launches do.
-    await trx.updateTable('activity_instances').set({ instance_id: inst.instance_id }).where('instance_id', '=', inst.instance_id).execute();
-    let del = trx.deleteFrom('activity_participants').where('instance_id', '=', inst.instance_id).where('user_id', '=', userId);
-    if (sessionId) del = del.where('session_id', '=', sessionId);
-    const r = await del.executeTakeFirst();
-    if (!Number(r.numDeletedRows)) return null;
-    const left = await trx.selectFrom('activity_participants').select('user_id').where('instance_id', '=', inst.instance_id).limit(1).execute();
-    if (left.length) return false;
-    await trx.updateTable('activity_instances').set({ ended_at: now, live_key: null }).where('instance_id', '=', inst.instance_id).execute();
-    return true;
-  });
+  // Ends the instance with its last participant (null: the participant was not there).
+  const ended = await ctx.repos.activities.removeParticipants(inst.instance_id, userId, sessionId, now);
   if (ended === null) return;
   const current = ended ? { ...inst, ended_at: now } : inst;
   await publishInstance(ctx, current, ended ? [] : await participantsOf(ctx, inst.instance_id));
@@ -158,10 +125,9 @@ export async function instanceForApp(ctx: Ctx, applicationId: string, instanceId
 
 /** Running instances in a guild's channels this user can see (GUILD_CREATE `activity_instances`). */
 export async function runningInGuild(ctx: Ctx, guildId: string, userId: string) {
-  const rows = await ctx.db.selectFrom('activity_instances').selectAll().where('guild_id', '=', guildId).where('ended_at', 'is', null).execute();
+  const rows = await ctx.repos.activities.runningInGuild(guildId);
   const out = [];
-  for (const row of rows) {
-    const inst = toInstance(row);
+  for (const inst of rows) {
     const perms = await ctx.access.channelPerms(guildId, inst.channel_id, userId);
     if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
     out.push(instanceUpdateWire(inst, await participantsOf(ctx, inst.instance_id)));

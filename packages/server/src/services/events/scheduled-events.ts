@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
 import { P, snowflakeAt } from '@accord/protocol';
 import { parseBody, snowflake } from '../../core/validation.js';
 import { bool, num, parseJson } from '../../store/json.js';
-import { id, idOrNull, type DB } from '../../store/schema.js';
 import type { UserRecord } from '../../store/records.js';
-import { toMember } from '../../store/repos/mappers.js';
+import type { Repos } from '../../store/repos/index.js';
+import { ScheduledEventsRepo, type EventCover, type ScheduledEventRow } from '../../store/repos/scheduled-events.js';
 import { member as memberWire } from '../../wire/member.js';
 import { publicUser } from '../../wire/user.js';
-import { assetHash, imageFromDataUri, storeAsset } from '../expressions/assets.js';
+import { assetHash, imageFromDataUri } from '../expressions/assets.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { getChannelRecord } from '../guilds/lookup.js';
 import { checkId, isId } from '../../core/ids.js';
@@ -100,6 +99,9 @@ export interface EventRow {
   entity_id: unknown; entity_metadata: string | null; image: string | null; recurrence_rule: string | null; created_at: unknown;
 }
 
+const id = (v: unknown): string => String(v);
+const idOrNull = (v: unknown): string | null => (v == null ? null : String(v));
+
 const isoOf = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
 
 function recurrenceWire(r: Record<string, any> | null) {
@@ -146,12 +148,10 @@ async function render(ctx: Ctx, rows: EventRow[], withCounts: boolean) {
   const ids = rows.map((r) => String(r.id));
   const [creators, exceptions, counts] = await Promise.all([
     getUsers(ctx, rows.map((r) => r.creator_id).filter(Boolean).map(String)),
-    ctx.db.selectFrom('scheduled_event_exceptions').selectAll().where('event_id', 'in', ids).orderBy('exception_id').execute(),
-    withCounts
-      ? ctx.db.selectFrom('scheduled_event_users').select(['event_id', (eb) => eb.fn.countAll<number>().as('n')]).where('event_id', 'in', ids).where('exception_id', '=', '0').groupBy('event_id').execute()
-      : Promise.resolve([]),
+    ctx.repos.scheduledEvents.exceptionsOf(ids),
+    withCounts ? ctx.repos.scheduledEvents.interestedCounts(ids) : Promise.resolve(new Map<string, number>()),
   ]);
-  const countOf = new Map(counts.map((c) => [String(c.event_id), Number(c.n)]));
+  const countOf = counts;
   return rows.map((r) => eventWire(r, {
     creator: r.creator_id ? creators.get(String(r.creator_id)) : null,
     exceptions: exceptions.filter((x) => String(x.event_id) === String(r.id)),
@@ -184,16 +184,16 @@ async function automate(ctx: Ctx, rows: EventRow[]): Promise<EventRow[]> {
       next = EventStatus.CANCELED;
     }
     if (next === status) { out.push(r); continue; }
-    const res = await ctx.db.updateTable('scheduled_events').set({ status: next }).where('id', '=', String(r.id)).where('status', '=', status).executeTakeFirst();
+    const changed = await ctx.repos.scheduledEvents.changeStatus(String(r.id), status, next);
     const updated = { ...r, status: next };
-    if (Number(res.numUpdatedRows)) publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', updated, await renderOne(ctx, updated));
+    if (changed) publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', updated, await renderOne(ctx, updated));
     out.push(updated);
   }
   return out;
 }
 
 async function guildRows(ctx: Ctx, guildId: string): Promise<EventRow[]> {
-  return automate(ctx, await ctx.db.selectFrom('scheduled_events').selectAll().where('guild_id', '=', guildId).orderBy('id').execute());
+  return automate(ctx, await ctx.repos.scheduledEvents.ofGuild(guildId));
 }
 
 /** Who may see an event: members; channel events also need VIEW_CHANNEL there. */
@@ -217,13 +217,13 @@ export async function guildEvents(ctx: Ctx, guildId: string, viewerId?: string) 
 
 /** Events by id for the audit log's references. */
 export async function eventsByIds(ctx: Ctx, guildId: string, ids: string[]) {
-  const rows = await ctx.db.selectFrom('scheduled_events').selectAll().where('guild_id', '=', guildId).where('id', 'in', ids.filter(isId)).execute();
+  const rows = await ctx.repos.scheduledEvents.byIds(guildId, ids.filter(isId));
   return render(ctx, rows, false);
 }
 
 async function requireEvent(ctx: Ctx, guildId: string, eventId: string): Promise<EventRow> {
   checkId(eventId, unknownEvent);
-  const row = await ctx.db.selectFrom('scheduled_events').selectAll().where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.scheduledEvents.byId(guildId, eventId);
   if (!row) throw unknownEvent();
   return (await automate(ctx, [row]))[0];
 }
@@ -324,16 +324,11 @@ export async function getEvent(ctx: Ctx, actor: Actor, guildId: string, eventId:
   return renderOne(ctx, await requireVisibleEvent(ctx, actor, guildId, eventId), withCounts);
 }
 
-async function coverImage(ctx: Ctx, db: Kysely<DB>, eventId: string, image: string | null | undefined): Promise<string | null | undefined> {
-  if (image === undefined) return undefined;
-  if (image === null) {
-    await db.deleteFrom('expression_assets').where('id', '=', eventId).execute();
-    return null;
-  }
+/** The cover to keep for an image field: a data URI's image, null to remove it, undefined to leave it as it is. */
+function coverImage(image: string | null | undefined): EventCover | null | undefined {
+  if (image === undefined || image === null) return image;
   const asset = imageFromDataUri(image, { field: 'image', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_COVER_BYTES });
-  const hash = assetHash(asset.data);
-  await storeAsset(db, ctx, eventId, 'event-cover', asset, hash);
-  return hash;
+  return { contentType: asset.contentType, data: asset.data, hash: assetHash(asset.data) };
 }
 
 /** POST /guilds/{id}/scheduled-events. */
@@ -351,19 +346,17 @@ export async function createEvent(ctx: Ctx, actor: Actor, guildId: string, body:
   checkTimes(ctx, start, end, true);
   const recurrence = checkRecurrence(b.recurrence_rule, start);
   if (b.image) imageFromDataUri(b.image, { field: 'image', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_COVER_BYTES });
-  const open = await ctx.db.selectFrom('scheduled_events').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).where('status', 'in', [1, 2]).executeTakeFirst();
-  if (Number(open?.n ?? 0) >= MAX_UNCOMPLETED) throw new ApiError(400, 30038, 'Maximum number of uncompleted guild scheduled events reached (100)');
+  if ((await ctx.repos.scheduledEvents.countOpen(guildId)) >= MAX_UNCOMPLETED) throw new ApiError(400, 30038, 'Maximum number of uncompleted guild scheduled events reached (100)');
 
-  const row: EventRow & { id: string } = {
+  const row: ScheduledEventRow = {
     id: ctx.ids.next(), guild_id: guildId, channel_id: channelId, creator_id: actor.user.id, name: b.name, description: b.description ?? null,
     scheduled_start_time: start, scheduled_end_time: end, privacy_level: 2, status: EventStatus.SCHEDULED, entity_type: b.entity_type,
     entity_id: null, entity_metadata: external ? JSON.stringify({ location: b.entity_metadata!.location }) : null, image: null,
     recurrence_rule: recurrence ? JSON.stringify(recurrence) : null, created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    row.image = (await coverImage(ctx, trx, row.id, b.image || undefined)) ?? null;
-    await trx.insertInto('scheduled_events').values(row as any).execute();
-  });
+  const cover = coverImage(b.image || undefined) ?? null;
+  row.image = cover ? cover.hash : null;
+  await ctx.repos.scheduledEvents.create(row, cover, ctx.clock.now());
   const out = eventWire(row, { creator: actor.user });
   publish(ctx, 'GUILD_SCHEDULED_EVENT_CREATE', row, out);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_CREATE, targetId: row.id, changes: auditChanges('event', null, auditView(out)) });
@@ -416,13 +409,10 @@ export async function updateEvent(ctx: Ctx, actor: Actor, guildId: string, event
     entity_metadata: external ? JSON.stringify({ location: meta.location }) : null,
   };
   if (recurrence !== undefined) set.recurrence_rule = recurrence ? JSON.stringify(recurrence) : null;
-  await ctx.db.transaction().execute(async (trx) => {
-    const image = await coverImage(ctx, trx, String(row.id), b.image);
-    if (image !== undefined) set.image = image;
-    await trx.updateTable('scheduled_events').set(set).where('id', '=', String(row.id)).execute();
-    // A changed recurrence drops the exceptions made for the old one.
-    if (recurrence !== undefined) await trx.deleteFrom('scheduled_event_exceptions').where('event_id', '=', String(row.id)).execute();
-  });
+  const cover = coverImage(b.image);
+  if (cover !== undefined) set.image = cover ? cover.hash : null;
+  // A changed recurrence drops the exceptions made for the old one.
+  await ctx.repos.scheduledEvents.update(String(row.id), set as Partial<ScheduledEventRow>, cover, recurrence !== undefined, ctx.clock.now());
   const before = await renderOne(ctx, row);
   const next = { ...row, ...set } as EventRow;
   const out = await renderOne(ctx, next);
@@ -436,39 +426,35 @@ export async function deleteEvent(ctx: Ctx, actor: Actor, guildId: string, event
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
   await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
   const out = await renderOne(ctx, row);
-  await ctx.db.transaction().execute(async (trx) => deleteEventRows(trx, [String(row.id)]));
+  await ctx.repos.scheduledEvents.deleteMany([String(row.id)]);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_DELETE', row, out);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_DELETE, targetId: out.id, changes: auditChanges('event', auditView(out), null) });
 }
 
-async function deleteEventRows(db: Kysely<DB>, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  await db.deleteFrom('scheduled_event_users').where('event_id', 'in', ids).execute();
-  await db.deleteFrom('scheduled_event_exceptions').where('event_id', 'in', ids).execute();
-  await db.deleteFrom('expression_assets').where('id', 'in', ids).execute();
-  await db.deleteFrom('scheduled_events').where('id', 'in', ids).execute();
-}
-
-/** Removes every event of a guild (guild deletion, inside its transaction). */
-export async function deleteGuildEvents(db: Kysely<DB>, guildId: string): Promise<void> {
-  const ids = (await db.selectFrom('scheduled_events').select('id').where('guild_id', '=', guildId).execute()).map((r) => String(r.id));
-  await deleteEventRows(db, ids);
+/**
+ * Removes every event of a guild (guild deletion, inside its transaction: pass the unit of work's `Repos`).
+ * Transitional: services/guilds/resources.ts still passes its transaction's query handle; that is wrapped in a
+ * ScheduledEventsRepo until it passes `Repos` (then the second branch goes).
+ */
+export async function deleteGuildEvents(repos: Repos | ConstructorParameters<typeof ScheduledEventsRepo>[0], guildId: string): Promise<void> {
+  if ('scheduledEvents' in repos) return repos.scheduledEvents.deleteOfGuild(guildId);
+  return new ScheduledEventsRepo(repos, undefined as never).deleteOfGuild(guildId);
 }
 
 /** Links a stage instance to its event and starts it (stage instances call this). */
 export async function startStageEvent(ctx: Ctx, guildId: string, eventId: string, channelId: string, stageId: string): Promise<void> {
-  const row = await ctx.db.selectFrom('scheduled_events').selectAll().where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.scheduledEvents.byId(guildId, eventId);
   if (!row || num(row.entity_type) !== EntityType.STAGE_INSTANCE || String(row.channel_id) !== channelId || num(row.status) !== EventStatus.SCHEDULED) return;
-  await ctx.db.updateTable('scheduled_events').set({ status: EventStatus.ACTIVE, entity_id: stageId }).where('id', '=', eventId).execute();
+  await ctx.repos.scheduledEvents.setStatus(eventId, EventStatus.ACTIVE, stageId);
   const next = { ...row, status: EventStatus.ACTIVE, entity_id: stageId };
   publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', next, await renderOne(ctx, next));
 }
 
 /** Completes the event of a stage instance that ended. */
 export async function endStageEvent(ctx: Ctx, guildId: string, eventId: string): Promise<void> {
-  const row = await ctx.db.selectFrom('scheduled_events').selectAll().where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.scheduledEvents.byId(guildId, eventId);
   if (!row || num(row.status) !== EventStatus.ACTIVE) return;
-  await ctx.db.updateTable('scheduled_events').set({ status: EventStatus.COMPLETED }).where('id', '=', eventId).execute();
+  await ctx.repos.scheduledEvents.setStatus(eventId, EventStatus.COMPLETED);
   const next = { ...row, status: EventStatus.COMPLETED };
   publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', next, await renderOne(ctx, next));
 }
@@ -476,7 +462,7 @@ export async function endStageEvent(ctx: Ctx, guildId: string, eventId: string):
 /** A SCHEDULED stage event of this channel, for stage instance creation. */
 export async function stageEventFor(ctx: Ctx, guildId: string, eventId: string, channelId: string): Promise<boolean> {
   if (!isId(eventId)) return false;
-  const row = await ctx.db.selectFrom('scheduled_events').select(['entity_type', 'channel_id', 'status']).where('id', '=', eventId).where('guild_id', '=', guildId).executeTakeFirst();
+  const row = await ctx.repos.scheduledEvents.byId(guildId, eventId);
   return !!row && num(row.entity_type) === EntityType.STAGE_INSTANCE && String(row.channel_id) === channelId && num(row.status) <= EventStatus.ACTIVE;
 }
 
@@ -485,25 +471,13 @@ export async function stageEventFor(ctx: Ctx, guildId: string, eventId: string, 
 async function usersOf(ctx: Ctx, guildId: string, eventId: string, exceptionId: string, query: unknown) {
   const q = parseBody(UsersQuery, query);
   const limit = q.limit ?? 100;
-  let sel = ctx.db.selectFrom('scheduled_event_users').selectAll().where('event_id', '=', eventId).where('exception_id', '=', exceptionId);
-  let rows;
-  if (q.before !== undefined) {
-    if (!isId(q.before)) return [];
-    rows = (await sel.where('user_id', '<', q.before).orderBy('user_id', 'desc').limit(limit).execute()).reverse();
-  } else {
-    if (q.after !== undefined) {
-      if (!isId(q.after)) return [];
-      sel = sel.where('user_id', '>', q.after);
-    }
-    rows = await sel.orderBy('user_id').limit(limit).execute();
-  }
-  const userIds = rows.map((r) => String(r.user_id));
+  if (q.before !== undefined && !isId(q.before)) return [];
+  if (q.before === undefined && q.after !== undefined && !isId(q.after)) return [];
+  const userIds = await ctx.repos.scheduledEvents.interestedPage(eventId, exceptionId, { before: q.before, after: q.before === undefined ? q.after : undefined, limit });
   const users = await getUsers(ctx, userIds);
-  const members = q.with_member && userIds.length
-    ? new Map((await ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map((m) => [String(m.user_id), toMember(m)]))
-    : new Map();
-  return rows.flatMap((r) => {
-    const u = users.get(String(r.user_id));
+  const members = q.with_member && userIds.length ? await ctx.repos.members.someOf(guildId, userIds) : new Map();
+  return userIds.flatMap((userId) => {
+    const u = users.get(userId);
     if (!u) return [];
     const m = members.get(u.id);
     return [{
@@ -536,9 +510,7 @@ export async function countEventUsers(ctx: Ctx, actor: Actor, guildId: string, e
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
   const q = parseBody(CountsQuery, query);
   const wanted = q.guild_scheduled_event_exception_ids === undefined ? [] : [q.guild_scheduled_event_exception_ids].flat().filter(isId);
-  const counts = await ctx.db.selectFrom('scheduled_event_users').select(['exception_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('event_id', '=', String(row.id)).groupBy('exception_id').execute();
-  const byId = new Map(counts.map((c) => [String(c.exception_id), Number(c.n)]));
+  const byId = await ctx.repos.scheduledEvents.interestedCountsByException(String(row.id));
   return {
     guild_scheduled_event_count: byId.get('0') ?? 0,
     guild_scheduled_event_exception_counts: Object.fromEntries(wanted.map((x) => [x, byId.get(x) ?? 0])),
@@ -551,13 +523,9 @@ export async function setInterested(ctx: Ctx, actor: Actor, guildId: string, eve
   const eid = String(row.id);
   if (exceptionId !== '0') await requireException(ctx, eid, exceptionId);
   if (interested) {
-    const exists = await ctx.db.selectFrom('scheduled_event_users').select('user_id').where('event_id', '=', eid).where('exception_id', '=', exceptionId).where('user_id', '=', actor.user.id).executeTakeFirst();
-    if (exists) return;
-    await ctx.db.insertInto('scheduled_event_users').values({ event_id: eid, exception_id: exceptionId, user_id: actor.user.id, created_at: ctx.clock.now() })
-      .onConflict((oc) => oc.columns(['event_id', 'exception_id', 'user_id']).doNothing()).execute();
+    if (!(await ctx.repos.scheduledEvents.addInterested(eid, exceptionId, actor.user.id, ctx.clock.now()))) return;
   } else {
-    const res = await ctx.db.deleteFrom('scheduled_event_users').where('event_id', '=', eid).where('exception_id', '=', exceptionId).where('user_id', '=', actor.user.id).executeTakeFirst();
-    if (!Number(res.numDeletedRows)) return;
+    if (!(await ctx.repos.scheduledEvents.removeInterested(eid, exceptionId, actor.user.id))) return;
   }
   const d = { guild_scheduled_event_id: eid, user_id: actor.user.id, guild_id: guildId, ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}) };
   publish(ctx, interested ? 'GUILD_SCHEDULED_EVENT_USER_ADD' : 'GUILD_SCHEDULED_EVENT_USER_REMOVE', row, d);
@@ -565,15 +533,14 @@ export async function setInterested(ctx: Ctx, actor: Actor, guildId: string, eve
 
 /** Members leaving a guild stop being interested in its events. */
 export async function forgetInterest(ctx: Ctx, guildId: string, userId: string): Promise<void> {
-  const ids = ctx.db.selectFrom('scheduled_events').select('id').where('guild_id', '=', guildId);
-  await ctx.db.deleteFrom('scheduled_event_users').where('user_id', '=', userId).where('event_id', 'in', ids).execute();
+  await ctx.repos.scheduledEvents.forgetInterest(guildId, userId);
 }
 
 // ---- exceptions -------------------------------------------------------------------------------------------------
 
 async function requireException(ctx: Ctx, eventId: string, exceptionId: string): Promise<ExceptionRow> {
   checkId(exceptionId, unknownException);
-  const x = await ctx.db.selectFrom('scheduled_event_exceptions').selectAll().where('event_id', '=', eventId).where('exception_id', '=', exceptionId).executeTakeFirst();
+  const x = await ctx.repos.scheduledEvents.exception(eventId, exceptionId);
   if (!x) throw unknownException();
   return x;
 }
@@ -594,9 +561,8 @@ export async function createException(ctx: Ctx, actor: Actor, guildId: string, e
     scheduled_end_time: b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null,
     is_canceled: b.is_canceled ? 1 : 0,
   };
-  const existing = await ctx.db.selectFrom('scheduled_event_exceptions').select('exception_id').where('event_id', '=', x.event_id).where('exception_id', '=', x.exception_id).executeTakeFirst();
-  if (existing) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_EXISTS', 'An exception already exists for this occurrence.');
-  await ctx.db.insertInto('scheduled_event_exceptions').values(x).execute();
+  if (await ctx.repos.scheduledEvents.exception(x.event_id, x.exception_id)) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_EXISTS', 'An exception already exists for this occurrence.');
+  await ctx.repos.scheduledEvents.insertException(x);
   const out = exceptionWire(x);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE', row, { ...out, guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE, targetId: out.event_id, changes: auditChanges('exception', null, out) });
@@ -613,7 +579,7 @@ export async function updateException(ctx: Ctx, actor: Actor, guildId: string, e
   if (b.scheduled_end_time !== undefined) set.scheduled_end_time = b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null;
   if (b.is_canceled != null) set.is_canceled = b.is_canceled ? 1 : 0;
   if (Object.keys(set).length) {
-    await ctx.db.updateTable('scheduled_event_exceptions').set(set).where('event_id', '=', String(row.id)).where('exception_id', '=', String(x.exception_id)).execute();
+    await ctx.repos.scheduledEvents.updateException(String(row.id), String(x.exception_id), set as { is_canceled?: number });
   }
   const before = exceptionWire(x);
   const out = exceptionWire({ ...x, ...set } as ExceptionRow);
@@ -626,10 +592,7 @@ export async function deleteException(ctx: Ctx, actor: Actor, guildId: string, e
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
   await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
   const x = await requireException(ctx, String(row.id), exceptionId);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('scheduled_event_exceptions').where('event_id', '=', String(row.id)).where('exception_id', '=', String(x.exception_id)).execute();
-    await trx.deleteFrom('scheduled_event_users').where('event_id', '=', String(row.id)).where('exception_id', '=', String(x.exception_id)).execute();
-  });
+  await ctx.repos.scheduledEvents.deleteException(String(row.id), String(x.exception_id));
   const out = exceptionWire(x);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE', row, { ...out, guild_id: guildId });
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE, targetId: out.event_id, changes: auditChanges('exception', out, null) });

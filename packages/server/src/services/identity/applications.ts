@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors, fieldError } from '../../core/errors.js';
-import { toApplication } from '../../store/repos/mappers.js';
 import type { ApplicationRecord } from '../../store/records.js';
 import { createUser } from './users.js';
 import { issueToken, revokeTokens } from './tokens.js';
@@ -47,22 +46,22 @@ export async function requireOwnedApplication(ctx: Ctx, actor: Actor, id: string
 /** Creates an application and its bot user at once. */
 export async function createApplication(ctx: Ctx, owner: Actor, input: { name: string; description?: string }): Promise<ApplicationRecord> {
   if (owner.kind !== 'user') throw Errors.botsCannotUse();
-  const count = await ctx.db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', owner.user.id).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= 50) throw new ApiError(400, 50011, 'OAuth2 application limit reached');
+  if ((await ctx.repos.applications.countOwnedBy(owner.user.id)) >= 50) throw new ApiError(400, 50011, 'OAuth2 application limit reached');
   const bot = await createUser(ctx, { username: input.name.slice(0, 32), bot: true });
   const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');
   const rawPublic = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const id = bot.id; // the platform gives an app and its bot user the same id
-  const row = {
+  const app: ApplicationRecord = {
     id, owner_id: owner.user.id, bot_user_id: bot.id, name: input.name, description: input.description ?? '', icon: null,
-    flags: '0', bot_public: 1, bot_require_code_grant: 0,
+    flags: 0n, bot_public: true, bot_require_code_grant: false,
     verify_key: rawPublic.toString('hex'),
+    redirect_uris: [], interactions_endpoint_url: null, extra: {}, created_at: ctx.clock.now(),
+  };
+  await ctx.repos.applications.insert(app, {
     signing_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
     client_secret_hash: hashToken(crypto.randomBytes(24).toString('base64url')),
-    redirect_uris: '[]', interactions_endpoint_url: null, extra: '{}', created_at: ctx.clock.now(),
-  };
-  await ctx.db.insertInto('applications').values(row).execute();
-  return toApplication(row);
+  });
+  return app;
 }
 
 /** Issues a new bot token and revokes every previous one. */
@@ -80,15 +79,15 @@ export async function resetBotToken(ctx: Ctx, app: ApplicationRecord): Promise<s
  */
 export async function resetClientSecret(ctx: Ctx, app: ApplicationRecord): Promise<string> {
   const secret = crypto.randomBytes(24).toString('base64url');
-  await ctx.db.updateTable('applications').set({ client_secret_hash: hashToken(secret) }).where('id', '=', app.id).execute();
+  await ctx.repos.applications.setClientSecretHash(app.id, hashToken(secret));
   return secret;
 }
 
 /** Checks a client secret against the stored hash, in constant time. */
 export async function verifyClientSecret(ctx: Ctx, applicationId: string, secret: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('applications').select('client_secret_hash').where('id', '=', applicationId).executeTakeFirst();
-  if (!row || !secret || secret.length > 512) return false;
-  const a = Buffer.from(row.client_secret_hash);
+  const stored = await ctx.repos.applications.clientSecretHash(applicationId);
+  if (stored === null || !secret || secret.length > 512) return false;
+  const a = Buffer.from(stored);
   const b = Buffer.from(hashToken(secret));
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
@@ -159,6 +158,6 @@ export async function updateApplication(ctx: Ctx, app: ApplicationRecord, patch:
   // A data URI is checked and stored for the CDN (services/identity/app-icon.ts); the icon is its hash.
   if (typeof patch.icon === 'string' && patch.icon.startsWith('data:')) values.icon = await storeAppIcon(ctx, app.id, patch.icon);
   if (Object.keys(extra).length) values.extra = JSON.stringify({ ...app.extra, ...extra });
-  if (Object.keys(values).length) await ctx.db.updateTable('applications').set(values).where('id', '=', app.id).execute();
+  if (Object.keys(values).length) await ctx.repos.applications.update(app.id, values);
   return (await getApplication(ctx, app.id))!;
 }

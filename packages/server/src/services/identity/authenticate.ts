@@ -1,6 +1,5 @@
 import type { Actor, Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
-import { toUser } from '../../store/repos/mappers.js';
 import { hashToken } from './tokens.js';
 
 interface CachedAuth {
@@ -49,21 +48,16 @@ export class Authenticator {
   }
 
   private async load(kind: Actor['kind'], hash: string): Promise<CachedAuth | null> {
-    const row = await this.ctx.db
-      .selectFrom('tokens').innerJoin('users', 'users.id', 'tokens.user_id')
-      .selectAll('users')
-      .select(['tokens.kind as token_kind', 'tokens.application_id as token_app', 'tokens.scopes as token_scopes', 'tokens.expires_at as token_expires'])
-      .where('tokens.hash', '=', hash)
-      .executeTakeFirst();
-    if (!row || row.token_kind !== kind) return null;
+    const row = await this.ctx.repos.auth.tokenWithUser(hash);
+    if (!row || row.token.kind !== kind) return null;
     return {
       actor: {
-        user: toUser(row),
+        user: row.user,
         kind,
-        applicationId: row.token_app == null ? null : String(row.token_app),
-        scopes: row.token_scopes ? String(row.token_scopes).split(' ').filter(Boolean) : [],
+        applicationId: row.token.applicationId,
+        scopes: row.token.scopes ? String(row.token.scopes).split(' ').filter(Boolean) : [],
       },
-      expiresAt: row.token_expires == null ? null : Number(row.token_expires),
+      expiresAt: row.token.expiresAt,
     };
   }
 }

@@ -1,7 +1,6 @@
 import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { isId } from '../../core/ids.js';
-import '../../store/tables/social.js';
 import { getUser } from './users.js';
 import { listGrants, revokeAuthorization } from './oauth2/grants.js';
 import { identitiesOfUser } from './provisional/accounts.js';
@@ -19,14 +18,13 @@ export async function banAccount(ctx: Ctx, userId: string, reason: string | null
   const user = await getUser(ctx, userId);
   if (!user || user.bot) throw Errors.unknownUser();
   if (await isAccountBanned(ctx, userId)) return;
-  await ctx.db.insertInto('account_bans').values({ user_id: userId, reason, created_at: ctx.clock.now() }).execute();
+  await ctx.repos.auth.insertBan(userId, reason, ctx.clock.now());
   const identities = await identitiesOfUser(ctx, userId);
   for (const appId of new Set(identities.map((i) => i.applicationId))) {
     await splitOff(ctx, appId, user, identities.filter((i) => i.applicationId === appId), userId);
   }
   for (const g of await listGrants(ctx, userId)) await revokeAuthorization(ctx, g.applicationId, user);
-  await ctx.db.deleteFrom('tokens').where('user_id', '=', userId).execute();
-  await ctx.db.deleteFrom('oauth_codes').where('user_id', '=', userId).execute();
+  await ctx.repos.auth.revokeEverything(userId);
   ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: userId } });
   ctx.bus.publish({ t: '__USER_SESSIONS_INVALIDATED', d: { user_id: userId } });
 }
@@ -34,7 +32,7 @@ export async function banAccount(ctx: Ctx, userId: string, reason: string | null
 /** Lifts a ban: the account may log in again, and its restricted provisional accounts may merge. */
 export async function liftBan(ctx: Ctx, userId: string): Promise<void> {
   if (!isId(userId)) throw Errors.unknownUser();
-  await ctx.db.deleteFrom('account_bans').where('user_id', '=', userId).execute();
+  await ctx.repos.auth.deleteBan(userId);
 }
 
 export { isAccountBanned };

@@ -4,7 +4,7 @@ import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import { role as roleWire } from '../../wire/role.js';
 import { getApplication } from './applications.js';
 import { addMember } from '../guilds/membership.js';
-import { toRole } from '../../store/repos/mappers.js';
+import type { RoleRecord } from '../../store/records.js';
 import { announceBotInstall } from '../guilds/integrations.js';
 
 /**
@@ -27,15 +27,15 @@ export async function installBot(ctx: Ctx, installer: Actor, input: { clientId: 
 
   const roleIds: string[] = [];
   if (granted !== 0n && !(await ctx.access.isMember(input.guildId, app.bot_user_id))) {
-    const top = await ctx.db.selectFrom('roles').select((eb) => eb.fn.max('position').as('p')).where('guild_id', '=', input.guildId).executeTakeFirst();
-    const row = {
-      id: ctx.ids.next(), guild_id: input.guildId, name: app.name.slice(0, 100), permissions: granted.toString(),
-      position: Number(top?.p ?? 0) + 1, color: 0, secondary_color: null, tertiary_color: null, hoist: 0, mentionable: 0, managed: 1,
+    const top = await ctx.repos.roles.maxPosition(input.guildId);
+    const row: RoleRecord = {
+      id: ctx.ids.next(), guild_id: input.guildId, name: app.name.slice(0, 100), permissions: granted,
+      position: top + 1, color: 0, secondary_color: null, tertiary_color: null, hoist: false, mentionable: false, managed: true,
       icon: null, unicode_emoji: null, flags: 0, bot_id: app.bot_user_id,
     };
-    await ctx.db.insertInto('roles').values(row).execute();
+    await ctx.repos.roles.insertRecord(row);
     ctx.access.invalidate(input.guildId);
-    ctx.bus.publish({ t: 'GUILD_ROLE_CREATE', d: { guild_id: input.guildId, role: roleWire(toRole(row)) }, guild_id: input.guildId });
+    ctx.bus.publish({ t: 'GUILD_ROLE_CREATE', d: { guild_id: input.guildId, role: roleWire(row) }, guild_id: input.guildId });
     roleIds.push(row.id);
   }
   if (await addMember(ctx, input.guildId, app.bot_user_id, { roles: roleIds })) await announceBotInstall(ctx, input.guildId, app.id, installer.user.id); // INTEGRATION_CREATE, audit 28 + 80

@@ -2,6 +2,7 @@ import type { Actor, Ctx } from '../context.js';
 import { fieldError } from '../../core/errors.js';
 import { bool, num } from '../../store/json.js';
 import { requireUser } from './users.js';
+import type { UserConnectionRow as ConnectionRow } from '../../store/repos/users.js';
 
 /**
  * User connections (third-party accounts linked to a user): stored per user, listed by `GET /users/@me/connections`,
@@ -20,11 +21,6 @@ export const RIOT_NEW_CONNECTIONS_CUTOVER = Date.UTC(2026, 6, 7);
 /** From this date legacy Riot Games and League of Legends connections are not listed either. */
 export const RIOT_LEGACY_CUTOVER = Date.UTC(2026, 6, 10);
 const RIOT_TYPES = new Set(['riotgames', 'leagueoflegends']);
-
-interface ConnectionRow {
-  user_id: string | number; type: string; account_id: string; name: string | null; verified: number; revoked: number; visibility: number;
-  friend_sync: number; show_activity: number; two_way_link: number; created_at: number | string;
-}
 
 /** Whether the connections endpoint still returns this connection at `now`. */
 export function isListed(c: { type: string; created_at: number }, now: number): boolean {
@@ -48,7 +44,7 @@ const connectionWire = (r: ConnectionRow) => ({
 
 /** GET /users/@me/connections (bearer tokens need `connections`, checked by the scope guard). */
 export async function listConnections(ctx: Ctx, actor: Actor) {
-  const rows = (await ctx.db.selectFrom('user_connections').selectAll().where('user_id', '=', actor.user.id).orderBy('created_at').execute()) as ConnectionRow[];
+  const rows = await ctx.repos.users.connectionsOf(actor.user.id);
   const now = ctx.clock.now();
   return rows.filter((r) => isListed({ type: r.type, created_at: num(r.created_at) }, now)).map(connectionWire);
 }
@@ -76,9 +72,6 @@ export async function addConnection(ctx: Ctx, userId: string, input: ConnectionI
     revoked: input.revoked ? 1 : 0, visibility: input.visibility ?? 0, friend_sync: input.friend_sync ? 1 : 0,
     show_activity: input.show_activity === false ? 0 : 1, two_way_link: input.two_way_link ? 1 : 0, created_at: input.created_at ?? ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('user_connections').where('user_id', '=', userId).where('type', '=', input.type).where('account_id', '=', input.id).execute();
-    await trx.insertInto('user_connections').values({ ...row, user_id: userId, created_at: num(row.created_at) }).execute();
-  });
+  await ctx.repos.users.replaceConnection(row);
   return connectionWire(row);
 }

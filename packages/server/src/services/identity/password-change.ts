@@ -11,11 +11,11 @@ import { issueToken, revokeTokens } from './tokens.js';
  */
 export async function changePassword(ctx: Ctx, user: UserRecord, current: string | undefined, next: string): Promise<string> {
   if (user.bot) throw Errors.botsCannotUse();
-  const row = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirst();
-  if (!current || !(await verifyPassword(current, row?.password_hash ?? null))) {
+  const hash = await ctx.repos.auth.passwordHash(user.id);
+  if (!current || !(await verifyPassword(current, hash))) {
     throw fieldError('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
   }
-  await ctx.db.updateTable('users').set({ password_hash: await hashPassword(next) }).where('id', '=', user.id).execute();
+  await ctx.repos.auth.setPasswordHash(user.id, await hashPassword(next));
   await revokeTokens(ctx, user.id, 'user');
   const token = await issueToken(ctx, user.id, 'user');
   ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: user.id } });

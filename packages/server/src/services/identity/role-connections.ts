@@ -4,7 +4,6 @@ import { isId } from '../../core/ids.js';
 import { Errors, formError } from '../../core/errors.js';
 import { parseBody } from '../../core/validation.js';
 import { parseJson } from '../../store/json.js';
-import '../../store/tables/role-connections.js';
 import { getApplication, requireOwnedApplication } from './applications.js';
 import { LOCALES } from '../apps/commands/types.js';
 
@@ -70,8 +69,8 @@ const cleanLocalizations = (m: Record<string, string | null> | null | undefined)
 };
 
 async function appRecords(ctx: Ctx, applicationId: string): Promise<MetadataRecord[]> {
-  const row = await ctx.db.selectFrom('role_connection_metadata').select('records').where('application_id', '=', applicationId).executeTakeFirst();
-  return row ? parseJson<MetadataRecord[]>(row.records, []) : [];
+  const records = await ctx.repos.applications.roleConnectionMetadata(applicationId);
+  return records !== null ? parseJson<MetadataRecord[]>(records, []) : [];
 }
 
 async function ownedApp(ctx: Ctx, actor: Actor, applicationId: string) {
@@ -99,8 +98,7 @@ export async function putMetadataRecords(ctx: Ctx, actor: Actor, applicationId: 
   });
   const json = JSON.stringify(records);
   const now = ctx.clock.now();
-  await ctx.db.insertInto('role_connection_metadata').values({ application_id: app.id, records: json, updated_at: now })
-    .onConflict((oc) => oc.column('application_id').doUpdateSet({ records: json, updated_at: now })).execute();
+  await ctx.repos.applications.putRoleConnectionMetadata(app.id, json, now);
   return records;
 }
 
@@ -117,7 +115,7 @@ async function connectionApp(ctx: Ctx, actor: Actor, applicationId: string) {
 interface UserConnection { platform_name: string | null; platform_username: string | null; metadata: Record<string, string> }
 
 async function loadConnection(ctx: Ctx, userId: string, applicationId: string): Promise<UserConnection | null> {
-  const row = await ctx.db.selectFrom('user_role_connections').selectAll().where('user_id', '=', userId).where('application_id', '=', applicationId).executeTakeFirst();
+  const row = await ctx.repos.applications.userRoleConnection(userId, applicationId);
   return row ? { platform_name: row.platform_name, platform_username: row.platform_username, metadata: parseJson<Record<string, string>>(row.metadata, {}) } : null;
 }
 
@@ -170,13 +168,12 @@ export async function putUserConnection(ctx: Ctx, actor: Actor, applicationId: s
     metadata: b.metadata !== undefined ? b.metadata ?? {} : before?.metadata ?? {},
   };
   const row = { platform_name: next.platform_name, platform_username: next.platform_username, metadata: JSON.stringify(next.metadata), updated_at: ctx.clock.now() };
-  await ctx.db.insertInto('user_role_connections').values({ user_id: actor.user.id, application_id: app.id, ...row })
-    .onConflict((oc) => oc.columns(['user_id', 'application_id']).doUpdateSet(row)).execute();
+  await ctx.repos.applications.putUserRoleConnection(actor.user.id, app.id, row);
   return connectionWire(next, records);
 }
 
 /** DELETE /users/@me/applications/{id}/role-connection: idempotent. */
 export async function deleteUserConnection(ctx: Ctx, actor: Actor, applicationId: string): Promise<void> {
   const app = await connectionApp(ctx, actor, applicationId);
-  await ctx.db.deleteFrom('user_role_connections').where('user_id', '=', actor.user.id).where('application_id', '=', app.id).execute();
+  await ctx.repos.applications.deleteUserRoleConnection(actor.user.id, app.id);
 }

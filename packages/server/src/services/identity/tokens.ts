@@ -19,29 +19,24 @@ export async function issueToken(
   opts: { applicationId?: string; scopes?: string[]; expiresAt?: number } = {},
 ): Promise<string> {
   const token = mintToken(userId);
-  await ctx.db.insertInto('tokens').values({
+  await ctx.repos.auth.insertToken({
     hash: hashToken(token),
-    user_id: userId,
+    userId,
     kind,
-    application_id: opts.applicationId ?? null,
+    applicationId: opts.applicationId ?? null,
     scopes: opts.scopes?.join(' ') ?? null,
-    expires_at: opts.expiresAt ?? null,
-    created_at: ctx.clock.now(),
-  }).execute();
+    expiresAt: opts.expiresAt ?? null,
+    createdAt: ctx.clock.now(),
+  });
   return token;
 }
 
 /** Revokes every token of a kind for a user (bot token reset). */
 export async function revokeTokens(ctx: Ctx, userId: string, kind: 'user' | 'bot' | 'bearer'): Promise<void> {
-  await ctx.db.deleteFrom('tokens').where('user_id', '=', userId).where('kind', '=', kind).execute();
+  await ctx.repos.auth.revokeTokens(userId, kind);
 }
 
 /** Which of these token hashes still name a token (the others were reset, revoked or deleted with their account). */
 export async function existingTokenHashes(ctx: Ctx, hashes: string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < hashes.length; i += 500) {
-    const rows = await ctx.db.selectFrom('tokens').select('hash').where('hash', 'in', hashes.slice(i, i + 500)).execute();
-    for (const r of rows) out.add(String(r.hash));
-  }
-  return out;
+  return ctx.repos.auth.existingTokenHashes(hashes);
 }

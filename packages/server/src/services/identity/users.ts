@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.js';
-import { toUser } from '../../store/repos/mappers.js';
 import type { UserRecord } from '../../store/records.js';
 import { ApiError, Errors, fieldError } from '../../core/errors.js';
 import { isAccountBanned } from './account-bans.js';
@@ -34,30 +33,26 @@ export interface NewUser {
 export async function createUser(ctx: Ctx, input: NewUser): Promise<UserRecord> {
   const username = input.bot ? input.username : input.username.toLowerCase();
   if (!input.bot) {
-    const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', username).where('bot', '=', 0).executeTakeFirst();
-    if (taken) throw fieldError('username', 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
+    if (await ctx.repos.users.humanUsernameTaken(username)) throw fieldError('username', 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
   }
   if (input.email) {
-    const taken = await ctx.db.selectFrom('users').select('id').where('email', '=', input.email.toLowerCase()).executeTakeFirst();
-    if (taken) throw fieldError('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+    if (await ctx.repos.users.emailTaken(input.email.toLowerCase())) throw fieldError('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
   }
   const id = ctx.ids.next();
-  const row = {
+  const user: UserRecord = {
     id,
     username,
     discriminator: input.bot ? String(1000 + Math.floor(Math.random() * 9000)) : '0',
     global_name: input.globalName ?? null,
     avatar: null, banner: null, accent_color: null, bio: '',
     email: input.email?.toLowerCase() ?? null,
-    verified: 1,
-    password_hash: input.password ? await hashPassword(input.password) : null,
-    date_of_birth: input.dateOfBirth ?? null,
-    bot: input.bot ? 1 : 0,
-    system: 0, flags: 0, premium_type: 0, primary_guild: null,
+    verified: true,
+    bot: !!input.bot,
+    system: false, flags: 0, premium_type: 0, primary_guild: null,
     created_at: ctx.clock.now(),
   };
-  await ctx.db.insertInto('users').values(row).execute();
-  return toUser(row);
+  await ctx.repos.users.insert(user, { password_hash: input.password ? await hashPassword(input.password) : null, date_of_birth: input.dateOfBirth ?? null });
+  return user;
 }
 
 export async function register(ctx: Ctx, input: NewUser): Promise<{ token: string; user: UserRecord }> {
@@ -72,9 +67,8 @@ export async function register(ctx: Ctx, input: NewUser): Promise<{ token: strin
  */
 export async function login(ctx: Ctx, login: string, password: string, ip = ''): Promise<{ token: string; user_id: string }> {
   const key = login.toLowerCase();
-  const row = await ctx.db.selectFrom('users').selectAll()
-    .where((eb) => eb.or([eb('email', '=', key), eb.and([eb('username', '=', key), eb('bot', '=', 0)])]))
-    .executeTakeFirst();
+  const found = await ctx.repos.auth.loginCandidate(key);
+  const row = found ? { id: found.user.id, password_hash: found.passwordHash } : null;
   // Keyed by account when there is one (its email and username are one key), else by the name tried.
   const account = row ? `user:${row.id}` : `login:${key}`;
   const guard = loginGuard(ctx);
@@ -99,10 +93,10 @@ export interface UserPatch {
 }
 
 export async function updateUser(ctx: Ctx, user: UserRecord, patch: UserPatch): Promise<UserRecord> {
-  const values: Record<string, unknown> = {};
-  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] as const) if (patch[k] !== undefined) values[k] = patch[k];
+  const values: UserPatch = {};
+  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] as const) if (patch[k] !== undefined) (values as Record<string, unknown>)[k] = patch[k];
   if (!Object.keys(values).length) return user;
-  await ctx.db.updateTable('users').set(values).where('id', '=', user.id).execute();
+  await ctx.repos.users.updateProfile(user.id, values);
   const updated = (await getUser(ctx, user.id))!;
   ctx.bus.publish({ t: 'USER_UPDATE', d: { user_id: user.id }, user_ids: [user.id] });
   return updated;

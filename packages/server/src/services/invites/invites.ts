@@ -5,7 +5,6 @@ import { P } from '@accord/protocol';
 import { invite as inviteWire } from '../../wire/invite.js';
 import { publicUser } from '../../wire/user.js';
 import type { InviteRecord } from '../../store/records.js';
-import { toInvite } from '../../store/repos/mappers.js';
 import { THREAD_TYPES } from '../../wire/channel.js';
 import { getChannelRecord, getGuildRecord, guildCounts } from '../guilds/lookup.js';
 import { checkId } from '../../core/ids.js';
@@ -29,8 +28,7 @@ export function isLive(i: InviteRecord, now: number): boolean {
 
 async function findInvite(ctx: Ctx, code: string): Promise<InviteRecord | null> {
   if (!/^[A-Za-z0-9-]{1,32}$/.test(code)) return null;
-  const row = await ctx.db.selectFrom('invites').selectAll().where('code', '=', code).executeTakeFirst();
-  const inv = row ? toInvite(row) : await vanityInvite(ctx, code);
+  const inv = (await ctx.repos.invites.byCode(code)) ?? await vanityInvite(ctx, code);
   return inv && isLive(inv, ctx.clock.now()) ? inv : null;
 }
 
@@ -39,8 +37,8 @@ async function vanityInvite(ctx: Ctx, code: string): Promise<InviteRecord | null
   const guildId = await vanityGuild(ctx, code);
   const guild = guildId ? await getGuildRecord(ctx, guildId) : null;
   if (!guild) return null;
-  const first = await ctx.db.selectFrom('channels').select('id').where('guild_id', '=', guild.id).where('type', 'in', [0, 5]).orderBy('position').limit(1).executeTakeFirst();
-  const channelId = guild.system_channel_id ?? (first ? String(first.id) : null);
+  const first = await ctx.repos.channels.firstTextChannelId(guild.id);
+  const channelId = guild.system_channel_id ?? first;
   if (!channelId) return null;
   return {
     code, guild_id: guild.id, channel_id: channelId, inviter_id: null, max_age: 0, max_uses: 0, uses: 0, temporary: false,
@@ -101,24 +99,21 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
   const now = ctx.clock.now();
 
   if (!input.unique && !extras) {
-    const rows = await ctx.db.selectFrom('invites').selectAll().where('channel_id', '=', ch.id).where('inviter_id', '=', actor.user.id)
-      .where('max_age', '=', maxAge).where('max_uses', '=', maxUses).where('temporary', '=', temporary ? 1 : 0).execute();
+    const rows = await ctx.repos.invites.sameSettings(ch.id, actor.user.id, maxAge, maxUses, temporary);
     const special = await codesWithMeta(ctx, rows.map((r) => r.code));
-    const reuse = rows.map(toInvite).find((i) => isLive(i, now) && i.target_type === null && !special.has(i.code));
+    const reuse = rows.find((i) => isLive(i, now) && i.target_type === null && !special.has(i.code));
     if (reuse) return renderInvite(ctx, reuse, { metadata: true });
   }
-  const count = await ctx.db.selectFrom('invites').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_INVITES) throw Errors.maxInvites();
+  if ((await ctx.repos.invites.countInGuild(guildId)) >= MAX_INVITES) throw Errors.maxInvites();
 
   let code = newCode();
-  while (await ctx.db.selectFrom('invites').select('code').where('code', '=', code).executeTakeFirst()) code = newCode();
-  const row = {
+  while (await ctx.repos.invites.codeExists(code)) code = newCode();
+  const inv: InviteRecord = {
     code, guild_id: guildId, channel_id: ch.id, inviter_id: actor.user.id, max_age: maxAge, max_uses: maxUses, uses: 0,
-    temporary: temporary ? 1 : 0, target_type: null, target_user_id: null, flags: 0, created_at: now,
+    temporary, target_type: null, target_user_id: null, flags: 0, created_at: now,
   };
-  await ctx.db.insertInto('invites').values(row).execute();
+  await ctx.repos.invites.insert(inv);
   if (extras) await saveInviteExtras(ctx, code, { roleIds, targets: input.target_users ?? null });
-  const inv = toInvite(row);
   ctx.bus.publish({
     t: 'INVITE_CREATE',
     d: {
@@ -132,9 +127,9 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
 }
 
 async function liveInvites(ctx: Ctx, column: 'channel_id' | 'guild_id', id: string) {
-  const rows = await ctx.db.selectFrom('invites').selectAll().where(column, '=', id).orderBy('created_at').execute();
+  const rows = column === 'channel_id' ? await ctx.repos.invites.ofChannel(id) : await ctx.repos.invites.ofGuild(id);
   const now = ctx.clock.now();
-  return Promise.all(rows.map(toInvite).filter((i) => isLive(i, now)).map((i) => renderInvite(ctx, i, { metadata: true })));
+  return Promise.all(rows.filter((i) => isLive(i, now)).map((i) => renderInvite(ctx, i, { metadata: true })));
 }
 
 /** GET /channels/{id}/invites: MANAGE_CHANNELS there. */
@@ -175,7 +170,7 @@ export async function revokeInvite(ctx: Ctx, actor: Actor, code: string) {
 }
 
 async function removeInvite(ctx: Ctx, inv: InviteRecord): Promise<void> {
-  await ctx.db.deleteFrom('invites').where('code', '=', inv.code).execute();
+  await ctx.repos.invites.delete(inv.code);
   await deleteInviteExtras(ctx, inv.code);
   ctx.bus.publish({ t: 'INVITE_DELETE', d: { channel_id: inv.channel_id, guild_id: inv.guild_id ?? undefined, code: inv.code }, guild_id: inv.guild_id, channel_id: inv.channel_id, channel_permission: String(P.MANAGE_CHANNELS) });
 }
@@ -192,8 +187,7 @@ export async function acceptInvite(ctx: Ctx, actor: Actor, code: string) {
   if (!guildId) throw Errors.unknownInvite();
   const out = await renderInvite(ctx, inv);
   if (await ctx.access.isMember(guildId, actor.user.id)) return { ...out, new_member: false };
-  const banned = await ctx.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', actor.user.id).executeTakeFirst();
-  if (banned) throw Errors.userBanned();
+  if (await ctx.repos.moderation.isBannedFrom(guildId, actor.user.id)) throw Errors.userBanned();
   const roles = await acceptRules(ctx, inv, actor.user.id);
   if (isVanity(inv)) {
     const joined = await addMember(ctx, guildId, actor.user.id);
@@ -201,13 +195,11 @@ export async function acceptInvite(ctx: Ctx, actor: Actor, code: string) {
     return { ...out, new_member: joined !== null };
   }
 
-  const used = await ctx.db.updateTable('invites').set((eb) => ({ uses: eb('uses', '+', 1) })).where('code', '=', inv.code)
-    .where((eb) => eb.or([eb('max_uses', '=', 0), eb('uses', '<', eb.ref('max_uses'))])).executeTakeFirst();
-  if (!Number(used.numUpdatedRows)) throw Errors.unknownInvite();
+  if (!(await ctx.repos.invites.useOnce(inv.code))) throw Errors.unknownInvite();
   const joined = await addMember(ctx, guildId, actor.user.id, { roles });
   if (inv.max_uses > 0) {
-    const now = await ctx.db.selectFrom('invites').select('uses').where('code', '=', inv.code).executeTakeFirst();
-    if (now && Number(now.uses) >= inv.max_uses) await removeInvite(ctx, inv);
+    const uses = await ctx.repos.invites.uses(inv.code);
+    if (uses !== null && uses >= inv.max_uses) await removeInvite(ctx, inv);
   }
   return { ...out, new_member: joined !== null };
 }

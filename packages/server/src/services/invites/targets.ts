@@ -19,16 +19,14 @@ const notTargeted = () => new ApiError(403, 50001, 'Missing Access');
 export interface InviteMeta { role_ids: string[]; targeted: boolean; job: { created_at: number; completed_at: number; total: number } | null }
 
 export async function inviteMeta(ctx: Ctx, code: string): Promise<InviteMeta | null> {
-  const row = await ctx.db.selectFrom('invite_meta').selectAll().where('code', '=', code).executeTakeFirst();
+  const row = await ctx.repos.invites.meta(code);
   if (!row) return null;
   return { role_ids: parseJson(row.role_ids, []), targeted: Number(row.targeted) === 1, job: parseJson(row.job, null) };
 }
 
 /** Codes of the given invites that carry extras (such invites are never handed out again as a reused invite). */
 export async function codesWithMeta(ctx: Ctx, codes: string[]): Promise<Set<string>> {
-  if (!codes.length) return new Set();
-  const rows = await ctx.db.selectFrom('invite_meta').select('code').where('code', 'in', codes).execute();
-  return new Set(rows.map((r) => r.code));
+  return ctx.repos.invites.codesWithMeta(codes);
 }
 
 /**
@@ -81,15 +79,10 @@ export async function checkInviteRoles(ctx: Ctx, actor: Actor, guildId: string, 
 /** Stores an invite's extras right after the invite itself. */
 export async function saveInviteExtras(ctx: Ctx, code: string, extras: { roleIds: string[]; targets: string[] | null }): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('invite_meta').values({
-      code, role_ids: JSON.stringify(extras.roleIds), targeted: extras.targets ? 1 : 0,
-      job: extras.targets ? JSON.stringify({ created_at: now, completed_at: now, total: extras.targets.length }) : null,
-    }).execute();
-    for (let i = 0; extras.targets && i < extras.targets.length; i += 500) {
-      await trx.insertInto('invite_targets').values(extras.targets.slice(i, i + 500).map((user_id) => ({ code, user_id }))).execute();
-    }
-  });
+  await ctx.repos.invites.insertExtras(code, {
+    role_ids: JSON.stringify(extras.roleIds), targeted: extras.targets ? 1 : 0,
+    job: extras.targets ? JSON.stringify({ created_at: now, completed_at: now, total: extras.targets.length }) : null,
+  }, extras.targets);
 }
 
 /** The partial roles an invite grants (Get Channel Invites: id, name, position, color, colors, icon, unicode_emoji). */
@@ -110,27 +103,15 @@ export async function requireInviteManager(ctx: Ctx, actor: Actor, inv: InviteRe
 
 /** GET /invites/{code}/target-users: the CSV, header `user_id`, one id per line. */
 export async function targetUsersCsv(ctx: Ctx, code: string): Promise<string> {
-  const rows = await ctx.db.selectFrom('invite_targets').select('user_id').where('code', '=', code).orderBy('user_id').execute();
-  return ['user_id', ...rows.map((r) => String(r.user_id))].join('\n') + '\n';
+  const rows = await ctx.repos.invites.targetsOf(code);
+  return ['user_id', ...rows].join('\n') + '\n';
 }
 
 /** Replaces (PUT with a file), adds or removes target users; the invite becomes targeted. */
 export async function changeTargets(ctx: Ctx, code: string, op: 'replace' | 'add' | 'remove', ids: string[]): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    if (op === 'replace') await trx.deleteFrom('invite_targets').where('code', '=', code).execute();
-    if (op === 'remove') {
-      for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom('invite_targets').where('code', '=', code).where('user_id', 'in', ids.slice(i, i + 500)).execute();
-    } else {
-      const have = op === 'add' ? new Set((await trx.selectFrom('invite_targets').select('user_id').where('code', '=', code).execute()).map((r) => String(r.user_id))) : new Set<string>();
-      const fresh = ids.filter((id) => !have.has(id));
-      for (let i = 0; i < fresh.length; i += 500) await trx.insertInto('invite_targets').values(fresh.slice(i, i + 500).map((user_id) => ({ code, user_id }))).execute();
-    }
-    const job = JSON.stringify({ created_at: now, completed_at: now, total: ids.length });
-    const meta = await trx.selectFrom('invite_meta').select('code').where('code', '=', code).executeTakeFirst();
-    if (meta) await trx.updateTable('invite_meta').set({ targeted: 1, job }).where('code', '=', code).execute();
-    else await trx.insertInto('invite_meta').values({ code, role_ids: '[]', targeted: 1, job }).execute();
-  });
+  const job = JSON.stringify({ created_at: now, completed_at: now, total: ids.length });
+  await ctx.repos.invites.changeTargets(code, op, ids, job);
 }
 
 /** GET /invites/{code}/target-users/job-status: uploads are processed at once, so a job is COMPLETED (2) or absent (0). */
@@ -153,8 +134,7 @@ export async function acceptRules(ctx: Ctx, inv: InviteRecord, userId: string): 
   const meta = await inviteMeta(ctx, inv.code);
   if (!meta) return [];
   if (meta.targeted) {
-    const listed = await ctx.db.selectFrom('invite_targets').select('user_id').where('code', '=', inv.code).where('user_id', '=', userId).executeTakeFirst();
-    if (!listed) throw notTargeted();
+    if (!(await ctx.repos.invites.isTarget(inv.code, userId))) throw notTargeted();
   }
   if (!meta.role_ids.length || !inv.guild_id) return [];
   const live = new Set((await guildRoles(ctx, inv.guild_id)).map((r) => r.id));
@@ -163,6 +143,5 @@ export async function acceptRules(ctx: Ctx, inv: InviteRecord, userId: string): 
 
 /** Drops an invite's extras with the invite. */
 export async function deleteInviteExtras(ctx: Ctx, code: string): Promise<void> {
-  await ctx.db.deleteFrom('invite_targets').where('code', '=', code).execute();
-  await ctx.db.deleteFrom('invite_meta').where('code', '=', code).execute();
+  await ctx.repos.invites.deleteExtras(code);
 }

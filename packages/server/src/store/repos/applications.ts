@@ -1,6 +1,7 @@
 import { Repo } from './repo.js';
 import { toApplication } from './mappers.js';
 import type { ApplicationRecord } from '../records.js';
+import '../tables/role-connections.js';
 
 /** Applications, their bots, installs to guilds and users, and role connections. */
 export class ApplicationsRepo extends Repo {
@@ -78,5 +79,92 @@ export class ApplicationsRepo extends Repo {
     const app = await this.db.selectFrom('applications').select('id')
       .where((eb) => eb.or([eb('id', '=', idOrBot), eb('bot_user_id', '=', idOrBot)])).executeTakeFirst();
     return app ? String(app.id) : null;
+  }
+
+  /** How many applications a user owns. */
+  async countOwnedBy(ownerId: string): Promise<number> {
+    const row = await this.db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Inserts an application with its secrets (the ed25519 signing key and the client secret's hash). */
+  async insert(app: ApplicationRecord, secrets: { signing_key: string; client_secret_hash: string }): Promise<void> {
+    await this.db.insertInto('applications').values({
+      ...app, flags: app.flags.toString(), bot_public: app.bot_public ? 1 : 0, bot_require_code_grant: app.bot_require_code_grant ? 1 : 0,
+      redirect_uris: JSON.stringify(app.redirect_uris), extra: JSON.stringify(app.extra), ...secrets,
+    }).execute();
+  }
+
+  /** The hash of an application's client secret, or null when there is no such application. */
+  async clientSecretHash(id: string): Promise<string | null> {
+    const row = await this.db.selectFrom('applications').select('client_secret_hash').where('id', '=', id).executeTakeFirst();
+    return row ? row.client_secret_hash : null;
+  }
+
+  /** Replaces the hash of an application's client secret. */
+  async setClientSecretHash(id: string, hash: string): Promise<void> {
+    await this.db.updateTable('applications').set({ client_secret_hash: hash }).where('id', '=', id).execute();
+  }
+
+  /** Applies a partial of stored columns (flags as a decimal string, booleans as 0/1, JSON columns as text). */
+  async update(id: string, values: Record<string, unknown>): Promise<void> {
+    if (!Object.keys(values).length) return;
+    await this.db.updateTable('applications').set(values as any).where('id', '=', id).execute();
+  }
+
+  /** The app's linked-roles metadata records as stored (JSON text), or null. */
+  async roleConnectionMetadata(applicationId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('role_connection_metadata').select('records').where('application_id', '=', applicationId).executeTakeFirst();
+    return row ? row.records : null;
+  }
+
+  /** Replaces the app's linked-roles metadata records (JSON text). */
+  async putRoleConnectionMetadata(applicationId: string, records: string, now: number): Promise<void> {
+    await this.db.insertInto('role_connection_metadata').values({ application_id: applicationId, records, updated_at: now })
+      .onConflict((oc) => oc.column('application_id').doUpdateSet({ records, updated_at: now })).execute();
+  }
+
+  /** A user's role connection to an app (metadata as JSON text), or null. */
+  async userRoleConnection(userId: string, applicationId: string): Promise<{ platform_name: string | null; platform_username: string | null; metadata: string } | null> {
+    const row = await this.db.selectFrom('user_role_connections').selectAll().where('user_id', '=', userId).where('application_id', '=', applicationId).executeTakeFirst();
+    return row ? { platform_name: row.platform_name, platform_username: row.platform_username, metadata: row.metadata } : null;
+  }
+
+  /** Creates or replaces a user's role connection to an app. */
+  async putUserRoleConnection(userId: string, applicationId: string, row: { platform_name: string | null; platform_username: string | null; metadata: string; updated_at: number }): Promise<void> {
+    await this.db.insertInto('user_role_connections').values({ user_id: userId, application_id: applicationId, ...row })
+      .onConflict((oc) => oc.columns(['user_id', 'application_id']).doUpdateSet(row)).execute();
+  }
+
+  /** Removes a user's role connection to an app (idempotent). */
+  async deleteUserRoleConnection(userId: string, applicationId: string): Promise<void> {
+    await this.db.deleteFrom('user_role_connections').where('user_id', '=', userId).where('application_id', '=', applicationId).execute();
+  }
+
+  /** The scopes (space-separated) an app was installed with in a guild, or null when it was not. */
+  async guildInstallScopes(applicationId: string, guildId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('application_guild_installs').select('scopes')
+      .where('application_id', '=', applicationId).where('guild_id', '=', guildId).executeTakeFirst();
+    return row ? row.scopes : null;
+  }
+
+  /** Records an app's install in a guild, or replaces the scopes of an existing one. */
+  async putGuildInstall(applicationId: string, guildId: string, userId: string, scopes: string, now: number): Promise<void> {
+    await this.db.insertInto('application_guild_installs')
+      .values({ application_id: applicationId, guild_id: guildId, user_id: userId, scopes, created_at: now })
+      .onConflict((oc) => oc.columns(['application_id', 'guild_id']).doUpdateSet({ scopes }))
+      .execute();
+  }
+
+  /** The ids of the applications a user owns. */
+  async idsOwnedBy(ownerId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('applications').select('id').where('owner_id', '=', ownerId).execute();
+    return rows.map((r) => String(r.id));
+  }
+
+  /** Dev tools: every application (id, name, icon, bot, owner), by id. */
+  async devList(): Promise<{ id: string; name: string; icon: string | null; bot_user_id: string | null; owner_id: string }[]> {
+    const rows = await this.db.selectFrom('applications').select(['id', 'name', 'icon', 'bot_user_id', 'owner_id']).orderBy('id').execute();
+    return rows.map((r) => ({ id: String(r.id), name: r.name, icon: r.icon, bot_user_id: r.bot_user_id ? String(r.bot_user_id) : null, owner_id: String(r.owner_id) }));
   }
 }

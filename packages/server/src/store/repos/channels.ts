@@ -276,4 +276,32 @@ export class ChannelsRepo extends Repo {
     if (!ids.length) return [];
     return (await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('id', 'in', ids).execute()).map((r) => String(r.id));
   }
+
+  /** The id of a guild's first text or announcement channel by position, or null. */
+  async firstTextChannelId(guildId: string): Promise<string | null> {
+    const first = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'in', [0, 5]).orderBy('position').limit(1).executeTakeFirst();
+    return first ? String(first.id) : null;
+  }
+
+  /** The ids of a guild's voice and stage channels. */
+  async voiceChannelIdsOf(guildId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'in', [2, 13]).execute();
+    return rows.map((r) => String(r.id));
+  }
+
+  /** Every channel of a guild, threads included, in no particular order (GUILD_CREATE). */
+  async allOfGuild(guildId: string): Promise<ChannelRecord[]> {
+    return (await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).execute()).map(toChannel);
+  }
+
+  /** A guild's channels without threads, in no particular order. */
+  async nonThreadOfGuild(guildId: string): Promise<ChannelRecord[]> {
+    return (await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).execute()).map(toChannel);
+  }
+
+  /** A guild's channels (id and type) by position (dev seed). */
+  async idsAndTypesByPosition(guildId: string): Promise<{ id: string; type: number }[]> {
+    const rows = await this.db.selectFrom('channels').select(['id', 'type']).where('guild_id', '=', guildId).orderBy('position').execute();
+    return rows.map((r) => ({ id: String(r.id), type: Number(r.type) }));
+  }
 }

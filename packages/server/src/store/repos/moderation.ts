@@ -4,7 +4,6 @@ import type { AuditLogEntriesTable } from '../tables/expressions.js';
 
 /** Bans, the audit log and AutoMod rules. */
 export class ModerationRepo extends Repo {
-
   /** Whether a user is banned from a guild. */
   async isBanned(guildId: string, userId: string): Promise<boolean> {
     return !!(await this.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst());
@@ -113,5 +112,10 @@ export class ModerationRepo extends Repo {
   async unban(guildId: string, userId: string): Promise<boolean> {
     const res = await this.db.deleteFrom('bans').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
+  }
+
+  /** Whether a user is banned from a guild. */
+  async isBannedFrom(guildId: string, userId: string): Promise<boolean> {
+    return !!(await this.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst());
   }
 }

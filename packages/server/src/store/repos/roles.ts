@@ -83,4 +83,17 @@ export class RolesRepo extends Repo {
     const rows = await this.db.selectFrom('roles').select(['id', 'name']).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [String(r.id), r.name]));
   }
+
+  /** The highest role position in a guild (0 when it has none). */
+  async maxPosition(guildId: string): Promise<number> {
+    const top = await this.db.selectFrom('roles').select((eb) => eb.fn.max('position').as('p')).where('guild_id', '=', guildId).executeTakeFirst();
+    return Number(top?.p ?? 0);
+  }
+
+  /** Inserts a role. */
+  async insertRecord(role: RoleRecord): Promise<void> {
+    await this.db.insertInto('roles').values({
+      ...role, permissions: role.permissions.toString(), hoist: role.hoist ? 1 : 0, mentionable: role.mentionable ? 1 : 0, managed: role.managed ? 1 : 0,
+    }).execute();
+  }
 }

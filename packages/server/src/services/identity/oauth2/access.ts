@@ -34,8 +34,8 @@ export async function currentAuthorization(ctx: Ctx, actor: Actor, authorization
   let expires: string | null = null;
   if (actor.kind === 'bearer') {
     const raw = (authorization ?? '').trim().replace(/^bearer\s+/i, '');
-    const row = await ctx.db.selectFrom('tokens').select('expires_at').where('hash', '=', hashToken(raw)).executeTakeFirst();
-    expires = row?.expires_at != null ? new Date(Number(row.expires_at)).toISOString() : null;
+    const row = await ctx.repos.auth.tokenByHash(hashToken(raw));
+    expires = row?.expiresAt != null ? new Date(row.expiresAt).toISOString() : null;
   }
   const scopes = actor.kind === 'bot' ? ['bot'] : displayScopes(actor.scopes);
   const showUser = actor.kind === 'bot' || effectiveScopes(actor.scopes).includes('identify');
@@ -72,8 +72,8 @@ export async function revokeEndpoint(ctx: Ctx, authorization: string | undefined
   if (!token) throw new OAuthError('invalid_request', 'Missing "token" in request.');
   let userId: string | null = null;
   if (token.length <= 512) {
-    const t = await ctx.db.selectFrom('tokens').select(['user_id', 'application_id', 'kind']).where('hash', '=', hashToken(token)).executeTakeFirst();
-    if (t && t.kind === 'bearer' && String(t.application_id) === app.id) userId = String(t.user_id);
+    const t = await ctx.repos.auth.tokenByHash(hashToken(token));
+    if (t && t.kind === 'bearer' && t.applicationId === app.id) userId = t.userId;
     else {
       const r = await peekCode(ctx, 'refresh_token', token);
       if (r && r.applicationId === app.id) userId = r.userId;
@@ -121,10 +121,9 @@ export async function joinWithAccessToken(
   const perms = await ctx.access.requireGuild(guildId, actor.user.id, P.CREATE_INSTANT_INVITE);
   const app = await applicationOfBot(ctx, actor.user.id);
   if (!app) throw Errors.unknownApplication();
-  const token = await ctx.db.selectFrom('tokens').select(['user_id', 'application_id', 'kind', 'scopes', 'expires_at'])
-    .where('hash', '=', hashToken(input.access_token)).executeTakeFirst();
-  const live = token && token.kind === 'bearer' && String(token.application_id) === app.id && String(token.user_id) === userId
-    && (token.expires_at == null || Number(token.expires_at) > ctx.clock.now());
+  const token = await ctx.repos.auth.tokenByHash(hashToken(input.access_token));
+  const live = token && token.kind === 'bearer' && token.applicationId === app.id && token.userId === userId
+    && (token.expiresAt == null || token.expiresAt > ctx.clock.now());
   if (!live) throw fieldError('access_token', 'ACCESS_TOKEN_INVALID', 'Invalid OAuth2 access token.');
   if (!String(token.scopes ?? '').split(' ').includes('guilds.join')) throw Errors.missingScope();
 

@@ -159,8 +159,7 @@ export async function authorizePreview(ctx: Ctx, actor: Actor, query: Query) {
   let guilds: { id: string; name: string; icon: string | null; mfa_level: number; permissions: string }[] | undefined;
   if (needsGuild(r)) {
     // The guilds the user may install into (MANAGE_GUILD).
-    const rows = await ctx.db.selectFrom('members').innerJoin('guilds', 'guilds.id', 'members.guild_id')
-      .select(['guilds.id', 'guilds.name', 'guilds.icon', 'guilds.mfa_level']).where('members.user_id', '=', actor.user.id).orderBy('guilds.id').execute();
+    const rows = await ctx.repos.members.guildSummariesOf(actor.user.id);
     guilds = [];
     for (const g of rows) {
       const perms = await ctx.access.guildPerms(String(g.id), actor.user.id);

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { hashToken } from '../tokens.js';
 import { parseJson } from '../../../store/json.js';
-import { id, idOrNull } from '../../../store/schema.js';
 
 /**
  * Short- and long-lived OAuth2 secrets kept in `oauth_codes`, by the hash of the secret: authorization codes,
@@ -26,21 +25,19 @@ const key = (kind: CodeKind, secret: string) => hashToken(`${kind}:${secret}`);
 export async function putCode<D>(ctx: Ctx, kind: CodeKind, secret: string, row: { applicationId: string; userId: string | null; data: D; ttlMs: number }): Promise<void> {
   const now = ctx.clock.now();
   // Housekeeping: expired rows are dead weight; dropping them here keeps the table small without a worker.
-  await ctx.db.deleteFrom('oauth_codes').where('expires_at', '<=', now).execute();
-  await ctx.db.insertInto('oauth_codes').values({
-    hash: key(kind, secret), kind, application_id: row.applicationId, user_id: row.userId,
-    data: JSON.stringify(row.data), expires_at: now + row.ttlMs,
-  }).execute();
+  await ctx.repos.oauth.putCode(key(kind, secret), {
+    kind, applicationId: row.applicationId, userId: row.userId, data: JSON.stringify(row.data), expiresAt: now + row.ttlMs,
+  }, now);
 }
 
 /** Reads a live (unexpired) code; `expired` tells an expired one apart from an unknown one. */
 export async function peekCode<D>(ctx: Ctx, kind: CodeKind, secret: string): Promise<(CodeRow<D> & { expired: boolean }) | null> {
   if (!secret || secret.length > 512) return null;
-  const row = await ctx.db.selectFrom('oauth_codes').selectAll().where('hash', '=', key(kind, secret)).executeTakeFirst();
+  const row = await ctx.repos.oauth.codeByHash(key(kind, secret));
   if (!row || row.kind !== kind) return null;
   return {
-    kind, applicationId: id(row.application_id), userId: idOrNull(row.user_id), data: parseJson<D>(row.data, {} as D),
-    expiresAt: Number(row.expires_at), expired: Number(row.expires_at) <= ctx.clock.now(),
+    kind, applicationId: row.applicationId, userId: row.userId, data: parseJson<D>(row.data, {} as D),
+    expiresAt: row.expiresAt, expired: row.expiresAt <= ctx.clock.now(),
   };
 }
 
@@ -48,23 +45,20 @@ export async function peekCode<D>(ctx: Ctx, kind: CodeKind, secret: string): Pro
 export async function takeCode<D>(ctx: Ctx, kind: CodeKind, secret: string): Promise<(CodeRow<D> & { expired: boolean }) | null> {
   const row = await peekCode<D>(ctx, kind, secret);
   if (!row) return null;
-  const res = await ctx.db.deleteFrom('oauth_codes').where('hash', '=', key(kind, secret)).executeTakeFirst();
-  return Number(res.numDeletedRows) === 1 ? row : null;
+  return (await ctx.repos.oauth.takeCode(key(kind, secret))) ? row : null;
 }
 
 export async function setCodeData<D>(ctx: Ctx, kind: CodeKind, secret: string, data: D, userId?: string): Promise<void> {
-  await ctx.db.updateTable('oauth_codes')
-    .set({ data: JSON.stringify(data), ...(userId ? { user_id: userId } : {}) })
-    .where('hash', '=', key(kind, secret)).execute();
+  await ctx.repos.oauth.setCodeData(key(kind, secret), JSON.stringify(data), userId);
 }
 
 export async function deleteCode(ctx: Ctx, kind: CodeKind, secret: string): Promise<void> {
-  await ctx.db.deleteFrom('oauth_codes').where('hash', '=', key(kind, secret)).execute();
+  await ctx.repos.oauth.deleteCode(key(kind, secret));
 }
 
 /** Every code and refresh token of one app for one user (revocation). */
 export async function deleteUserCodes(ctx: Ctx, applicationId: string, userId: string): Promise<void> {
-  await ctx.db.deleteFrom('oauth_codes').where('application_id', '=', applicationId).where('user_id', '=', userId).execute();
+  await ctx.repos.oauth.deleteUserCodes(applicationId, userId);
 }
 
 /** Looks a refresh token or code up only by its secret, for revocation where the kind is a hint. */

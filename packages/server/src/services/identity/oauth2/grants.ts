@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
 import type { ApplicationRecord, UserRecord } from '../../../store/records.js';
-import { id } from '../../../store/schema.js';
+import type { OAuthGrantRecord } from '../../../store/repos/oauth.js';
 import { publicUser } from '../../../wire/user.js';
 import { deleteUserCodes } from './codes.js';
 import { splitScopes, unionScopes } from './scopes.js';
@@ -18,18 +18,16 @@ export interface Grant {
 }
 
 export async function getGrant(ctx: Ctx, applicationId: string, userId: string): Promise<Grant | null> {
-  const row = await ctx.db.selectFrom('oauth_grants').selectAll().where('application_id', '=', applicationId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await ctx.repos.oauth.grant(applicationId, userId);
   return row ? toGrant(row) : null;
 }
 
 export async function listGrants(ctx: Ctx, userId: string): Promise<Grant[]> {
-  const rows = await ctx.db.selectFrom('oauth_grants').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
-  return rows.map(toGrant);
+  return (await ctx.repos.oauth.grantsOf(userId)).map(toGrant);
 }
 
-const toGrant = (r: { application_id: string | number; user_id: string | number; scopes: string; integration_type: number | null; created_at: number | string }): Grant => ({
-  applicationId: id(r.application_id), userId: id(r.user_id), scopes: splitScopes(r.scopes),
-  integrationType: r.integration_type == null ? null : Number(r.integration_type), createdAt: Number(r.created_at),
+const toGrant = (r: OAuthGrantRecord): Grant => ({
+  applicationId: r.applicationId, userId: r.userId, scopes: splitScopes(r.scopes), integrationType: r.integrationType, createdAt: r.createdAt,
 });
 
 /**
@@ -48,10 +46,7 @@ export async function recordGrant(
   const merged = unionScopes(prev?.scopes ?? [], scopes);
   const type = prev?.integrationType === 1 ? 1 : integrationType;
   const now = ctx.clock.now();
-  await ctx.db.insertInto('oauth_grants')
-    .values({ application_id: app.id, user_id: user.id, scopes: merged.join(' '), integration_type: type, created_at: now })
-    .onConflict((oc) => oc.columns(['application_id', 'user_id']).doUpdateSet({ scopes: merged.join(' '), integration_type: type }))
-    .execute();
+  await ctx.repos.oauth.putGrant({ applicationId: app.id, userId: user.id, scopes: merged.join(' '), integrationType: type, createdAt: now });
   ctx.bus.publish({
     t: '__APPLICATION_AUTHORIZED',
     d: { application_id: app.id, user: publicUser(user), scopes, integration_type: integrationType, ...(guild ? { guild } : {}) },
@@ -64,11 +59,11 @@ export async function recordGrant(
  * with them; a later refresh gets invalid_grant. Announced when there was anything to revoke.
  */
 export async function revokeAuthorization(ctx: Ctx, applicationId: string, user: UserRecord | { id: string }): Promise<boolean> {
-  const tokens = await ctx.db.deleteFrom('tokens').where('application_id', '=', applicationId).where('user_id', '=', user.id).where('kind', '=', 'bearer').executeTakeFirst();
+  const tokens = await ctx.repos.auth.revokeBearerTokens(applicationId, user.id);
   await deleteUserCodes(ctx, applicationId, user.id);
-  const grant = await ctx.db.deleteFrom('oauth_grants').where('application_id', '=', applicationId).where('user_id', '=', user.id).executeTakeFirst();
-  const any = Number(tokens.numDeletedRows) > 0 || Number(grant.numDeletedRows) > 0;
-  if (Number(tokens.numDeletedRows) > 0) ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: user.id } });
+  const grant = await ctx.repos.oauth.deleteGrant(applicationId, user.id);
+  const any = tokens > 0 || grant;
+  if (tokens > 0) ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: user.id } });
   if (any) {
     const wireUser = 'username' in user ? publicUser(user) : { id: user.id };
     ctx.bus.publish({ t: '__APPLICATION_DEAUTHORIZED', d: { application_id: applicationId, user: wireUser } });
@@ -78,13 +73,9 @@ export async function revokeAuthorization(ctx: Ctx, applicationId: string, user:
 
 /** Records that an app was installed in a guild (bot or commands-only), keeping the widest scope set. */
 export async function recordGuildInstall(ctx: Ctx, applicationId: string, guildId: string, userId: string, scopes: string[]): Promise<void> {
-  const prev = await ctx.db.selectFrom('application_guild_installs').select('scopes')
-    .where('application_id', '=', applicationId).where('guild_id', '=', guildId).executeTakeFirst();
-  const merged = unionScopes(splitScopes(prev?.scopes ?? ''), scopes).join(' ');
-  await ctx.db.insertInto('application_guild_installs')
-    .values({ application_id: applicationId, guild_id: guildId, user_id: userId, scopes: merged, created_at: ctx.clock.now() })
-    .onConflict((oc) => oc.columns(['application_id', 'guild_id']).doUpdateSet({ scopes: merged }))
-    .execute();
+  const prev = await ctx.repos.applications.guildInstallScopes(applicationId, guildId);
+  const merged = unionScopes(splitScopes(prev ?? ''), scopes).join(' ');
+  await ctx.repos.applications.putGuildInstall(applicationId, guildId, userId, merged, ctx.clock.now());
 }
 
 /**
@@ -93,9 +84,8 @@ export async function recordGuildInstall(ctx: Ctx, applicationId: string, guildI
  */
 export async function isInstalledInGuild(ctx: Ctx, app: ApplicationRecord, guildId: string): Promise<boolean> {
   if (app.bot_user_id && (await ctx.access.isMember(guildId, app.bot_user_id))) return true;
-  const row = await ctx.db.selectFrom('application_guild_installs').select('scopes')
-    .where('application_id', '=', app.id).where('guild_id', '=', guildId).executeTakeFirst();
-  return !!row && splitScopes(row.scopes).includes('applications.commands');
+  const scopes = await ctx.repos.applications.guildInstallScopes(app.id, guildId);
+  return scopes !== null && splitScopes(scopes).includes('applications.commands');
 }
 
 /** Whether a user installed the app to their account (integration_type 1). */
@@ -104,12 +94,9 @@ export async function isUserInstalled(ctx: Ctx, applicationId: string, userId: s
 }
 
 export async function installCounts(ctx: Ctx, app: ApplicationRecord): Promise<{ users: number; guilds: number; authorizations: number }> {
-  const [users, auths, guilds] = await Promise.all([
-    ctx.db.selectFrom('oauth_grants').select((eb) => eb.fn.countAll<number>().as('n')).where('application_id', '=', app.id).where('integration_type', '=', 1).executeTakeFirst(),
-    ctx.db.selectFrom('oauth_grants').select((eb) => eb.fn.countAll<number>().as('n')).where('application_id', '=', app.id).executeTakeFirst(),
-    app.bot_user_id
-      ? ctx.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', app.bot_user_id).executeTakeFirst()
-      : Promise.resolve({ n: 0 }),
+  const [grants, guilds] = await Promise.all([
+    ctx.repos.oauth.grantCounts(app.id),
+    app.bot_user_id ? ctx.repos.members.guildCountOf(app.bot_user_id) : Promise.resolve(0),
   ]);
-  return { users: Number(users?.n ?? 0), guilds: Number(guilds?.n ?? 0), authorizations: Number(auths?.n ?? 0) };
+  return { users: grants.userInstalls, guilds, authorizations: grants.authorizations };
 }

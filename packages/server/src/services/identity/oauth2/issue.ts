@@ -37,12 +37,11 @@ export async function issueTokens(
   const scopes = displayScopes(input.scopes);
   const access = randomSecret();
   // Expired tokens of the pair are dead weight.
-  await ctx.db.deleteFrom('tokens').where('user_id', '=', input.user.id).where('application_id', '=', input.app.id)
-    .where('kind', '=', 'bearer').where('expires_at', '<=', now).execute();
-  await ctx.db.insertInto('tokens').values({
-    hash: hashToken(access), user_id: input.user.id, kind: 'bearer', application_id: input.app.id,
-    scopes: effectiveScopes(scopes).join(' '), expires_at: now + ACCESS_TOKEN_TTL_S * 1000, created_at: now,
-  }).execute();
+  await ctx.repos.auth.deleteExpiredBearerTokens(input.app.id, input.user.id, now);
+  await ctx.repos.auth.insertToken({
+    hash: hashToken(access), userId: input.user.id, kind: 'bearer', applicationId: input.app.id,
+    scopes: effectiveScopes(scopes).join(' '), expiresAt: now + ACCESS_TOKEN_TTL_S * 1000, createdAt: now,
+  });
   const out: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };
   if (input.refresh) {
     out.refresh_token = randomSecret();

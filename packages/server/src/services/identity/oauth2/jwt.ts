@@ -15,19 +15,19 @@ interface SigningKey {
 const keys = new WeakMap<Ctx, Promise<SigningKey>>();
 
 async function loadOrCreate(ctx: Ctx): Promise<SigningKey> {
-  const oldest = () => ctx.db.selectFrom('oauth_keys').selectAll().where('alg', '=', 'RS256').orderBy('created_at').orderBy('kid').executeTakeFirst();
+  const oldest = () => ctx.repos.oauth.oldestKey('RS256');
   let row = await oldest();
   if (!row) {
     const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = publicKey.export({ format: 'jwk' });
     const kid = crypto.createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url').slice(0, 16);
-    await ctx.db.insertInto('oauth_keys').values({
-      kid, alg: 'RS256', private_key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      public_jwk: JSON.stringify({ kty: jwk.kty, n: jwk.n, e: jwk.e }), created_at: ctx.clock.now(),
-    }).onConflict((oc) => oc.column('kid').doNothing()).execute();
+    await ctx.repos.oauth.insertKey({
+      kid, alg: 'RS256', privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      publicJwk: JSON.stringify({ kty: jwk.kty, n: jwk.n, e: jwk.e }), createdAt: ctx.clock.now(),
+    });
     row = await oldest();
   }
-  return { kid: row!.kid, privateKey: crypto.createPrivateKey(row!.private_key) };
+  return { kid: row!.kid, privateKey: crypto.createPrivateKey(row!.privateKey) };
 }
 
 function signingKey(ctx: Ctx): Promise<SigningKey> {
@@ -52,8 +52,8 @@ export async function signJwt(ctx: Ctx, claims: Record<string, unknown>): Promis
 /** GET /oauth2/keys: every published key, as a JWK Set. */
 export async function jwks(ctx: Ctx): Promise<{ keys: Record<string, unknown>[] }> {
   await signingKey(ctx);
-  const rows = await ctx.db.selectFrom('oauth_keys').selectAll().orderBy('created_at').execute();
-  return { keys: rows.map((r) => ({ ...parseJson<Record<string, unknown>>(r.public_jwk, {}), use: 'sig', alg: r.alg, kid: r.kid })) };
+  const rows = await ctx.repos.oauth.keys();
+  return { keys: rows.map((r) => ({ ...parseJson<Record<string, unknown>>(r.publicJwk, {}), use: 'sig', alg: r.alg, kid: r.kid })) };
 }
 
 /** OIDC `at_hash`: the left half of the SHA-256 of the access token. */

@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../../core/errors.js';
-import { id, idOrNull } from '../../../store/schema.js';
-import '../../../store/tables/social.js';
 import type { ApplicationRecord, UserRecord } from '../../../store/records.js';
 import { createUser, getUser } from '../users.js';
 import { getGrant, recordGrant } from '../oauth2/grants.js';
@@ -18,39 +16,25 @@ export interface ProvisionalAccount {
   bannedUserId: string | null;
 }
 
-export interface IdentityRow {
-  applicationId: string;
-  providerType: string;
-  externalId: string;
-  userId: string;
-  username: string | null;
-}
-
-const toIdentity = (r: any): IdentityRow => ({
-  applicationId: id(r.application_id), providerType: String(r.provider_type), externalId: String(r.external_id), userId: id(r.user_id), username: r.username ?? null,
-});
+export type { ExternalIdentityRecord as IdentityRow } from '../../../store/repos/provisional.js';
+import type { ExternalIdentityRecord as IdentityRow } from '../../../store/repos/provisional.js';
 
 export async function provisionalAccount(ctx: Ctx, userId: string): Promise<ProvisionalAccount | null> {
-  const r = await ctx.db.selectFrom('provisional_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
-  return r ? { userId: id(r.user_id), applicationId: id(r.application_id), bannedUserId: idOrNull(r.banned_user_id) } : null;
+  return ctx.repos.provisional.account(userId);
 }
 
 export async function findIdentity(ctx: Ctx, applicationId: string, type: string, externalId: string): Promise<IdentityRow | null> {
-  const r = await ctx.db.selectFrom('external_identities').selectAll()
-    .where('application_id', '=', applicationId).where('provider_type', '=', type).where('external_id', '=', externalId).executeTakeFirst();
-  return r ? toIdentity(r) : null;
+  return ctx.repos.provisional.identity(applicationId, type, externalId);
 }
 
 export async function identitiesOfUser(ctx: Ctx, userId: string, applicationId?: string): Promise<IdentityRow[]> {
-  let q = ctx.db.selectFrom('external_identities').selectAll().where('user_id', '=', userId);
-  if (applicationId) q = q.where('application_id', '=', applicationId);
-  return (await q.orderBy('created_at').execute()).map(toIdentity);
+  return ctx.repos.provisional.identitiesOf(userId, applicationId);
 }
 
 export async function linkIdentity(ctx: Ctx, applicationId: string, ident: ExternalIdentity, userId: string): Promise<void> {
-  await ctx.db.insertInto('external_identities').values({
-    application_id: applicationId, provider_type: ident.type, external_id: ident.externalId, user_id: userId, username: ident.username, created_at: ctx.clock.now(),
-  }).onConflict((oc) => oc.columns(['application_id', 'provider_type', 'external_id']).doUpdateSet({ user_id: userId })).execute();
+  await ctx.repos.provisional.linkIdentity({
+    applicationId, providerType: ident.type, externalId: ident.externalId, userId, username: ident.username,
+  }, ctx.clock.now());
 }
 
 /** A username no one has: the provider's name (or "player") made safe, plus random characters. */
@@ -58,8 +42,7 @@ async function freshUsername(ctx: Ctx, hint: string | null): Promise<string> {
   const base = (hint ?? 'player').toLowerCase().replace(/[^a-z0-9_.]/g, '').replace(/\.{2,}/g, '.').slice(0, 24) || 'player';
   for (let i = 0; i < 5; i++) {
     const name = `${base}_${crypto.randomBytes(3).toString('hex')}`;
-    const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', name).where('bot', '=', 0).executeTakeFirst();
-    if (!taken) return name;
+    if (!(await ctx.repos.users.humanUsernameTaken(name))) return name;
   }
   throw PE.usernameGeneration();
 }
@@ -75,7 +58,7 @@ export async function createProvisionalUser(ctx: Ctx, applicationId: string, opt
     }
   }
   if (!user) throw PE.usernameGeneration();
-  await ctx.db.insertInto('provisional_accounts').values({ user_id: user.id, application_id: applicationId, banned_user_id: opts.bannedUserId ?? null, created_at: ctx.clock.now() }).execute();
+  await ctx.repos.provisional.insertAccount({ userId: user.id, applicationId, bannedUserId: opts.bannedUserId ?? null }, ctx.clock.now());
   return user;
 }
 
@@ -95,9 +78,7 @@ export async function provisionalTokens(ctx: Ctx, app: ApplicationRecord, user: 
 
 /** Whether a user is provisional (for the wire: `is_provisional`, and for the merge rules). */
 export async function provisionalIds(ctx: Ctx, userIds: string[]): Promise<Set<string>> {
-  if (!userIds.length) return new Set();
-  const rows = await ctx.db.selectFrom('provisional_accounts').select('user_id').where('user_id', 'in', userIds).execute();
-  return new Set(rows.map((r) => id(r.user_id)));
+  return ctx.repos.provisional.provisionalAmong(userIds);
 }
 
 export { getUser };

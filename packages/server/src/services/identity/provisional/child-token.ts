@@ -23,10 +23,10 @@ export const ChildTokenBody = z.object({
 });
 
 export async function exchangeChildToken(ctx: Ctx, body: z.infer<typeof ChildTokenBody>) {
-  const t = await ctx.db.selectFrom('tokens').selectAll().where('hash', '=', hashToken(body.parent_access_token)).executeTakeFirst();
+  const t = await ctx.repos.auth.tokenByHash(hashToken(body.parent_access_token));
   const now = ctx.clock.now();
-  if (!t || t.kind !== 'bearer' || t.application_id == null || (t.expires_at != null && Number(t.expires_at) <= now)) throw PE.invalidAccessToken();
-  const parent = await getApplication(ctx, String(t.application_id));
+  if (!t || t.kind !== 'bearer' || t.applicationId == null || (t.expiresAt != null && t.expiresAt <= now)) throw PE.invalidAccessToken();
+  const parent = await getApplication(ctx, t.applicationId);
   const child = await getApplication(ctx, body.child_application_id);
   if (!parent) throw PE.invalidAccessToken();
   if (!child) throw Errors.unknownApplication();
@@ -34,12 +34,12 @@ export async function exchangeChildToken(ctx: Ctx, body: z.infer<typeof ChildTok
   if (body.parent_client_secret) {
     if (!(await verifyClientSecret(ctx, parent.id, body.parent_client_secret))) throw PE.invalidClientSecret();
   } else if (!isPublicClient(parent)) throw PE.invalidClientSecret();
-  const user = await getUser(ctx, String(t.user_id));
+  const user = await getUser(ctx, t.userId);
   if (!user) throw PE.invalidAccessToken();
   const scopes = String(t.scopes ?? '').split(' ').filter(Boolean);
   await recordGrant(ctx, child, user, scopes, 1);
   const out = await issueTokens(ctx, { app: child, user, scopes, refresh: false });
-  const remaining = t.expires_at == null ? out.expires_in : Math.max(1, Math.floor((Number(t.expires_at) - now) / 1000));
-  await ctx.db.updateTable('tokens').set({ expires_at: now + remaining * 1000 }).where('hash', '=', hashToken(out.access_token)).execute();
+  const remaining = t.expiresAt == null ? out.expires_in : Math.max(1, Math.floor((t.expiresAt - now) / 1000));
+  await ctx.repos.auth.setTokenExpiry(hashToken(out.access_token), now + remaining * 1000);
   return { access_token: out.access_token, token_type: 'Bearer', expires_in: remaining, scope: out.scope };
 }

@@ -1,7 +1,6 @@
 import { EXTERNAL_AUTH_TYPES } from '@accord/protocol';
 import type { Ctx } from '../../context.js';
 import { fieldError } from '../../../core/errors.js';
-import '../../../store/tables/social.js';
 import { hashToken } from '../tokens.js';
 import { ProvisionalErrors as PE } from './errors.js';
 import { verifyIdToken } from './oidc.js';
@@ -44,14 +43,10 @@ export async function resolveExternalAuth(ctx: Ctx, applicationId: string, type:
     }
     case BOT_ISSUED: {
       const row = token.length <= 512
-        ? await ctx.db.selectFrom('tokens').innerJoin('external_identities', 'external_identities.user_id', 'tokens.user_id')
-          .select(['external_identities.external_id', 'external_identities.username', 'tokens.expires_at'])
-          .where('tokens.hash', '=', hashToken(token)).where('tokens.kind', '=', 'bearer').where('tokens.application_id', '=', applicationId)
-          .where('external_identities.application_id', '=', applicationId).where('external_identities.provider_type', '=', BOT_ISSUED)
-          .executeTakeFirst()
-        : undefined;
-      if (!row || (row.expires_at != null && Number(row.expires_at) <= ctx.clock.now())) throw PE.invalidAccessToken();
-      return { type, externalId: row.external_id, username: row.username ?? null };
+        ? await ctx.repos.provisional.identityOfAppToken(hashToken(token), applicationId, BOT_ISSUED)
+        : null;
+      if (!row || (row.expiresAt != null && row.expiresAt <= ctx.clock.now())) throw PE.invalidAccessToken();
+      return { type, externalId: row.externalId, username: row.username };
     }
     default:
       throw PE.notGranted();

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { Errors } from '../../../core/errors.js';
 import type { ApplicationRecord, UserRecord } from '../../../store/records.js';
-import '../../../store/tables/social.js';
 import { isAccountBanned } from '../account-bans.js';
 import { getApplication } from '../applications.js';
 import { getUser } from '../users.js';
@@ -55,7 +54,7 @@ export async function mergeProvisional(ctx: Ctx, app: ApplicationRecord, destina
 /** Everything of the provisional `from` becomes `to`'s; `from` is deleted. */
 async function absorb(ctx: Ctx, from: string, to: string, appId: string): Promise<MergeResult> {
   const operation = ctx.ids.next();
-  await ctx.db.updateTable('external_identities').set({ user_id: to }).where('user_id', '=', from).execute();
+  await ctx.repos.provisional.moveAllIdentities(from, to);
   await moveAllRelationships(ctx, from, to);
   await moveLobbyMemberships(ctx, from, to, null);
   await moveDirectMessages(ctx, from, to);
@@ -68,13 +67,7 @@ async function absorb(ctx: Ctx, from: string, to: string, appId: string): Promis
 
 /** A provisional user goes for good: tokens, codes, grants, its row. */
 async function deleteUserCompletely(ctx: Ctx, userId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('tokens').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('oauth_codes').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('oauth_grants').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('provisional_accounts').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
-  });
+  await ctx.repos.provisional.deleteUserCompletely(userId);
   ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: userId } });
 }
 
@@ -87,8 +80,7 @@ export async function splitOff(ctx: Ctx, appId: string, full: UserRecord, identi
   const name = identities.find((i) => i.username)?.username ?? full.global_name ?? full.username;
   const prov = await createProvisionalUser(ctx, appId, { hint: name, globalName: name.slice(0, 32), bannedUserId });
   for (const i of identities) {
-    await ctx.db.updateTable('external_identities').set({ user_id: prov.id })
-      .where('application_id', '=', appId).where('provider_type', '=', i.providerType).where('external_id', '=', i.externalId).execute();
+    await ctx.repos.provisional.moveIdentity(appId, i.providerType, i.externalId, prov.id);
   }
   await carryToProvisional(ctx, appId, full.id, prov.id);
   await moveLobbyMemberships(ctx, full.id, prov.id, appId);

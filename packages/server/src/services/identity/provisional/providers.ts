@@ -3,8 +3,6 @@ import type { Actor, Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
 import { parseJson } from '../../../store/json.js';
-import { id } from '../../../store/schema.js';
-import '../../../store/tables/social.js';
 import { requireOwnedApplication } from '../applications.js';
 import { checkProviderUrl, discoveryUrl } from './issuer.js';
 import { fetchProviderJson, getProvider, OutgoingError } from './outgoing.js';
@@ -34,7 +32,7 @@ export interface ExternalAuthProvider {
 }
 
 const toProvider = (r: any): ExternalAuthProvider => ({
-  id: id(r.id), application_id: id(r.application_id), type: String(r.type), issuer: r.issuer ?? null, audience: r.audience ?? null,
+  id: String(r.id), application_id: String(r.application_id), type: String(r.type), issuer: r.issuer ?? null, audience: r.audience ?? null,
   jwks_uri: r.jwks_uri ?? null, algorithms: parseJson<string[]>(r.algorithms, []), strict: Number(r.strict) === 1,
   created_at: Number(r.created_at), updated_at: Number(r.updated_at),
 });
@@ -57,9 +55,7 @@ export const ProviderPatch = z.object({
 });
 
 export async function providersOf(ctx: Ctx, applicationId: string, type?: string): Promise<ExternalAuthProvider[]> {
-  let q = ctx.db.selectFrom('external_auth_providers').selectAll().where('application_id', '=', applicationId);
-  if (type) q = q.where('type', '=', type);
-  return (await q.orderBy('id').execute()).map(toProvider);
+  return (await ctx.repos.provisional.providersOf(applicationId, type)).map(toProvider);
 }
 
 const unknownProvider = () => Errors.notFound();
@@ -115,14 +111,14 @@ export async function createProvider(ctx: Ctx, actor: Actor, applicationId: stri
   } else if ((await providersOf(ctx, app.id, input.type)).length) {
     throw fieldError('type', 'ALREADY_EXISTS', 'This provider type is already configured.');
   }
-  await ctx.db.insertInto('external_auth_providers').values(row).execute();
+  await ctx.repos.provisional.insertProvider(row);
   return providerWire(toProvider(row));
 }
 
 async function ownedProvider(ctx: Ctx, actor: Actor, applicationId: string, providerId: string) {
   const app = await requireOwnedApplication(ctx, actor, applicationId);
   if (!isId(providerId)) throw unknownProvider();
-  const row = await ctx.db.selectFrom('external_auth_providers').selectAll().where('id', '=', providerId).where('application_id', '=', app.id).executeTakeFirst();
+  const row = await ctx.repos.provisional.provider(app.id, providerId);
   if (!row) throw unknownProvider();
   return toProvider(row);
 }
@@ -136,14 +132,14 @@ export async function editProvider(ctx: Ctx, actor: Actor, applicationId: string
     const found = await discover(ctx, issuer);
     Object.assign(values, { issuer, audience: patch.client_id ?? p.audience, jwks_uri: found.jwks_uri, algorithms: JSON.stringify(found.algorithms) });
   }
-  await ctx.db.updateTable('external_auth_providers').set(values).where('id', '=', p.id).execute();
+  await ctx.repos.provisional.updateProvider(p.id, values);
   forgetJwks(p.id);
   return providerWire(toProvider({ ...p, ...values, algorithms: values.algorithms ?? JSON.stringify(p.algorithms), strict: 1 }));
 }
 
 export async function deleteProvider(ctx: Ctx, actor: Actor, applicationId: string, providerId: string): Promise<void> {
   const p = await ownedProvider(ctx, actor, applicationId, providerId);
-  await ctx.db.deleteFrom('external_auth_providers').where('id', '=', p.id).execute();
+  await ctx.repos.provisional.deleteProvider(p.id);
   forgetJwks(p.id);
 }
 
