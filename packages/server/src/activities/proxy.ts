@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Ctx } from '../services/context.js';
 import { getApplication } from '../services/identity/applications.js';
 import { isEmbedded, urlMap } from '../services/activities/settings.js';
-import { RESERVED_PREFIX, resolveMapping, stripProxyPrefix } from '../services/activities/url-map.js';
+import { RESERVED_PREFIX, normalizeRequestPath, resolveMapping, stripProxyPrefix } from '../services/activities/url-map.js';
 import { verifyProxyTicket } from '../services/activities/proxy-ticket.js';
 import { clientOrigin } from '../services/activities/origins.js';
 import { BRIDGE_PATH, TICKET_PATH, bridgePage } from './bridge-page.js';
@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, UpstreamError, upstreamRequest, upstreamUpgrade } from 
  */
 
 const NOT_FOUND = JSON.stringify({ message: '404: Not Found', code: 0 });
+const AMBIGUOUS_PATH = JSON.stringify({ message: '400: Bad Request: ambiguous path (encoded slash or backslash, or a dot segment)', code: 0 });
 
 function plain(res: ServerResponse, status: number, body: string, type = 'application/json', extra: Record<string, string> = {}): void {
   if (res.headersSent) return void res.destroy();
@@ -36,9 +37,12 @@ export async function handleProxyRequest(ctx: Ctx, appId: string, req: IncomingM
     const raw = req.url ?? '/';
     // Origin-form only: an absolute-form target (`GET http://elsewhere/`) would make this an open proxy.
     if (!raw.startsWith('/')) return plain(res, 400, JSON.stringify({ message: '400: Bad Request', code: 0 }));
+    // Normalised and checked before anything matches on it: reserved paths, /.proxy and the URL mappings.
+    const normalized = normalizeRequestPath(raw);
+    if (normalized === null) return plain(res, 400, AMBIGUOUS_PATH);
     const app = await embeddedApp(ctx, appId);
     if (!app) return plain(res, 404, NOT_FOUND);
-    const path = stripProxyPrefix(raw);
+    const path = stripProxyPrefix(normalized);
     const pathname = path.split('?')[0];
 
     if (pathname === RESERVED_PREFIX || pathname.startsWith(`${RESERVED_PREFIX}/`)) return reserved(ctx, appId, pathname, req, res);
@@ -113,8 +117,10 @@ export async function handleProxyUpgrade(ctx: Ctx, appId: string, req: IncomingM
   try {
     const raw = req.url ?? '/';
     if (!raw.startsWith('/') || String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(400, 'Bad Request');
+    const normalized = normalizeRequestPath(raw);
+    if (normalized === null) return refuse(400, 'Bad Request');
     const app = await embeddedApp(ctx, appId);
-    const mapped = app ? resolveMapping(urlMap(app), stripProxyPrefix(raw)) : null;
+    const mapped = app ? resolveMapping(urlMap(app), stripProxyPrefix(normalized)) : null;
     if (!mapped) return refuse(404, 'Not Found');
     const ticket = ticketFromCookies(req.headers.cookie);
     const verified = ticket ? await verifyProxyTicket(ctx, appId, ticket) : null;

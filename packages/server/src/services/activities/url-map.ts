@@ -94,6 +94,35 @@ export function resolveMapping(list: UrlMapping[], pathAndQuery: string): { mapp
   return { mapping: best.mapping, url };
 }
 
+const UNRESERVED = /^[A-Za-z0-9._~-]$/;
+
+/**
+ * A request's path, normalised before any matching (RFC 3986 §6.2.2): percent-encoded unreserved characters are
+ * decoded (`%61` → `a`, `%2e` → `.`) and other escapes upper-cased. Null when the path is ambiguous, which the proxy
+ * refuses with a 400: an encoded slash or backslash (`%2F`, `%5C`), a literal backslash, a dot segment (`.` or `..`,
+ * literal or encoded), a double-encoded dot, slash or backslash (`%252E`), an encoded control character, or a broken
+ * escape. An upstream that decodes its path would otherwise read any of these as a step out of the mapped base.
+ * The query is kept as it is (it never moves the path).
+ */
+export function normalizeRequestPath(pathAndQuery: string): string | null {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const search = q < 0 ? '' : pathAndQuery.slice(q);
+  if (!path.startsWith('/') || path.includes('\\') || path.includes('#')) return null;
+  let bad = false;
+  const norm = path.replace(/%([0-9A-Fa-f]{2})?/g, (escape, hex: string | undefined) => {
+    if (!hex) return (bad = true), escape;
+    const code = parseInt(hex, 16);
+    const char = String.fromCharCode(code);
+    if (UNRESERVED.test(char)) return char;
+    if (char === '/' || char === '\\' || code < 0x20 || code === 0x7f) bad = true;
+    return `%${hex.toUpperCase()}`;
+  });
+  if (bad || /%25(?:2E|2F|5C)/i.test(norm)) return null;
+  if (norm.split('/').some((segment) => segment === '.' || segment === '..')) return null;
+  return `${norm}${search}`;
+}
+
 /** `/.proxy/x` and `/x` are the same request (since 2025-07-30 both forms are served). */
 export function stripProxyPrefix(pathAndQuery: string): string {
   if (pathAndQuery === PROXY_PREFIX || pathAndQuery.startsWith(`${PROXY_PREFIX}?`)) return `/${pathAndQuery.slice(PROXY_PREFIX.length)}`;
