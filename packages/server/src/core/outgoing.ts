@@ -118,6 +118,17 @@ export class OutgoingClient {
     return ok ? null : new RefusedByPolicy(addressClass(h) ?? 'plain-http');
   }
 
+  /** Whether this host is a literal address (in any spelling the URL parser accepts) that https may not reach either. */
+  addressRefused(host: string): boolean {
+    let h: string;
+    try {
+      h = bare(new URL(`https://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`).hostname);
+    } catch {
+      return false;
+    }
+    return isIP(h) !== 0 && !addressAllowed(h, this.allow);
+  }
+
   /** Whether plain http may go to this host as written (a literal address the operator allowed, or localhost). */
   httpAllowed(host: string): boolean {
     const h = bare(host);

@@ -56,6 +56,11 @@ export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = [
     if (t.scheme === 'http' && rule && !rule.httpAllowed(t.host.replace(/:\d+$/, ''))) {
       throw fieldError([...path, i, 'target'], 'URL_TYPE_INVALID_SCHEME', 'Scheme "http" is not supported for this host. Scheme must be one of (\'https\').');
     }
+    // A literal address the policy refuses (also spelled `2130706433` or `[::ffff:7f00:1]`) is refused here already;
+    // names are judged when the proxy connects (core/outgoing.ts), on the address they resolve to then.
+    if (rule?.addressRefused?.(t.host.replace(/:\d+$/, ''))) {
+      throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target\'s address is refused by the server\'s outgoing policy.');
+    }
     const names = new Set([...prefix.matchAll(PARAM)].map((x) => x[1]));
     for (const [, name] of target.matchAll(PARAM)) {
       if (!names.has(name)) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', `The parameter {${name}} is not in the prefix.`);
