@@ -321,11 +321,11 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const framed = await viaProxy(`/.well-known/accord/activity-bridge.html?frame_id=f&instance_id=i&platform=desktop&accord_ticket=${encodeURIComponent(minted.body.ticket)}`);
     assert.match(String(framed.headers['set-cookie']), /^accord_proxy_ticket=.+; HttpOnly; Secure; SameSite=None; Partitioned$/);
     assert.equal((await viaProxy('/.well-known/accord/activity-bridge.html?accord_ticket=forged.00')).headers['set-cookie'], undefined);
-    const stored = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: minted.body.ticket });
+    const stored = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: minted.body.ticket, headers: { origin: `http://${proxyHost}` } });
     assert.equal(stored.status, 204);
     const cookie = stored.headers['set-cookie']![0];
     assert.match(cookie, /^accord_proxy_ticket=.+; Path=\/; Max-Age=\d+; HttpOnly; Secure; SameSite=None; Partitioned$/);
-    assert.equal((await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: flipLastHex(minted.body.ticket) })).status, 401);
+    assert.equal((await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: flipLastHex(minted.body.ticket), headers: { origin: `http://${proxyHost}` } })).status, 401);
 
     await viaProxy('/api/me', { headers: { cookie: `${cookie.split(';')[0]}; other=1` } });
     const h = up.seen.at(-1)!.headers;

@@ -5,7 +5,7 @@ import { getApplication } from '../services/identity/applications.js';
 import { isEmbedded, urlMap } from '../services/activities/settings.js';
 import { RESERVED_PREFIX, normalizeRequestPath, resolveMapping, stripProxyPrefix } from '../services/activities/url-map.js';
 import { verifyProxyTicket } from '../services/activities/proxy-ticket.js';
-import { clientOrigin } from '../services/activities/origins.js';
+import { clientOrigin, proxyOrigin } from '../services/activities/origins.js';
 import { BRIDGE_PATH, TICKET_PATH, bridgePage } from './bridge-page.js';
 import { TICKET_COOKIE, activityCsp, downstreamHeaders, ticketFromCookies, upstreamHeaders } from './headers.js';
 import { outgoingFor } from '../core/outgoing.js';
@@ -71,7 +71,9 @@ async function reserved(ctx: Ctx, appId: string, pathname: string, req: Incoming
   if (pathname === BRIDGE_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
     const { html, csp } = bridgePage(clientOrigin(ctx));
     // The client may pass the person's proxy ticket along; it becomes this origin's cookie before the Activity loads.
-    const ticket = new URL(req.url ?? '/', 'http://x').searchParams.get('accord_ticket');
+    // Only for a navigation (the client's frame or pop-out window): another page's fetch of this URL, which the
+    // browser would let set a cookie too, plants nothing.
+    const ticket = isNavigation(req) ? new URL(req.url ?? '/', 'http://x').searchParams.get('accord_ticket') : null;
     const cookie = ticket ? await ticketCookie(ctx, appId, ticket) : null;
     return plain(res, 200, req.method === 'HEAD' ? '' : html, 'text/html; charset=utf-8', {
       'content-security-policy': csp, 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff',
@@ -79,12 +81,26 @@ async function reserved(ctx: Ctx, appId: string, pathname: string, req: Incoming
     });
   }
   if (pathname === TICKET_PATH && req.method === 'POST') {
+    // The bridge page's own fetch, and nothing else: another origin (another app's Activity, any page, `null`) may
+    // not plant a ticket for this app. Browsers always send Origin on a POST.
+    if (req.headers.origin !== proxyOrigin(ctx, appId)) {
+      req.resume();
+      return plain(res, 403, JSON.stringify({ message: 'This request must come from the Activity\'s own origin.', code: 0 }));
+    }
     const body = await readSmall(req, 4096);
     const cookie = body ? await ticketCookie(ctx, appId, body.trim()) : null;
     if (!cookie) return plain(res, 401, JSON.stringify({ message: '401: Unauthorized', code: 0 }));
     return plain(res, 204, '', 'text/plain', { 'set-cookie': cookie });
   }
   return plain(res, 404, NOT_FOUND, 'application/json', { 'content-security-policy': activityCsp(ctx, appId) });
+}
+
+/** Whether a browser sent this request as a navigation (Fetch Metadata): a frame or a window, not a fetch. */
+function isNavigation(req: IncomingMessage): boolean {
+  const mode = req.headers['sec-fetch-mode'];
+  const dest = req.headers['sec-fetch-dest'];
+  if (mode === undefined && dest === undefined) return true; // a browser without Fetch Metadata, or not a browser
+  return mode === 'navigate' && (dest === 'iframe' || dest === 'document');
 }
 
 /** The Set-Cookie value for a valid ticket (null otherwise). Partitioned: it lives in the client's frames only. */
