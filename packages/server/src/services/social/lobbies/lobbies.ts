@@ -283,12 +283,14 @@ export async function destroyLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
   publish(ctx, 'LOBBY_DELETE', { id: lobby.id, reason: 'deleted' }, members.map((m) => m.user_id));
 }
 
-/** DELETE /lobbies/{id} (app): safe to repeat; an unknown (or already deleted) lobby is a 204 too. */
+/**
+ * DELETE /lobbies/{id} (app): as GET, a lobby of another app, an unknown one and one already deleted are all 404
+ * 10031 (ownership before existence: the answer never tells whether another app's lobby exists); repeating is harmless.
+ */
 export async function deleteLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string): Promise<void> {
   if (!caller.isApp) throw Errors.onlyBots();
-  if (!isId(lobbyId)) return;
-  const row = await ctx.db.selectFrom('lobbies').selectAll().where('id', '=', lobbyId).where('application_id', '=', caller.appId).executeTakeFirst();
-  if (row) await destroyLobby(ctx, toLobby(row));
+  const { lobby } = await requireLobby(ctx, caller, lobbyId);
+  await destroyLobby(ctx, lobby);
 }
 
 /** PUT /lobbies/{id}/members/{user_id} (app): adds the user, or updates the given fields of a member. */
