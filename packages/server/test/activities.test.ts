@@ -43,7 +43,10 @@ async function startUpstream(): Promise<{ url: string; port: number; seen: Seen[
     });
   });
   const wss = new WebSocketServer({ server });
-  wss.on('connection', (ws, req) => ws.on('message', (m) => ws.send(`echo ${req.url} ${m}`)));
+  wss.on('connection', (ws, req) => {
+    if (req.url!.includes('whoami')) return void ws.send(`signed=${req.headers['x-discord-proxy-payload'] !== undefined}`);
+    ws.on('message', (m) => ws.send(`echo ${req.url} ${m}`));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -340,6 +343,29 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(verifyKey, 'hex')]);
     const key = crypto.createPublicKey({ key: spki, format: 'der', type: 'spki' });
     assert.equal(crypto.verify(null, payloadBytes, key, Buffer.from(String(h['x-signature-ed25519']), 'hex')), true);
+
+    // The person's ticket signs only requests from the Activity's own origin (issue 20): another origin (another app's
+    // Activity framed in the same client shares the partitioned cookie jar) reaches the upstream unsigned.
+    const jar = cookie.split(';')[0];
+    const signed = async (headers: Record<string, string>, method = 'POST') => {
+      await viaProxy('/api/transfer', { method, body: method === 'POST' ? 'x' : undefined, headers: { cookie: jar, ...headers } });
+      return up.seen.at(-1)!.headers['x-discord-proxy-payload'] !== undefined;
+    };
+    assert.equal(await signed({ origin: `http://${proxyHost}`, 'sec-fetch-site': 'same-origin' }), true);
+    assert.equal(await signed({}, 'GET'), true, 'no Fetch Metadata: not a browser, or an old one');
+    assert.equal(await signed({ origin: 'http://evil.example' }), false);
+    assert.equal(await signed({ origin: 'null' }), false);
+    assert.equal(await signed({ origin: `http://123456789012345678.localhost:${t.server.port}`, 'sec-fetch-site': 'same-site' }), false);
+    assert.equal(await signed({ 'sec-fetch-site': 'cross-site' }, 'GET'), false);
+    assert.equal(await signed({ 'sec-fetch-site': 'same-site' }, 'GET'), false);
+    const wsSigned = async (origin: string) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${t.server.port}/api/whoami`, { headers: { host: proxyHost, cookie: jar, origin } });
+      const [msg] = await new Promise<any[]>((resolve, reject) => { ws.once('message', (...a) => resolve(a)); ws.once('error', reject); });
+      ws.close();
+      return String(msg);
+    };
+    assert.equal(await wsSigned(`http://${proxyHost}`), 'signed=true');
+    assert.equal(await wsSigned('http://evil.example'), 'signed=false', 'no cross-site WebSocket hijacking of the ticket');
     gw.ws.close(1000);
   });
 });

@@ -49,7 +49,7 @@ export async function handleProxyRequest(ctx: Ctx, appId: string, req: IncomingM
 
     const mapped = resolveMapping(urlMap(app), path);
     if (!mapped) return plain(res, 404, NOT_FOUND);
-    const ticket = ticketFromCookies(req.headers.cookie);
+    const ticket = fromOwnOrigin(ctx, appId, req) ? ticketFromCookies(req.headers.cookie) : null;
     const verified = ticket ? await verifyProxyTicket(ctx, appId, ticket) : null;
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     if (Number(req.headers['content-length'] ?? 0) > DEFAULT_LIMITS.maxRequestBytes) {
@@ -95,6 +95,20 @@ async function reserved(ctx: Ctx, appId: string, pathname: string, req: Incoming
   return plain(res, 404, NOT_FOUND, 'application/json', { 'content-security-policy': activityCsp(ctx, appId) });
 }
 
+/**
+ * Whether a request comes from the Activity's own origin, so that the person's ticket may sign it. The ticket cookie
+ * is SameSite=None (the client frames the Activity), so a browser also sends it with requests from other origins: a
+ * page elsewhere, or another app's Activity framed in the same client (same partition, often same site). Those reach
+ * the upstream unsigned, as an anonymous visitor's would. Origin, when sent, must be the proxy origin; Fetch Metadata,
+ * when sent, must say same-origin or none (a typed address). Neither header (not a browser, or an old one): signed.
+ */
+function fromOwnOrigin(ctx: Ctx, appId: string, req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== proxyOrigin(ctx, appId)) return false;
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
 /** Whether a browser sent this request as a navigation (Fetch Metadata): a frame or a window, not a fetch. */
 function isNavigation(req: IncomingMessage): boolean {
   const mode = req.headers['sec-fetch-mode'];
@@ -138,7 +152,8 @@ export async function handleProxyUpgrade(ctx: Ctx, appId: string, req: IncomingM
     const app = await embeddedApp(ctx, appId);
     const mapped = app ? resolveMapping(urlMap(app), stripProxyPrefix(normalized)) : null;
     if (!mapped) return refuse(404, 'Not Found');
-    const ticket = ticketFromCookies(req.headers.cookie);
+    // A WebSocket handshake carries cookies from any origin: only the Activity's own is signed (no cross-site hijacking).
+    const ticket = fromOwnOrigin(ctx, appId, req) ? ticketFromCookies(req.headers.cookie) : null;
     const verified = ticket ? await verifyProxyTicket(ctx, appId, ticket) : null;
     const target = new URL(mapped.url);
     upstreamUpgrade(outgoingFor(ctx), target, upstreamHeaders(ctx, appId, req.headers, target, verified?.headers ?? null, true), socket, head);
