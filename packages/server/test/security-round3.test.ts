@@ -310,4 +310,17 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     }
     assert.equal(up.seen.length, before + 1, 'no other spelling reached the Activity');
   });
+
+  test('9. (same class) linking a lobby to a channel the caller cannot see answers as an unknown channel, whatever its type', T, async () => {
+    // A guild the app's bot is not in, with a text and a voice channel.
+    const stranger = t.world.users[1];
+    const g = await t.api('/guilds', { method: 'POST', token: stranger.token, body: { name: 'elsewhere' } });
+    assert.equal(g.status, 201, g.text);
+    const voice = await t.api(`/guilds/${g.body.id}/channels`, { method: 'POST', token: stranger.token, body: { name: 'v', type: 2 } });
+    const text = await t.api(`/guilds/${g.body.id}/channels`, { method: 'POST', token: stranger.token, body: { name: 't', type: 0 } });
+    assert.ok(voice.status < 300 && text.status < 300, voice.text + text.text);
+    const lobby = await t.api('/lobbies', { method: 'POST', token: t.world.botToken, bot: true, body: {} });
+    const link = (channel_id: string) => t.api(`/lobbies/${lobby.body.id}/channel-linking`, { method: 'PATCH', token: t.world.botToken, bot: true, body: { channel_id } });
+    for (const id of [voice.body.id, text.body.id, '123456789012345678']) expectError(await link(id), 404, 10003);
+  });
 });
