@@ -370,8 +370,9 @@ export async function linkLobbyChannel(ctx: Ctx, caller: LobbyCaller, lobbyId: s
   } else {
     const ch = await getChannelRecord(ctx, channelId);
     if (!ch || !ch.guild_id) throw Errors.unknownChannel();
-    if (!LINKABLE.has(ch.type)) throw Errors.wrongChannelType();
+    // Access before anything about the channel: its type must not tell a stranger that it exists.
     await ctx.access.requireChannel(ch.guild_id, ch.id, caller.user.id, P.VIEW_CHANNEL | P.MANAGE_CHANNELS);
+    if (!LINKABLE.has(ch.type)) throw Errors.wrongChannelType();
     if (previous === ch.id) return lobbyWire(ctx, lobby, members, { forApp: caller.isApp });
     const taken = await ctx.db.selectFrom('lobbies').select('id').where('linked_channel_id', '=', ch.id).executeTakeFirst();
     const alreadyLinked = () => fieldError('channel_id', 'LOBBY_CHANNEL_ALREADY_LINKED', 'This channel is already linked to a lobby.');
