@@ -323,4 +323,18 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     const link = (channel_id: string) => t.api(`/lobbies/${lobby.body.id}/channel-linking`, { method: 'PATCH', token: t.world.botToken, bot: true, body: { channel_id } });
     for (const id of [voice.body.id, text.body.id, '123456789012345678']) expectError(await link(id), 404, 10003);
   });
+
+  test('10. (same class as 8) an id in an API path has one spelling: 0<id> shares the rate-limit bucket of <id>', T, async () => {
+    const limited = await startTestServer({ rateLimits: 'real' });
+    try {
+      const ch = limited.world.textChannelId;
+      const post = (id: string) => limited.api(`/channels/${id}/messages`, { method: 'POST', token: limited.world.botToken, bot: true, body: { content: 'x' } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await post(ch)).status); // the bucket's 5 per 5 s
+      for (const spelling of [`0${ch}`, `00${ch}`]) statuses.push((await post(spelling)).status);
+      assert.deepEqual(statuses.slice(5), [429, 429], `another spelling of the channel id is not a fresh bucket: ${statuses.join(',')}`);
+    } finally {
+      await limited.close();
+    }
+  });
 });
