@@ -15,6 +15,9 @@ import { DEFAULT_LIMITS, UpstreamError, upstreamRequest, upstreamUpgrade } from 
  * The proxy host: `<scheme>://<application_id>.<proxy host>/…` serves that app's Activity. The bridge page and the
  * ticket endpoint live under RESERVED_PREFIX; every other path, with or without `/.proxy`, goes to the upstream its
  * URL mappings name, and nowhere else: an unmapped path is a 404, never a fetch of whatever the request names.
+ * The path is normalised and checked before any of this matching (url-map.ts `normalizeRequestPath`): encoded
+ * slashes and backslashes, dot segments and double encodings are a 400. The person's proxy ticket signs only requests
+ * from the app's own origin, and only that origin may store one (SECURITY.md, Origin checks).
  */
 
 const NOT_FOUND = JSON.stringify({ message: '404: Not Found', code: 0 });
