@@ -43,7 +43,10 @@ async function startUpstream(): Promise<{ url: string; port: number; seen: Seen[
     });
   });
   const wss = new WebSocketServer({ server });
-  wss.on('connection', (ws, req) => ws.on('message', (m) => ws.send(`echo ${req.url} ${m}`)));
+  wss.on('connection', (ws, req) => {
+    if (req.url!.includes('whoami')) return void ws.send(`signed=${req.headers['x-discord-proxy-payload'] !== undefined}`);
+    ws.on('message', (m) => ws.send(`echo ${req.url} ${m}`));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -264,7 +267,7 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const noRoot = await t.api(`/applications/${appId}/proxy-config`, { token: alice().token, method: 'PATCH', body: { url_map: [{ prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` }] } });
     assert.equal(noRoot.status, 200);
     assert.equal((await viaProxy('/anything')).status, 404);
-    assert.equal((await viaProxy('/api/../secret')).status, 404);
+    assert.equal((await viaProxy('/api/../secret')).status, 400); // dot segments are refused before matching (issue 20)
     assert.equal((await viaProxy(`http://127.0.0.1:${up.port}/backend/x`)).status, 400);
     assert.equal((await viaProxy('/api/x', { host: `999999999999999999.localhost:${t.server.port}` })).status, 404);
     const count = up.seen.length;
@@ -321,11 +324,11 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const framed = await viaProxy(`/.well-known/accord/activity-bridge.html?frame_id=f&instance_id=i&platform=desktop&accord_ticket=${encodeURIComponent(minted.body.ticket)}`);
     assert.match(String(framed.headers['set-cookie']), /^accord_proxy_ticket=.+; HttpOnly; Secure; SameSite=None; Partitioned$/);
     assert.equal((await viaProxy('/.well-known/accord/activity-bridge.html?accord_ticket=forged.00')).headers['set-cookie'], undefined);
-    const stored = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: minted.body.ticket });
+    const stored = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: minted.body.ticket, headers: { origin: `http://${proxyHost}` } });
     assert.equal(stored.status, 204);
     const cookie = stored.headers['set-cookie']![0];
     assert.match(cookie, /^accord_proxy_ticket=.+; Path=\/; Max-Age=\d+; HttpOnly; Secure; SameSite=None; Partitioned$/);
-    assert.equal((await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: flipLastHex(minted.body.ticket) })).status, 401);
+    assert.equal((await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: flipLastHex(minted.body.ticket), headers: { origin: `http://${proxyHost}` } })).status, 401);
 
     await viaProxy('/api/me', { headers: { cookie: `${cookie.split(';')[0]}; other=1` } });
     const h = up.seen.at(-1)!.headers;
@@ -340,6 +343,29 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(verifyKey, 'hex')]);
     const key = crypto.createPublicKey({ key: spki, format: 'der', type: 'spki' });
     assert.equal(crypto.verify(null, payloadBytes, key, Buffer.from(String(h['x-signature-ed25519']), 'hex')), true);
+
+    // The person's ticket signs only requests from the Activity's own origin (issue 20): another origin (another app's
+    // Activity framed in the same client shares the partitioned cookie jar) reaches the upstream unsigned.
+    const jar = cookie.split(';')[0];
+    const signed = async (headers: Record<string, string>, method = 'POST') => {
+      await viaProxy('/api/transfer', { method, body: method === 'POST' ? 'x' : undefined, headers: { cookie: jar, ...headers } });
+      return up.seen.at(-1)!.headers['x-discord-proxy-payload'] !== undefined;
+    };
+    assert.equal(await signed({ origin: `http://${proxyHost}`, 'sec-fetch-site': 'same-origin' }), true);
+    assert.equal(await signed({}, 'GET'), true, 'no Fetch Metadata: not a browser, or an old one');
+    assert.equal(await signed({ origin: 'http://evil.example' }), false);
+    assert.equal(await signed({ origin: 'null' }), false);
+    assert.equal(await signed({ origin: `http://123456789012345678.localhost:${t.server.port}`, 'sec-fetch-site': 'same-site' }), false);
+    assert.equal(await signed({ 'sec-fetch-site': 'cross-site' }, 'GET'), false);
+    assert.equal(await signed({ 'sec-fetch-site': 'same-site' }, 'GET'), false);
+    const wsSigned = async (origin: string) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${t.server.port}/api/whoami`, { headers: { host: proxyHost, cookie: jar, origin } });
+      const [msg] = await new Promise<any[]>((resolve, reject) => { ws.once('message', (...a) => resolve(a)); ws.once('error', reject); });
+      ws.close();
+      return String(msg);
+    };
+    assert.equal(await wsSigned(`http://${proxyHost}`), 'signed=true');
+    assert.equal(await wsSigned('http://evil.example'), 'signed=false', 'no cross-site WebSocket hijacking of the ticket');
     gw.ws.close(1000);
   });
 });

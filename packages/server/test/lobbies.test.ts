@@ -394,10 +394,10 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     assert.equal((await as(carol.bearer, `/lobbies/${l}/members/@me`, 'DELETE')).status, 204, 'leaving twice is harmless');
   });
 
-  test('DELETE /lobbies/{id}: members get LOBBY_DELETE; deleting again is safe', T, async () => {
+  test('DELETE /lobbies/{id}: members get LOBBY_DELETE; deleting again is harmless (404 10031, as GET)', T, async () => {
     assert.equal((await bot(`/lobbies/${lobbyId}`, 'DELETE')).status, 204);
     assert.deepEqual(await gwAlice.dispatch('LOBBY_DELETE', (d) => d.id === lobbyId && d.reason === 'deleted'), { id: lobbyId, reason: 'deleted' });
-    assert.equal((await bot(`/lobbies/${lobbyId}`, 'DELETE')).status, 204);
+    expectError(await bot(`/lobbies/${lobbyId}`, 'DELETE'), 404, 10031);
     expectError(await bot(`/lobbies/${lobbyId}`), 404, 10031);
     expectError(await as(alice.bearer, `/lobbies/${lobbyId}/messages`), 404, 10031);
   });

@@ -1,6 +1,7 @@
-import http, { type OutgoingHttpHeaders } from 'node:http';
+import http, { type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { Transform, type Duplex, type Readable } from 'node:stream';
+import { isIP, type LookupFunction } from 'node:net';
 import { RefusedByPolicy, type OutgoingClient } from '../core/outgoing.js';
 
 /**
@@ -33,20 +34,27 @@ export class UpstreamError extends Error {
 }
 
 /**
- * Node's own client (the proxy streams both ways and upgrades), with the guarded client's address checks: its
- * `lookup` for names, and the same rule before any connection for a literal address (node skips `lookup` for those).
+ * Node's own client (the proxy streams both ways and upgrades), opened only after the guarded client's checks: the
+ * host is resolved and its address checked first (core/outgoing.ts `pick`), and the socket then goes to exactly that
+ * address, with no second lookup. The original name stays the Host header and the TLS name (SNI and the
+ * certificate check). A refused address never sees a connection.
  */
-function send(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders) {
+async function send(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders, timeoutMs: number) {
   const mod = url.protocol === 'https:' || url.protocol === 'wss:' ? https : http;
   const protocol = mod === https ? 'https:' : 'http:';
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  const req = mod.request({
-    protocol, hostname, port: url.port || undefined, path: `${url.pathname}${url.search}`, method, headers, agent: false,
-    lookup: guard.lookupFor(protocol),
+  const name = url.hostname.replace(/^\[|\]$/g, '');
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new UpstreamError(504, 'The Activity did not answer in time.')), timeoutMs); });
+  const target = await Promise.race([guard.pick(name, protocol), deadline]).finally(() => clearTimeout(timer));
+  const pinned = ((_host: string, options: any, callback: any) => {
+    const cb = typeof options === 'function' ? options : callback;
+    if (typeof options === 'object' && options?.all) cb(null, [target]);
+    else cb(null, target.address, target.family);
+  }) as LookupFunction;
+  return mod.request({
+    protocol, host: target.address, family: target.family, port: url.port || undefined, path: `${url.pathname}${url.search}`, method, headers,
+    agent: false, lookup: pinned, ...(mod === https && !isIP(name) ? { servername: name } : {}),
   });
-  const refusal = guard.literalRefusal(hostname, protocol);
-  if (refusal) req.destroy(refusal);
-  return req;
 }
 
 const refusedOrUnreachable = (err: unknown) => (err instanceof RefusedByPolicy
@@ -62,9 +70,15 @@ export interface UpstreamResponse {
 }
 
 /** Sends one request upstream and resolves with its response head; the body streams, size-checked. */
-export function upstreamRequest(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders, body: Readable | null, limits: UpstreamLimits = DEFAULT_LIMITS): Promise<UpstreamResponse> {
+export async function upstreamRequest(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders, body: Readable | null, limits: UpstreamLimits = DEFAULT_LIMITS): Promise<UpstreamResponse> {
+  let req: ClientRequest;
+  try {
+    req = await send(guard, url, method, headers, limits.headersTimeoutMs);
+  } catch (err) {
+    body?.resume();
+    throw err instanceof UpstreamError ? err : refusedOrUnreachable(err);
+  }
   return new Promise((resolve, reject) => {
-    const req = send(guard, url, method, headers);
     const headTimer = setTimeout(() => req.destroy(new UpstreamError(504, 'The Activity did not answer in time.')), limits.headersTimeoutMs);
     req.setTimeout(limits.idleTimeoutMs, () => req.destroy(new UpstreamError(504, 'The Activity stopped answering.')));
     req.on('error', (err) => {
@@ -109,11 +123,17 @@ export function upstreamRequest(guard: OutgoingClient, url: URL, method: string,
  * handshake answer (101, or a refusal) is relayed to the client as it is.
  */
 export function upstreamUpgrade(guard: OutgoingClient, url: URL, headers: OutgoingHttpHeaders, client: Duplex, head: Buffer, limits: UpstreamLimits = DEFAULT_LIMITS): void {
-  const req = send(guard, url, 'GET', headers);
-  const timer = setTimeout(() => req.destroy(new UpstreamError(504, 'timeout')), limits.headersTimeoutMs);
   const refuse = (status: number, text: string) => {
     if (!client.destroyed) client.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
+  send(guard, url, 'GET', headers, limits.headersTimeoutMs).then(
+    (req) => splice(req, client, head, limits, refuse),
+    (err) => refuse(err instanceof UpstreamError ? err.status : 502, err instanceof UpstreamError && err.status === 504 ? 'Gateway Timeout' : 'Bad Gateway'),
+  );
+}
+
+function splice(req: ClientRequest, client: Duplex, head: Buffer, limits: UpstreamLimits, refuse: (status: number, text: string) => void): void {
+  const timer = setTimeout(() => req.destroy(new UpstreamError(504, 'timeout')), limits.headersTimeoutMs);
   req.on('error', (err) => {
     clearTimeout(timer);
     refuse(err instanceof UpstreamError ? err.status : 502, err instanceof UpstreamError && err.status === 504 ? 'Gateway Timeout' : 'Bad Gateway');

@@ -6,8 +6,9 @@ import { AllowList, LOOPBACK_CIDRS, addressAllowed, addressClass } from './addre
 /**
  * The server's one way out (issue 14). Every HTTP request the server makes to a URL an app owner or a provider
  * chose goes through `OutgoingClient`:
- * - the host is resolved once, at connect time, and the address checked is the address connected to, so a DNS
- *   answer that changes after a URL was saved (rebinding) cannot reach a refused address;
+ * - resolve, check, connect, in that order: the host is resolved once, the address is checked before any socket
+ *   exists, and the socket goes to exactly that address (no second lookup), so a DNS answer that changes after a URL
+ *   was saved (rebinding) cannot reach a refused address, and a refused address never sees a connection;
  * - special-purpose addresses (core/address-policy.ts) are refused unless the operator's allow list covers them, and
  *   plain http goes only to allowed addresses;
  * - redirects are never followed, every request has a deadline, and every answer body has a size cap;
@@ -118,6 +119,17 @@ export class OutgoingClient {
     return ok ? null : new RefusedByPolicy(addressClass(h) ?? 'plain-http');
   }
 
+  /** Whether this host is a literal address (in any spelling the URL parser accepts) that https may not reach either. */
+  addressRefused(host: string): boolean {
+    let h: string;
+    try {
+      h = bare(new URL(`https://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`).hostname);
+    } catch {
+      return false;
+    }
+    return isIP(h) !== 0 && !addressAllowed(h, this.allow);
+  }
+
   /** Whether plain http may go to this host as written (a literal address the operator allowed, or localhost). */
   httpAllowed(host: string): boolean {
     const h = bare(host);
@@ -137,8 +149,9 @@ export class OutgoingClient {
   }
 
   /**
-   * A `lookup` for node's http/https `request` (the Activity proxy streams through node's own client): the same
-   * resolution and checks. Literal addresses skip `lookup` in node, so callers check them with `pick` first.
+   * A `lookup` for node's http/https `request`: the same resolution and checks. Literal addresses skip `lookup` in
+   * node, so a caller must check them before the request exists (`literalRefusal`); better still, do as the Activity
+   * proxy does (activities/upstream.ts): `pick` first, then open the request to exactly the picked address.
    */
   lookupFor(protocol: string): LookupFunction {
     return ((hostname: string, options: any, callback: any) => {

@@ -26,6 +26,8 @@ export interface UrlIssue {
 export interface FetchRule {
   /** Whether plain http may go to this host (a literal address in the operator's allow list, or localhost). */
   httpAllowed(host: string): boolean;
+  /** Whether this host, when it is a literal address, is one the policy refuses even over https (never resolves names). */
+  addressRefused?(host: string): boolean;
 }
 
 const invalid = (): UrlIssue => ({ code: 'URL_TYPE_INVALID_URL', message: 'Not a well formed URL.' });

@@ -105,6 +105,9 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       assertSupportedSdk(req.headers[SOCIAL_SDK_VERSION_HEADER]); // end-of-life Social SDK releases are refused
       const params = req.params as Record<string, string>;
+      // An id has one spelling: the store reads `0<id>` as <id>, so it must also be <id> for rate-limit buckets, caches
+      // and comparisons (a leading zero must not open a fresh bucket).
+      for (const [k, v] of Object.entries(params)) if (k.endsWith('_id') && /^0+\d/.test(v) && /^\d+$/.test(v)) params[k] = v.replace(/^0+(?=\d)/, '');
       let actor = def.auth === 'none' ? null : await auth.resolve(req.headers.authorization);
       if (!actor && (def.auth === 'any' || def.auth === 'user' || def.auth === 'bot')) throw Errors.unauthorized();
       if (actor && def.auth === 'user' && actor.kind === 'bot') throw Errors.botsCannotUse();

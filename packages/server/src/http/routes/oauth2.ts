@@ -61,10 +61,10 @@ export default new Routes()
     const body = formBody(call.body);
     return tokenReply(call, () => startDeviceAuthorization(call.ctx, readClientCredentials(call.req.headers.authorization, body), body.scope));
   })
-  .post('/oauth2/device/verify', 'user', async ({ ctx, actor, body }) => verifyDeviceCode(ctx, actor, parseBody(UserCodeBody, body).user_code))
-  .post('/oauth2/device/finish', 'user', async ({ ctx, actor, body }) => {
+  .post('/oauth2/device/verify', 'user', async ({ ctx, actor, body, req }) => verifyDeviceCode(ctx, actor, parseBody(UserCodeBody, body).user_code, req.ip))
+  .post('/oauth2/device/finish', 'user', async ({ ctx, actor, body, req }) => {
     const b = parseBody(FinishBody, body);
-    await finishDeviceCode(ctx, actor, b.user_code, b.result);
+    await finishDeviceCode(ctx, actor, b.user_code, b.result, req.ip);
     return noContent();
   })
   .get('/oauth2/@me', 'any', async ({ ctx, actor, req }) => currentAuthorization(ctx, actor, req.headers.authorization))

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { isId } from '../../core/ids.js';
 
 /**
  * Where Activities are served. Each app gets its own origin, `<scheme>://<application_id>.<proxy host>`, so apps are
@@ -34,5 +35,7 @@ export function appIdFromHost(ctx: Ctx, host: string | undefined): string | null
   const suffix = `.${proxyHost(ctx)}`;
   if (!h.endsWith(suffix)) return null;
   const label = h.slice(0, -suffix.length);
-  return /^\d{17,20}$/.test(label) ? label : null;
+  // Canonical only: the decimal spelling of a snowflake, without leading zeros, that fits the id type. `0<id>` or
+  // another spelling of the same number is not that app's origin (and not the proxy at all).
+  return /^[1-9]\d{16,19}$/.test(label) && isId(label) ? label : null;
 }

@@ -56,6 +56,11 @@ export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = [
     if (t.scheme === 'http' && rule && !rule.httpAllowed(t.host.replace(/:\d+$/, ''))) {
       throw fieldError([...path, i, 'target'], 'URL_TYPE_INVALID_SCHEME', 'Scheme "http" is not supported for this host. Scheme must be one of (\'https\').');
     }
+    // A literal address the policy refuses (also spelled `2130706433` or `[::ffff:7f00:1]`) is refused here already;
+    // names are judged when the proxy connects (core/outgoing.ts), on the address they resolve to then.
+    if (rule?.addressRefused?.(t.host.replace(/:\d+$/, ''))) {
+      throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target\'s address is refused by the server\'s outgoing policy.');
+    }
     const names = new Set([...prefix.matchAll(PARAM)].map((x) => x[1]));
     for (const [, name] of target.matchAll(PARAM)) {
       if (!names.has(name)) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', `The parameter {${name}} is not in the prefix.`);
@@ -92,6 +97,35 @@ export function resolveMapping(list: UrlMapping[], pathAndQuery: string): { mapp
   // The mapped path must stay under the target's base path (no climbing out with encoded dots).
   if (t.path && url.pathname !== t.path && !url.pathname.startsWith(`${t.path}/`)) return null;
   return { mapping: best.mapping, url };
+}
+
+const UNRESERVED = /^[A-Za-z0-9._~-]$/;
+
+/**
+ * A request's path, normalised before any matching (RFC 3986 §6.2.2): percent-encoded unreserved characters are
+ * decoded (`%61` → `a`, `%2e` → `.`) and other escapes upper-cased. Null when the path is ambiguous, which the proxy
+ * refuses with a 400: an encoded slash or backslash (`%2F`, `%5C`), a literal backslash, a dot segment (`.` or `..`,
+ * literal or encoded), a double-encoded dot, slash or backslash (`%252E`), an encoded control character, or a broken
+ * escape. An upstream that decodes its path would otherwise read any of these as a step out of the mapped base.
+ * The query is kept as it is (it never moves the path).
+ */
+export function normalizeRequestPath(pathAndQuery: string): string | null {
+  const q = pathAndQuery.indexOf('?');
+  const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
+  const search = q < 0 ? '' : pathAndQuery.slice(q);
+  if (!path.startsWith('/') || path.includes('\\') || path.includes('#')) return null;
+  let bad = false;
+  const norm = path.replace(/%([0-9A-Fa-f]{2})?/g, (escape, hex: string | undefined) => {
+    if (!hex) return (bad = true), escape;
+    const code = parseInt(hex, 16);
+    const char = String.fromCharCode(code);
+    if (UNRESERVED.test(char)) return char;
+    if (char === '/' || char === '\\' || code < 0x20 || code === 0x7f) bad = true;
+    return `%${hex.toUpperCase()}`;
+  });
+  if (bad || /%25(?:2E|2F|5C)/i.test(norm)) return null;
+  if (norm.split('/').some((segment) => segment === '.' || segment === '..')) return null;
+  return `${norm}${search}`;
 }
 
 /** `/.proxy/x` and `/x` are the same request (since 2025-07-30 both forms are served). */

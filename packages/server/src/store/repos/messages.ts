@@ -136,4 +136,10 @@ export class MessagesRepo extends Repo {
     if (!ids.length) return;
     await this.db.deleteFrom('messages').where('id', 'in', ids).execute();
   }
+
+  /** The channel of a message marked with this app's id (its game DMs among them), or null: other messages are not the app's. */
+  async channelOfAppMessage(messageId: string, applicationId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('messages').select('channel_id').where('id', '=', messageId).where('application_id', '=', applicationId).executeTakeFirst();
+    return row ? String(row.channel_id) : null;
+  }
 }

@@ -7,7 +7,7 @@ import { parseJson } from '../../../store/json.js';
  * Short- and long-lived OAuth2 secrets kept in `oauth_codes`, by the hash of the secret: authorization codes,
  * refresh tokens, device codes, and the user code that points at a device code. The secret itself is never stored.
  */
-export type CodeKind = 'authorization_code' | 'refresh_token' | 'device_code' | 'device_user_code';
+export type CodeKind = 'authorization_code' | 'refresh_token' | 'device_code' | 'device_user_code' | 'code_lineage';
 
 export interface CodeRow<D> {
   kind: CodeKind;
@@ -21,6 +21,8 @@ export interface CodeRow<D> {
 export const randomSecret = (bytes = 22) => crypto.randomBytes(bytes).toString('base64url');
 
 const key = (kind: CodeKind, secret: string) => hashToken(`${kind}:${secret}`);
+/** The stored hash of a secret of this kind (the row's key). */
+export const codeHash = key;
 
 export async function putCode<D>(ctx: Ctx, kind: CodeKind, secret: string, row: { applicationId: string; userId: string | null; data: D; ttlMs: number }): Promise<void> {
   const now = ctx.clock.now();

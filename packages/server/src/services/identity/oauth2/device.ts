@@ -10,6 +10,7 @@ import { OAuthError, invalidGrant } from './errors.js';
 import { getGrant, recordGrant } from './grants.js';
 import { issueTokens, type TokenResponse } from './issue.js';
 import { splitScopes, unknownScopes } from './scopes.js';
+import { userCodeGuard } from './user-code-guard.js';
 
 /**
  * The device authorization grant (RFC 8628), as the Social SDK's GetTokenFromDevice uses it: the device asks for a
@@ -70,26 +71,32 @@ export async function startDeviceAuthorization(ctx: Ctx, creds: ClientCredential
   };
 }
 
-async function liveUserCode(ctx: Ctx, raw: string) {
+/** The live user code a person typed; wrong ones count toward the guessing limits (429 once past them). */
+async function liveUserCode(ctx: Ctx, actor: Actor, raw: string, ip: string | undefined) {
+  const guard = userCodeGuard(ctx);
+  guard.check(actor.user.id, ip);
   const code = normalize(raw);
   const row = code.length === 8 ? await peekCode<UserCodeData>(ctx, 'device_user_code', code) : null;
-  if (!row || row.expired) throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');
+  if (!row || row.expired) {
+    guard.failed(actor.user.id, ip);
+    throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');
+  }
   return { code, row };
 }
 
 /** POST /oauth2/device/verify: what the user code asks for, before the user answers. */
-export async function verifyDeviceCode(ctx: Ctx, actor: Actor, userCode: string) {
+export async function verifyDeviceCode(ctx: Ctx, actor: Actor, userCode: string, ip?: string) {
   if (actor.kind !== 'user') throw Errors.botsCannotUse();
-  const { row } = await liveUserCode(ctx, userCode);
+  const { row } = await liveUserCode(ctx, actor, userCode, ip);
   const app = await getApplication(ctx, row.data.client_id);
   if (!app) throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');
   return { scopes: row.data.scopes, client_id: app.id, type: row.data.state };
 }
 
 /** POST /oauth2/device/finish: the user grants or denies; a grant is recorded like a consent. */
-export async function finishDeviceCode(ctx: Ctx, actor: Actor, userCode: string, result: 'granted' | 'denied'): Promise<void> {
+export async function finishDeviceCode(ctx: Ctx, actor: Actor, userCode: string, result: 'granted' | 'denied', ip?: string): Promise<void> {
   if (actor.kind !== 'user') throw Errors.botsCannotUse();
-  const { code, row } = await liveUserCode(ctx, userCode);
+  const { code, row } = await liveUserCode(ctx, actor, userCode, ip);
   if (row.data.state !== 'pending') throw fieldError('user_code', 'USER_CODE_INVALID', 'This user code was already used.');
   const app = await getApplication(ctx, row.data.client_id);
   if (!app) throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');

@@ -13,6 +13,8 @@ export const REFRESH_TOKEN_TTL_MS = 365 * 86400_000;
 export interface RefreshData {
   /** The scopes as granted (display form; expanded again at issue). */
   scopes: string[];
+  /** The authorization code this refresh token descends from (oauth2/lineage.ts), when it came from one. */
+  lineage?: string;
 }
 
 export interface TokenResponse {
@@ -31,7 +33,7 @@ export interface TokenResponse {
  */
 export async function issueTokens(
   ctx: Ctx,
-  input: { app: ApplicationRecord; user: UserRecord; scopes: string[]; refresh: boolean; nonce?: string | null; guild?: unknown },
+  input: { app: ApplicationRecord; user: UserRecord; scopes: string[]; refresh: boolean; nonce?: string | null; guild?: unknown; lineage?: string },
 ): Promise<TokenResponse> {
   const now = ctx.clock.now();
   const scopes = displayScopes(input.scopes);
@@ -45,7 +47,7 @@ export async function issueTokens(
   const out: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };
   if (input.refresh) {
     out.refresh_token = randomSecret();
-    await putCode<RefreshData>(ctx, 'refresh_token', out.refresh_token, { applicationId: input.app.id, userId: input.user.id, data: { scopes }, ttlMs: REFRESH_TOKEN_TTL_MS });
+    await putCode<RefreshData>(ctx, 'refresh_token', out.refresh_token, { applicationId: input.app.id, userId: input.user.id, data: { scopes, ...(input.lineage ? { lineage: input.lineage } : {}) }, ttlMs: REFRESH_TOKEN_TTL_MS });
   }
   if (scopes.includes('openid')) out.id_token = await idToken(ctx, input.app, input.user, scopes, access, input.nonce ?? null);
   if (input.guild) out.guild = input.guild;

@@ -7,6 +7,7 @@ import type { AuthorizationCodeData } from './authorize.js';
 import { authenticateClient, isPublicClient, readClientCredentials } from './clients.js';
 import { peekCode, takeCode } from './codes.js';
 import { pollDeviceCode } from './device.js';
+import { extendLineage, openLineage, revokeLineage } from './lineage.js';
 import { invalidClient, invalidGrant, OAuthError } from './errors.js';
 import { getGrant } from './grants.js';
 import { issueTokens, type RefreshData, type TokenResponse } from './issue.js';
@@ -60,7 +61,13 @@ async function authorizationCode(ctx: Ctx, creds: ReturnType<typeof readClientCr
   const code = str(body, 'code');
   if (!code) throw new OAuthError('invalid_request', 'Missing "code" in request.');
   const row = await takeCode<AuthorizationCodeData>(ctx, 'authorization_code', code);
-  if (!row || row.expired || row.applicationId !== app.id || !row.userId) throw invalidGrant('code');
+  if (!row) {
+    // Spent already (or never issued): a replay revokes what the code issued (RFC 6749 §4.1.2).
+    await revokeLineage(ctx, code);
+    throw invalidGrant('code');
+  }
+  if (row.expired || row.applicationId !== app.id || !row.userId) throw invalidGrant('code');
+  const lineage = await openLineage(ctx, code, row.applicationId, row.userId);
   const data = row.data;
   if (!confidential && !data.code_challenge && !isPublicClient(app)) throw invalidClient();
   if (!verifyPkce(data, verifier)) throw invalidGrant('code_verifier');
@@ -77,7 +84,9 @@ async function authorizationCode(ctx: Ctx, creds: ReturnType<typeof readClientCr
     const g = await getGuildRecord(ctx, data.guild_id);
     if (g) guild = await renderGuild(ctx, g);
   }
-  return issueTokens(ctx, { app, user, scopes: data.scopes, refresh: true, nonce: data.nonce, guild });
+  const tokens = await issueTokens(ctx, { app, user, scopes: data.scopes, refresh: true, nonce: data.nonce, guild, lineage });
+  if (!(await extendLineage(ctx, lineage, user.id, tokens))) throw invalidGrant('code');
+  return tokens;
 }
 
 /**
@@ -103,7 +112,10 @@ async function refreshToken(ctx: Ctx, creds: ReturnType<typeof readClientCredent
   }
   // Spend it; of two concurrent refreshes with one token only one wins.
   if (!(await takeCode(ctx, 'refresh_token', token))) throw invalidGrant('refresh_token');
-  return issueTokens(ctx, { app, user, scopes, refresh: true });
+  const lineage = row.data.lineage;
+  const tokens = await issueTokens(ctx, { app, user, scopes, refresh: true, lineage });
+  if (lineage && !(await extendLineage(ctx, lineage, user.id, tokens))) throw invalidGrant('refresh_token');
+  return tokens;
 }
 
 /** A token for the app's owner, without a user's consent: confidential clients only, a limited scope set, no refresh. */

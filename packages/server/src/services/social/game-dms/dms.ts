@@ -129,13 +129,16 @@ export async function gameDmSummaries(ctx: Ctx, actor: Actor) {
 /**
  * PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata (the app's Bot token): the
  * app's own moderation metadata for a DM message between the two users (≤ 5 keys, values ≤ 2000). No event.
+ * Ownership before existence: only a message of the calling app's game DMs between exactly these two users is
+ * found; everything else (another app's or an ordinary DM message, no such message, no DM between the two) is the
+ * same 404 10008, so the answer never tells whether a DM or a message exists.
  */
 export async function setDmModerationMetadata(ctx: Ctx, appId: string, u1: string, u2: string, messageId: string, metadata: Record<string, string>): Promise<void> {
-  if (![u1, u2, messageId].every(isId)) throw Errors.unknownMessage();
-  const ch = await existingDm(ctx, u1, u2);
-  if (!ch) throw Errors.unknownChannel();
-  const m = await ctx.repos.messages.inChannel(ch.id, messageId);
-  if (!m) throw Errors.unknownMessage();
+  if (![u1, u2, messageId].every(isId) || u1 === u2) throw Errors.unknownMessage();
+  const channelId = await ctx.repos.messages.channelOfAppMessage(messageId, appId);
+  const ch = channelId ? await ctx.repos.channels.byId(channelId) : null;
+  const between = new Set(ch?.recipients ?? []);
+  if (!ch || ch.type !== 1 || between.size !== 2 || !between.has(u1) || !between.has(u2)) throw Errors.unknownMessage();
   await ctx.repos.social.setDmModerationMetadata(messageId, appId, metadata);
 }
 

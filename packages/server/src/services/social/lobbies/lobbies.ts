@@ -269,12 +269,14 @@ export async function destroyLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
   publish(ctx, 'LOBBY_DELETE', { id: lobby.id, reason: 'deleted' }, members.map((m) => m.user_id));
 }
 
-/** DELETE /lobbies/{id} (app): safe to repeat; an unknown (or already deleted) lobby is a 204 too. */
+/**
+ * DELETE /lobbies/{id} (app): as GET, a lobby of another app, an unknown one and one already deleted are all 404
+ * 10031 (ownership before existence: the answer never tells whether another app's lobby exists); repeating is harmless.
+ */
 export async function deleteLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string): Promise<void> {
   if (!caller.isApp) throw Errors.onlyBots();
-  if (!isId(lobbyId)) return;
-  const lobby = await ctx.repos.lobbies.ofApp(caller.appId, lobbyId);
-  if (lobby) await destroyLobby(ctx, lobby);
+  const { lobby } = await requireLobby(ctx, caller, lobbyId);
+  await destroyLobby(ctx, lobby);
 }
 
 /** PUT /lobbies/{id}/members/{user_id} (app): adds the user, or updates the given fields of a member. */
@@ -354,8 +356,9 @@ export async function linkLobbyChannel(ctx: Ctx, caller: LobbyCaller, lobbyId: s
   } else {
     const ch = await getChannelRecord(ctx, channelId);
     if (!ch || !ch.guild_id) throw Errors.unknownChannel();
-    if (!LINKABLE.has(ch.type)) throw Errors.wrongChannelType();
+    // Access before anything about the channel: its type must not tell a stranger that it exists.
     await ctx.access.requireChannel(ch.guild_id, ch.id, caller.user.id, P.VIEW_CHANNEL | P.MANAGE_CHANNELS);
+    if (!LINKABLE.has(ch.type)) throw Errors.wrongChannelType();
     if (previous === ch.id) return lobbyWire(ctx, lobby, members, { forApp: caller.isApp });
     const taken = await ctx.repos.lobbies.linkedTo(ch.id);
     const alreadyLinked = () => fieldError('channel_id', 'LOBBY_CHANNEL_ALREADY_LINKED', 'This channel is already linked to a lobby.');
