@@ -4,7 +4,6 @@ import type { Ctx } from '../services/context.js';
 import { parseBody } from '../core/validation.js';
 import { sendError } from '../http/app.js';
 import { devGuard } from './guard.js';
-import { Errors } from '../core/errors.js';
 import { registerConnectionDevRoutes } from './connections.js';
 import { Inspector, registerInspectorRoutes } from './inspector.js';
 import { registerUserDevRoutes } from './users.js';

@@ -255,7 +255,10 @@ export class Connection implements Transport {
     if (frames === null) return this.close(Close.INVALID_SEQ, 'Invalid seq.');
     // Take the session over from any transport still attached to it.
     const previous = s.transport;
-    if (previous && previous !== this) (previous as Connection).session = null, previous.close(4000, 'Session resumed elsewhere.');
+    if (previous && previous !== this) {
+      (previous as Connection).session = null;
+      previous.close(4000, 'Session resumed elsewhere.');
+    }
     this.session = s;
     s.transport = this;
     s.detachedAt = 0;

@@ -18,8 +18,7 @@ export class Emission {
   async entitlement(repos: Repos, t: 'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE', e: EntitlementRecord): Promise<void> {
     const d = entitlementWire(e);
     this.gateway.push({ t, d });
-    // The outbox (services/apps) still takes a query handle: it gets the one of this unit of work until it takes a Repos.
-    if (await enqueueWebhookEvent(this.ctx, this.applicationId, t, d, repos.commerce.legacyHandle())) this.queued = true;
+    if (await enqueueWebhookEvent(this.ctx, this.applicationId, t, d, repos)) this.queued = true;
   }
 
   subscription(t: 'SUBSCRIPTION_CREATE' | 'SUBSCRIPTION_UPDATE' | 'SUBSCRIPTION_DELETE', s: SubscriptionRecord, view?: SubscriptionView): void {

@@ -5,8 +5,7 @@ import { P, snowflakeAt } from '@accord/protocol';
 import { parseBody, snowflake } from '../../core/validation.js';
 import { bool, num, parseJson } from '../../store/json.js';
 import type { UserRecord } from '../../store/records.js';
-import type { Repos } from '../../store/repos/index.js';
-import { ScheduledEventsRepo, type EventCover, type ScheduledEventRow } from '../../store/repos/scheduled-events.js';
+import { type EventCover, type ScheduledEventRow } from '../../store/repos/scheduled-events.js';
 import { member as memberWire } from '../../wire/member.js';
 import { publicUser } from '../../wire/user.js';
 import { assetHash, imageFromDataUri } from '../expressions/assets.js';
@@ -429,16 +428,6 @@ export async function deleteEvent(ctx: Ctx, actor: Actor, guildId: string, event
   await ctx.repos.scheduledEvents.deleteMany([String(row.id)]);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_DELETE', row, out);
   await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_DELETE, targetId: out.id, changes: auditChanges('event', auditView(out), null) });
-}
-
-/**
- * Removes every event of a guild (guild deletion, inside its transaction: pass the unit of work's `Repos`).
- * Transitional: services/guilds/resources.ts still passes its transaction's query handle; that is wrapped in a
- * ScheduledEventsRepo until it passes `Repos` (then the second branch goes).
- */
-export async function deleteGuildEvents(repos: Repos | ConstructorParameters<typeof ScheduledEventsRepo>[0], guildId: string): Promise<void> {
-  if ('scheduledEvents' in repos) return repos.scheduledEvents.deleteOfGuild(guildId);
-  return new ScheduledEventsRepo(repos, undefined as never).deleteOfGuild(guildId);
 }
 
 /** Links a stage instance to its event and starts it (stage instances call this). */

@@ -3,7 +3,6 @@ import type { Ctx } from '../context.js';
 import { ApiError, fieldError } from '../../core/errors.js';
 import { isId } from '../../core/ids.js';
 import type { Repos } from '../../store/repos/index.js';
-import { ExpressionsRepo } from '../../store/repos/expressions.js';
 
 /**
  * The bytes behind expressions (emoji images, sticker files, soundboard sounds, event covers): data URIs and uploads are
@@ -199,14 +198,9 @@ export function audioDuration(a: Asset): number | null {
 
 // ---- storage ----------------------------------------------------------------------------------------------------
 
-/**
- * Stores (replaces) the bytes behind an owner. `repos` is the unit of work to write in; callers not yet moved to Repos
- * may still pass a raw query handle (services/identity/app-icon.ts, services/events/scheduled-events.ts), a path that
- * goes once they pass a Repos.
- */
-export async function storeAsset(repos: Repos | object, ctx: Ctx, ownerId: string, kind: string, a: Asset, hash: string | null = null): Promise<void> {
-  const expressions = 'expressions' in repos && repos.expressions instanceof ExpressionsRepo ? repos.expressions : ExpressionsRepo.onHandle(repos);
-  await expressions.putAsset(ownerId, { kind, contentType: a.contentType, hash, data: a.data, createdAt: ctx.clock.now() });
+/** Stores (replaces) the bytes behind an owner, in the unit of work `repos`. */
+export async function storeAsset(repos: Repos, ctx: Ctx, ownerId: string, kind: string, a: Asset, hash: string | null = null): Promise<void> {
+  await repos.expressions.putAsset(ownerId, { kind, contentType: a.contentType, hash, data: a.data, createdAt: ctx.clock.now() });
 }
 
 export async function readAsset(ctx: Ctx, ownerId: string, kind: string): Promise<{ data: Buffer; contentType: string; hash: string | null } | null> {

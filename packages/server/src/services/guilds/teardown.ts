@@ -1,6 +1,5 @@
 import type { Ctx } from '../context.js';
 import type { Repos } from '../../store/repos/index.js';
-import { ChannelsRepo } from '../../store/repos/channels.js';
 
 /** A channel in another guild that lost a follower webhook: it gets WEBHOOKS_UPDATE. */
 export interface FollowerTarget { guild_id: string; channel_id: string }
@@ -8,12 +7,9 @@ export interface FollowerTarget { guild_id: string; channel_id: string }
 /**
  * Removes the follow links into and out of some channels: the `channel_followers` rows, and the follower webhooks (in
  * any guild) that those source channels fed, which can never deliver again. Returns the channels whose webhooks went.
- * `repos` may still be a raw transaction handle from a caller not yet moved to Repos (services/channels/channels.ts);
- * that path goes once every caller passes a Repos.
  */
-export async function dropFollowers(repos: Repos | object, where: { guildId: string } | { channelIds: string[] }): Promise<FollowerTarget[]> {
-  const channels = 'channels' in repos && repos.channels instanceof ChannelsRepo ? repos.channels : ChannelsRepo.onHandle(repos);
-  return channels.dropFollowLinks(where);
+export async function dropFollowers(repos: Repos, where: { guildId: string } | { channelIds: string[] }): Promise<FollowerTarget[]> {
+  return repos.channels.dropFollowLinks(where);
 }
 
 /**

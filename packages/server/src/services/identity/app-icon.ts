@@ -14,7 +14,7 @@ const MAX_ICON_BYTES = 10 * 1024 * 1024;
 export async function storeAppIcon(ctx: Ctx, applicationId: string, dataUri: string): Promise<string> {
   const asset = imageFromDataUri(dataUri, { field: 'icon', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_ICON_BYTES });
   const hash = assetHash(asset.data);
-  await storeAsset(ctx.db, ctx, applicationId, KIND, asset, hash);
+  await storeAsset(ctx.repos, ctx, applicationId, KIND, asset, hash);
   return hash;
 }
 

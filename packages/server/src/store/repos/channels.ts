@@ -5,9 +5,6 @@ import { atomically } from './tx.js';
 import { bool, num } from '../json.js';
 import { toChannel } from './mappers.js';
 import type { ChannelRecord } from '../records.js';
-import type { Kysely } from 'kysely';
-import type { DB } from '../schema.js';
-import type { Store } from '../db.js';
 import { parseJson } from '../json.js';
 
 /** A live stage (stage_instances row). */
@@ -204,11 +201,6 @@ export class ChannelsRepo extends Repo {
     const seen = new Map<string, { guild_id: string; channel_id: string }>();
     for (const r of fed) seen.set(String(r.channel_id), { guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
     return [...seen.values()];
-  }
-
-  /** @deprecated A ChannelsRepo over a raw transaction handle, for callers not yet moved to Repos; goes with them. */
-  static onHandle(handle: object): ChannelsRepo {
-    return new ChannelsRepo(handle as Kysely<DB>, undefined as unknown as Store);
   }
 
   /** Deletes every channel row of a guild (threads included). */

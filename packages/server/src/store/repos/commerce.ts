@@ -1,15 +1,8 @@
 import { Repo } from './repo.js';
-import type { Kysely } from 'kysely';
-import type { DB } from '../schema.js';
 import { entitlementRow, toEntitlement, toPurchase, toSku, toSubscription, type EntitlementRecord, type PurchaseRecord, type SkuRecord, type SubscriptionRecord } from './commerce-records.js';
 
 /** SKUs, entitlements and subscriptions. */
 export class CommerceRepo extends Repo {
-
-  /** @deprecated The query handle of this unit of work, for the webhook-events outbox (services/apps) until it takes a Repos. */
-  legacyHandle(): Kysely<DB> {
-    return this.db;
-  }
 
   /** One SKU, or null. */
   async skuById(id: string): Promise<SkuRecord | null> {

@@ -1,7 +1,6 @@
 import { Repo } from './repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
-import type { Store } from '../db.js';
 import type { EmojisTable, SoundboardSoundsTable, StickersTable } from '../tables/expressions.js';
 
 /** Emojis, stickers, soundboard sounds and the asset bytes behind them. */
@@ -14,11 +13,6 @@ export class ExpressionsRepo extends Repo {
       await this.db.deleteFrom('expression_assets').where('id', 'in', ids).execute();
       await this.db.deleteFrom(table).where('guild_id', '=', guildId).execute();
     }
-  }
-
-  /** @deprecated An ExpressionsRepo over a raw query handle, for callers not yet moved to Repos; goes with them. */
-  static onHandle(handle: object): ExpressionsRepo {
-    return new ExpressionsRepo(handle as Kysely<DB>, undefined as unknown as Store);
   }
 
   /** Stores (replaces) the bytes behind an owner: an emoji, sticker, sound, event cover or app icon. */

@@ -23,11 +23,7 @@ export class ScheduledEventsRepo extends Repo {
   /** Deletes every scheduled event of a guild with its subscribers, exceptions and cover images. */
   async deleteInGuild(guildId: string): Promise<void> {
     const ids = (await this.db.selectFrom('scheduled_events').select('id').where('guild_id', '=', guildId).execute()).map((r) => String(r.id));
-    if (!ids.length) return;
-    await this.db.deleteFrom('scheduled_event_users').where('event_id', 'in', ids).execute();
-    await this.db.deleteFrom('scheduled_event_exceptions').where('event_id', 'in', ids).execute();
-    await this.db.deleteFrom('expression_assets').where('id', 'in', ids).execute();
-    await this.db.deleteFrom('scheduled_events').where('id', 'in', ids).execute();
+    await this.deleteMany(ids);
   }
 
   /** One event of a guild, or null. */
@@ -104,11 +100,7 @@ export class ScheduledEventsRepo extends Repo {
     await (this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run));
   }
 
-  /** Deletes every event of a guild (guild deletion). */
-  async deleteOfGuild(guildId: string): Promise<void> {
-    const ids = (await this.db.selectFrom('scheduled_events').select('id').where('guild_id', '=', guildId).execute()).map((r) => String(r.id));
-    await this.deleteMany(ids);
-  }
+
 
   /** The exceptions of these events, by exception id. */
   async exceptionsOf(eventIds: string[]): Promise<ScheduledEventExceptionRow[]> {

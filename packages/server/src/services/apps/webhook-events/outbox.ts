@@ -46,19 +46,12 @@ export const setOutboxKicker = (ctx: Ctx, kick: (() => void) | null) => (kick ? 
 export const kickOutbox = (ctx: Ctx) => kickers.get(ctx)?.();
 
 /**
- * Where an enqueue writes: the repositories (`ctx.repos`, or a unit of work's `tx`). Until every producer passes one,
- * a query handle or an open transaction is still taken (`Ctx['db']` covers both); the union goes with `Ctx.db`.
- */
-export type OutboxWriter = Repos | Ctx['db'];
-
-/**
  * Queues one webhook event for an app. Returns the outbox row id (the event's id in the delivery log), or null when the
  * app does not take this event. With a unit of work's `tx`, the row commits or rolls back with the change; the caller
  * may `kickOutbox(ctx)` after the commit (the worker also polls). `url` sends this event there instead of the app's
  * `event_webhooks_url` (a lobby's override).
  */
-export async function enqueueWebhookEvent(ctx: Ctx, applicationId: string, type: string, data: unknown, via: OutboxWriter = ctx.repos, url: string | null = null): Promise<string | null> {
-  const repos = via instanceof Repos ? via : new Repos(ctx.store, via);
+export async function enqueueWebhookEvent(ctx: Ctx, applicationId: string, type: string, data: unknown, repos: Repos = ctx.repos, url: string | null = null): Promise<string | null> {
   const app = await repos.applications.byId(applicationId);
   if (!app || !wantsEvent(app.extra, type, url)) return null;
   const now = ctx.clock.now();
