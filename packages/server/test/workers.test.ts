@@ -154,10 +154,10 @@ describe('a rule of the deployment on two workers', { skip: !(REDIS_URL && DATAB
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('Request Guild Members for all members: a bot session on the other worker is RATE_LIMITED within 30 s', { timeout: 120_000 }, async () => {
+  test('Request Guild Members for all members: a bot session on the other worker is RATE_LIMITED within 30 s', { timeout: 240_000 }, async () => {
     p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' });
     const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
-    await p.until(() => listening().length === 2 && /bot token\s+\S+/.test(p!.out()) && /guild\s+\d+/.test(p!.out()), 'two workers and the dev world');
+    await p.until(() => listening().length === 2 && /bot token\s+\S+/.test(p!.out()) && /guild\s+\d+/.test(p!.out()), 'two workers and the dev world', 150_000);
     const url = listening()[0][1];
     const botToken = /bot token\s+(\S+)/.exec(p.out())![1];
     const botId = Buffer.from(botToken.split('.')[0], 'base64').toString();
