@@ -14,6 +14,9 @@ import { ApiError } from '../src/core/errors.js';
 import { MemoryRateLimits } from '../src/bus/rate-limits.js';
 import { MemoryCallStore } from '../src/services/voice/call-store.js';
 import { Clock } from '../src/core/clock.js';
+import { RedisRateLimits } from '../src/http/rate-limit-redis.js';
+import { connectRedis, deleteKeys } from '../src/store/redis.js';
+import crypto from 'node:crypto';
 
 const GUILDS = 1;
 const GUILD_MEMBERS = 1 << 1;
@@ -42,6 +45,30 @@ test('the embedded pieces: a fixed window, and calls changed one at a time', asy
   assert.deepEqual(await store.channels(), ['c']);
   await store.delete('c');
   assert.equal(await store.get('c'), null);
+});
+
+test('a request\'s limits in one step: the Redis store answers as the embedded one', { skip: !process.env.REDIS_URL && 'needs REDIS_URL' }, async () => {
+  const clock = new Clock();
+  const prefix = `ta_${crypto.randomBytes(4).toString('hex')}:`;
+  const r = await connectRedis(process.env.REDIS_URL!, 'test-take-all');
+  try {
+    const stores = [new MemoryRateLimits(clock), new RedisRateLimits(r, prefix, clock)];
+    const hits = [{ key: 'global:u', limit: 50, windowMs: 1000 }, { key: 'u:route', limit: 2, windowMs: 5000 }, { key: 'shared:x', limit: 9, windowMs: 5000 }];
+    const shape = (x: Awaited<ReturnType<typeof stores[0]['takeAll']>>) => ({ ban: x.ban && { ...x.ban, resetAtMs: 0 }, takes: x.takes.map((t) => [t.allowed, t.limit, t.remaining]) });
+    for (const round of [0, 1, 2]) {
+      const [m, red] = [await stores[0].takeAll('ban:ip', hits), await stores[1].takeAll('ban:ip', hits)];
+      assert.deepEqual(shape(red), shape(m), `round ${round}`);
+      assert.equal(m.takes.length, round < 2 ? 3 : 2, 'the takes stop at the first refused');
+    }
+    for (const s of stores) await s.take('ban:ip', 0, 60_000);
+    const [m, red] = [await stores[0].takeAll('ban:ip', hits), await stores[1].takeAll('ban:ip', hits)];
+    assert.deepEqual(shape(red), shape(m));
+    assert.equal(red.ban?.allowed, false);
+    assert.deepEqual(red.takes, [], 'a banned address counts nothing');
+  } finally {
+    await deleteKeys(r, prefix).catch(() => {});
+    await r.quit();
+  }
 });
 
 describe('rules of a deployment hold on two nodes', { skip: !enabled && 'needs DATABASE_URL and REDIS_URL (distributed mode)', timeout: 180_000 }, () => {

@@ -18,6 +18,24 @@ export interface RateLimitStore {
   take(key: string, limit: number, windowMs: number): Take | Promise<Take>;
   /** The current window of `key` without counting a hit, or null when there is none. */
   peek(key: string): Take | null | Promise<Take | null>;
+  /**
+   * One request's limits in one step (one round trip to Redis): the window of `ban` as `peek` sees it, and unless it
+   * refuses (a window with `allowed` false), a hit on each of `hits` in order, up to and including the first refused.
+   */
+  takeAll(ban: string, hits: Hit[]): TakeAll | Promise<TakeAll>;
+}
+
+/** One hit for `takeAll`: `take(key, limit, windowMs)`. */
+export interface Hit {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** What `takeAll` did: the ban window (null when none), and the takes done (none when banned). */
+export interface TakeAll {
+  ban: Take | null;
+  takes: Take[];
 }
 
 export class MemoryRateLimits implements RateLimitStore {
@@ -44,6 +62,18 @@ export class MemoryRateLimits implements RateLimitStore {
     const w = this.windows.get(key);
     if (!w || w.resetAt <= this.clock.now()) return null;
     return { allowed: w.count < w.limit, limit: w.limit, remaining: Math.max(0, w.limit - w.count), resetAtMs: w.resetAt };
+  }
+
+  takeAll(ban: string, hits: Hit[]): TakeAll {
+    const b = this.peek(ban);
+    const takes: Take[] = [];
+    if (b && !b.allowed) return { ban: b, takes };
+    for (const h of hits) {
+      const t = this.take(h.key, h.limit, h.windowMs);
+      takes.push(t);
+      if (!t.allowed) break;
+    }
+    return { ban: b, takes };
   }
 
   private sweep(now: number) {

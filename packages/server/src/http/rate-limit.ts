@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 // The store moved to bus/rate-limits.ts (services and the Gateway count deployment-wide limits in it too).
-export { MemoryRateLimits, type RateLimitStore, type Take } from '../bus/rate-limits.js';
+export { MemoryRateLimits, type Hit, type RateLimitStore, type Take, type TakeAll } from '../bus/rate-limits.js';
 
 /** Bucket id (opaque, without the major resource id) and the key that also carries the major id. */
 export function bucketFor(method: string, path: string, params: Record<string, string>, name = `${method} ${path}`): { bucket: string; key: string } {
