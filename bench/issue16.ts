@@ -9,7 +9,8 @@
  *   --seconds 10                                       measuring window of the 200 msg/s run and of the scale fan-out
  *   --storm-sessions 5000
  *   --memory-sessions 500 --memory-guilds 500,2000
- *   --scale-workers 1,2,4 --scale-sessions 1000 --scale-rate 20 --nodes 3   (needs --database-url and --redis-url)
+ *   --scale-workers 1,2,4 --scale-sessions 1000 --scale-rate 20 --nodes 3   (needs --database-url and --redis-url;
+ *                                                      --scale-sessions 0: message create only; --nodes 0: no node row)
  *   --threads 2                                        load-generator worker threads holding the Gateway sessions
  *   --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379 (defaults; a fresh
  *                                                      schema and key prefix per run, dropped afterwards)
@@ -161,11 +162,11 @@ async function minimal(db: boolean, readyBytes = 2048): Promise<Target> {
  * Accord as CLI processes on PostgreSQL + Redis: `mode: 'workers'` is `accord start --workers n` (one port);
  * `mode: 'nodes'` is n separate `accord start` processes on n ports sharing the schema and the Redis prefix.
  */
-async function accordCluster(o: Options, mode: 'workers' | 'nodes', n: number): Promise<Target> {
+async function accordCluster(o: Options, mode: 'workers' | 'nodes', n: number, nodeFlags: string[] = []): Promise<Target> {
   const schema = `bench_${Date.now()}_${Math.random().toString(36).slice(2, 6)}`;
   const prefix = `${schema}:`;
   const env = { ...process.env, DATABASE_URL: o.databaseUrl, ACCORD_DATABASE_SCHEMA: schema, REDIS_URL: o.redisUrl, ACCORD_REDIS_PREFIX: prefix, ACCORD_LOG_LEVEL: 'silent' };
-  const common = ['--import', 'tsx', 'src/main.ts', 'start', '--rate-limits', 'off', '--gateway-connections-per-ip', '1000000', '--heartbeat-interval', '600000'];
+  const common = [...nodeFlags, '--import', 'tsx', 'src/main.ts', 'start', '--rate-limits', 'off', '--gateway-connections-per-ip', '1000000', '--heartbeat-interval', '600000'];
   const procs: ReturnType<typeof spawnLines>[] = [];
   const ports: number[] = [];
   const stop = async () => {
@@ -472,13 +473,31 @@ async function phaseScale(o: Options, pool: LoadPool, out: any) {
   const configs: ['workers' | 'nodes', number][] = [...o.scaleWorkers.map((n) => ['workers', n] as ['workers', number]), ...(o.nodes > 1 ? [['nodes', o.nodes] as ['nodes', number]] : [])];
   for (const [mode, n] of configs) {
     console.log(`  scale: ${mode} ${n} (PostgreSQL + Redis)`);
-    const t = await accordCluster(o, mode, n);
+    // --profile: every process of the cluster writes a CPU profile (cluster workers inherit the flags) when it stops.
+    const profDir = o.profile ? fs.mkdtempSync(path.join(os.tmpdir(), `accord-scaleprof-`)) : null;
+    const t = await accordCluster(o, mode, n, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+    let tp: any;
+    let fo: any = null;
     try {
-      const tp = await closedLoop(t, o, null, 0);
-      await openSessions(pool, t, o.scaleSessions, 250);
-      const fo = await openLoop(t, pool, o.scaleSessions, o.scaleRate, o.seconds);
+      tp = await closedLoop(t, o, null, 0);
+      if (o.scaleSessions > 0) { // --scale-sessions 0: message create only
+        await openSessions(pool, t, o.scaleSessions, 250);
+        fo = await openLoop(t, pool, o.scaleSessions, o.scaleRate, o.seconds);
+      }
       out.scale.push({ mode, n, throughput: tp, fanout: fo });
     } finally { await pool.close(); await t.stop(); }
+    if (profDir && tp) {
+      tp.profiles = [];
+      for (const f of fs.readdirSync(profDir).filter((x) => x.endsWith('.cpuprofile'))) {
+        const dest = path.join(RESULTS_DIR, `issue16-scale-${mode}${n}-${f}`);
+        fs.mkdirSync(RESULTS_DIR, { recursive: true });
+        fs.copyFileSync(path.join(profDir, f), dest);
+        const top = topSelf(dest, 25, tp.profileWindowUs);
+        if (top.totalMs < 100) continue; // the primary, idle
+        console.log(`\nCPU profile, scale ${mode} ${n}, one process, measuring window (${path.relative(REPO_DIR, dest)}):\n${formatTop(top)}`);
+        tp.profiles.push({ file: path.relative(REPO_DIR, dest), ...top });
+      }
+    }
   }
 }
 
@@ -544,7 +563,9 @@ function rows(out: any): Row[] {
   failed('storm');
   const one = out.scale?.find((s: any) => s.mode === 'workers' && s.n === 1);
   for (const s of out.scale ?? []) {
-    r.push([`scale: ${s.mode === 'workers' ? `--workers ${s.n}` : `${s.n} nodes (ports)`} (PG + Redis): message create C=${s.throughput.concurrency}`, `${s.throughput.msgPerSec} msg/s, p99 ${s.throughput.httpMs.p99} ms`, one ? `${one.throughput.msgPerSec} (1 worker)` : '?', one ? `×${round(s.throughput.msgPerSec / one.throughput.msgPerSec, 2)}` : '?', '(info)', '']);
+    r.push([`scale: ${s.mode === 'workers' ? `--workers ${s.n}` : `${s.n} nodes (ports)`} (PG + Redis): message create C=${s.throughput.concurrency}`, `${s.throughput.msgPerSec} msg/s, p99 ${s.throughput.httpMs.p99} ms`, one ? `${one.throughput.msgPerSec} (1 worker)` : '?', one ? `×${round(s.throughput.msgPerSec / one.throughput.msgPerSec, 2)}` : '?', s.mode === 'workers' && s.n > 1 ? '≥ 1 worker' : '(info)', s.mode === 'workers' && s.n > 1 && one ? yes(s.throughput.msgPerSec >= one.throughput.msgPerSec) : '']);
+    r.push([`… server CPU per message (CPU share of the window)`, `${s.throughput.serverCpuMsPerMsg} ms (${s.throughput.serverCpuPct}%)`, one ? `${one.throughput.serverCpuMsPerMsg} ms (1 worker)` : '?', one ? `×${round(s.throughput.serverCpuMsPerMsg / one.throughput.serverCpuMsPerMsg, 2)}` : '?', s.mode === 'workers' && s.n > 1 ? '≤ ×1.1 of 1 worker' : '(info)', s.mode === 'workers' && s.n > 1 && one ? yes(s.throughput.serverCpuMsPerMsg <= 1.1 * one.throughput.serverCpuMsPerMsg) : '']);
+    if (!s.fanout) continue;
     r.push([`… fan-out ${s.fanout.sessions} sessions @ ${s.fanout.ratePerSec} msg/s: p50 / p99 ms, delivered`, `${s.fanout.deliveryMs.p50} / ${s.fanout.deliveryMs.p99}; ${s.fanout.delivered}/${s.fanout.expectedDeliveries} dup ${s.fanout.duplicates}`, one ? `${one.fanout.deliveryMs.p50} / ${one.fanout.deliveryMs.p99} (1 worker)` : '?', one ? `p99 ×${round(s.fanout.deliveryMs.p99 / one.fanout.deliveryMs.p99, 2)}` : '?', s.mode === 'nodes' ? '≥ 2.5× the sessions and fan-out of one' : '(info)', s.mode === 'nodes' ? 'not shown (same session count on both; one machine)' : yes(s.fanout.lost === 0 && s.fanout.duplicates === 0)]);
   }
   failed('scale');

@@ -9,6 +9,7 @@ import { RedisVoiceStateStore } from './services/voice/redis-store.js';
 import { RedisSessionStore } from './gateway/session-store.js';
 import { RedisVoiceNodes } from './services/voice/redis-nodes.js';
 import { RedisPresences } from './bus/redis-presences.js';
+import { RedisCallStore } from './services/voice/redis-calls.js';
 
 /**
  * What makes a process one node of a deployment (REDIS_URL): the Redis bus, rate limits counted in Redis, voice
@@ -21,6 +22,8 @@ export interface Distributed {
   voiceStates: RedisVoiceStateStore;
   voiceNodes: RedisVoiceNodes;
   presences: RedisPresences;
+  /** DM and group-DM calls, the same call on every node. */
+  calls: RedisCallStore;
   ids: Snowflakes;
   /** Gateway sessions' records, so a session resumes on any node. */
   sessions: RedisSessionStore;
@@ -44,6 +47,7 @@ export async function connectDistributed(config: Config, clock: Clock): Promise<
     voiceStates: new RedisVoiceStateStore(redis, prefix),
     voiceNodes: new RedisVoiceNodes(redis, prefix), // liveness in real time, whatever a dev clock says
     presences: await RedisPresences.load(redis, prefix, bus),
+    calls: new RedisCallStore(redis, prefix),
     ids: await nodeSnowflakes(redis, prefix, clock),
     sessions,
     ping: () => redis.ping(),

@@ -9,6 +9,7 @@ import { Repos } from './store/repos/index.js';
 import { InProcessBus } from './bus/in-process.js';
 import type { EventBus } from './bus/bus.js';
 import { MemoryPresences } from './bus/presence-state.js';
+import { MemoryRateLimits } from './bus/rate-limits.js';
 import { GuildAccess } from './services/guilds/access.js';
 import { buildHttp } from './http/app.js';
 import { registerCdn } from './http/cdn.js';
@@ -63,8 +64,10 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     publicUrl: '',
     voiceStateStore: node?.voiceStates,
     voiceNodes: node?.voiceNodes,
+    limits: node?.limits ?? new MemoryRateLimits(clock),
+    callStore: node?.calls,
   };
-  const app = has('http') ? buildHttp(ctx, node?.limits).app : buildProbeHttp();
+  const app = has('http') ? buildHttp(ctx, ctx.limits).app : buildProbeHttp();
   registerHealth(app, role, [
     { name: 'store', check: () => ctx.repos.ping() },
     ...(node ? [{ name: 'redis', check: () => node.ping() }] : []),

@@ -136,3 +136,65 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
     assert.equal(await p.exited, 0);
   });
 });
+
+describe('a rule of the deployment on two workers', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL' }, () => {
+  const id = `wr_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-workers-'));
+  const open: RawGateway[] = [];
+  let p: ReturnType<typeof accord> | null = null;
+  after(async () => {
+    for (const g of open) g.ws.terminate();
+    if (p && p.child.exitCode === null) {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+    await dropSchema(DATABASE_URL!, id);
+    const r = await connectRedis(REDIS_URL!, 'accord-test-cleanup');
+    await deleteKeys(r, `${id}:`).finally(() => r.quit());
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('Request Guild Members for all members: a bot session on the other worker is RATE_LIMITED within 30 s', { timeout: 240_000 }, async () => {
+    p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' });
+    const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
+    await p.until(() => listening().length === 2 && /bot token\s+\S+/.test(p!.out()) && /guild\s+\d+/.test(p!.out()), 'two workers and the dev world', 150_000);
+    const url = listening()[0][1];
+    const botToken = /bot token\s+(\S+)/.exec(p.out())![1];
+    const botId = Buffer.from(botToken.split('.')[0], 'base64').toString();
+    const guildId = /guild\s+(\d+)/.exec(p.out())![1];
+    const GUILDS = 1;
+    const GUILD_MEMBERS = 1 << 1;
+
+    // Bot sessions until the second worker holds one: the session that makes both workers listen on the bot's user
+    // channel is on the other worker than the first.
+    const redis = await connectRedis(REDIS_URL!, 'accord-test-numsub');
+    let first: RawGateway | null = null;
+    let other: RawGateway | null = null;
+    try {
+      const subscribers = async () => Number(((await redis.pubsub('NUMSUB', `${id}:bus:user:${botId}`)) as [string, number])[1]);
+      for (let i = 0; i < 16 && !other; i++) {
+        const gw = await RawGateway.connect(url);
+        open.push(gw);
+        await gw.identify(botToken, { intents: GUILDS | GUILD_MEMBERS });
+        await gw.dispatch('GUILD_CREATE', (d) => d.id === guildId, 15_000);
+        if (!first) first = gw;
+        else if ((await subscribers()) === 2) other = gw;
+      }
+    } finally {
+      await redis.quit();
+    }
+    assert.ok(first && other, 'bot sessions on both workers');
+
+    first.send(8, { guild_id: guildId, query: '', limit: 0, nonce: 'one' });
+    const chunk = await first.dispatch('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'one', 15_000);
+    assert.ok(chunk.members.length > 0);
+    other.send(8, { guild_id: guildId, query: '', limit: 0, nonce: 'two' });
+    const limited = await other.dispatch('RATE_LIMITED', (d) => d.meta?.nonce === 'two', 15_000);
+    assert.equal(limited.opcode, 8);
+    assert.ok(limited.retry_after > 0 && limited.retry_after <= 30);
+    assert.ok(!other.frames.some((f) => f.t === 'GUILD_MEMBERS_CHUNK' && f.d.nonce === 'two'));
+
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exited, 0);
+  });
+});

@@ -44,11 +44,15 @@ for i = 2 + pairs * 2, #KEYS do redis.call('PUBLISH', KEYS[i], msg) end
 return g
 `;
 
-/** What travels: the publishing process and the event. */
+/** What travels: the publishing process, its number for the event (`sent`), and the event. */
 interface Envelope {
   o: string;
+  n?: number;
   e: BusEvent;
 }
+
+/** Own events kept for their echo at most (a process hears back only the topics it watches). */
+const MAX_SENT = 10_000;
 
 /** One stored event of a topic's stream. */
 export interface StoredEvent {
@@ -72,9 +76,17 @@ export class RedisBus implements EventBus {
   private lastG = 0;
   private readonly watched = new Map<string, { refs: number; ready: Promise<void> }>();
   private closed = false;
+  /**
+   * This process's events on their way, by their number in it: when one comes back from Redis for the `ordered`
+   * handlers, it is taken from here instead of parsed again (the head of its envelope tells it is ours).
+   */
+  private readonly sent = new Map<number, BusEvent>();
+  private sentSeq = 0;
+  private readonly ownHead: string;
 
   private constructor(private readonly pub: RedisWithPublish, private readonly sub: Redis, private readonly prefix: string, private readonly streamTtlMs: number) {
     sub.on('message', (_channel: string, text: string) => this.receive(text));
+    this.ownHead = `{"o":"${this.origin}","n":`;
   }
 
   /** Connects and listens on the channel every process hears. `streamTtlMs`: how long a quiet topic's stream is kept. */
@@ -98,7 +110,12 @@ export class RedisBus implements EventBus {
 
   /** Numbers, stores and sends an event; resolves with its number, or 0 when its `once` key was taken. */
   private async send(event: BusEvent): Promise<number> {
-    const text = JSON.stringify({ o: this.origin, e: event } satisfies Envelope);
+    const n = ++this.sentSeq;
+    const text = JSON.stringify({ o: this.origin, n, e: event } satisfies Envelope);
+    if (this.ordered.length) {
+      this.sent.set(n, event);
+      if (this.sent.size > MAX_SENT) this.sent.delete(this.sent.keys().next().value!);
+    }
     const topics = channelsFor(event);
     const stored = topics[0] === ALL ? [] : topics;
     const keys = [this.key('g'), ...stored.flatMap((t) => [this.key(`stream:${t}`), this.channel(t)]), ...(stored.length ? [] : [this.channel(ALL)])];
@@ -188,6 +205,27 @@ export class RedisBus implements EventBus {
     const g = Number(text.slice(0, bar));
     if (!(g > this.lastG)) return; // the same event on a second channel
     this.lastG = g;
+    if (text.startsWith(this.ownHead, bar + 1)) {
+      // Ours: delivered to local handlers when published; the ordered ones get the event as it was sent. Our events
+      // come back in the order we sent them, so those before it that did not come back never will.
+      const from = bar + 1 + this.ownHead.length;
+      const n = Number(text.slice(from, text.indexOf(',', from)));
+      let e = this.sent.get(n);
+      for (const k of this.sent.keys()) {
+        if (k > n) break;
+        this.sent.delete(k);
+      }
+      if (!this.ordered.length) return;
+      if (!e) {
+        try {
+          e = (JSON.parse(text.slice(bar + 1)) as Envelope).e;
+        } catch {
+          return;
+        }
+      }
+      deliver(this.ordered, { ...e, g });
+      return;
+    }
     let env: Envelope;
     try {
       env = JSON.parse(text.slice(bar + 1));

@@ -103,6 +103,8 @@ export class Dispatcher {
     const g = e.g;
     if (g !== undefined) targets = targets.filter((s) => g > s.lastG);
     const guildId = e.guild_id ?? null;
+    // No session of this node takes it (another worker's or node's guild): nothing to read or check.
+    if (!targets.length && !rebuilding && !(guildId && this.byGuild.get(guildId)?.size)) return;
     if (e.t === 'GUILD_CREATE' && guildId) {
       for (const s of targets) {
         await this.guildCreate([guildId], s, true);

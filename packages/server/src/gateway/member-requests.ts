@@ -1,6 +1,5 @@
 import type { Ctx } from '../services/context.js';
 import { I } from '@accord/protocol';
-import { toMember } from '../store/repos/mappers.js';
 import { member as memberWire } from '../wire/member.js';
 import { getUsers } from '../services/identity/users.js';
 import type { Session } from './session.js';
@@ -10,10 +9,12 @@ import { subscribePresences } from './presence-fanout.js';
 
 const CHUNK = 1000;
 const ALL_MEMBERS_WINDOW_MS = 30_000;
-/** Last "all members" request per bot user and guild (1 per guild per bot per 30 s). */
-const lastAll = new Map<string, number>();
 
-/** Request Guild Members (op 8): GUILD_MEMBERS_CHUNK replies, or RATE_LIMITED for an excess "all" request. */
+/**
+ * Request Guild Members (op 8): GUILD_MEMBERS_CHUNK replies, or RATE_LIMITED for an excess "all" request (one per guild
+ * per bot per 30 s, counted in `ctx.limits`: for the whole deployment in distributed mode, whichever node the bot's
+ * sessions are on).
+ */
 export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session, d: any): Promise<void> {
   if (!d || typeof d !== 'object') return;
   const guildId = String(Array.isArray(d.guild_id) ? d.guild_id[0] : d.guild_id ?? '');
@@ -26,20 +27,15 @@ export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session
 
   if (wantsAll && s.isBot) {
     if (!(s.intents & I.GUILD_MEMBERS)) return;
-    const key = `${s.userId}:${guildId}`;
-    const last = lastAll.get(key);
-    const now = ctx.clock.now();
-    if (last !== undefined && now - last < ALL_MEMBERS_WINDOW_MS) {
-      const retry = (ALL_MEMBERS_WINDOW_MS - (now - last)) / 1000;
+    const t = await ctx.limits.take(`members-all:${s.userId}:${guildId}`, 1, ALL_MEMBERS_WINDOW_MS);
+    if (!t.allowed) {
+      const retry = Math.max(0, t.resetAtMs - ctx.clock.now()) / 1000;
       s.dispatch('RATE_LIMITED', JSON.stringify({ opcode: 8, retry_after: Number(retry.toFixed(3)), meta: { guild_id: guildId, ...(nonce ? { nonce } : {}) } }));
       return;
     }
-    lastAll.set(key, now);
   }
 
-  let q = ctx.db.selectFrom('members').selectAll().where('guild_id', '=', guildId);
-  if (userIds) q = q.where('user_id', 'in', userIds.filter(isId).length ? userIds.filter(isId) : ['0']);
-  const rows = (await q.orderBy('user_id').execute()).map(toMember);
+  const rows = await ctx.repos.members.listByUserId(guildId, userIds ? userIds.filter(isId) : undefined);
   const users = await getUsers(ctx, rows.map((m) => m.user_id));
   let matched = rows;
   if (!userIds && query) {

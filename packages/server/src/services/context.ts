@@ -4,12 +4,14 @@ import type { Clock } from '../core/clock.js';
 import type { Snowflakes } from '../core/snowflake.js';
 import type { EventBus } from '../bus/bus.js';
 import type { PresenceState } from '../bus/presence-state.js';
+import type { RateLimitStore } from '../bus/rate-limits.js';
 import type { DB } from '../store/schema.js';
 import type { Store } from '../store/db.js';
 import type { Repos } from '../store/repos/index.js';
 import type { GuildAccess } from './guilds/access.js';
 import type { VoiceNodes } from './voice/nodes.js';
 import type { VoiceStateStore } from './voice/store.js';
+import type { CallStore } from './voice/call-store.js';
 import type { UserRecord } from '../store/records.js';
 
 /** Everything a service needs, injected once at start. */
@@ -32,6 +34,13 @@ export interface Ctx {
   voiceStateStore?: VoiceStateStore;
   /** Distributed mode: the deployment's voice servers and which one serves each channel. */
   voiceNodes?: VoiceNodes;
+  /**
+   * Limits that hold for the whole deployment (Request Guild Members for all members, the Social SDK's unapproved
+   * apps): in this process's memory, or in Redis in distributed mode.
+   */
+  limits: RateLimitStore;
+  /** DM and group-DM calls shared by the nodes of a deployment (Redis); unset: each process keeps its own in memory. */
+  callStore?: CallStore;
 }
 
 /** Who is calling: the authenticated user and how they authenticated. */

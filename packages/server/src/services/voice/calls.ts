@@ -8,6 +8,7 @@ import { createMessage } from '../messages/create.js';
 import { endCallMessage } from '../messages/call.js';
 import { VOICE_REGIONS } from './regions.js';
 import { storeFailed, voiceStates, type VoiceStateRecord } from './states.js';
+import { MemoryCallStore, type CallRecord, type CallStore } from './call-store.js';
 
 /**
  * Calls in DMs and group DMs. A recipient joins with Gateway op 4 `{guild_id: null, channel_id: <DM>}`; the first one
@@ -19,16 +20,12 @@ import { storeFailed, voiceStates, type VoiceStateRecord } from './states.js';
  *
  * Only users call: bots are never let in (nor is a DM with a bot called), and a block between the two users of a DM
  * refuses the join. Like guild voice, a refused join is silent. States and tokens live in the voice states store under
- * the channel id (a snowflake no guild shares), marked `call` so guild voice leaves them alone.
+ * the channel id (a snowflake no guild shares), marked `call` so guild voice leaves them alone. Running calls live in a
+ * CallStore: this process's memory, or Redis in distributed mode, where each change of a call holds it for the whole
+ * deployment.
  */
 
-interface Call {
-  channelId: string;
-  messageId: string;
-  region: string;
-  ringing: Set<string>;
-  participants: Set<string>;
-}
+type Call = CallRecord;
 
 const DM = 1;
 const GROUP_DM = 3;
@@ -51,10 +48,10 @@ export function callStateWire(s: VoiceStateRecord, connected = true) {
 }
 
 export class Calls {
-  private readonly calls = new Map<string, Call>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly calls: CallStore;
 
   constructor(private readonly ctx: Ctx) {
+    this.calls = ctx.callStore ?? new MemoryCallStore();
     ctx.bus.subscribe((e) => {
       // A user who leaves a group DM (or is removed) gets CHANNEL_DELETE for it, and leaves its call.
       if (e.t === 'CHANNEL_DELETE' && !e.guild_id && e.d?.type === GROUP_DM && e.user_ids) {
@@ -67,16 +64,9 @@ export class Calls {
     return voiceStates(this.ctx).store;
   }
 
-  /** Runs changes of one call in order. */
+  /** Runs changes of one call in order (in the deployment, in distributed mode). */
   private serial<T>(channelId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.locks.get(channelId) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => {});
-    this.locks.set(channelId, tail);
-    void tail.then(() => {
-      if (this.locks.get(channelId) === tail) this.locks.delete(channelId);
-    });
-    return next;
+    return this.calls.serial(channelId, fn);
   }
 
   /** The recipients of a DM or group DM the user may call in, or null when the join is refused. */
@@ -109,10 +99,12 @@ export class Calls {
         deaf: false, mute: false, self_deaf: self.deaf, self_mute: self.mute, self_stream: current?.self_stream ?? false,
         self_video: self.video, suppress: false, request_to_speak_timestamp: null,
       };
-      let call = this.calls.get(channelId);
-      if (!call) call = await this.create(ch!, user.id, recipients);
+      const call = (await this.calls.get(channelId)) ?? (await this.create(ch!, user.id, recipients));
       await this.store.set(state);
-      call.participants.add(user.id);
+      if (!call.participants.includes(user.id)) call.participants.push(user.id);
+      const wasRinging = call.ringing.includes(user.id);
+      if (wasRinging) call.ringing = call.ringing.filter((id) => id !== user.id);
+      await this.calls.put(call);
       this.ctx.bus.publish({ t: 'VOICE_STATE_UPDATE', d: callStateWire(state), channel_id: channelId, user_ids: recipients });
       const token = crypto.randomBytes(16).toString('hex');
       await this.store.putGrant({ token, userId: user.id, guildId: channelId, channelId, sessionId, call: true });
@@ -120,7 +112,7 @@ export class Calls {
         t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: null, channel_id: channelId, endpoint: await voiceStates(this.ctx).endpointFor(channelId) },
         user_ids: [user.id], session_id: sessionId,
       });
-      if (call.ringing.delete(user.id)) this.publishUpdate(call, recipients);
+      if (wasRinging) this.publishUpdate(call, recipients);
     });
   }
 
@@ -133,22 +125,22 @@ export class Calls {
     });
     const call: Call = {
       channelId: ch.id, messageId: message.id, region: VOICE_REGIONS[0].id,
-      ringing: new Set(recipients.filter((id) => id !== callerId)), participants: new Set(),
+      ringing: recipients.filter((id) => id !== callerId), participants: [],
     };
-    this.calls.set(ch.id, call);
+    await this.calls.put(call);
     this.ctx.bus.publish({ t: 'CALL_CREATE', d: await this.view(call), channel_id: ch.id, user_ids: recipients });
     return call;
   }
 
   private publishUpdate(call: Call, recipients: string[]): void {
-    const d = { channel_id: call.channelId, message_id: call.messageId, region: call.region, ringing: [...call.ringing] };
+    const d = { channel_id: call.channelId, message_id: call.messageId, region: call.region, ringing: call.ringing };
     this.ctx.bus.publish({ t: 'CALL_UPDATE', d, channel_id: call.channelId, user_ids: recipients });
   }
 
   /** CALL_CREATE's payload: the call and the voice states already in it. */
   private async view(call: Call) {
     const states = (await this.store.inChannel(call.channelId)).filter((s) => s.call);
-    return { channel_id: call.channelId, message_id: call.messageId, region: call.region, ringing: [...call.ringing], voice_states: states.map((s) => callStateWire(s)) };
+    return { channel_id: call.channelId, message_id: call.messageId, region: call.region, ringing: call.ringing, voice_states: states.map((s) => callStateWire(s)) };
   }
 
   /** A user leaves a call (op 4 with channel_id null or another channel, removed from the group, session gone). */
@@ -168,11 +160,11 @@ export class Calls {
 
   /** The last one left: CALL_DELETE, and the CALL message records who took part and when it ended. */
   private async end(channelId: string, recipients: string[]): Promise<void> {
-    const call = this.calls.get(channelId);
+    const call = await this.calls.get(channelId);
     if (!call) return;
-    this.calls.delete(channelId);
+    await this.calls.delete(channelId);
     this.ctx.bus.publish({ t: 'CALL_DELETE', d: { channel_id: channelId }, channel_id: channelId, user_ids: recipients });
-    await endCallMessage(this.ctx, call.messageId, [...call.participants]).catch(() => {});
+    await endCallMessage(this.ctx, call.messageId, call.participants).catch(() => {});
   }
 
   /** A gateway session ended for good: its user leaves its call. */
@@ -184,7 +176,7 @@ export class Calls {
 
   /** Op 13 Request Call Connect: the CALL_CREATE of a call already running in a channel the user is a recipient of. */
   async existing(userId: string, channelId: string): Promise<Record<string, unknown> | null> {
-    const call = this.calls.get(channelId);
+    const call = await this.calls.get(channelId);
     if (!call) return null;
     const ch = await getChannelRecord(this.ctx, channelId);
     if (!ch?.recipients?.includes(userId)) return null;
@@ -197,24 +189,28 @@ export class Calls {
    */
   ring(channelId: string, recipients: string[], userIds: string[], ringing: boolean): Promise<void> {
     return this.serial(channelId, async () => {
-      const call = this.calls.get(channelId);
+      const call = await this.calls.get(channelId);
       if (!call) return;
-      const before = call.ringing.size;
+      const before = call.ringing.length;
       const inCall = new Set((await this.store.inChannel(channelId)).filter((s) => s.call).map((s) => s.user_id));
+      const rung = new Set(call.ringing);
       for (const id of userIds) {
-        if (!ringing) call.ringing.delete(id);
-        else if (recipients.includes(id) && !inCall.has(id)) call.ringing.add(id);
+        if (!ringing) rung.delete(id);
+        else if (recipients.includes(id) && !inCall.has(id)) rung.add(id);
       }
-      if (call.ringing.size !== before || ringing) this.publishUpdate(call, recipients);
+      call.ringing = [...rung];
+      if (call.ringing.length !== before) await this.calls.put(call);
+      if (call.ringing.length !== before || ringing) this.publishUpdate(call, recipients);
     });
   }
 
   /** PATCH …/call `region`: CALL_UPDATE with the new region. */
   setRegion(channelId: string, recipients: string[], region: string): Promise<void> {
     return this.serial(channelId, async () => {
-      const call = this.calls.get(channelId);
+      const call = await this.calls.get(channelId);
       if (!call || call.region === region) return;
       call.region = region;
+      await this.calls.put(call);
       this.publishUpdate(call, recipients);
     });
   }
@@ -222,7 +218,7 @@ export class Calls {
   /** CALL_CREATE payloads of every call running where the user is a recipient (the AUTO_CALL_CONNECT capability). */
   async runningFor(userId: string): Promise<Record<string, unknown>[]> {
     const out: Record<string, unknown>[] = [];
-    for (const channelId of [...this.calls.keys()]) {
+    for (const channelId of await this.calls.channels()) {
       const call = await this.existing(userId, channelId);
       if (call) out.push(call);
     }
@@ -230,8 +226,8 @@ export class Calls {
   }
 
   /** Whether a call is running in a channel (tests, the web client). */
-  active(channelId: string): boolean {
-    return this.calls.has(channelId);
+  async active(channelId: string): Promise<boolean> {
+    return !!(await this.calls.get(channelId));
   }
 }
 

@@ -150,4 +150,11 @@ export class MembersRepo extends Repo {
   async ofGuild(guildId: string): Promise<MemberRecord[]> {
     return (await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).execute()).map(toMember);
   }
+
+  /** A guild's members in user id order: all of them, or those among `userIds` (Request Guild Members). */
+  async listByUserId(guildId: string, userIds?: string[]): Promise<MemberRecord[]> {
+    let q = this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId);
+    if (userIds) q = q.where('user_id', 'in', userIds.length ? userIds : ['0']);
+    return (await q.orderBy('user_id').execute()).map(toMember);
+  }
 }

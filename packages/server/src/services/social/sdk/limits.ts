@@ -5,15 +5,13 @@ import { ApiError } from '../../../core/errors.js';
  * Communication features of an app not yet approved for them (the Social SDK's "limited access") are rate limited
  * per app: 100 per two hours for messages, lobby joins and invites, 20 per two hours for channel linking. Only
  * players' calls count (Bearer tokens); the app's own Bot token is not limited. The windows run on the server clock
- * and live in this process's memory (like the HTTP limiter's embedded store).
+ * and are counted in `ctx.limits`: this process's memory, or Redis in distributed mode (one count per deployment).
  */
 export const COMMUNICATION_LIMITS = {
   message: { count: 100, windowMs: 2 * 3600_000 },
   link: { count: 20, windowMs: 2 * 3600_000 },
 } as const;
 export type CommunicationKind = keyof typeof COMMUNICATION_LIMITS;
-
-const windows = new WeakMap<Ctx, Map<string, { count: number; resetAt: number }>>();
 
 export async function isApproved(ctx: Ctx, appId: string): Promise<boolean> {
   return ctx.repos.social.isApproved(appId);
@@ -23,17 +21,11 @@ export async function isApproved(ctx: Ctx, appId: string): Promise<boolean> {
 export async function limitCommunication(ctx: Ctx, appId: string, kind: CommunicationKind): Promise<void> {
   if (await isApproved(ctx, appId)) return;
   const { count, windowMs } = COMMUNICATION_LIMITS[kind];
-  let map = windows.get(ctx);
-  if (!map) windows.set(ctx, (map = new Map()));
-  const now = ctx.clock.now();
-  const key = `${appId}:${kind}`;
-  let w = map.get(key);
-  if (!w || w.resetAt <= now) map.set(key, (w = { count: 0, resetAt: now + windowMs }));
-  if (w.count >= count) {
-    const retryAfter = Math.max(0.001, (w.resetAt - now) / 1000);
+  const w = await ctx.limits.take(`social-unapproved:${appId}:${kind}`, count, windowMs);
+  if (!w.allowed) {
+    const retryAfter = Math.max(0.001, (w.resetAtMs - ctx.clock.now()) / 1000);
     throw new ApiError(429, 0, 'You are being rate limited: communication features of this application are limited until it is approved.', undefined, { retry_after: Number(retryAfter.toFixed(3)), global: false });
   }
-  w.count++;
 }
 
 /** Approves (or un-approves) an app for communication features: the platform's call (dev route). */
