@@ -37,7 +37,11 @@ function collector(bus: RedisBus) {
   const waiters: { pred: (e: BusEvent) => boolean; resolve: () => void }[] = [];
   bus.subscribe((e) => {
     got.push(e);
-    for (const w of [...waiters]) if (w.pred(e)) waiters.splice(waiters.indexOf(w), 1), w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.pred(e)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   }, { remote: true });
   const until = (pred: (e: BusEvent) => boolean) =>
     got.some(pred) ? Promise.resolve() : new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
-import { sleep, until } from './helpers/wait.js';
+import { until } from './helpers/wait.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { P } from '@accord/protocol';
 

@@ -17,7 +17,7 @@ import { urlIssue } from '../src/core/url-policy.js';
 /** The one local server every "connection" really lands on. */
 let local: http.Server;
 let localPort = 0;
-let release: (() => void)[] = [];
+const release: (() => void)[] = [];
 before(async () => {
   local = http.createServer((req, res) => {
     const path = req.url ?? '/';

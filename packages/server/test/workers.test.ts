@@ -1,6 +1,6 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +24,11 @@ function accord(args: string[], env: NodeJS.ProcessEnv) {
   let err = '';
   const waiters: { pred: () => boolean; resolve: () => void }[] = [];
   const check = () => {
-    for (const w of [...waiters]) if (w.pred()) waiters.splice(waiters.indexOf(w), 1), w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.pred()) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   child.stdout!.on('data', (b) => ((out += b), check()));
   child.stderr!.on('data', (b) => ((err += b), check()));
