@@ -468,7 +468,7 @@ export const FIXTURES: Record<string, Fixture> = {
     build: (h) => ({ auth: NONE, body: { client_id: h.need('app'), external_auth_type: 'OIDC', external_auth_token: h.need('oidcToken') } }),
   },
   update_user_message_external_moderation_metadata: {
-    build: (h) => ({ params: { user_id_1: h.need('alice'), user_id_2: h.need('bot'), message_id: h.need('dmMessage') }, body: { verdict: 'allowed' } }),
+    build: (h) => ({ params: { user_id_1: h.need('alice'), user_id_2: h.need('bob'), message_id: h.need('gameDmMessage') }, body: { verdict: 'allowed' } }),
   },
 
   // ============================================================================================ late (destructive)

@@ -433,6 +433,12 @@ export async function extendWorld(h: Harness): Promise<void> {
   await h.step('dm message', ['dmMessage'], async () => {
     h.ids.dmMessage = (await h.must('post', `/channels/${h.need('dm')}/messages`, { body: { content: 'conformance: a DM' } })).id;
   });
+  await h.step('game dm message', ['gameDmMessage'], async () => {
+    // Moderation metadata is the app's to set on its own game DMs only (ownership before existence).
+    await h.must('post', '/users/@me/channels', { auth: asUser('alice'), body: { recipient_id: h.users.bob.id } }); // they DM already
+    const m = await h.must('post', `/users/@me/dms/${h.users.bob.id}/messages`, { auth: bearer('alice', 'dm_channels.messages.write'), body: { content: 'conformance: a game DM' } });
+    h.ids.gameDmMessage = m.id;
+  });
   await h.step('subscription', ['subscription'], async () => {
     await h.must('post', `/store/skus/${h.need('subscriptionSku')}/purchase`, { auth: asUser('alice'), body: { test_mode: true } });
     const subs = await h.must('get', `/skus/${h.need('subscriptionSku')}/subscriptions`, { query: { user_id: h.need('alice') } });
