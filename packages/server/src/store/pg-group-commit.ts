@@ -21,7 +21,7 @@ const FILE_COLUMNS = ['id', 'channel_id', 'filename', 'content_type', 'size', 'd
 /** Rows per statement: 23 parameters a row stays far below PostgreSQL's 65,535. */
 const MAX_ROWS = 500;
 /** Batch statements in flight at once: while they run, the next creates gather into the next batch. */
-const MAX_IN_FLIGHT = 2;
+const MAX_IN_FLIGHT = 1;
 
 /**
  * Group commit for PostgreSQL: the message creates that arrive while the previous batch is being written (at least
