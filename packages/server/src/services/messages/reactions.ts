@@ -4,7 +4,7 @@ import { P } from '@accord/protocol';
 import type { ChannelRecord, UserRecord } from '../../store/records.js';
 import { member as memberWire } from '../../wire/member.js';
 import { channelAccess, DM_TYPES, guildField, loadMessage, routeFor } from './channel.js';
-import { getMember } from '../guilds/lookup.js';
+import { cachedMember } from './view.js';
 import { getUsers } from '../identity/users.js';
 import { isId } from '../../core/ids.js';
 
@@ -59,7 +59,7 @@ export async function addReaction(ctx: Ctx, ch: ChannelRecord, user: UserRecord,
   }
   const added = await ctx.repos.reactions.add({ messageId: m.id, channelId: ch.id, emojiKey: key, userId: user.id, burst, at: ctx.clock.now() });
   if (!added) return;
-  const mem = ch.guild_id ? await getMember(ctx, ch.guild_id, user.id) : null;
+  const mem = ch.guild_id ? await cachedMember(ctx, ch.guild_id, user.id) : null;
   ctx.bus.publish({
     t: 'MESSAGE_REACTION_ADD',
     d: {

@@ -52,6 +52,11 @@ async function loadReactions(ctx: Ctx, messageIds: string[], viewerId: string | 
   return out;
 }
 
+/** A member of a guild, kept in memory like the ones of MESSAGE_CREATE (typing and reaction events carry it), or null. */
+export async function cachedMember(ctx: Ctx, guildId: string, userId: string): Promise<MemberRecord | null> {
+  return (await loadMembers(ctx, guildId, [userId])).get(userId) ?? null;
+}
+
 /**
  * Wire objects for messages, hydrated in bulk: users (authors, mentions), reactions, replied-to messages, started
  * threads and, for events, members. Order is preserved.
