@@ -20,8 +20,8 @@ const MESSAGE_COLUMNS = [
 const FILE_COLUMNS = ['id', 'channel_id', 'filename', 'content_type', 'size', 'data', 'created_at'] as const;
 /** Rows per statement: 23 parameters a row stays far below PostgreSQL's 65,535. */
 const MAX_ROWS = 500;
-/** Batch statements in flight at once: while they run, the next creates gather into the next batch. */
-const MAX_IN_FLIGHT = 1;
+/** Batch statements in flight at once (each waits for its commit to be flushed): more gather meanwhile. 4 measured best of 1, 2, 4, 8. */
+const MAX_IN_FLIGHT = 4;
 
 /**
  * Group commit for PostgreSQL: the message creates that arrive while the previous batch is being written (at least
