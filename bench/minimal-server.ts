@@ -11,7 +11,10 @@
  * - fan-out: the MESSAGE_CREATE frame is built once per message; only the per-connection `"s":N` head is spliced in
  *   (every real gateway must number its frames), and socket writes are corked until the end of the event-loop turn
  *   (as packages/server/src/gateway/cork.ts does);
- * - `--db none` skips the insert: the same route is then a raw `ws` broadcast of the frame to every listener.
+ * - `--db none` skips the insert: the same route is then a raw `ws` broadcast of the frame to every listener;
+ * - `--pg <url> --pg-schema <schema>` writes to PostgreSQL instead, with group commit: the messages of one event-loop
+ *   turn go in ONE multi-row INSERT (one round trip), and each request is answered once its row is committed
+ *   (`--pg-pool`, default 4 connections, lets the next turn's batch start while one is in flight).
  * Prints `listening <port>` on stdout when ready.
  */
 import http from 'node:http';
@@ -27,7 +30,35 @@ const dbFile = arg('db', 'none');
 const readyBytes = Number(arg('ready-bytes', '2048'));
 
 let insert: ((id: string, channel: string, author: string, content: string, ts: string) => void) | null = null;
-if (dbFile !== 'none') {
+/** PostgreSQL: queues the row; `done` runs once the batch holding it is committed. */
+let insertPg: ((row: unknown[], done: (err?: Error) => void) => void) | null = null;
+const pgUrl = arg('pg', '');
+if (pgUrl) {
+  const { default: pg } = await import('pg');
+  const schema = arg('pg-schema', 'public').replace(/"/g, '');
+  const setup = new pg.Client({ connectionString: pgUrl });
+  await setup.connect();
+  await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await setup.end();
+  const pool = new pg.Pool({ connectionString: pgUrl, max: Number(arg('pg-pool', '4')), options: `-c search_path="${schema}"` });
+  await pool.query('CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, author_id BIGINT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)');
+  let pending: { row: unknown[]; done: (err?: Error) => void }[] = [];
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    const params = batch.flatMap((p) => p.row);
+    const values = batch.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`).join(', ');
+    pool.query(`INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES ${values}`, params).then(
+      () => { for (const p of batch) p.done(); },
+      (err: Error) => { for (const p of batch) p.done(err); },
+    );
+  };
+  insertPg = (row, done) => {
+    pending.push({ row, done });
+    if (pending.length === 1) setImmediate(flush);
+  };
+}
+if (dbFile !== 'none' && !pgUrl) {
   const db = new Database(dbFile);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -92,12 +123,19 @@ const server = http.createServer((req, res) => {
     const id = String(nextId++);
     const ts = new Date().toISOString();
     insert?.(id, channel, AUTHOR.id, content, ts);
-    const body = JSON.stringify({
-      type: 0, content, mentions: [], mention_roles: [], attachments: [], embeds: [], timestamp: ts, edited_timestamp: null, flags: 0,
-      components: [], id, channel_id: channel, author: AUTHOR, pinned: false, mention_everyone: false, tts: false, guild_id: GUILD_ID,
+    const answer = () => {
+      const body = JSON.stringify({
+        type: 0, content, mentions: [], mention_roles: [], attachments: [], embeds: [], timestamp: ts, edited_timestamp: null, flags: 0,
+        components: [], id, channel_id: channel, author: AUTHOR, pinned: false, mention_everyone: false, tts: false, guild_id: GUILD_ID,
+      });
+      if (listeners.size) broadcast(Buffer.from(`,"t":"MESSAGE_CREATE","d":${body}}`));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    };
+    if (!insertPg) return answer();
+    insertPg([id, channel, AUTHOR.id, content, ts], (err) => {
+      if (err) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: err.message, code: 0 }));
+      else answer();
     });
-    if (listeners.size) broadcast(Buffer.from(`,"t":"MESSAGE_CREATE","d":${body}}`));
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   });
 });
 

@@ -11,6 +11,7 @@
  *   --sessions 1000      idle sessions for the memory benchmark
  *   --memory-users 500   also measure idle user sessions sharing one guild (0 to skip)
  *   --suite issue16      run the issue-16 suite instead (bench/issue16.ts: each figure beside its limit)
+ *   --suite issue26      message create on SQLite and PostgreSQL beside a minimal server on the same engine (bench/issue26.ts)
  *   --profile            always take a CPU profile of the server during a throughput run (an extra run), and
  *                        profile the fan-out servers (their last phase is summarized)
  *
@@ -487,7 +488,9 @@ async function main() {
 // `--suite issue16` runs the issue-16 suite (bench/issue16.ts) instead: every figure beside its limit, same run.
 const suiteAt = process.argv.indexOf('--suite');
 const suite = suiteAt >= 0 ? process.argv[suiteAt + 1] : null;
-const entry = suite === 'issue16' ? import('./issue16.js').then((m) => m.main(process.argv.slice(2))) : suite ? Promise.reject(new Error(`unknown suite: ${suite}`)) : main();
+const entry = suite === 'issue16' ? import('./issue16.js').then((m) => m.main(process.argv.slice(2)))
+  : suite === 'issue26' ? import('./issue26.js').then((m) => m.main(process.argv.slice(2)))
+  : suite ? Promise.reject(new Error(`unknown suite: ${suite}`)) : main();
 entry.then(() => { removeTmpDirs(); process.exit(0); }, (err) => {
   console.error(err);
   removeTmpDirs();

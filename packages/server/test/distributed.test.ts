@@ -18,7 +18,15 @@ import { twoNodes } from './helpers/two-nodes.js';
 import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
 import { RawVoice, joinOnGateway } from './voice/raw.js';
 import { loadChannel } from '../src/services/messages/channel.js';
-import { messageRow, writeMessageRow } from '../src/services/messages/write.js';
+import { messageRow } from '../src/services/messages/write.js';
+import type { Ctx } from '../src/services/context.js';
+import type { ChannelRecord } from '../src/store/records.js';
+import type { NewFile, NewMessage } from '../src/store/repos/messages.js';
+
+/** A message row written as every create writes it (MessagesRepo.insert: the group commit of its engine). */
+const writeMessageRow = async (ctx: Ctx, ch: ChannelRecord, row: NewMessage, files: NewFile[] = []): Promise<void> => {
+  await ctx.repos.messages.insert(row, { channelType: ch.type, files });
+};
 
 /**
  * Distributed mode on the real engines: two nodes (one PostgreSQL schema, one Redis prefix, two ports). Runs when

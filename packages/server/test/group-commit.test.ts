@@ -2,10 +2,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { loadChannel } from '../src/services/messages/channel.js';
-import { messageRow, writeMessageRow } from '../src/services/messages/write.js';
+import { messageRow } from '../src/services/messages/write.js';
+import type { Ctx } from '../src/services/context.js';
+import type { ChannelRecord } from '../src/store/records.js';
+import type { NewFile, NewMessage } from '../src/store/repos/messages.js';
 
-// Message writes share one transaction per event-loop turn on SQLite (store/group-commit.ts) and run one transaction
-// each on PostgreSQL: on both, every write succeeds or fails alone, and none is half-written.
+/** A message row written as every create writes it (MessagesRepo.insert: the group commit of its engine). */
+const writeMessageRow = async (ctx: Ctx, ch: ChannelRecord, row: NewMessage, files: NewFile[] = []): Promise<void> => {
+  await ctx.repos.messages.insert(row, { channelType: ch.type, files });
+};
+
+// Message writes share one transaction per event-loop turn on SQLite (store/group-commit.ts) and one statement per batch
+// on PostgreSQL (store/pg-group-commit.ts): on both, every write succeeds or fails alone, and none is half-written.
 
 let t: TestServer;
 before(async () => {

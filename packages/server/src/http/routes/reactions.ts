@@ -3,7 +3,7 @@ import { Routes, noContent } from '../router.js';
 import { parseBody, qInt, snowflake } from '../../core/validation.js';
 import { Errors } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
-import { channelFor } from '../../services/messages/channel.js';
+import { channelFor, channelForSend } from '../../services/messages/channel.js';
 import {
   addReaction, listReactionUsers, removeAllReactions, removeEmojiReactions, removeOwnReaction, removeUserReaction,
 } from '../../services/messages/reactions.js';
@@ -17,7 +17,7 @@ const BASE = '/channels/{channel_id}/messages/{message_id}/reactions';
 
 export default new Routes()
   .put(`${BASE}/{emoji}/@me`, 'any', async ({ ctx, actor, params, query }) => {
-    const ch = await channelFor(ctx, actor, params.channel_id, true);
+    const ch = await channelForSend(ctx, actor, params.channel_id); // kept in memory: a reaction needs its kind and route
     const q = parseBody(TypeQuery, query);
     await addReaction(ctx, ch, actor.user, params.message_id, params.emoji, q.type === 1);
     return noContent();

@@ -1,9 +1,9 @@
 import { Routes, noContent } from '../router.js';
-import { channelFor } from '../../services/messages/channel.js';
+import { channelForSend } from '../../services/messages/channel.js';
 import { startTyping } from '../../services/channels/typing.js';
 
 export default new Routes()
   .post('/channels/{channel_id}/typing', 'any', async ({ ctx, actor, params }) => {
-    await startTyping(ctx, await channelFor(ctx, actor, params.channel_id, true), actor.user);
+    await startTyping(ctx, await channelForSend(ctx, actor, params.channel_id), actor.user); // the channel from memory
     return noContent();
   });

@@ -4,7 +4,7 @@ import { P } from '@accord/protocol';
 import type { ChannelRecord, UserRecord } from '../../store/records.js';
 import { member as memberWire } from '../../wire/member.js';
 import { channelAccess, DM_TYPES, forumChannel, guildField, routeFor, THREAD_TYPES } from '../messages/channel.js';
-import { getMember } from '../guilds/lookup.js';
+import { cachedMember } from '../messages/view.js';
 
 /** Starts the caller typing: needs the right to send here. Publishes TYPING_START (with `member` in guilds). */
 export async function startTyping(ctx: Ctx, ch: ChannelRecord, user: UserRecord): Promise<void> {
@@ -15,7 +15,7 @@ export async function startTyping(ctx: Ctx, ch: ChannelRecord, user: UserRecord)
     const send = THREAD_TYPES.has(ch.type) ? P.SEND_MESSAGES_IN_THREADS : P.SEND_MESSAGES;
     if (!ctx.access.hasPerm(perms, send)) throw Errors.missingPermissions();
   }
-  const mem = ch.guild_id ? await getMember(ctx, ch.guild_id, user.id) : null;
+  const mem = ch.guild_id ? await cachedMember(ctx, ch.guild_id, user.id) : null;
   ctx.bus.publish({
     t: 'TYPING_START',
     d: {

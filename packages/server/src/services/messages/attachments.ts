@@ -3,7 +3,7 @@ import { Errors, fieldError } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { UploadedFile } from '../../core/uploads.js';
 import type { AttachmentRecord } from '../../store/records.js';
-import type { FilesTable } from '../../store/schema.js';
+import type { NewFile as FilesTable } from '../../store/repos/messages.js';
 import type { AttachmentRequestInput } from './schema.js';
 import { imageSize } from './image-size.js';
 
@@ -133,8 +133,7 @@ export function planAttachments(
 /** A stored file for the CDN, when channel, id and name all match. */
 export async function readAttachment(ctx: Ctx, channelId: string, fileId: string, filename: string): Promise<{ data: Buffer; contentType: string; size: number } | null> {
   if (!isSnowflake(channelId) || !isSnowflake(fileId)) return null;
-  const row = await ctx.db.selectFrom('files').selectAll().where('id', '=', fileId).executeTakeFirst();
-  if (!row || String(row.channel_id) !== channelId || row.filename !== filename) return null;
-  const data = Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as any);
-  return { data, contentType: row.content_type ?? 'application/octet-stream', size: data.length };
+  const file = await ctx.repos.files.byId(fileId);
+  if (!file || file.channel_id !== channelId || file.filename !== filename) return null;
+  return { data: file.data, contentType: file.content_type ?? 'application/octet-stream', size: file.data.length };
 }

@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.js';
-import { toMessage } from '../../store/repos/mappers.js';
 import { loadChannel, routeFor } from './channel.js';
 import { messageEventWire } from './view.js';
 
@@ -8,11 +7,10 @@ import { messageEventWire } from './view.js';
  * recipients a MESSAGE_UPDATE. The message may have been deleted meanwhile; then there is nothing to record.
  */
 export async function endCallMessage(ctx: Ctx, messageId: string, participants: string[]): Promise<void> {
-  const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
-  if (!row) return;
-  const m = toMessage(row);
+  const m = await ctx.repos.messages.byId(messageId);
+  if (!m) return;
   const extra = { ...m.extra, call: { participants, ended_timestamp: new Date(ctx.clock.now()).toISOString() } };
-  await ctx.db.updateTable('messages').set({ extra: JSON.stringify(extra) }).where('id', '=', messageId).execute();
+  await ctx.repos.messages.setExtra(messageId, extra);
   const ch = await loadChannel(ctx, m.channel_id).catch(() => null);
   if (ch) ctx.bus.publish({ t: 'MESSAGE_UPDATE', d: await messageEventWire(ctx, { ...m, extra }), ...routeFor(ch) });
 }

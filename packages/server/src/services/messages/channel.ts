@@ -2,11 +2,7 @@ import type { Actor, Ctx } from '../context.js';
 import type { BusEvent } from '../../bus/bus.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
-import { toChannel, toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
-import type { DB } from '../../store/schema.js';
-import type { Selectable } from 'kysely';
-import { fixedSql, readRows } from '../../store/fixed-sql.js';
 
 export const DM_TYPES = new Set([1, 3]);
 /** Ids are stored as signed BIGINT (PostgreSQL refuses larger values in comparisons). */
@@ -21,14 +17,12 @@ const DM_PERMS =
 
 export const forumChannel = () => new ApiError(400, 40058, 'Cannot send a message in a forum channel');
 
-const CHANNEL_BY_ID = fixedSql('select * from "channels" where "id" = ?'); // on nearly every request: not rebuilt each time
-
 /** Loads a channel by path id; malformed and unknown ids are both 10003. */
 export async function loadChannel(ctx: Ctx, channelId: string): Promise<ChannelRecord> {
   if (!isSnowflake(channelId) || BigInt(channelId) >= MAX_ID) throw Errors.unknownChannel(); // past BIGINT: nothing is stored there
-  const [row] = await readRows(ctx.store, CHANNEL_BY_ID, [channelId]);
-  if (!row) throw Errors.unknownChannel();
-  return toChannel(row as Selectable<DB['channels']>);
+  const ch = await ctx.repos.channels.lookup(channelId); // on nearly every request: a fixed statement
+  if (!ch) throw Errors.unknownChannel();
+  return ch;
 }
 
 /**
@@ -45,9 +39,9 @@ export async function channelAccess(ctx: Ctx, ch: ChannelRecord, userId: string,
 /** Loads a message of this channel; malformed ids, unknown ids and messages of other channels are all 10008. */
 export async function loadMessage(ctx: Ctx, channelId: string, messageId: string): Promise<MessageRecord> {
   if (!isSnowflake(messageId) || BigInt(messageId) >= MAX_ID) throw Errors.unknownMessage();
-  const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
-  if (!row || String(row.channel_id) !== channelId) throw Errors.unknownMessage();
-  return toMessage(row);
+  const m = await ctx.repos.messages.byId(messageId);
+  if (!m || m.channel_id !== channelId) throw Errors.unknownMessage();
+  return m;
 }
 
 /** Bus routing for an event about this channel: guild channels by guild + channel, DMs to their recipients. */

@@ -3,7 +3,6 @@ import type { Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import type { UploadedFile } from '../../core/uploads.js';
-import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { planAttachments, type AttachmentPlan } from './attachments.js';
 import { assertMessageChannel, channelAccess, DM_TYPES, routeFor, THREAD_TYPES } from './channel.js';
@@ -15,7 +14,7 @@ import { messageEventWire, messageWire, restFromEvent } from './view.js';
 import { validateMessageComponents } from '../apps/components/index.js';
 import { premiumSkuCheck } from '../commerce/skus.js';
 import { automodBlocked, automodBlocks } from '../moderation/automod.js';
-import { insertMessage, messageRow, type MessageRow } from './write.js';
+import { insertMessage, insertMessageOnce, messageRow, type MessageRow, type NonceClaim } from './write.js';
 import { stickerItems } from '../expressions/stickers.js';
 
 export interface CreateMessageInput {
@@ -45,20 +44,6 @@ const USER_TYPES = new Set([0, 19, 20, 23]);
 const NONCE_WINDOW_MS = 5 * 60_000;
 const VOICE_MESSAGE_CONTENT = 'Voice messages do not support additional content.';
 
-/** Serializes creates that share an enforced nonce, so two racing requests make one message. */
-const nonceLocks = new Map<string, Promise<unknown>>();
-async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const prev = nonceLocks.get(key) ?? Promise.resolve();
-  const run = prev.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  nonceLocks.set(key, tail);
-  try {
-    return await run;
-  } finally {
-    if (nonceLocks.get(key) === tail) nonceLocks.delete(key);
-  }
-}
-
 /**
  * Creates a message: checks channel type and permissions, validates references, attachments and mentions, writes the
  * message with its files in one transaction, updates the channel, and publishes MESSAGE_CREATE. With `enforce_nonce`,
@@ -79,15 +64,24 @@ async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ rec
   if (!enforce_nonce || nonce == null) return create(ctx, input);
   const authorId = input.webhook?.id ?? input.author.id;
   const key = `${authorId}:${nonce}`;
-  return withLock(key, async () => {
-    const earlier = await ctx.db.selectFrom('messages').selectAll()
-      .where('author_id', '=', authorId).where('nonce', '=', nonce).where('created_at', '>=', ctx.clock.now() - NONCE_WINDOW_MS)
-      .orderBy('id', 'desc').limit(1).executeTakeFirst();
-    if (!earlier) return create(ctx, input, key);
-    const record = toMessage(earlier);
-    if (record.channel_id === input.channel.id) await publishUnsent(ctx, input.channel, record, key);
-    return { record };
-  });
+  // Exactly once whichever process takes each request: the create claims (author, nonce) in the database with its
+  // message, and a create that loses the claim returns the message that won it.
+  for (let attempt = 0; ; attempt++) {
+    const since = ctx.clock.now() - NONCE_WINDOW_MS;
+    const earlier = await ctx.repos.messages.byNonce(authorId, nonce, since);
+    if (earlier) return reuse(ctx, input, earlier, key);
+    const made = await create(ctx, input, { key, claim: { authorId, nonce: String(nonce), since } });
+    if ('record' in made) return made;
+    const holder = await ctx.repos.messages.byId(made.earlier);
+    if (holder) return reuse(ctx, input, holder, key);
+    if (attempt >= 2) throw new Error(`enforce_nonce: the message ${made.earlier} holding the nonce vanished`);
+    // Deleted right after it won: its claim is freed by the next attempt.
+  }
+}
+
+async function reuse(ctx: Ctx, input: CreateMessageInput, record: MessageRecord, key: string): Promise<{ record: MessageRecord }> {
+  if (record.channel_id === input.channel.id) await publishUnsent(ctx, input.channel, record, key);
+  return { record };
 }
 
 /**
@@ -118,21 +112,17 @@ async function assertCanDm(ctx: Ctx, ch: ChannelRecord, author: UserRecord): Pro
   const other = ch.recipients?.find((id) => id !== author.id);
   if (other && (await blockedBetween(ctx, author.id, other))) throw Errors.cannotSendToUser(); // blocks hold in DMs
   if (!author.bot || !other) return;
-  const shared = await ctx.db.selectFrom('members as a').innerJoin('members as b', 'a.guild_id', 'b.guild_id')
-    .innerJoin('users', 'users.id', 'b.user_id')
-    .select(['a.guild_id', 'users.bot']).where('a.user_id', '=', author.id).where('b.user_id', '=', other).limit(1).executeTakeFirst();
-  if (!shared || Number(shared.bot) === 1) throw Errors.cannotSendToUser();
+  const shared = await ctx.repos.members.sharedGuild(author.id, other);
+  if (!shared || shared.otherIsBot) throw Errors.cannotSendToUser();
 }
 
 /** Slowmode: one message per `rate_limit_per_user` seconds per author; 429 with the wait left. */
 async function assertSlowmode(ctx: Ctx, ch: ChannelRecord, authorId: string): Promise<void> {
   const windowMs = ch.rate_limit_per_user * 1000;
   const now = ctx.clock.now();
-  const last = await ctx.db.selectFrom('messages').select('created_at')
-    .where('channel_id', '=', ch.id).where('author_id', '=', authorId).where('created_at', '>', now - windowMs)
-    .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-  if (!last) return;
-  const retryAfter = Math.max(0.001, (Number(last.created_at) + windowMs - now) / 1000);
+  const last = await ctx.repos.messages.lastPostedAt(ch.id, authorId, now - windowMs);
+  if (last == null) return;
+  const retryAfter = Math.max(0.001, (last + windowMs - now) / 1000);
   throw new ApiError(429, 20016, Errors.slowmode().message, undefined, { retry_after: Number(retryAfter.toFixed(3)), global: false });
 }
 
@@ -158,7 +148,12 @@ function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): R
   };
 }
 
-async function create(ctx: Ctx, input: CreateMessageInput, once?: string): Promise<{ record: MessageRecord; event: Record<string, unknown> }> {
+type Created = { record: MessageRecord; event: Record<string, unknown> };
+
+/** Creates the message. With `once` (an enforced nonce), claims the nonce with it: `{ earlier }` when another create holds it. */
+async function create(ctx: Ctx, input: CreateMessageInput): Promise<Created>;
+async function create(ctx: Ctx, input: CreateMessageInput, once: { key: string; claim: NonceClaim }): Promise<Created | { earlier: string }>;
+async function create(ctx: Ctx, input: CreateMessageInput, once?: { key: string; claim: NonceClaim }): Promise<Created | { earlier: string }> {
   const { channel: ch, author, body, files } = input;
   const type = input.type ?? 0;
   const system = !USER_TYPES.has(type);
@@ -220,5 +215,6 @@ async function create(ctx: Ctx, input: CreateMessageInput, once?: string): Promi
     extra: JSON.stringify(extra),
     created_at: now,
   };
-  return insertMessage(ctx, ch, row, { files: plan.rows, authors: input.webhook ? [] : [author], once });
+  const opts = { files: plan.rows, authors: input.webhook ? [] : [author], once: once?.key };
+  return once ? insertMessageOnce(ctx, ch, row, once.claim, opts) : insertMessage(ctx, ch, row, opts);
 }

@@ -1,10 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { P, snowflakeTime } from '@accord/protocol';
-import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
-import type { DB } from '../../store/schema.js';
 import { channelAccess, DM_TYPES, guildField, loadMessage, routeFor } from './channel.js';
 import { AuditLogEvent, writeAuditLog } from '../moderation/audit-log.js';
 
@@ -13,12 +10,8 @@ const UNDELETABLE_TYPES = new Set([1, 2, 3, 4, 5, 21]);
 const BULK_MAX_AGE_MS = 14 * 86400_000;
 
 /** Removes messages with their reactions and stored files. */
-async function purge(trx: Kysely<DB>, messages: MessageRecord[]): Promise<void> {
-  const ids = messages.map((m) => m.id);
-  const fileIds = messages.flatMap((m) => m.attachments.map((a) => a.id));
-  await trx.deleteFrom('reactions').where('message_id', 'in', ids).execute();
-  if (fileIds.length) await trx.deleteFrom('files').where('id', 'in', fileIds).execute();
-  await trx.deleteFrom('messages').where('id', 'in', ids).execute();
+async function purge(ctx: Ctx, messages: MessageRecord[]): Promise<void> {
+  await ctx.repos.messages.deleteWithReactionsAndFiles(messages.map((m) => m.id), messages.flatMap((m) => m.attachments.map((a) => a.id)));
 }
 
 /**
@@ -34,7 +27,7 @@ export async function deleteMessage(ctx: Ctx, ch: ChannelRecord, userId: string,
     if (DM_TYPES.has(ch.type)) throw Errors.cannotDM();
     if (!ctx.access.hasPerm(perms, P.MANAGE_MESSAGES)) throw Errors.missingPermissions();
   }
-  await ctx.db.transaction().execute((trx) => purge(trx, [m]));
+  await purge(ctx, [m]);
   ctx.bus.publish({ t: 'MESSAGE_DELETE', d: { id: m.id, channel_id: ch.id, ...guildField(ch) }, ...routeFor(ch) });
   if (ch.guild_id && m.author_id !== userId) await writeAuditLog(ctx, { guildId: ch.guild_id, userId, actionType: AuditLogEvent.MESSAGE_DELETE, targetId: m.author_id, options: { channel_id: ch.id, count: 1 } });
 }
@@ -50,10 +43,10 @@ export async function bulkDeleteMessages(ctx: Ctx, ch: ChannelRecord, userId: st
   if (unique.length < 2 || unique.length > 100) throw Errors.bulkDeleteCount();
   const oldest = ctx.clock.now() - BULK_MAX_AGE_MS;
   if (unique.some((id) => snowflakeTime(id) < oldest)) throw Errors.bulkDeleteTooOld();
-  const rows = await ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id).where('id', 'in', unique).execute();
-  const doomed = rows.map(toMessage).filter((m) => !UNDELETABLE_TYPES.has(m.type));
+  const rows = await ctx.repos.messages.ofChannelByIds(ch.id, unique);
+  const doomed = rows.filter((m) => !UNDELETABLE_TYPES.has(m.type));
   if (!doomed.length) return;
-  await ctx.db.transaction().execute((trx) => purge(trx, doomed));
+  await purge(ctx, doomed);
   const deleted = new Set(doomed.map((m) => m.id));
   ctx.bus.publish({ t: 'MESSAGE_DELETE_BULK', d: { ids: unique.filter((id) => deleted.has(id)), channel_id: ch.id, ...guildField(ch) }, ...routeFor(ch) });
   if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId, actionType: AuditLogEvent.MESSAGE_BULK_DELETE, targetId: ch.id, options: { count: deleted.size } });

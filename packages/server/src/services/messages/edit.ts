@@ -81,21 +81,10 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
   }
   if (touchesContent) next.edited_at = ctx.clock.now();
 
-  await ctx.db.transaction().execute(async (trx) => {
-    if (plan?.rows.length) await trx.insertInto('files').values(plan.rows).execute();
-    if (plan?.removed.length) await trx.deleteFrom('files').where('id', 'in', plan.removed).execute();
-    await trx.updateTable('messages').set({
-      content: next.content,
-      embeds: JSON.stringify(next.embeds),
-      components: JSON.stringify(next.components),
-      attachments: JSON.stringify(next.attachments),
-      flags: next.flags,
-      mentions: JSON.stringify(next.mentions),
-      mention_roles: JSON.stringify(next.mention_roles),
-      mention_everyone: next.mention_everyone ? 1 : 0,
-      edited_at: next.edited_at,
-    }).where('id', '=', old.id).execute();
-  });
+  await ctx.repos.messages.applyEdit(old.id, {
+    content: next.content, embeds: next.embeds, components: next.components, attachments: next.attachments, flags: next.flags,
+    mentions: next.mentions, mention_roles: next.mention_roles, mention_everyone: next.mention_everyone, edited_at: next.edited_at,
+  }, { add: plan?.rows ?? [], remove: plan?.removed ?? [] });
   ctx.bus.publish({ t: 'MESSAGE_UPDATE', d: await messageEventWire(ctx, next), ...routeFor(ch) });
   return next;
 }
@@ -103,8 +92,7 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
 async function repliedAuthor(ctx: Ctx, m: MessageRecord): Promise<string | null> {
   const refId = m.type === 19 ? m.message_reference?.message_id : undefined;
   if (!refId) return null;
-  const row = await ctx.db.selectFrom('messages').select('author_id').where('id', '=', refId).executeTakeFirst();
-  return row ? String(row.author_id) : null;
+  return (await ctx.repos.messages.authorsOf([refId])).get(refId) ?? null;
 }
 
 /** After the edit: not empty, and the component count fits the message's mode. */

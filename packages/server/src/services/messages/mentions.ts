@@ -40,17 +40,16 @@ export async function resolveMentions(ctx: Ctx, input: MentionInput): Promise<Me
   if (replied && !userIds.includes(replied)) userIds.push(replied);
   let users: string[] = [];
   if (userIds.length) {
-    const rows = await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).execute();
-    const found = new Set(rows.map((r) => String(r.id)));
+    const found = await ctx.repos.users.existingIds(userIds);
     users = userIds.filter((id) => found.has(id));
   }
 
   let roles: string[] = [];
   const roleIds = input.guildId ? unique([...content.matchAll(ROLE_RE)].map((m) => m[1]).filter((id) => isId(id) && roleAllowed(id))) : [];
   if (roleIds.length) {
-    const rows = await ctx.db.selectFrom('roles').select(['id', 'mentionable']).where('guild_id', '=', input.guildId!).where('id', 'in', roleIds).execute();
+    const found = await ctx.repos.roles.mentionableOf(input.guildId!, roleIds);
     // A role that is not mentionable only pings when the author may mention everyone.
-    const ok = new Set(rows.filter((r) => input.canMentionEveryone || Number(r.mentionable) === 1).map((r) => String(r.id)));
+    const ok = new Set([...found].filter(([, mentionable]) => input.canMentionEveryone || mentionable).map(([id]) => id));
     roles = roleIds.filter((id) => ok.has(id) && id !== input.guildId);
   }
 

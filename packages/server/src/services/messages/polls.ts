@@ -41,16 +41,14 @@ async function pollMessage(ctx: Ctx, actor: Actor, channelId: string, messageId:
 
 /** Vote counts per answer, from the votes table. */
 async function counts(ctx: Ctx, messageId: string): Promise<Map<number, number>> {
-  const rows = await ctx.db.selectFrom('poll_votes').select((eb) => ['answer_id', eb.fn.countAll<number>().as('n')]).where('message_id', '=', messageId).groupBy('answer_id').execute();
-  return new Map(rows.map((r) => [Number(r.answer_id), Number(r.n)]));
+  return ctx.repos.polls.counts(messageId);
 }
 
 /** Writes the current counts into the stored poll (they are what message reads return). */
 async function storeResults(ctx: Ctx, messageId: string, finalize: boolean): Promise<MessageRecord | null> {
   const c = await counts(ctx, messageId);
-  const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
-  if (!row) return null;
-  const m = toMessage(row);
+  const m = await ctx.repos.messages.byId(messageId);
+  if (!m) return null;
   const poll = pollOf(m);
   if (!poll) return null;
   const results = {
@@ -58,7 +56,7 @@ async function storeResults(ctx: Ctx, messageId: string, finalize: boolean): Pro
     answer_counts: poll.answers.filter((a) => c.get(a.answer_id)).map((a) => ({ id: a.answer_id, count: c.get(a.answer_id)!, me_voted: false })),
   };
   const extra = { ...m.extra, poll: { ...poll, results } };
-  await ctx.db.updateTable('messages').set({ extra: JSON.stringify(extra) }).where('id', '=', messageId).execute();
+  await ctx.repos.messages.setExtra(messageId, extra);
   return { ...m, extra };
 }
 
@@ -81,14 +79,11 @@ export async function vote(ctx: Ctx, actor: Actor, channelId: string, messageId:
     if (!known.has(a)) throw fieldError(['answer_ids', i], 'POLL_ANSWER_INVALID', 'Invalid poll answer.');
   });
   if (!poll.allow_multiselect && wanted.length > 1) throw fieldError('answer_ids', 'BASE_TYPE_MAX_LENGTH', 'Must be 1 or fewer in length.');
-  const mine = (await ctx.db.selectFrom('poll_votes').select('answer_id').where('message_id', '=', m.id).where('user_id', '=', actor.user.id).execute()).map((r) => Number(r.answer_id));
+  const mine = await ctx.repos.polls.votesOf(m.id, actor.user.id);
   const added = wanted.filter((a) => !mine.includes(a));
   const removed = mine.filter((a) => !wanted.includes(a));
   if (!added.length && !removed.length) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    if (removed.length) await trx.deleteFrom('poll_votes').where('message_id', '=', m.id).where('user_id', '=', actor.user.id).where('answer_id', 'in', removed).execute();
-    if (added.length) await trx.insertInto('poll_votes').values(added.map((a) => ({ message_id: m.id, answer_id: a, user_id: actor.user.id, created_at: ctx.clock.now() }))).execute();
-  });
+  await ctx.repos.polls.changeVotes(m.id, actor.user.id, removed, added, ctx.clock.now());
   await storeResults(ctx, m.id, false);
   const base = { user_id: actor.user.id, channel_id: ch.id, message_id: m.id, ...guildField(ch) };
   for (const a of removed) ctx.bus.publish({ t: 'MESSAGE_POLL_VOTE_REMOVE', d: { ...base, answer_id: a }, ...routeFor(ch) });
@@ -102,12 +97,10 @@ export async function answerVoters(ctx: Ctx, actor: Actor, channelId: string, me
   if (!poll) throw Errors.unknownMessage();
   const answer = Number(answerId);
   if (!/^\d{1,3}$/.test(answerId) || !poll.answers.some((a) => a.answer_id === answer)) throw new ApiError(404, 10108, 'Unknown answer');
-  let sel = ctx.db.selectFrom('poll_votes').select('user_id').where('message_id', '=', m.id).where('answer_id', '=', answer);
   if (q.after && !isId(q.after)) return { users: [] };
-  if (q.after) sel = sel.where('user_id', '>', q.after);
-  const rows = await sel.orderBy('user_id').limit(q.limit ?? 25).execute();
-  const users = await getUsers(ctx, rows.map((r) => String(r.user_id)));
-  return { users: rows.map((r) => users.get(String(r.user_id))).filter((u) => !!u).map((u) => publicUser(u!)) };
+  const ids = await ctx.repos.polls.voterIds(m.id, answer, { after: q.after, limit: q.limit ?? 25 });
+  const users = await getUsers(ctx, ids);
+  return { users: ids.map((id) => users.get(id)).filter((u) => !!u).map((u) => publicUser(u!)) };
 }
 
 /** POST /channels/{c}/polls/{m}/expire: the poll's author ends it now (others: 50005; no poll: 520006; ended: 520001). */
@@ -118,7 +111,7 @@ export async function expirePoll(ctx: Ctx, actor: Actor, channelId: string, mess
   if (m.author_id !== actor.user.id || m.webhook_id) throw Errors.cannotEditOthers();
   if (poll.results?.is_finalized) throw pollExpired();
   const extra = { ...m.extra, poll: { ...poll, expiry: new Date(ctx.clock.now()).toISOString() } };
-  await ctx.db.updateTable('messages').set({ extra: JSON.stringify(extra) }).where('id', '=', m.id).execute();
+  await ctx.repos.messages.setExtra(m.id, extra);
   return (await finalizePoll(ctx, m.id)) ?? m;
 }
 
@@ -139,9 +132,8 @@ export function finalizePoll(ctx: Ctx, messageId: string): Promise<MessageRecord
 }
 
 async function doFinalize(ctx: Ctx, messageId: string): Promise<MessageRecord | null> {
-  const row = await ctx.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
-  if (!row) return null;
-  const before = toMessage(row);
+  const before = await ctx.repos.messages.byId(messageId);
+  if (!before) return null;
   const poll = pollOf(before);
   if (!poll || poll.results?.is_finalized) return before;
   const m = await storeResults(ctx, messageId, true);
@@ -175,10 +167,7 @@ async function doFinalize(ctx: Ctx, messageId: string): Promise<MessageRecord | 
     message_reference: JSON.stringify({ type: 0, message_id: m.id, channel_id: ch.id, ...guildField(ch) }),
     extra: JSON.stringify(m.webhook_id ? { username: m.extra.username, avatar: m.extra.avatar } : {}), created_at: ctx.clock.now(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('messages').values(result).execute();
-    await trx.updateTable('channels').set({ last_message_id: id }).where('id', '=', ch.id).execute();
-  });
+  await ctx.repos.messages.insertAsLast(result);
   ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, toMessage(result)), ...routeFor(ch) });
   return m;
 }
@@ -222,10 +211,10 @@ export function startPollClock(ctx: Ctx, everyMs = 1000): () => void {
   }, { remote: true });
   void (async () => {
     try {
-      const rows = await ctx.db.selectFrom('messages').select(['id', 'extra']).where('extra', 'like', '%"is_finalized":false%').execute();
+      const rows = await ctx.repos.messages.withOpenPolls();
       for (const r of rows) {
-        const poll = JSON.parse(String(r.extra)).poll as Poll | undefined;
-        if (poll && !poll.results?.is_finalized && !open.has(String(r.id))) open.set(String(r.id), expiryOf(poll));
+        const poll = JSON.parse(r.extra).poll as Poll | undefined;
+        if (poll && !poll.results?.is_finalized && !open.has(r.id)) open.set(r.id, expiryOf(poll));
       }
       sweep();
     } catch {

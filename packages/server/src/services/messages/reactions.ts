@@ -4,7 +4,7 @@ import { P } from '@accord/protocol';
 import type { ChannelRecord, UserRecord } from '../../store/records.js';
 import { member as memberWire } from '../../wire/member.js';
 import { channelAccess, DM_TYPES, guildField, loadMessage, routeFor } from './channel.js';
-import { getMember } from '../guilds/lookup.js';
+import { cachedMember } from './view.js';
 import { getUsers } from '../identity/users.js';
 import { isId } from '../../core/ids.js';
 
@@ -34,9 +34,7 @@ const emojiWire = (e: ParsedEmoji) => (e.id ? { id: e.id, name: e.name, ...(e.an
 
 /** The distinct emoji keys on a message, in first-use order. */
 async function emojiKeys(ctx: Ctx, messageId: string): Promise<string[]> {
-  const rows = await ctx.db.selectFrom('reactions').select((eb) => ['emoji_key', eb.fn.min('created_at').as('first')])
-    .where('message_id', '=', messageId).groupBy('emoji_key').execute();
-  return rows.sort((a, b) => Number(a.first) - Number(b.first)).map((r) => r.emoji_key);
+  return ctx.repos.reactions.emojiKeys(messageId);
 }
 
 /** Custom emoji are matched by id, whatever name the request used; unicode emoji by their text. */
@@ -59,12 +57,9 @@ export async function addReaction(ctx: Ctx, ch: ChannelRecord, user: UserRecord,
     if (!ctx.access.hasPerm(perms, P.ADD_REACTIONS)) throw Errors.missingPermissions();
     if (keys.length >= MAX_UNIQUE) throw Errors.maxReactions();
   }
-  const res = await ctx.db.insertInto('reactions')
-    .values({ message_id: m.id, channel_id: ch.id, emoji_key: key, user_id: user.id, burst: burst ? 1 : 0, created_at: ctx.clock.now() })
-    .onConflict((oc) => oc.columns(['message_id', 'emoji_key', 'user_id', 'burst']).doNothing())
-    .executeTakeFirst();
-  if (!Number(res.numInsertedOrUpdatedRows ?? 0)) return;
-  const mem = ch.guild_id ? await getMember(ctx, ch.guild_id, user.id) : null;
+  const added = await ctx.repos.reactions.add({ messageId: m.id, channelId: ch.id, emojiKey: key, userId: user.id, burst, at: ctx.clock.now() });
+  if (!added) return;
+  const mem = ch.guild_id ? await cachedMember(ctx, ch.guild_id, user.id) : null;
   ctx.bus.publish({
     t: 'MESSAGE_REACTION_ADD',
     d: {
@@ -80,15 +75,8 @@ export async function addReaction(ctx: Ctx, ch: ChannelRecord, user: UserRecord,
 /** Removes one user's reaction(s) with an emoji; `type` limits it to normal (0) or burst (1). */
 async function removeFor(ctx: Ctx, ch: ChannelRecord, messageId: string, emoji: ParsedEmoji, userId: string, type: 0 | 1 | undefined): Promise<void> {
   const key = matchKey(await emojiKeys(ctx, messageId), emoji);
-  let q = ctx.db.selectFrom('reactions').select('burst').where('message_id', '=', messageId).where('emoji_key', '=', key).where('user_id', '=', userId);
-  if (type !== undefined) q = q.where('burst', '=', type);
-  const rows = await q.execute();
-  if (!rows.length) return;
-  let del = ctx.db.deleteFrom('reactions').where('message_id', '=', messageId).where('emoji_key', '=', key).where('user_id', '=', userId);
-  if (type !== undefined) del = del.where('burst', '=', type);
-  await del.execute();
-  for (const r of rows) {
-    const burst = Number(r.burst) === 1;
+  const removed = await ctx.repos.reactions.removeOfUser(messageId, key, userId, type === undefined ? undefined : type === 1);
+  for (const burst of removed) {
     ctx.bus.publish({
       t: 'MESSAGE_REACTION_REMOVE',
       d: { user_id: userId, channel_id: ch.id, message_id: messageId, ...guildField(ch), emoji: emojiWire({ ...emoji, key }), burst, type: burst ? 1 : 0 },
@@ -118,7 +106,7 @@ export async function removeAllReactions(ctx: Ctx, ch: ChannelRecord, actorId: s
   if (DM_TYPES.has(ch.type)) throw Errors.cannotDM();
   await channelAccess(ctx, ch, actorId, P.MANAGE_MESSAGES);
   const m = await loadMessage(ctx, ch.id, messageId);
-  await ctx.db.deleteFrom('reactions').where('message_id', '=', m.id).execute();
+  await ctx.repos.reactions.removeAll(m.id);
   ctx.bus.publish({ t: 'MESSAGE_REACTION_REMOVE_ALL', d: { channel_id: ch.id, message_id: m.id, ...guildField(ch) }, ...routeFor(ch) });
 }
 
@@ -129,8 +117,7 @@ export async function removeEmojiReactions(ctx: Ctx, ch: ChannelRecord, actorId:
   const m = await loadMessage(ctx, ch.id, messageId);
   const emoji = parseEmoji(rawEmoji);
   const key = matchKey(await emojiKeys(ctx, m.id), emoji);
-  const res = await ctx.db.deleteFrom('reactions').where('message_id', '=', m.id).where('emoji_key', '=', key).executeTakeFirst();
-  if (!Number(res.numDeletedRows)) return;
+  if (!(await ctx.repos.reactions.removeEmoji(m.id, key))) return;
   ctx.bus.publish({
     t: 'MESSAGE_REACTION_REMOVE_EMOJI',
     d: { channel_id: ch.id, ...guildField(ch), message_id: m.id, emoji: emojiWire({ ...emoji, key }) },
@@ -145,10 +132,7 @@ export async function listReactionUsers(
   await channelAccess(ctx, ch, viewerId, P.READ_MESSAGE_HISTORY);
   const m = await loadMessage(ctx, ch.id, messageId);
   const key = matchKey(await emojiKeys(ctx, m.id), parseEmoji(rawEmoji));
-  let sel = ctx.db.selectFrom('reactions').select('user_id').where('message_id', '=', m.id).where('emoji_key', '=', key).where('burst', '=', q.type ?? 0);
-  if (q.after) sel = sel.where('user_id', '>', q.after);
-  const rows = await sel.orderBy('user_id', 'asc').limit(q.limit ?? 25).execute();
-  const ids = rows.map((r) => String(r.user_id));
+  const ids = await ctx.repos.reactions.userIds(m.id, key, (q.type ?? 0) === 1, { after: q.after, limit: q.limit ?? 25 });
   const users = await getUsers(ctx, ids);
   return ids.map((id) => users.get(id)).filter((u): u is UserRecord => !!u);
 }

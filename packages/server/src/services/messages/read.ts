@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MessageRecord } from '../../store/records.js';
 import { channelAccess, loadMessage } from './channel.js';
 
@@ -22,25 +20,9 @@ const newestFirst = (a: MessageRecord, b: MessageRecord) => (BigInt(b.id) > BigI
 export async function listMessages(ctx: Ctx, ch: ChannelRecord, userId: string, q: ListQuery): Promise<MessageRecord[]> {
   const perms = await channelAccess(ctx, ch, userId);
   if (!ctx.access.hasPerm(perms, P.READ_MESSAGE_HISTORY)) return [];
-  const limit = q.limit ?? 50;
   // Ephemeral interaction responses (flag 64) belong to their invoker's client only: channel routes never list them.
-  const base = () => ctx.db.selectFrom('messages').selectAll().where('channel_id', '=', ch.id).where(sql<number>`flags & 64`, '=', 0);
-  let rows;
-  if (q.around) {
-    const older = Math.floor(limit / 2);
-    const [from, before] = await Promise.all([
-      base().where('id', '>=', q.around).orderBy('id', 'asc').limit(limit - older).execute(),
-      older ? base().where('id', '<', q.around).orderBy('id', 'desc').limit(older).execute() : Promise.resolve([]),
-    ]);
-    rows = [...from, ...before];
-  } else if (q.before) {
-    rows = await base().where('id', '<', q.before).orderBy('id', 'desc').limit(limit).execute();
-  } else if (q.after) {
-    rows = await base().where('id', '>', q.after).orderBy('id', 'asc').limit(limit).execute();
-  } else {
-    rows = await base().orderBy('id', 'desc').limit(limit).execute();
-  }
-  return rows.map(toMessage).sort(newestFirst);
+  const rows = await ctx.repos.messages.page(ch.id, { before: q.before, after: q.after, around: q.around, limit: q.limit ?? 50 });
+  return rows.sort(newestFirst);
 }
 
 /** One message; needs READ_MESSAGE_HISTORY (50013) and belongs to the channel (10008). */

@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
-import { toChannel, toMessage } from '../../store/repos/mappers.js';
 import type { MessageRecord } from '../../store/records.js';
 import { APP_FLAGS, applicationOfBot } from '../identity/applications.js';
 import { checkId, isId } from '../../core/ids.js';
@@ -63,8 +61,8 @@ async function requireIndexed(ctx: Ctx, guildId: string): Promise<void> {
   }
   const left = started + delay - now;
   if (left <= 0) return;
-  const total = await ctx.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst();
-  const done = delay > 0 ? Math.floor(Number(total?.n ?? 0) * Math.min(1, (now - started) / delay)) : 0;
+  const total = await ctx.repos.messages.countInGuild(guildId);
+  const done = delay > 0 ? Math.floor(total * Math.min(1, (now - started) / delay)) : 0;
   throw new IndexNotReady(done, Math.max(0.001, Number((left / 1000).toFixed(3))));
 }
 
@@ -122,7 +120,7 @@ export async function searchGuildMessages(ctx: Ctx, actor: Actor, guildId: strin
   }
 
   // The channels the caller may read; an explicitly requested one they cannot read is refused.
-  const channels = (await ctx.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).execute()).map(toChannel);
+  const channels = await ctx.repos.channels.allOfGuild(guildId);
   const readable = new Set<string>();
   for (const c of channels) {
     if (c.type === 4) continue;
@@ -150,33 +148,22 @@ export async function searchGuildMessages(ctx: Ctx, actor: Actor, guildId: strin
 
   // Ids past the BIGINT range match nothing (a min_id there leaves nothing; a max_id there excludes nothing).
   if (q.min_id && !isId(q.min_id)) return empty;
-  let sel = ctx.db.selectFrom('messages').selectAll().where('guild_id', '=', guildId).where('channel_id', 'in', scope).where(sql<number>`flags & 64`, '=', 0);
-  if (q.min_id) sel = sel.where('id', '>', q.min_id);
-  if (q.max_id && isId(q.max_id)) sel = sel.where('id', '<', q.max_id);
-  if (q.pinned !== undefined) sel = sel.where('pinned_at', q.pinned ? 'is not' : 'is', null);
   const authors = q.author_id?.filter((a) => !a.startsWith('-'));
-  if (authors?.length) {
-    const valid = authors.filter(isId);
-    if (!valid.length) return empty;
-    sel = sel.where('author_id', 'in', valid);
-  }
-  if (q.mention_everyone !== undefined) sel = sel.where('mention_everyone', '=', q.mention_everyone ? 1 : 0);
-  for (const t of terms) {
-    const pattern = '%' + t.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-    sel = sel.where(sql<boolean>`lower(content) like ${pattern} escape ${sql.lit('\\')}`);
-  }
-  const rows = (await sel.orderBy('id', 'desc').limit(SCAN_LIMIT).execute()).map(toMessage);
+  const validAuthors = authors?.length ? authors.filter(isId) : undefined;
+  if (validAuthors && !validAuthors.length) return empty;
+  const rows = await ctx.repos.messages.search(guildId, {
+    channelIds: scope, minId: q.min_id, maxId: q.max_id && isId(q.max_id) ? q.max_id : undefined, pinned: q.pinned,
+    authorIds: validAuthors, mentionEveryone: q.mention_everyone, terms, limit: SCAN_LIMIT,
+  });
 
   const needKinds = !!q.author_type?.length;
   const bots = needKinds
-    ? new Set((await ctx.db.selectFrom('users').select('id').where('bot', '=', 1).where('id', 'in', [...new Set(rows.map((m) => m.author_id))].concat(['0'])).execute()).map((r) => String(r.id)))
+    ? await ctx.repos.users.botIds(rows.map((m) => m.author_id))
     : new Set<string>();
   const replied = new Map<string, string>();
   if (q.replied_to_user_id?.length) {
     const ids = [...new Set(rows.map((m) => (m.message_reference?.type ?? 0) === 0 ? m.message_reference?.message_id : undefined).filter((x): x is string => !!x))];
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const r of await ctx.db.selectFrom('messages').select(['id', 'author_id']).where('id', 'in', ids.slice(i, i + 500)).execute()) replied.set(String(r.id), String(r.author_id));
-    }
+    for (const [id, author] of await ctx.repos.messages.authorsOf(ids)) replied.set(id, author);
   }
   const negAuthors = q.author_id?.filter((a) => a.startsWith('-')).map((a) => a.slice(1)) ?? [];
 

@@ -1,12 +1,8 @@
 import type { Ctx } from '../context.js';
-import { toChannel, toMember, toMessage } from '../../store/repos/mappers.js';
 import type { ChannelRecord, MemberRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { message, type ReactionCount } from '../../wire/message.js';
 import { member as memberWire } from '../../wire/member.js';
 import { getUsers } from '../identity/users.js';
-import type { DB } from '../../store/schema.js';
-import type { Selectable } from 'kysely';
-import { fixedSql, readRows, type FixedSql } from '../../store/fixed-sql.js';
 
 export interface ViewOptions {
   /** Whose `me` flags reactions carry; null for a viewer-independent payload. */
@@ -24,50 +20,29 @@ export interface ViewOptions {
 
 const referenceId = (m: MessageRecord) => (m.message_reference && m.message_reference.type !== 1 ? m.message_reference.message_id ?? null : null);
 
-/** The members query for n user ids (every MESSAGE_CREATE runs it, usually for one): its text made once per n. */
-const membersTexts: FixedSql[] = [];
-const membersIn = (n: number) =>
-  (membersTexts[n] ??= fixedSql(`select * from "members" where "guild_id" = ? and "user_id" in (${Array(n).fill('?').join(', ')})`));
-
 /** Members of the given users in the given guild, keyed by user id (kept ones from memory: ctx.access.rows). */
 function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
-  return ctx.access.rows.memberRows(guildId, [...new Set(userIds)], (ids) => readMembers(ctx, guildId, ids));
-}
-
-async function readMembers(ctx: Ctx, guildId: string, ids: string[]): Promise<Map<string, MemberRecord>> {
-  const out = new Map<string, MemberRecord>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = await readRows(ctx.store, membersIn(chunk.length), [guildId, ...chunk]);
-    for (const r of rows) out.set(String(r.user_id), toMember(r as Selectable<DB['members']>));
-  }
-  return out;
+  return ctx.access.rows.memberRows(guildId, [...new Set(userIds)], (ids) => ctx.repos.members.byUserIds(guildId, ids));
 }
 
 /** Reaction counts per message, in the order each emoji first appeared, with the viewer's own flags. */
 async function loadReactions(ctx: Ctx, messageIds: string[], viewerId: string | null): Promise<Map<string, ReactionCount[]>> {
   const out = new Map<string, ReactionCount[]>();
   if (!messageIds.length) return out;
-  const rows = await ctx.db.selectFrom('reactions')
-    .select((eb) => ['message_id', 'emoji_key', 'burst', eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('first')])
-    .where('message_id', 'in', messageIds)
-    .groupBy(['message_id', 'emoji_key', 'burst'])
-    .execute();
-  const mine = viewerId
-    ? await ctx.db.selectFrom('reactions').select(['message_id', 'emoji_key', 'burst']).where('message_id', 'in', messageIds).where('user_id', '=', viewerId).execute()
-    : [];
-  const mineKeys = new Set(mine.map((r) => `${r.message_id}|${r.emoji_key}|${Number(r.burst)}`));
+  const rows = await ctx.repos.reactions.groupsOf(messageIds);
+  const mine = viewerId ? await ctx.repos.reactions.ofUserOn(messageIds, viewerId) : [];
+  const mineKeys = new Set(mine.map((r) => `${r.message_id}|${r.emoji_key}|${r.burst ? 1 : 0}`));
   const acc = new Map<string, Map<string, ReactionCount & { first: number }>>();
   for (const r of rows) {
-    const mid = String(r.message_id);
+    const mid = r.message_id;
     let byKey = acc.get(mid);
     if (!byKey) acc.set(mid, (byKey = new Map()));
     let rc = byKey.get(r.emoji_key);
-    if (!rc) byKey.set(r.emoji_key, (rc = { emoji_key: r.emoji_key, normal: 0, burst: 0, me: false, me_burst: false, first: Number(r.first) }));
-    const burst = Number(r.burst) === 1;
-    if (burst) rc.burst += Number(r.n);
-    else rc.normal += Number(r.n);
-    rc.first = Math.min(rc.first, Number(r.first));
+    if (!rc) byKey.set(r.emoji_key, (rc = { emoji_key: r.emoji_key, normal: 0, burst: 0, me: false, me_burst: false, first: r.first }));
+    const burst = r.burst;
+    if (burst) rc.burst += r.count;
+    else rc.normal += r.count;
+    rc.first = Math.min(rc.first, r.first);
     if (mineKeys.has(`${mid}|${r.emoji_key}|${burst ? 1 : 0}`)) {
       if (burst) rc.me_burst = true;
       else rc.me = true;
@@ -77,6 +52,11 @@ async function loadReactions(ctx: Ctx, messageIds: string[], viewerId: string | 
   return out;
 }
 
+/** A member of a guild, kept in memory like the ones of MESSAGE_CREATE (typing and reaction events carry it), or null. */
+export async function cachedMember(ctx: Ctx, guildId: string, userId: string): Promise<MemberRecord | null> {
+  return (await loadMembers(ctx, guildId, [userId])).get(userId) ?? null;
+}
+
 /**
  * Wire objects for messages, hydrated in bulk: users (authors, mentions), reactions, replied-to messages, started
  * threads and, for events, members. Order is preserved.
@@ -84,8 +64,8 @@ async function loadReactions(ctx: Ctx, messageIds: string[], viewerId: string | 
 export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: ViewOptions): Promise<Record<string, unknown>[]> {
   if (!records.length) return [];
   const refIds = [...new Set(records.map(referenceId).filter((id): id is string => !!id))];
-  const refRows = refIds.length ? await ctx.db.selectFrom('messages').selectAll().where('id', 'in', refIds).execute() : [];
-  const refs = new Map(refRows.map((r) => { const m = toMessage(r); return [m.id, m] as const; }));
+  const refRows = refIds.length ? await ctx.repos.messages.byIds(refIds) : [];
+  const refs = new Map(refRows.map((m) => [m.id, m] as const));
 
   const all = [...records, ...refs.values()];
   const known = new Map((opts.knownUsers ?? []).map((u) => [u.id, u]));
@@ -103,10 +83,7 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
   const reactions = opts.reactions ? await loadReactions(ctx, records.map((m) => m.id), opts.viewerId) : new Map<string, ReactionCount[]>();
 
   const threadIds = records.map((m) => m.extra.thread_id).filter((id): id is string => typeof id === 'string');
-  const threads = new Map<string, ChannelRecord>();
-  if (threadIds.length) {
-    for (const r of await ctx.db.selectFrom('channels').selectAll().where('id', 'in', threadIds).execute()) threads.set(String(r.id), toChannel(r));
-  }
+  const threads: Map<string, ChannelRecord> = threadIds.length ? await ctx.repos.channels.byIds(threadIds) : new Map();
 
   return records.map((m) => {
     const members = m.guild_id ? membersByGuild.get(m.guild_id) : undefined;

@@ -11,6 +11,7 @@ import * as m015 from './015_fidelity.js';
 import * as m016 from './016_social_sdk.js';
 import * as m017 from './017_activity_instances.js';
 import * as m018 from './018_fidelity_open_items.js';
+import * as m019 from './019_message_nonces.js';
 
 export type Migration = { up: (db: Kysely<any>, dialect: 'sqlite' | 'postgres') => Promise<void> };
 
@@ -31,4 +32,5 @@ export const MIGRATIONS: [string, Migration][] = [
   ['016_social_sdk', m016],
   ['017_activity_instances', m017],
   ['018_fidelity_open_items', m018],
+  ['019_message_nonces', m019],
 ];

@@ -6,6 +6,7 @@ import { bool, num } from '../json.js';
 import { toChannel } from './mappers.js';
 import type { ChannelRecord } from '../records.js';
 import { parseJson } from '../json.js';
+import { compiledFor, fixedSql, readRows } from '../fixed-sql.js';
 
 /** A live stage (stage_instances row). */
 export interface StageInstanceRecord { id: string; guild_id: string; channel_id: string; topic: string; privacy_level: number; discoverable_disabled: boolean; guild_scheduled_event_id: string | null }
@@ -13,6 +14,8 @@ const toStageInstance = (r: any): StageInstanceRecord => ({
   id: String(r.id), guild_id: String(r.guild_id), channel_id: String(r.channel_id), topic: r.topic, privacy_level: num(r.privacy_level),
   discoverable_disabled: bool(r.discoverable_disabled), guild_scheduled_event_id: r.guild_scheduled_event_id == null ? null : String(r.guild_scheduled_event_id),
 });
+
+const CHANNEL_BY_ID = fixedSql('select * from "channels" where "id" = ?');
 
 /** Channels, overwrites, DMs and group DMs (recipients), pins, stage instances, followers. */
 export class ChannelsRepo extends Repo {
@@ -295,5 +298,22 @@ export class ChannelsRepo extends Repo {
   async idsAndTypesByPosition(guildId: string): Promise<{ id: string; type: number }[]> {
     const rows = await this.db.selectFrom('channels').select(['id', 'type']).where('guild_id', '=', guildId).orderBy('position').execute();
     return rows.map((r) => ({ id: String(r.id), type: Number(r.type) }));
+  }
+
+  /** One channel by id on the hot path (nearly every request): a fixed statement, no query building; or null. */
+  async lookup(id: string): Promise<ChannelRecord | null> {
+    const [row] = this.db.isTransaction
+      ? (await this.db.executeQuery<Record<string, any>>(compiledFor(this.store.dialect, CHANNEL_BY_ID, [id]))).rows
+      : await readRows(this.store, CHANNEL_BY_ID, [id]);
+    return row ? toChannel(row) : null;
+  }
+
+  /** The channels among `ids` that exist, by id. */
+  async byIds(ids: string[]): Promise<Map<string, ChannelRecord>> {
+    const out = new Map<string, ChannelRecord>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const r of await this.db.selectFrom('channels').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute()) out.set(String(r.id), toChannel(r));
+    }
+    return out;
   }
 }

@@ -96,4 +96,11 @@ export class RolesRepo extends Repo {
       ...role, permissions: role.permissions.toString(), hoist: role.hoist ? 1 : 0, mentionable: role.mentionable ? 1 : 0, managed: role.managed ? 1 : 0,
     }).execute();
   }
+
+  /** Of these role ids, the guild's roles with whether each is mentionable (message mentions). */
+  async mentionableOf(guildId: string, ids: string[]): Promise<Map<string, boolean>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('roles').select(['id', 'mentionable']).where('guild_id', '=', guildId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [String(r.id), Number(r.mentionable) === 1]));
+  }
 }

@@ -92,4 +92,16 @@ export class UsersRepo extends Repo {
       .where('bot', '=', 0).where('system', '=', 0).orderBy('id').limit(limit).execute();
     return rows.map((r) => ({ id: String(r.id), username: r.username, global_name: r.global_name, avatar: r.avatar, email: r.email }));
   }
+
+  /** The ids among `ids` that belong to a user (mentions keep only real users). */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    return new Set((await this.db.selectFrom('users').select('id').where('id', 'in', ids).execute()).map((r) => String(r.id)));
+  }
+
+  /** The ids among `ids` that belong to a bot user. */
+  async botIds(ids: string[]): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('users').select('id').where('bot', '=', 1).where('id', 'in', [...new Set(ids)].concat(['0'])).execute();
+    return new Set(rows.map((r) => String(r.id)));
+  }
 }
