@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Checks the import graph of every package: no cycles (type-only imports count: they are still coupling), layers of
-// the server that only point down, services grouped in a few documented domains, and packages that do not reach into
+// the server that only point down, storage reached only through the repositories (store/repos/), services grouped in a few documented domains, and packages that do not reach into
 // each other's sources. `npm test` runs it (packages/server/test/architecture.test.ts); run it by hand with
 // `node scripts/check-architecture.mjs`.
 import fs from 'node:fs';
@@ -137,6 +137,8 @@ export function checkRepository(root) {
         if (to.layer > from.layer) problems.push(`${rel(file)} (${from.top}) imports ${spec} (${to.top}), a higher layer`);
       }
     }
+    // Storage only through the repositories (issue 26): nothing above store/ builds a query or holds a query handle.
+    for (const v of storageViolations(srcDir)) problems.push(`packages/${pkg}/src/${v}`);
     const servicesDir = path.join(srcDir, 'services');
     if (fs.existsSync(servicesDir)) {
       const domains = fs.readdirSync(servicesDir, { withFileTypes: true }).filter((e) => e.isDirectory());

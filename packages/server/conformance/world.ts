@@ -311,7 +311,7 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
   for (const name of ['dave', 'erin', 'hank'] as const) await addMember(ctx, seed.guildId, h.users[name].id);
 
   // Spare guilds owned by alice with the bot installed: one loses the bot's integration, one sees the bot leave.
-  const aliceRecord = (await ctx.db.selectFrom('users').selectAll().where('id', '=', h.users.alice.id).executeTakeFirstOrThrow()) as any;
+  const aliceRecord = (await ctx.repos.store.db.selectFrom('users').selectAll().where('id', '=', h.users.alice.id).executeTakeFirstOrThrow()) as any;
   const { toUser } = await import('../src/store/repos/mappers.js');
   const alice: Actor = { user: toUser(aliceRecord), kind: 'user', applicationId: null, scopes: [] };
   for (const key of ['guildIntegration', 'guildLeave']) {
@@ -449,8 +449,8 @@ export async function extendWorld(h: Harness): Promise<void> {
   // An Activity instance: the app gets Activities (EMBEDDED, a platform-managed flag, set in the store) and answers
   // an interaction with LAUNCH_ACTIVITY.
   await h.step('activity instance', ['activityInstance'], async () => {
-    const app = await h.ctx.db.selectFrom('applications').select('flags').where('id', '=', h.need('app')).executeTakeFirstOrThrow();
-    await h.ctx.db.updateTable('applications').set({ flags: (BigInt(app.flags as any) | (1n << 17n)).toString() }).where('id', '=', h.need('app')).execute();
+    const app = await h.ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', h.need('app')).executeTakeFirstOrThrow();
+    await h.ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(app.flags as any) | (1n << 17n)).toString() }).where('id', '=', h.need('app')).execute();
     const i = await h.interaction();
     const r = await h.must('post', `/interactions/${i.id}/${i.token}/callback`, { auth: NONE, query: { with_response: true }, body: { type: 12 } });
     const id = r?.interaction?.activity_instance_id ?? r?.resource?.activity_instance?.id;

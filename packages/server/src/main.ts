@@ -36,7 +36,7 @@ async function main() {
   const ms = (performance.now() - t0).toFixed(0);
   const where = cluster.isWorker ? `worker ${index}, pid ${process.pid}, ` : '';
   const role = server.role === 'all' ? '' : `role ${server.role}, `;
-  console.log(`accord: listening on ${server.url} (${role}${where}${server.ctx.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
+  console.log(`accord: listening on ${server.url} (${role}${where}${server.ctx.repos.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
   // The one secret printed (besides a seeded world's, asked for with --seed): local dev tools need it.
   if (server.ctx.config.devToken && index === 0) console.log(`accord: dev token ${server.ctx.config.devToken}  (send as X-Accord-Dev-Token to /__dev/…; the web client on localhost gets it from its page)`);
   if (server.role === 'all' || server.role === 'api') console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);

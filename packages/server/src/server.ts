@@ -55,8 +55,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const node = config.redisUrl ? await (await import('./distributed.js')).connectDistributed(config, clock) : null;
   const bus: EventBus = node?.bus ?? new InProcessBus();
   const ctx: Ctx = {
-    config, clock, store, bus,
-    db: store.db,
+    config, clock, bus,
     repos: new Repos(store),
     ids: node?.ids ?? new Snowflakes(clock),
     access: new GuildAccess(new Repos(store), clock, bus),

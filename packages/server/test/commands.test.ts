@@ -452,15 +452,15 @@ describe('command index and use checks', () => {
 
     const noneYet = await t.api('/users/@me/application-command-index', { token: bob });
     assert.deepEqual(noneYet.body, { applications: [], application_commands: [], version: '0' });
-    await ctx.db.insertInto('oauth_grants').values({ application_id: app, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: ctx.clock.now() }).execute();
+    await ctx.repos.store.db.insertInto('oauth_grants').values({ application_id: app, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: ctx.clock.now() }).execute();
     const userIndex = await t.api('/users/@me/application-command-index', { token: bob });
     assert.deepEqual(userIndex.body.application_commands.map((c: any) => c.id), [userApp.id]);
     assert.equal(userIndex.body.applications[0].id, app);
     assert.equal(userIndex.body.version, userApp.version);
     assert.ok(dmOnly.id);
 
-    await ctx.db.deleteFrom('oauth_grants').where('application_id', '=', app).where('user_id', '=', t.world.users[1].id).execute();
-    await ctx.db.deleteFrom('command_permissions').where('application_id', '=', app).execute();
+    await ctx.repos.store.db.deleteFrom('oauth_grants').where('application_id', '=', app).where('user_id', '=', t.world.users[1].id).execute();
+    await ctx.repos.store.db.deleteFrom('command_permissions').where('application_id', '=', app).execute();
     await put(GG(), []);
     await clearGlobal();
   });
@@ -509,6 +509,6 @@ describe('robustness', () => {
     }
     await put(G(), []);
     await put(GG(), []);
-    await t.server.ctx.db.deleteFrom('command_permissions').where('application_id', '=', app).execute();
+    await t.server.ctx.repos.store.db.deleteFrom('command_permissions').where('application_id', '=', app).execute();
   });
 });

@@ -429,7 +429,7 @@ describe('the webhook-event outbox on two nodes', { skip: !enabled && 'needs RED
     await receiver?.close();
   });
 
-  const rows = (type: string) => a.server.ctx.db.selectFrom('event_webhook_outbox').select(['id', 'status']).where('event_type', '=', type).execute();
+  const rows = (type: string) => a.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['id', 'status']).where('event_type', '=', type).execute();
 
   test('both workers take events from one outbox; each is sent once', { timeout: 60_000 }, async () => {
     const N = 40;
@@ -438,7 +438,7 @@ describe('the webhook-event outbox on two nodes', { skip: !enabled && 'needs RED
     await until(async () => (await rows('QUEST_USER_ENROLLMENT')).every((r) => r.status === 'delivered'), 30_000, 'every event delivered');
     const got = receiver.events('QUEST_USER_ENROLLMENT').map((r) => r.body.event.data.n).sort((x, y) => x - y);
     assert.deepEqual(got, Array.from({ length: N }, (_, n) => n), 'each event exactly once');
-    const attempts = await a.server.ctx.db.selectFrom('event_webhook_deliveries').select('event_id').where('event_type', '=', 'QUEST_USER_ENROLLMENT').execute();
+    const attempts = await a.server.ctx.repos.store.db.selectFrom('event_webhook_deliveries').select('event_id').where('event_type', '=', 'QUEST_USER_ENROLLMENT').execute();
     assert.equal(attempts.length, N);
     assert.equal(new Set(attempts.map((x) => String(x.event_id))).size, N);
   });

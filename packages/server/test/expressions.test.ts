@@ -110,7 +110,7 @@ test('guild emoji validation: name 2-32 of [A-Za-z0-9_], image data 256 KiB, kno
 });
 
 test('guild emoji limits: 50 static and 50 animated slots at premium tier 0 (30008 / 30018)', async () => {
-  const db = t.server.ctx.db;
+  const db = t.server.ctx.repos.store.db;
   const existing = await db.selectFrom('emojis').select(['animated']).where('guild_id', '=', g()).execute();
   const rows = (animated: number, n: number) => Array.from({ length: n }, (_, i) => ({
     id: t.server.ctx.ids.next(), guild_id: g(), application_id: null, name: `fill_${animated}_${i}`, user_id: null, roles: '[]', animated, available: 1, created_at: 0,
@@ -169,7 +169,7 @@ test('application emoji: bot-token CRUD under {items}, unique names, 2000 per ap
   assert.equal(foreign.body.code, 20012);
   assert.equal((await t.api(`/applications/99999999999999999999/emojis`, bot())).body.code, 10002);
 
-  const db = t.server.ctx.db;
+  const db = t.server.ctx.repos.store.db;
   const count = Number((await db.selectFrom('emojis').select((eb) => eb.fn.countAll<number>().as('n')).where('application_id', '=', app).executeTakeFirstOrThrow()).n);
   const fill = Array.from({ length: 2000 - count }, (_, i) => ({
     id: t.server.ctx.ids.next(), guild_id: null, application_id: app, name: `fill_${i}`, user_id: null, roles: '[]', animated: 0, available: 1, created_at: 0,
@@ -199,11 +199,11 @@ test('guild stickers: multipart upload (PNG, GIF; Lottie only for VERIFIED/PARTN
   const lottie = await multipart(t, `/guilds/${g()}/stickers`, stickerForm(LOTTIE, 'anim', 'application/json', 'a.json'), bot());
   assert.equal(lottie.status, 400);
   assert.equal(lottie.body.code, 50035);
-  await t.server.ctx.db.updateTable('guilds').set({ features: JSON.stringify(['VERIFIED']) }).where('id', '=', g()).execute();
+  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: JSON.stringify(['VERIFIED']) }).where('id', '=', g()).execute();
   const lottieOk = await multipart(t, `/guilds/${g()}/stickers`, stickerForm(LOTTIE, 'anim', 'application/json', 'a.json'), bot());
   assert.equal(lottieOk.status, 201, lottieOk.text);
   assert.equal(lottieOk.body.format_type, 3);
-  await t.server.ctx.db.updateTable('guilds').set({ features: '[]' }).where('id', '=', g()).execute();
+  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: '[]' }).where('id', '=', g()).execute();
 
   const text = await multipart(t, `/guilds/${g()}/stickers`, stickerForm(Buffer.from('hello'), 'texty', 'text/plain', 't.txt'), bot());
   assert.equal(text.status, 400);
@@ -386,7 +386,7 @@ test('deleting a guild removes its emoji, stickers, sounds and their bytes', asy
   const snd = (await t.api(`/guilds/${gid}/soundboard-sounds`, { method: 'POST', ...alice(), body: { name: 'temp', sound: dataUri(mp3(1), 'audio/mpeg') } })).body;
   assert.ok(e.id && s.id && snd.sound_id);
   assert.equal((await t.api(`/guilds/${gid}`, { method: 'DELETE', ...alice() })).status, 204);
-  const db = t.server.ctx.db;
+  const db = t.server.ctx.repos.store.db;
   assert.equal((await db.selectFrom('emojis').select('id').where('guild_id', '=', gid).execute()).length, 0);
   assert.equal((await db.selectFrom('stickers').select('id').where('guild_id', '=', gid).execute()).length, 0);
   assert.equal((await db.selectFrom('soundboard_sounds').select('id').where('guild_id', '=', gid).execute()).length, 0);

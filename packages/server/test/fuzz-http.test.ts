@@ -201,7 +201,7 @@ function paramFor(h: Harness, name: string, routePath: string): string {
 
 /** Every table of the store. */
 async function tableNames(server: RunningServer): Promise<string[]> {
-  const db = server.ctx.db;
+  const db = server.ctx.repos.store.db;
   const rows = process.env.DATABASE_URL
     ? (await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)).rows
     : (await sql<{ t: string }>`select name as t from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)).rows;
@@ -212,7 +212,7 @@ async function tableNames(server: RunningServer): Promise<string[]> {
 async function snapshot(server: RunningServer, tables: string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const table of tables) {
-    const rows = await server.ctx.db.selectFrom(table as any).selectAll().execute();
+    const rows = await server.ctx.repos.store.db.selectFrom(table as any).selectAll().execute();
     const lines = rows.map((r) => JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : typeof v === 'bigint' ? v.toString() : v))).sort();
     out[table] = `${rows.length}:${crypto.createHash('sha1').update(lines.join('\n')).digest('hex')}`;
   }
@@ -297,7 +297,7 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
    * 3 s after delivery (wait until none is pending); lobbies expire when idle (move their deadlines out of the run).
    */
   async function settle(): Promise<void> {
-    const db = server.ctx.db;
+    const db = server.ctx.repos.store.db;
     const deadline = Date.now() + 6000;
     while (Date.now() < deadline && (await db.selectFrom('interactions').select('id').where('state', '=', 'pending').executeTakeFirst())) await new Promise((r) => setTimeout(r, 100));
     await db.updateTable('lobbies').set({ idle_deadline: server.ctx.clock.now() + 30 * 86400_000 }).execute();
@@ -328,7 +328,7 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
   });
 
   test('the snapshot sees a single changed cell', async () => {
-    const db = server.ctx.db;
+    const db = server.ctx.repos.store.db;
     const alice = h.need('alice');
     const row = await db.selectFrom('users').select('bio').where('id', '=', alice).executeTakeFirstOrThrow();
     const before = await snapshot(server, tables);

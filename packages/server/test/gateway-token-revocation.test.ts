@@ -119,7 +119,7 @@ test('the session of a bearer token is keyed by the bare token: another token of
   assert.equal(session.tokenHash, hashToken(bearer));
   // Another node revoked some other token of this user: only the bus event arrives here.
   const spare = await bearerFor(u.id);
-  await t.server.ctx.db.deleteFrom('tokens').where('hash', '=', hashToken(spare)).execute();
+  await t.server.ctx.repos.store.db.deleteFrom('tokens').where('hash', '=', hashToken(spare)).execute();
   t.server.ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: u.id } });
   await t.server.gateway.revalidate(u.id);
   await alive(gw);
@@ -130,7 +130,7 @@ test('a token revoked by another node ends the session here through the bus alon
   const u = await newUser('othernode');
   const { gw } = await open(u.token);
   // The other node changed the store and published; this node has no part in it but its bus subscription.
-  await t.server.ctx.db.deleteFrom('tokens').where('hash', '=', hashToken(u.token)).execute();
+  await t.server.ctx.repos.store.db.deleteFrom('tokens').where('hash', '=', hashToken(u.token)).execute();
   t.server.ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: u.id } });
   assert.equal(await gw.closed, 4004);
 });

@@ -21,10 +21,10 @@ before(async () => {
 });
 after(async () => t.close());
 
-const sqlite = () => t.server.ctx.store.dialect === 'sqlite';
+const sqlite = () => t.server.ctx.repos.store.dialect === 'sqlite';
 
 async function lastMessageId(channelId: string): Promise<string | null> {
-  const row = await t.server.ctx.db.selectFrom('channels').select('last_message_id').where('id', '=', channelId).executeTakeFirstOrThrow();
+  const row = await t.server.ctx.repos.store.db.selectFrom('channels').select('last_message_id').where('id', '=', channelId).executeTakeFirstOrThrow();
   return row.last_message_id == null ? null : String(row.last_message_id);
 }
 
@@ -46,7 +46,7 @@ test('200 concurrent message creates are all stored, in id order, and one invali
 
   const ids = created.map((r) => BigInt(r.body.id));
   assert.equal(new Set(ids).size, 200, 'every message has its own id');
-  const stored = await t.server.ctx.db.selectFrom('messages').select(['id', 'content']).where('channel_id', '=', channelId).where('content', 'like', 'burst %').orderBy('id').execute();
+  const stored = await t.server.ctx.repos.store.db.selectFrom('messages').select(['id', 'content']).where('channel_id', '=', channelId).where('content', 'like', 'burst %').orderBy('id').execute();
   assert.equal(stored.length, 200);
   const byId = new Map(created.map((r) => [String(r.body.id), r.body.content]));
   for (const row of stored) assert.equal(row.content, byId.get(String(row.id)), 'each stored row is the one its request answered');
@@ -71,7 +71,7 @@ test('a write that fails inside a shared transaction leaves nothing behind and d
   const fileId = ctx.ids.next();
   const file = { id: fileId, channel_id: ch.id, filename: 'f.txt', content_type: 'text/plain', size: 1, data: Buffer.from('x'), created_at: 0 };
 
-  const exec = ctx.store.sqlite;
+  const exec = ctx.repos.store.sqlite;
   let begins = 0;
   const run = exec?.run;
   if (exec && run) exec.run = (text, params) => (text === 'BEGIN' && begins++, run(text, params));
@@ -88,11 +88,11 @@ test('a write that fails inside a shared transaction leaves nothing behind and d
     if (exec && run) exec.run = run;
   }
 
-  const stored = await ctx.db.selectFrom('messages').select(['id', 'content']).where('id', 'in', rows.map((r) => r.id)).execute();
+  const stored = await ctx.repos.store.db.selectFrom('messages').select(['id', 'content']).where('id', 'in', rows.map((r) => r.id)).execute();
   assert.equal(stored.length, 20, 'the other writes are stored');
-  const kept = await ctx.db.selectFrom('messages').select('content').where('id', '=', first.id).executeTakeFirst();
+  const kept = await ctx.repos.store.db.selectFrom('messages').select('content').where('id', '=', first.id).executeTakeFirst();
   assert.equal(kept?.content, 'first', 'the message that had the id keeps it');
-  const files = await ctx.db.selectFrom('files').select('id').where('id', '=', fileId).execute();
+  const files = await ctx.repos.store.db.selectFrom('files').select('id').where('id', '=', fileId).execute();
   assert.equal(files.length, 0, 'the failed write left no file row behind');
   assert.equal(await lastMessageId(ch.id), rows[19].id);
 });
@@ -102,14 +102,14 @@ test('a message write waits for a transaction that holds the connection, and sur
   const ch = await loadChannel(ctx, t.world.textChannelId);
   const row = { ...messageRow(ctx, ch, t.world.botUserId, 0), content: 'written beside a rollback' };
   let write: Promise<void> | undefined;
-  await assert.rejects(ctx.db.transaction().execute(async (trx) => {
+  await assert.rejects(ctx.repos.store.db.transaction().execute(async (trx) => {
     await trx.updateTable('channels').set({ topic: 'rolled back' }).where('id', '=', ch.id).execute();
     write = writeMessageRow(ctx, ch, row);
     await new Promise((r) => setTimeout(r, 30));
     throw new Error('roll back');
   }), /roll back/);
   await write;
-  const stored = await ctx.db.selectFrom('messages').select('content').where('id', '=', row.id).executeTakeFirst();
+  const stored = await ctx.repos.store.db.selectFrom('messages').select('content').where('id', '=', row.id).executeTakeFirst();
   assert.equal(stored?.content, 'written beside a rollback');
   assert.equal((await loadChannel(ctx, ch.id)).topic, ch.topic, 'the rolled-back change is gone');
   assert.equal(await lastMessageId(ch.id), row.id);

@@ -170,7 +170,7 @@ describe('group DMs', () => {
   });
 
   test('at most 10 managed group DMs per app (30011)', T, async () => {
-    const owned = Number((await t.server.ctx.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 3).where('owner_id', '=', t.world.botUserId).executeTakeFirstOrThrow()).n);
+    const owned = Number((await t.server.ctx.repos.store.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 3).where('owner_id', '=', t.world.botUserId).executeTakeFirstOrThrow()).n);
     for (let i = owned; i < 10; i++) {
       const r = await bot('/users/@me/channels', 'POST', { access_tokens: [await gdmToken(carol)] });
       assert.equal(r.status, 200, r.text);

@@ -198,7 +198,7 @@ test('roles: create, colors, hierarchy, managed roles, positions, counts, delete
   const gradient = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, { method: 'PATCH', ...asBot(), body: { colors: { primary_color: 1, secondary_color: 2 } } });
   expectError(gradient, 400, 50035);
   assert.ok(gradient.body.errors.colors.secondary_color);
-  await t.server.ctx.db.updateTable('guilds').set({ features: JSON.stringify(['ENHANCED_ROLE_COLORS']) }).where('id', '=', g()).execute();
+  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: JSON.stringify(['ENHANCED_ROLE_COLORS']) }).where('id', '=', g()).execute();
   const withGradient = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, { method: 'PATCH', ...asBot(), body: { colors: { primary_color: 1, secondary_color: 2 } } });
   assert.equal(withGradient.status, 200, show(withGradient));
   assert.equal(withGradient.body.color, 1);
@@ -258,7 +258,7 @@ test('roles: a guild holds at most 250 roles', async () => {
     id: t.server.ctx.ids.next(), guild_id: gid, name: `r${i}`, permissions: '0', position: i + 1, color: 0, secondary_color: null,
     tertiary_color: null, hoist: 0, mentionable: 0, managed: 0, icon: null, unicode_emoji: null, flags: 0, bot_id: null,
   }));
-  await t.server.ctx.db.insertInto('roles').values(rows).execute();
+  await t.server.ctx.repos.store.db.insertInto('roles').values(rows).execute();
   t.server.ctx.access.invalidate(gid);
   expectError(await t.api(`/guilds/${gid}/roles`, { method: 'POST', ...asOwner(), body: { name: 'one too many' } }), 400, 30005);
 });
@@ -355,7 +355,7 @@ test('bans: ban removes the member and recent messages, list, unban, bulk-ban', 
   });
   const recent = [msg(now - 60_000), msg(now - 120_000)];
   const old = msg(now - 2 * 86400_000);
-  await ctx.db.insertInto('messages').values([...recent, old]).execute();
+  await ctx.repos.store.db.insertInto('messages').values([...recent, old]).execute();
 
   expectError(await t.api(`/guilds/${g()}/bans/${bob().id}`, { method: 'PUT', ...asBot(), body: { delete_message_seconds: 604801 } }), 400, 50035);
   expectError(await t.api(`/guilds/${g()}/bans/${owner().id}`, { method: 'PUT', ...asBot(), body: {} }), 403, 50013);
@@ -369,7 +369,7 @@ test('bans: ban removes the member and recent messages, list, unban, bulk-ban', 
   assert.equal(bulk.channel_id, t.world.textChannelId);
   assert.equal(seen('GUILD_BAN_ADD')[0]?.d.user.id, bob().id);
   assert.equal(seen('GUILD_MEMBER_REMOVE').length, 1);
-  const left = await ctx.db.selectFrom('messages').select('id').where('author_id', '=', bob().id).execute();
+  const left = await ctx.repos.store.db.selectFrom('messages').select('id').where('author_id', '=', bob().id).execute();
   assert.deepEqual(left.map((r) => String(r.id)), [old.id]);
   expectError(await t.api(`/guilds/${g()}/members/${bob().id}`, asBot()), 404, 10007);
 

@@ -25,7 +25,7 @@ after(async () => t?.close());
 
 /** Every table of the store with its columns (SQLite or PostgreSQL). */
 async function tables(): Promise<Map<string, string[]>> {
-  const db = t.server.ctx.db;
+  const db = t.server.ctx.repos.store.db;
   const rows = process.env.DATABASE_URL
     ? (await sql<{ t: string; c: string }>`select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema()`.execute(db)).rows
     : (await sql<{ t: string; c: string }>`select m.name as t, p.name as c from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`.execute(db)).rows;
@@ -38,7 +38,7 @@ async function tables(): Promise<Map<string, string[]>> {
 async function cellsNaming(needles: Set<string>): Promise<string[]> {
   const found: string[] = [];
   for (const [table, cols] of await tables()) {
-    const rows = await t.server.ctx.db.selectFrom(table as any).selectAll().execute();
+    const rows = await t.server.ctx.repos.store.db.selectFrom(table as any).selectAll().execute();
     for (const row of rows as Record<string, unknown>[]) {
       for (const c of cols) if (row[c] != null && needles.has(String(row[c]))) found.push(`${table}.${c} = ${String(row[c])}`);
     }

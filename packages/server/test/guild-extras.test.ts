@@ -195,7 +195,7 @@ test('prune: count and begin need MANAGE_GUILD and KICK_MEMBERS; inactive role-l
   assert.ok(!members.has(dave.id), 'the idle member is pruned');
   assert.ok(members.has(bob().id), 'a member who posted stays');
   assert.ok(members.has(kicker.id), 'members with roles stay');
-  const entries = await t.server.ctx.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', g()).where('action_type', '=', 21).execute();
+  const entries = await t.server.ctx.repos.store.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', g()).where('action_type', '=', 21).execute();
   assert.equal(entries.length, 1, 'MEMBER_PRUNE audit entry');
   assert.equal((await t.api(`/guilds/${g()}/prune`, { method: 'POST', ...asBot(), body: { days: 1, compute_prune_count: false } })).body.pruned, null);
 });
@@ -247,7 +247,7 @@ test('voice channel status: SET_VOICE_CHANNEL_STATUS, plus MANAGE_CHANNELS when 
   await gw.dispatch('VOICE_CHANNEL_STATUS_UPDATE', (d) => d.status === null);
   gw.close();
 
-  const entries = await t.server.ctx.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', g()).where('action_type', 'in', [192, 193]).orderBy('id').execute();
+  const entries = await t.server.ctx.repos.store.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', g()).where('action_type', 'in', [192, 193]).orderBy('id').execute();
   const bot = entries.filter((e) => String(e.user_id) === t.world.botUserId);
   assert.deepEqual(bot.map((e) => Number(e.action_type)), [192, 193]);
   assert.equal(JSON.parse(String(bot[0].options)).status, 'Playing chess');
@@ -297,7 +297,7 @@ test('Modify Current Member: bots set nick, avatar, banner and bio; the member c
   assert.equal(ev.d.banner, r.body.banner);
   const read = await t.api(`/guilds/${g()}/members/${t.world.botUserId}`, asBob());
   assert.equal(read.body.banner, r.body.banner, 'member banner on the wire');
-  const row = await t.server.ctx.db.selectFrom('members').select('bio').where('guild_id', '=', g()).where('user_id', '=', t.world.botUserId).executeTakeFirst();
+  const row = await t.server.ctx.repos.store.db.selectFrom('members').select('bio').where('guild_id', '=', g()).where('user_id', '=', t.world.botUserId).executeTakeFirst();
   assert.equal(row?.bio, 'I help');
   const cleared = await t.api(`/guilds/${g()}/members/@me`, { method: 'PATCH', ...asBot(), body: { banner: null } });
   assert.equal(cleared.body.banner, null);

@@ -133,10 +133,10 @@ test('auto-moderation refuses patterns that backtrack without end, and never run
   assert.equal(ok.status, 200, ok.text);
   // A pattern stored before the check (written straight to the store) is skipped, so a member's message cannot stall
   // the server: this send would never return if the pattern ran.
-  const row = await t.server.ctx.db.selectFrom('automod_rules').select(['id', 'data']).where('id', '=', ok.json.id).executeTakeFirstOrThrow();
+  const row = await t.server.ctx.repos.store.db.selectFrom('automod_rules').select(['id', 'data']).where('id', '=', ok.json.id).executeTakeFirstOrThrow();
   const data = JSON.parse(String(row.data));
   data.trigger_metadata.regex_patterns = ['(a+)+$'];
-  await t.server.ctx.db.updateTable('automod_rules').set({ data: JSON.stringify(data) }).where('id', '=', ok.json.id).execute();
+  await t.server.ctx.repos.store.db.updateTable('automod_rules').set({ data: JSON.stringify(data) }).where('id', '=', ok.json.id).execute();
   const sent = await raw(`/api/v10/channels/${t.world.textChannelId}/messages`, 'POST', JSON.stringify({ content: `${'a'.repeat(60)}!` }), { 'content-type': 'application/json', authorization: t.world.users[1].token });
   assert.equal(sent.status, 200, sent.text);
   await raw(`${rules}/${ok.json.id}`, 'DELETE', undefined, { authorization: `Bot ${t.world.botToken}` });

@@ -32,9 +32,9 @@ test('register, then log in by username or email; wrong passwords are refused al
 });
 
 test('passwords are stored hashed with scrypt, and tokens only as hashes', async () => {
-  const row = await t.server.ctx.db.selectFrom('users').select(['password_hash']).where('username', '=', 'carol').executeTakeFirstOrThrow();
+  const row = await t.server.ctx.repos.store.db.selectFrom('users').select(['password_hash']).where('username', '=', 'carol').executeTakeFirstOrThrow();
   assert.match(row.password_hash!, /^scrypt\$/);
-  const tokens = await t.server.ctx.db.selectFrom('tokens').select('hash').execute();
+  const tokens = await t.server.ctx.repos.store.db.selectFrom('tokens').select('hash').execute();
   for (const { hash } of tokens) assert.ok(!t.world.users.some((u) => u.token === hash));
 });
 

@@ -34,7 +34,7 @@ async function invoke(): Promise<{ id: string; token: string }> {
   return until(() => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.d.token)?.d, 5000, 'INTERACTION_CREATE');
 }
 
-const rowExists = async (id: string) => !!(await t.server.ctx.db.selectFrom('interactions').select('id').where('id', '=', id).executeTakeFirst());
+const rowExists = async (id: string) => !!(await t.server.ctx.repos.store.db.selectFrom('interactions').select('id').where('id', '=', id).executeTakeFirst());
 const advance = async (ms: number) => {
   const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
   assert.equal(r.status, 200);

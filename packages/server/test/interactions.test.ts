@@ -181,7 +181,7 @@ test('DMs: app_permissions, context and owners in the bot DM and in a DM with an
   const refused = await api('/interactions', { method: 'POST', token: alice, body });
   assert.equal(refused.status, 404, refused.text);
   assert.equal(refused.body.code, 10063);
-  await t.server.ctx.db.insertInto('oauth_grants').values({ application_id: appId, user_id: t.world.users[0].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() }).execute();
+  await t.server.ctx.repos.store.db.insertInto('oauth_grants').values({ application_id: appId, user_id: t.world.users[0].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() }).execute();
   try {
     const { payload: q } = await invoke({ channel: other.body.id, guild: null, data: slash('ping') });
     assert.equal(q.context, 2);
@@ -191,7 +191,7 @@ test('DMs: app_permissions, context and owners in the bot DM and in a DM with an
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.resource.message.interaction_metadata.authorizing_integration_owners, { '1': t.world.users[0].id });
   } finally {
-    await t.server.ctx.db.deleteFrom('oauth_grants').where('application_id', '=', appId).execute();
+    await t.server.ctx.repos.store.db.deleteFrom('oauth_grants').where('application_id', '=', appId).execute();
   }
 });
 
@@ -262,8 +262,8 @@ test('a bad token is 10062; callback types that do not fit the interaction are r
 
 test('LAUNCH_ACTIVITY needs the EMBEDDED flag and returns the activity instance', async () => {
   const { ctx } = t.server;
-  const row = await ctx.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
-  await ctx.db.updateTable('applications').set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
+  const row = await ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
+  await ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
   try {
     const { payload: i } = await invoke({ data: slash('ping') });
     const r = await callback(i, { type: 12 }, true);
@@ -272,7 +272,7 @@ test('LAUNCH_ACTIVITY needs the EMBEDDED flag and returns the activity instance'
     assert.equal(r.body.interaction.activity_instance_id, expected);
     assert.deepEqual(r.body.resource, { type: 12, activity_instance: { id: expected } });
   } finally {
-    await ctx.db.updateTable('applications').set({ flags: row.flags }).where('id', '=', appId).execute();
+    await ctx.repos.store.db.updateTable('applications').set({ flags: row.flags }).where('id', '=', appId).execute();
   }
 });
 
@@ -563,7 +563,7 @@ test('a user-installed app outside its guilds: owners "1", 5 follow-ups at most,
   const body = { type: 2, application_id: app2, guild_id: guildId, channel_id: channelId, session_id: 's', data: { id: c.body.id, name: 'pocket', type: 1 } };
   const notInstalled = await api('/interactions', { method: 'POST', token: bob, body });
   assert.equal(notInstalled.status, 404);
-  await t.server.ctx.db.insertInto('oauth_grants').values({ application_id: app2, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() }).execute();
+  await t.server.ctx.repos.store.db.insertInto('oauth_grants').values({ application_id: app2, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() }).execute();
 
   const { payload: i } = await invoke({ token: bob, app: app2, data: body.data });
   assert.deepEqual(i.authorizing_integration_owners, { '1': t.world.users[1].id });
@@ -601,8 +601,8 @@ test('a user-installed app outside its guilds: owners "1", 5 follow-ups at most,
 
 test('an Entry Point command with handler 2 is launched by the platform', async () => {
   const { ctx } = t.server;
-  const row = await ctx.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
-  await ctx.db.updateTable('applications').set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
+  const row = await ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
+  await ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
   try {
     const made = await api(`/applications/${appId}/commands`, { method: 'POST', token: botToken, bot: true, body: { name: 'launch', description: 'Launch it', type: 4, handler: 2 } });
     assert.ok(made.status === 201 || made.status === 200, made.text);
@@ -616,7 +616,7 @@ test('an Entry Point command with handler 2 is launched by the platform', async 
     // The bus delivers synchronously and in order: an INTERACTION_CREATE to the app would precede the response message.
     assert.equal(events.slice(before).some((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId)), false, 'the app is not contacted');
   } finally {
-    await ctx.db.updateTable('applications').set({ flags: row.flags }).where('id', '=', appId).execute();
+    await ctx.repos.store.db.updateTable('applications').set({ flags: row.flags }).where('id', '=', appId).execute();
   }
 });
 

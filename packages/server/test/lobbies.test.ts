@@ -107,7 +107,7 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
   });
 
   test('lobby requests are validated before anything is written', T, async () => {
-    const count = async () => Number((await t.server.ctx.db.selectFrom('lobbies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () => Number((await t.server.ctx.repos.store.db.selectFrom('lobbies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const lobbiesBefore = await count();
     const bad = async (body: unknown, path: string[]) => {
       const r = await bot('/lobbies', 'POST', body);
@@ -286,7 +286,7 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     expectError(await bot(`/lobbies/${lobbyId}/messages/123456789012345678/moderation-metadata`, 'PUT', { k: 'v' }), 404, 10008);
     // Barrier: a later message's webhook event is queued after anything the edits could have queued.
     const later = await bot(`/lobbies/${lobbyId}/messages`, 'POST', { content: 'sentinel' });
-    const queued = () => t.server.ctx.db.selectFrom('event_webhook_outbox').select(['event_type', 'body']).execute();
+    const queued = () => t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['event_type', 'body']).execute();
     await until(async () => (await queued()).some((r) => JSON.parse(r.body).event.data.id === later.body.id), 10_000, 'the sentinel queued');
     assert.deepEqual((await queued()).filter((r) => JSON.parse(r.body).event.data.id === m.body.id).map((r) => r.event_type), ['LOBBY_MESSAGE_CREATE'], 'moderation edits make no webhook event');
   });
@@ -346,7 +346,7 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     assert.equal(info.status, 200, info.text);
     assert.equal(info.body.guild.id, t.world.guildId);
     assert.equal(info.body.channel.id, text);
-    const row = await t.server.ctx.db.selectFrom('invites').selectAll().where('code', '=', mine.body.code).executeTakeFirstOrThrow();
+    const row = await t.server.ctx.repos.store.db.selectFrom('invites').selectAll().where('code', '=', mine.body.code).executeTakeFirstOrThrow();
     assert.equal(Number(row.max_age), 3600);
     assert.equal(Number(row.max_uses), 1);
     const stranger = await player(t, 'frank');

@@ -19,7 +19,7 @@ describe('lobby override_event_webhooks_url', () => {
 
   /** The outbox row of one event, once the worker has finished with it (a barrier: nothing more will be sent). */
   const settled = (type: string, id: string) => until(async () => {
-    const rows = await t.server.ctx.db.selectFrom('event_webhook_outbox').select(['status', 'url', 'body']).where('event_type', '=', type).execute();
+    const rows = await t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['status', 'url', 'body']).where('event_type', '=', type).execute();
     return rows.find((r) => JSON.parse(r.body).event.data.id === id && r.status === 'delivered');
   }, 15_000, `${type} ${id} delivered`);
 
@@ -65,7 +65,7 @@ describe('lobby override_event_webhooks_url', () => {
     assert.equal(got.body.event.data.content, 'to the override');
     assert.equal(got.body.application_id, t.world.applicationId);
     // The delivery log names the URL each attempt went to.
-    const log = await t.server.ctx.db.selectFrom('event_webhook_deliveries').select(['url', 'ok']).where('event_type', '=', 'LOBBY_MESSAGE_CREATE').execute();
+    const log = await t.server.ctx.repos.store.db.selectFrom('event_webhook_deliveries').select(['url', 'ok']).where('event_type', '=', 'LOBBY_MESSAGE_CREATE').execute();
     assert.deepEqual(log.map((l) => l.url).sort(), [appUrl.url, lobbyUrl.url].sort());
 
     // Clearing the override sends the lobby's next events to the app URL again.
@@ -88,7 +88,7 @@ describe('lobby override_event_webhooks_url', () => {
       assert.equal(r.status, 201, r.text);
       return r.body.id as string;
     };
-    const rowsFor = async (id: string) => (await t.server.ctx.db.selectFrom('event_webhook_outbox').select('body').execute())
+    const rowsFor = async (id: string) => (await t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select('body').execute())
       .filter((r) => JSON.parse(r.body).event.data.id === id);
 
     // Not subscribed to LOBBY_MESSAGE_CREATE, then switched off: neither message gets an outbox row.

@@ -46,7 +46,7 @@ describe('enforce_nonce on one server', () => {
   test(`${AT_ONCE} concurrent creates with one enforced nonce make one message, ${ROUNDS} rounds out of ${ROUNDS}`, { timeout: 120_000 }, async () => {
     t = await startTestServer();
     const post: Post = (body) => t.api(`/channels/${t.world.textChannelId}/messages`, { method: 'POST', token: t.world.botToken, bot: true, body });
-    const count = async (nonce: string) => Number((await t.server.ctx.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('nonce', '=', nonce).executeTakeFirstOrThrow()).n);
+    const count = async (nonce: string) => Number((await t.server.ctx.repos.store.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('nonce', '=', nonce).executeTakeFirstOrThrow()).n);
     // `count` runs before the unenforced create of the same nonce: only the enforced message holds it then.
     await rounds(post, count);
   });

@@ -50,7 +50,7 @@ async function send(channelId: string, body: unknown, token = bot, isBot = token
 async function makeChannel(fields: Record<string, unknown> = {}): Promise<string> {
   const ctx = t.server.ctx;
   const id = ctx.ids.next();
-  await ctx.db.insertInto('channels').values({
+  await ctx.repos.store.db.insertInto('channels').values({
     id, type: 0, guild_id: t.world.guildId, position: 10, name: `c-${id.slice(-4)}`, topic: null, nsfw: 0, parent_id: null, owner_id: null,
     last_message_id: null, last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 0,
     permission_overwrites: '[]', recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0,
@@ -83,7 +83,7 @@ test('create: content, mentions, member, MESSAGE_CREATE payload, last_message_id
   assert.equal(ev.d.guild_id, t.world.guildId);
   assert.ok(ev.d.member && !('user' in ev.d.member), 'partial author member');
   assert.ok(ev.d.mentions[0].member, 'mention member');
-  const row = await t.server.ctx.db.selectFrom('channels').select('last_message_id').where('id', '=', ch).executeTakeFirstOrThrow();
+  const row = await t.server.ctx.repos.store.db.selectFrom('channels').select('last_message_id').where('id', '=', ch).executeTakeFirstOrThrow();
   assert.equal(String(row.last_message_id), r.body.id);
 });
 
@@ -111,7 +111,7 @@ test('create: errors', async () => {
   assert.equal(r.body.code, 50035);
   r = await send(ch, { content: 'x', sticker_ids: ['1', '2', '3', '4'] });
   assert.equal(r.body.code, 50035);
-  const count = await t.server.ctx.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', ch).executeTakeFirstOrThrow();
+  const count = await t.server.ctx.repos.store.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', ch).executeTakeFirstOrThrow();
   assert.equal(Number(count.n), 0, 'bad requests write nothing');
 });
 
@@ -231,7 +231,7 @@ test('list: newest first, before/after/around, limit', async () => {
   assert.equal((await api(`/channels/${ch}/messages/xyz`, botOpts())).body.code, 10008);
   // Without READ_MESSAGE_HISTORY the list is empty and single reads are refused.
   const bobId = t.world.users[1].id;
-  await t.server.ctx.db.updateTable('channels').set({ permission_overwrites: JSON.stringify([{ id: bobId, type: 1, allow: '0', deny: String(P.READ_MESSAGE_HISTORY) }]) }).where('id', '=', ch).execute();
+  await t.server.ctx.repos.store.db.updateTable('channels').set({ permission_overwrites: JSON.stringify([{ id: bobId, type: 1, allow: '0', deny: String(P.READ_MESSAGE_HISTORY) }]) }).where('id', '=', ch).execute();
   t.server.ctx.access.invalidate(t.world.guildId);
   assert.deepEqual((await api(`/channels/${ch}/messages`, { token: bob })).body, []);
   assert.equal((await api(`/channels/${ch}/messages/${ids[2]}`, { token: bob })).body.code, 50013);
@@ -490,7 +490,7 @@ test('pins: new and deprecated routes', async () => {
   assert.deepEqual(older.body.items.map((i: any) => i.message.id), [a.body.id]);
   const legacy = await api(`/channels/${ch}/pins`, botOpts());
   assert.deepEqual(legacy.body.map((m: any) => m.id), [b.body.id, a.body.id]);
-  const chRow = await t.server.ctx.db.selectFrom('channels').select('last_pin_timestamp').where('id', '=', ch).executeTakeFirstOrThrow();
+  const chRow = await t.server.ctx.repos.store.db.selectFrom('channels').select('last_pin_timestamp').where('id', '=', ch).executeTakeFirstOrThrow();
   assert.ok(chRow.last_pin_timestamp);
 
   r = await api(`/channels/${ch}/messages/pins/${a.body.id}`, { ...botOpts(), method: 'DELETE' });

@@ -121,7 +121,7 @@ test('application fields: editable by the owner, validated, and the client secre
   const reset = await t.api(`/applications/${appId}/reset`, { method: 'POST', token: owner().token });
   assert.match(reset.body.secret, /^[A-Za-z0-9_-]{32}$/);
   secret = reset.body.secret;
-  const row = await t.server.ctx.db.selectFrom('applications').select('client_secret_hash').where('id', '=', appId).executeTakeFirstOrThrow();
+  const row = await t.server.ctx.repos.store.db.selectFrom('applications').select('client_secret_hash').where('id', '=', appId).executeTakeFirstOrThrow();
   assert.notEqual(row.client_secret_hash, secret);
   const refused = await token({ grant_type: 'client_credentials', scope: 'identify' }, basic(appId, old));
   assert.equal(refused.status, 401);
@@ -300,7 +300,7 @@ test('user install (integration_type 1) and a commands-only guild install are re
   const before = events.length;
   const loc = await consent(carol.token, { scope: 'applications.commands', integration_type: '1' });
   assert.match(loc.pathname, /\/oauth2\/authorized$/);
-  const grant = await t.server.ctx.db.selectFrom('oauth_grants').selectAll().where('application_id', '=', appId).where('user_id', '=', carol.id).executeTakeFirstOrThrow();
+  const grant = await t.server.ctx.repos.store.db.selectFrom('oauth_grants').selectAll().where('application_id', '=', appId).where('user_id', '=', carol.id).executeTakeFirstOrThrow();
   assert.equal(Number(grant.integration_type), 1);
   const ev = events.slice(before).find((e) => e.t === '__APPLICATION_AUTHORIZED')!;
   assert.deepEqual({ ...ev.d, user: ev.d.user.id }, { application_id: appId, user: carol.id, scopes: ['applications.commands'], integration_type: 1 });
@@ -316,7 +316,7 @@ test('user install (integration_type 1) and a commands-only guild install are re
   // Commands without a bot, in a guild carol manages.
   const g = await t.api('/guilds', { method: 'POST', token: carol.token, body: { name: 'Carol Guild' } });
   await consent(carol.token, { scope: 'applications.commands', integration_type: '0' }, { guild_id: g.body.id });
-  const install = await t.server.ctx.db.selectFrom('application_guild_installs').selectAll().where('guild_id', '=', g.body.id).executeTakeFirstOrThrow();
+  const install = await t.server.ctx.repos.store.db.selectFrom('application_guild_installs').selectAll().where('guild_id', '=', g.body.id).executeTakeFirstOrThrow();
   assert.equal(install.scopes, 'applications.commands');
   // Installing into a guild one does not manage is refused.
   const noPerm = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'applications.commands' })}`, { method: 'POST', token: carol.token, body: { authorize: true, guild_id: t.world.guildId } });
@@ -339,7 +339,7 @@ test('a user unlinking the app makes the next refresh invalid_grant', async () =
   // A deleted user: the grant survives in the table but the refresh still fails.
   const erin = await newUser('erin');
   const et = await fullTokens(erin.token, 'identify');
-  await t.server.ctx.db.deleteFrom('users').where('id', '=', erin.id).execute();
+  await t.server.ctx.repos.store.db.deleteFrom('users').where('id', '=', erin.id).execute();
   assert.equal((await token({ grant_type: 'refresh_token', refresh_token: et.refresh_token }, basic(appId, secret))).body.error, 'invalid_grant');
 });
 
@@ -434,7 +434,7 @@ test('scopes gate the routes a bearer token reaches, and the fields it sees', as
   assert.equal((await t.api('/users/@me', { headers: bearer(identify.access_token) })).body.email, null);
 
   // premium_type: the user's own token shows it; a bearer token only with identify.premium.
-  await t.server.ctx.db.updateTable('users').set({ premium_type: 2 }).where('id', '=', user.id).execute();
+  await t.server.ctx.repos.store.db.updateTable('users').set({ premium_type: 2 }).where('id', '=', user.id).execute();
   t.server.ctx.bus.publish({ t: '__TOKENS_CHANGED', d: {} });
   assert.equal((await t.api('/users/@me', { token: user.token })).body.premium_type, 2);
   assert.equal((await t.api('/users/@me', { headers: bearer(identify.access_token) })).body.premium_type, 0);

@@ -265,7 +265,7 @@ test('crossposting: announcement channels only; once per message (40033); follow
 
 test('application: flags stays 32-bit and flags_new carries every bit', async () => {
   const high = (1n << 33n) | (1n << 31n) | (1n << 19n);
-  await t.server.ctx.db.updateTable('applications').set({ flags: high.toString() }).where('id', '=', t.world.applicationId).execute();
+  await t.server.ctx.repos.store.db.updateTable('applications').set({ flags: high.toString() }).where('id', '=', t.world.applicationId).execute();
   const me = await t.api('/applications/@me', asBot());
   assert.equal(me.status, 200);
   assert.equal(me.body.flags_new, high.toString());
@@ -276,7 +276,7 @@ test('application: flags stays 32-bit and flags_new carries every bit', async ()
 
 test('user: premium_type is 0 without identify.premium', async () => {
   const ctx = t.server.ctx;
-  await ctx.db.updateTable('users').set({ premium_type: 2 }).where('id', '=', bob().id).execute();
+  await ctx.repos.store.db.updateTable('users').set({ premium_type: 2 }).where('id', '=', bob().id).execute();
   const plain = await issueToken(ctx, bob().id, 'bearer', { applicationId: t.world.applicationId, scopes: ['identify'] });
   const premium = await issueToken(ctx, bob().id, 'bearer', { applicationId: t.world.applicationId, scopes: ['identify', 'identify.premium'] });
   assert.equal((await t.api('/users/@me', { headers: { authorization: `Bearer ${plain}` } })).body.premium_type, 0);

@@ -277,7 +277,7 @@ test('CREATE_EVENTS: MANAGE_EVENTS alone creates events before 2026-02-23, not a
 });
 
 test('at most 100 SCHEDULED or ACTIVE events (30038)', async () => {
-  const db = t.server.ctx.db;
+  const db = t.server.ctx.repos.store.db;
   const open = Number((await db.selectFrom('scheduled_events').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', g()).where('status', 'in', [1, 2]).executeTakeFirstOrThrow()).n);
   const rows = Array.from({ length: 100 - open }, (_, i) => ({
     id: t.server.ctx.ids.next(), guild_id: g(), channel_id: null, creator_id: null, name: `e${i}`, description: null,

@@ -84,7 +84,7 @@ test('role_connections_verification_url, custom_install_url, rpc_origins: http(s
 
 test('POST /oauth2/authorize never answers a javascript: location, even for a URI saved before the policy', async () => {
   const evil = 'javascript:alert(document.domain)//';
-  await t.server.ctx.db.updateTable('applications').set({ redirect_uris: JSON.stringify([evil]) } as any).where('id', '=', t.world.applicationId).execute();
+  await t.server.ctx.repos.store.db.updateTable('applications').set({ redirect_uris: JSON.stringify([evil]) } as any).where('id', '=', t.world.applicationId).execute();
   for (const query of [{ redirect_uri: evil }, {}] as Record<string, string>[]) {
     const qs = new URLSearchParams({ client_id: t.world.applicationId, response_type: 'code', scope: 'identify', ...query });
     const res = await t.api(`/oauth2/authorize?${qs}`, { method: 'POST', token: t.world.users[1].token, body: { authorize: true } });

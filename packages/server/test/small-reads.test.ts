@@ -30,7 +30,7 @@ test('guild preview: members see it with counts, emoji and stickers; others only
   const bobUser = (await getUser(t.server.ctx, t.world.users[1].id))!;
   const other = await createGuild(t.server.ctx, bobUser, { name: 'Not for alice' });
   assert.equal((await t.api(`/guilds/${other}/preview`, alice())).status, 404);
-  await t.server.ctx.db.updateTable('guilds').set({ features: JSON.stringify(['DISCOVERABLE']) }).where('id', '=', other).execute();
+  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: JSON.stringify(['DISCOVERABLE']) }).where('id', '=', other).execute();
   assert.equal((await t.api(`/guilds/${other}/preview`, alice())).status, 200);
   assert.equal((await t.api('/guilds/123/preview', alice())).status, 404);
 });
@@ -89,8 +89,8 @@ test('thread search: name words, archived state, private visibility, sort and of
 test('activity instance: found through its launching interaction; unknown ones are 404 code 0', async () => {
   const { ctx } = t.server;
   const appId = t.world.applicationId;
-  const row = await ctx.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
-  await ctx.db.updateTable('applications').set({ flags: (BigInt(row.flags as any) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
+  const row = await ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
+  await ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(row.flags as any) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
   const cmd = (await t.api(`/applications/${appId}/guilds/${t.world.guildId}/commands`, { ...bot(), method: 'POST', body: { name: 'launch', description: 'Launch it', type: 1 } })).body;
   const seen: any[] = [];
   const off = ctx.bus.subscribe((e) => { if (e.t === 'INTERACTION_CREATE' && e.d?.token) seen.push(e.d); });

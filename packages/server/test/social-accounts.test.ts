@@ -150,7 +150,7 @@ describe('Social SDK accounts', () => {
     const legacyIdp = await startOidcProvider('legacy-client');
     try {
       const ctx = t.server.ctx;
-      await ctx.db.insertInto('external_auth_providers').values({
+      await ctx.repos.store.db.insertInto('external_auth_providers').values({
         id: ctx.ids.next(), application_id: appId, type: 'OIDC', issuer: legacyIdp.issuer, audience: legacyIdp.clientId, jwks_uri: null,
         algorithms: null, strict: 0, created_at: now(), updated_at: now(),
       }).execute();

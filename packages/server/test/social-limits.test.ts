@@ -43,7 +43,7 @@ describe('Social SDK limits', () => {
     if (!userId) {
       const username = `${name}_${crypto.randomBytes(3).toString('hex')}`;
       ({ token, user } = await register(ctx, { username, globalName: name, email: `${username}@accord.local`, password: `password-${name}` }));
-    } else user = (await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()) as any;
+    } else user = (await ctx.repos.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()) as any;
     await recordGrant(ctx, (await getApplication(ctx, t.world.applicationId))!, { ...user, id: String(user.id) }, ['sdk.social_layer'], 1);
     const bearer = await issueToken(ctx, String(user.id), 'bearer', { applicationId: t.world.applicationId, scopes: SCOPES, expiresAt: ctx.clock.now() + 30 * 86400_000 });
     return { id: String(user.id), token: token!, bearer: `Bearer ${bearer}` };

@@ -312,7 +312,7 @@ test('webhook validation and limits', async () => {
   // A fresh channel fills up at 15.
   const { ctx } = t.server;
   const fresh = ctx.ids.next();
-  await ctx.db.insertInto('channels').values({
+  await ctx.repos.store.db.insertInto('channels').values({
     id: fresh, type: 0, guild_id: guildId, position: 9, name: 'hooks', topic: null, nsfw: 0, parent_id: null, owner_id: null, last_message_id: null,
     last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 0, permission_overwrites: '[]',
     recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0, extra: '{}', created_at: ctx.clock.now(),
@@ -429,7 +429,7 @@ test('forum posts: a thread with its first message', async () => {
   const { ctx } = t.server;
   const forum = ctx.ids.next();
   const tag = ctx.ids.next();
-  await ctx.db.insertInto('channels').values({
+  await ctx.repos.store.db.insertInto('channels').values({
     id: forum, type: 15, guild_id: guildId, position: 10, name: 'forum', topic: null, nsfw: 0, parent_id: null, owner_id: null, last_message_id: null,
     last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 1 << 4, permission_overwrites: '[]',
     recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0,
@@ -444,7 +444,7 @@ test('forum posts: a thread with its first message', async () => {
   assert.equal(noTag.body.code, 40067);
   const emptyMsg = await api(`/channels/${forum}/threads`, { method: 'POST', ...as(bob), body: { name: 'post', applied_tags: [tag], message: {} } });
   assert.equal(emptyMsg.body.code, 50006);
-  assert.equal((await ctx.db.selectFrom('channels').select('id').where('parent_id', '=', forum).execute()).length, 0, 'a refused post leaves no thread');
+  assert.equal((await ctx.repos.store.db.selectFrom('channels').select('id').where('parent_id', '=', forum).execute()).length, 0, 'a refused post leaves no thread');
 
   const post = await api(`/channels/${forum}/threads`, { method: 'POST', ...as(bob), body: { name: 'post', applied_tags: [tag], message: { content: 'first post' } } });
   assert.equal(post.status, 201, post.text);

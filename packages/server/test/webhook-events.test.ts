@@ -210,7 +210,7 @@ describe('webhook events: validation, envelope, signatures, every event type', (
 
 /** Rows in the outbox (every event ever queued). */
 async function outboxSize(t: TestServer): Promise<number> {
-  return (await t.server.ctx.db.selectFrom('event_webhook_outbox').select('id').execute()).length;
+  return (await t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select('id').execute()).length;
 }
 
 describe('webhook events: retries with exponential backoff', () => {

@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Snowflakes } from '../core/snowflake.js';
 import type { EventBus } from '../bus/bus.js';
 import type { PresenceState } from '../bus/presence-state.js';
 import type { RateLimitStore } from '../bus/rate-limits.js';
-import type { DB } from '../store/schema.js';
-import type { Store } from '../store/db.js';
 import type { Repos } from '../store/repos/index.js';
 import type { GuildAccess } from './guilds/access.js';
 import type { VoiceNodes } from './voice/nodes.js';
@@ -19,9 +16,6 @@ export interface Ctx {
   config: Config;
   clock: Clock;
   ids: Snowflakes;
-  store: Store;
-  /** @deprecated being replaced by `repos`: services never query the database themselves. */
-  db: Kysely<DB>;
   /** The repositories: the only way services reach storage. */
   repos: Repos;
   bus: EventBus;
