@@ -10,6 +10,7 @@ import { installBot } from '../src/services/identity/bot-install.js';
 import { issueToken } from '../src/services/identity/tokens.js';
 import { getUser } from '../src/services/identity/users.js';
 import { expectError } from './helpers/fixtures.js';
+import { finalizePoll } from '../src/services/messages/polls.js';
 import type { Actor } from '../src/services/context.js';
 
 /**
@@ -200,6 +201,22 @@ test('polls: create with a message, vote (people only), MESSAGE_POLL_VOTE_ADD/RE
   const fields = Object.fromEntries(result.d.embeds[0].fields.map((f: any) => [f.name, f.value]));
   assert.equal(result.d.embeds[0].type, 'poll_result');
   assert.deepEqual(fields, { poll_question_text: 'Tea or coffee?', victor_answer_votes: '2', total_votes: '2', victor_answer_id: '2', victor_answer_text: 'Coffee', victor_answer_emoji_name: '☕' });
+});
+
+test('polls: a poll ends once however many processes run its clock (the end is a compare-and-set in the store)', async () => {
+  const ch = t.world.textChannelId;
+  const made = await send(ch, { poll: { question: { text: 'Once?' }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } });
+  assert.equal(made.status, 200, show(made));
+  const repos = t.server.ctx.repos;
+  const stored = (await repos.messages.byId(made.body.id))!;
+  const ended = { ...stored.extra, poll: { ...(stored.extra.poll as object), results: { is_finalized: true, answer_counts: [] } } };
+  // Another worker or node ends it first; this process's clock then finds it ended and sends nothing more.
+  assert.equal(await repos.messages.endPoll(made.body.id, ended), true);
+  assert.equal(await repos.messages.endPoll(made.body.id, ended), false);
+  const after = await finalizePoll(t.server.ctx, made.body.id);
+  assert.equal((after?.extra.poll as any)?.results?.is_finalized, true);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(seen('MESSAGE_CREATE').filter((e) => e.d.type === 46 && e.d.message_reference?.message_id === made.body.id).length, 0);
 });
 
 test('polls: results are finalized at expiry by the server clock', async () => {

@@ -56,7 +56,9 @@ async function storeResults(ctx: Ctx, messageId: string, finalize: boolean): Pro
     answer_counts: poll.answers.filter((a) => c.get(a.answer_id)).map((a) => ({ id: a.answer_id, count: c.get(a.answer_id)!, me_voted: false })),
   };
   const extra = { ...m.extra, poll: { ...poll, results } };
-  await ctx.repos.messages.setExtra(messageId, extra);
+  if (finalize && !poll.results?.is_finalized) {
+    if (!(await ctx.repos.messages.endPoll(messageId, extra))) return null; // another process ended it
+  } else await ctx.repos.messages.setExtra(messageId, extra);
   return { ...m, extra };
 }
 
@@ -137,7 +139,7 @@ async function doFinalize(ctx: Ctx, messageId: string): Promise<MessageRecord | 
   const poll = pollOf(before);
   if (!poll || poll.results?.is_finalized) return before;
   const m = await storeResults(ctx, messageId, true);
-  if (!m) return null;
+  if (!m) return ctx.repos.messages.byId(messageId); // gone, or ended by another process: nothing more to send
   const ch = await loadChannel(ctx, m.channel_id).catch(() => null);
   if (!ch) return m;
   ctx.bus.publish({ t: 'MESSAGE_UPDATE', d: await messageEventWire(ctx, m), ...routeFor(ch) });

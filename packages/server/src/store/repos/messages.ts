@@ -223,6 +223,16 @@ export class MessagesRepo extends Repo {
     await this.db.updateTable('messages').set({ extra: JSON.stringify(extra) }).where('id', '=', id).execute();
   }
 
+  /**
+   * Writes the `extra` of a poll that ends, only if its stored poll is still open: one process wins the end of a poll
+   * however many run its clock (workers, nodes). False when another already ended it.
+   */
+  async endPoll(id: string, extra: Record<string, unknown>): Promise<boolean> {
+    const res = await this.db.updateTable('messages').set({ extra: JSON.stringify(extra) })
+      .where('id', '=', id).where('extra', 'like', '%"is_finalized":false%').executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   /** Deletes messages with their reactions and stored files (`fileIds`), in one transaction. */
   async deleteWithReactionsAndFiles(ids: string[], fileIds: string[]): Promise<void> {
     const purge = async (db: Kysely<DB>) => {
