@@ -101,6 +101,16 @@ async function outage(t: TestServer, opts: { cut(): void; restore(): void; away:
     assert.equal(body.checks[opts.away], 'down', JSON.stringify(body.checks));
   }
   await session.heartbeat();
+  if (opts.away) {
+    // A new session meanwhile: Invalid Session (try again shortly), never Authentication Failed or a close.
+    const late = await RawGateway.connect(t.server.url);
+    await late.wait((f) => f.op === 10);
+    late.send(2, { token: t.world.botToken, intents: GUILDS, properties: { os: 'linux', browser: 'test', device: 'test' } });
+    const invalid = await late.wait((f) => f.op === 9 || f.op === 0, 5000, 'an answer to Identify');
+    assert.equal(invalid.op, 9, `Identify while ${opts.away} is away: ${JSON.stringify(invalid)}`);
+    assert.equal(late.ws.readyState, 1, 'the new session was closed');
+    late.close();
+  }
   await sleep(Math.max(0, cutAt + OUTAGE_MS - Date.now()));
   await session.heartbeat();
   const restoredAt = Date.now();

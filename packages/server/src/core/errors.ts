@@ -121,11 +121,23 @@ export class DependencyUnavailable extends ApiError {
 }
 
 /** Error codes of sockets and of the drivers that mean "the other side is not there", not "the request was wrong". */
-const GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'NR_CLOSED']);
+const GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'NR_CLOSED', 'SQLITE_BUSY']);
 /** PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections (class 08 is matched whole). */
 const GONE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** pg and ioredis say it in words only. */
-const GONE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Query read timeout|Stream isn't writeable|Connection is closed|Command timed out|Reached the max retries per request|Client was closed and is not queryable|^timeout expired$/;
+const GONE_MESSAGES = /Connection terminated unexpectedly|connection error and is not queryable|Stream isn't writeable|Connection is closed|Reached the max retries per request|Client was closed and is not queryable/;
+
+/** The timeouts of the clients (a connection not up in time, a command without an answer): slow, or a black hole. */
+const TIMEOUT_MESSAGES = /timeout exceeded when trying to connect|Query read timeout|Command timed out|^timeout expired$/;
+
+/**
+ * Whether an error is a client's timeout: unavailable for the request that met it, but not proof that the dependency
+ * is away (a loaded machine is slow too), so it only makes the health check (store/health.ts).
+ */
+export function isTimeout(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && TIMEOUT_MESSAGES.test(message);
+}
 
 /** Whether an error says a dependency is unreachable (as opposed to a query's own error). */
 export function isUnavailable(err: unknown): boolean {
@@ -134,7 +146,7 @@ export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; name?: unknown };
   if (typeof e.code === 'string' && (GONE_CODES.has(e.code) || GONE_SQLSTATES.has(e.code) || (e.code.length === 5 && e.code.startsWith('08')))) return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;
-  return typeof e.message === 'string' && GONE_MESSAGES.test(e.message);
+  return typeof e.message === 'string' && (GONE_MESSAGES.test(e.message) || TIMEOUT_MESSAGES.test(e.message));
 }
 
 /** A full disk (SQLite's SQLITE_FULL, or ENOSPC writing a file): the request cannot be stored until space returns. */

@@ -173,13 +173,18 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown) {
 const contentTypeInvalid = () =>
   new ApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'Expected "Content-Type" header to be one of {\'application/json\', \'application/x-www-form-urlencoded\', \'multipart/form-data\'}.' }] });
 
+let lastDiskFullLog = 0;
+
 export function sendError(reply: FastifyReply, err: any, log = true) {
   let e: ApiError;
   if (err instanceof ApiError) e = err;
   else if (isUnavailable(err)) e = Errors.unavailable(); // the database or Redis is away (store/health.ts)
   else if (isDiskFull(err)) {
     e = Errors.insufficientStorage();
-    if (log) console.error(`[http] disk full: ${String(err?.message).slice(0, 120)}`);
+    if (log && Date.now() - lastDiskFullLog > 10_000) {
+      lastDiskFullLog = Date.now(); // one line per 10 s, not one per refused request
+      console.error(`[http] disk full, writes answer 507 until there is room: ${String(err?.message).slice(0, 120)}`);
+    }
   } else if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = Errors.tooLarge();
   else if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') e = contentTypeInvalid();
   else if (err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) e = Errors.invalidJson();

@@ -1,4 +1,4 @@
-import { DependencyUnavailable, isUnavailable, type DependencyName } from '../core/errors.js';
+import { DependencyUnavailable, isTimeout, isUnavailable, type DependencyName } from '../core/errors.js';
 
 interface Dep {
   /** Parts reported lost (a Redis connection by name, `errors` for failures seen on queries). */
@@ -6,10 +6,19 @@ interface Dep {
   probe?: () => Promise<unknown>;
   timer?: NodeJS.Timeout;
   since: number;
+  /** A probe after a timeout is under way. */
+  suspected?: boolean;
 }
 
 const PROBE_EVERY_MS = 500;
-const PROBE_TIMEOUT_MS = 1000;
+const PROBE_TIMEOUT_MS = 5000;
+const SUSPECT_PROBE_TIMEOUT_MS = 10_000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * What this process knows about its dependencies, learned from the errors and connection events of their clients
@@ -49,8 +58,22 @@ export class DependencyHealth {
    */
   classify(name: DependencyName, err: unknown): unknown {
     if (!isUnavailable(err)) return err;
-    this.lost(name, 'errors', err);
+    if (isTimeout(err)) this.suspect(name, err);
+    else this.lost(name, 'errors', err);
     return err instanceof DependencyUnavailable ? err : new DependencyUnavailable(name, err);
+  }
+
+  /**
+   * A timeout from `name`: down only if a probe given more time fails too. A black-holed host is found out so, after
+   * which requests fail at once; a slow one (a loaded machine) is not taken for an outage.
+   */
+  suspect(name: DependencyName, err: unknown): void {
+    const d = this.deps.get(name);
+    if (!d?.probe || this.closed || d.suspected || d.lost.size > 0) return;
+    d.suspected = true;
+    withTimeout(d.probe(), SUSPECT_PROBE_TIMEOUT_MS)
+      .catch(() => this.lost(name, 'errors', err))
+      .finally(() => (d.suspected = false));
   }
 
   /** A part of `name` (one connection, or `errors`) is lost: `name` is down until every lost part is back. */
@@ -87,14 +110,9 @@ export class DependencyHealth {
     const probe = () => {
       if (running) return;
       running = true;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS)));
-      Promise.race([d.probe!(), late])
+      withTimeout(d.probe!(), PROBE_TIMEOUT_MS)
         .then(() => this.back(name, 'errors'), () => {})
-        .finally(() => {
-          clearTimeout(timer);
-          running = false;
-        });
+        .finally(() => (running = false));
     };
     d.timer = setInterval(probe, PROBE_EVERY_MS);
     d.timer.unref();

@@ -8,8 +8,11 @@ pg.types.setTypeParser(20, (v: string) => {
   return Number.isSafeInteger(n) ? n : v;
 });
 
-/** A new connection that is not up within this time counts as the database being away (a black-holed host). */
-const CONNECT_TIMEOUT_MS = 2000;
+/**
+ * A new connection not up within this time fails its request with a 503 and makes the health check the database
+ * (a black-holed host); generous, since a loaded machine is slow to connect too.
+ */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * The pool and Kysely dialect. With `health`: no client error ever goes unheard (a cut connection emits 'error' on

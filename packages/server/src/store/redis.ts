@@ -1,8 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { DependencyHealth } from './health.js';
 
-/** A command without an answer within this time fails (a black-holed Redis), as commands on a lost connection do. */
-const COMMAND_TIMEOUT_MS = 1000;
+/**
+ * A command without an answer within this time fails (a black-holed Redis), as commands on a lost connection do at
+ * once; generous, since a timer can fire before a reply a busy event loop has not read yet.
+ */
+const COMMAND_TIMEOUT_MS = 5000;
 
 /**
  * A connection to the Redis of distributed mode (REDIS_URL). Every key and channel of this deployment starts with
