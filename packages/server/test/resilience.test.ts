@@ -1,5 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
@@ -192,6 +196,46 @@ describe('a full disk on SQLite', { skip: !!DATABASE_URL && 'DATABASE_URL is set
       });
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('a full disk on SQLite, a real one (tmpfs)', { skip: !!DATABASE_URL && 'DATABASE_URL is set: the full-disk test runs on SQLite' }, () => {
+  test('507 while the file system is full, back once a file is removed', { timeout: 60_000 }, async (tc) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-full-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dir], { stdio: 'ignore' });
+    } catch {
+      fs.rmSync(dir, { recursive: true, force: true });
+      tc.skip('mounting a tmpfs is not permitted here (needs root): the max_page_count test above covers the same path');
+      return;
+    }
+    const filler = path.join(dir, 'filler');
+    const t = await startTestServer({ dataDir: dir });
+    try {
+      await outage(t, {
+        cut: () => {
+          // Takes every free byte of the file system, as a disk that filled up.
+          const fd = fs.openSync(filler, 'w');
+          const chunk = Buffer.alloc(1 << 20);
+          try {
+            for (;;) fs.writeSync(fd, chunk);
+          } catch (err: any) {
+            if (err.code !== 'ENOSPC') throw err;
+            for (let size = 1 << 19; size >= 512; size >>= 1) {
+              try { fs.writeSync(fd, chunk.subarray(0, size)); } catch { /* the next smaller size */ }
+            }
+          } finally {
+            fs.closeSync(fd);
+          }
+        },
+        restore: () => fs.rmSync(filler),
+        away: null, expect: 507, diagnostic: (m) => tc.diagnostic(m),
+      });
+    } finally {
+      await t.close();
+      execFileSync('umount', [dir]);
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
