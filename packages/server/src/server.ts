@@ -50,7 +50,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const has = (part: Part) => hasPart(role, part);
   const clock = new Clock();
   // What this process knows of its database and Redis being away: requests fail fast (503) until they are back.
-  const health = new DependencyHealth();
+  const health = new DependencyHealth(config.logLevel !== 'silent');
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, health });
   // Distributed mode: events travel through Redis, rate limits and voice states live there, shared by every node.
   // Loaded only then, as the PostgreSQL driver is: a single process never loads the Redis client.

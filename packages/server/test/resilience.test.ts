@@ -8,6 +8,8 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 import { sleep, until } from './helpers/wait.js';
+import { DependencyHealth } from '../src/store/health.js';
+import { DependencyUnavailable, isDiskFull, isTimeout, isUnavailable } from '../src/core/errors.js';
 
 /**
  * A process that survives its dependencies (issue 26): PostgreSQL or Redis taken away for 10 s under load by a TCP
@@ -236,6 +238,50 @@ describe('a full disk on SQLite, a real one (tmpfs)', { skip: !!DATABASE_URL && 
       await t.close();
       execFileSync('umount', [dir]);
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('dependency health', () => {
+  test('tells an unreachable dependency from a query that failed, and a timeout from an outage', () => {
+    const err = (props: Record<string, unknown>) => Object.assign(new Error(String(props.message ?? 'x')), props);
+    for (const e of [err({ code: 'ECONNREFUSED' }), err({ code: 'ECONNRESET' }), err({ message: 'Connection terminated unexpectedly' }), err({ code: '57P01' }), err({ code: '08006' }), err({ message: "Stream isn't writeable and enableOfflineQueue options is false" }), err({ name: 'MaxRetriesPerRequestError' })]) {
+      assert.ok(isUnavailable(e), `${(e as any).code ?? e.message}`);
+      assert.ok(!isTimeout(e));
+    }
+    for (const e of [err({ message: 'timeout expired' }), err({ message: 'Command timed out' })]) assert.ok(isUnavailable(e) && isTimeout(e));
+    for (const e of [err({ code: '23505' }), err({ code: 'SQLITE_CONSTRAINT_UNIQUE' }), new TypeError('x'), null]) assert.ok(!isUnavailable(e));
+    assert.ok(isDiskFull(err({ code: 'SQLITE_FULL' })) && isDiskFull(err({ code: 'ENOSPC' })) && !isDiskFull(err({ code: 'EACCES' })));
+  });
+
+  test('down on a lost connection until the probe answers; a timeout only when the probe fails too', async () => {
+    let reachable = false;
+    const h = new DependencyHealth(false);
+    h.add('store', async () => {
+      if (!reachable) throw new Error('refused');
+    });
+    try {
+      assert.equal(h.anyDown, false);
+      h.check('store');
+      const mapped = h.classify('store', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }));
+      assert.ok(mapped instanceof DependencyUnavailable && mapped.status === 503);
+      assert.ok(h.isDown('store'));
+      assert.throws(() => h.check('store'), DependencyUnavailable);
+      reachable = true;
+      await until(() => !h.isDown('store'), 5000, 'the probe to lift the gate');
+      assert.equal(h.anyDown, false);
+      // A timeout with the database answering: that request fails, nothing else.
+      assert.ok(h.classify('store', new Error('timeout expired')) instanceof DependencyUnavailable);
+      await sleep(50);
+      assert.ok(!h.isDown('store'));
+      // A timeout with the database not answering either: down.
+      reachable = false;
+      h.classify('store', new Error('timeout expired'));
+      await until(() => h.isDown('store'), 5000, 'the suspicion confirmed');
+      const query = Object.assign(new Error('duplicate key'), { code: '23505' });
+      assert.equal(h.classify('store', query), query, 'a query error is left as it is');
+    } finally {
+      h.close();
     }
   });
 });

@@ -32,6 +32,9 @@ export class DependencyHealth {
   anyDown = false;
   private closed = false;
 
+  /** `log`: one line when a dependency goes away and one when it is back (off for silent test servers). */
+  constructor(private readonly log = true) {}
+
   /** Registers a dependency; `probe` (a trivial request bypassing the gate) is run in the background while it is down. */
   add(name: DependencyName, probe?: () => Promise<unknown>): void {
     this.deps.set(name, { lost: new Set(), probe, since: 0 });
@@ -84,7 +87,7 @@ export class DependencyHealth {
     if (d.lost.size === 0) {
       d.since = Date.now();
       const why = err instanceof Error ? `: ${err.message.slice(0, 120)}` : '';
-      console.warn(`[health] ${name} is unavailable${why}; requests that need it answer 503 until it is back`);
+      if (this.log) console.warn(`[health] ${name} is unavailable${why}; requests that need it answer 503 until it is back`);
     }
     d.lost.add(part);
     this.anyDown = true;
@@ -96,7 +99,7 @@ export class DependencyHealth {
     const d = this.deps.get(name);
     if (!d || !d.lost.delete(part) || d.lost.size > 0) return;
     if (d.timer) clearInterval(d.timer), (d.timer = undefined);
-    console.warn(`[health] ${name} is back after ${Date.now() - d.since} ms`);
+    if (this.log) console.warn(`[health] ${name} is back after ${Date.now() - d.since} ms`);
     this.anyDown = [...this.deps.values()].some((x) => x.lost.size > 0);
   }
 
