@@ -6,6 +6,7 @@
  *   --engines sqlite,postgres     which engines (default both; postgres needs --database-url)
  *   --duration 10 --warmup 2 --concurrency 32 --rounds 1   (rounds > 1 alternates minimal/Accord and keeps each's best)
  *   --database-url postgres://postgres@127.0.0.1:5432/test   (a fresh schema per server, dropped afterwards)
+ *   --profile <dir>               Accord runs with --cpu-prof, its profile written there
  *
  * The limits (bench/minimal-server.ts): on SQLite one prepared insert per message (WAL, synchronous=NORMAL); on
  * PostgreSQL one multi-row INSERT per event-loop turn (group commit), each request answered once its row is committed.
@@ -32,6 +33,8 @@ function parseArgs(argv: string[]) {
     engines: String(o.engines ?? 'sqlite,postgres').split(',').map((s) => s.trim()).filter(Boolean) as Engine[],
     duration: num('duration', 10), warmup: num('warmup', 2), concurrency: num('concurrency', 32), rounds: num('rounds', 1),
     databaseUrl: String(o['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/test'),
+    /** A folder: Accord's server runs with --cpu-prof there (bench/profile-top.ts reads the profile). */
+    profile: o.profile as string | undefined,
   };
 }
 type Options = ReturnType<typeof parseArgs>;
@@ -59,7 +62,7 @@ async function dropPg(url: string, schema: string) {
 async function accord(engine: Engine, o: Options): Promise<Target> {
   const pg = engine === 'postgres';
   const schema = pg ? schemaName('accord') : undefined;
-  const child = await forkServer({ dataDir: tmpDataDir('accord26'), seed: true, rateLimits: false, heartbeatIntervalMs: 600_000, databaseUrl: pg ? o.databaseUrl : undefined, databaseSchema: schema });
+  const child = await forkServer({ dataDir: tmpDataDir('accord26'), seed: true, rateLimits: false, heartbeatIntervalMs: 600_000, nodeFlags: o.profile ? ['--cpu-prof', '--cpu-prof-dir', o.profile] : [], databaseUrl: pg ? o.databaseUrl : undefined, databaseSchema: schema });
   const w = child.info.world!;
   return {
     name: `Accord (${engine})`, port: child.info.port, pid: child.info.pid, auth: `Bot ${w.botToken}`, channelId: w.textChannelId,

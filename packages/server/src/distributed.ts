@@ -10,6 +10,7 @@ import { RedisSessionStore } from './gateway/session-store.js';
 import { RedisVoiceNodes } from './services/voice/redis-nodes.js';
 import { RedisPresences } from './bus/redis-presences.js';
 import { RedisCallStore } from './services/voice/redis-calls.js';
+import type { DependencyHealth } from './store/health.js';
 
 /**
  * What makes a process one node of a deployment (REDIS_URL): the Redis bus, rate limits counted in Redis, voice
@@ -32,14 +33,16 @@ export interface Distributed {
   close(): Promise<void>;
 }
 
-export async function connectDistributed(config: Config, clock: Clock): Promise<Distributed> {
+/** `health`: where the Redis connections' losses and returns are noted (the store's, so one place knows both). */
+export async function connectDistributed(config: Config, clock: Clock, health?: DependencyHealth): Promise<Distributed> {
   const url = config.redisUrl!;
   const prefix = config.redisPrefix;
   // A session's record lives while it can be resumed (refreshed by its heartbeats); the streams it is rebuilt from
   // outlive it, so a record never points before what the streams still hold, short of trimming.
   const recordTtl = config.resumeWindowMs + 3 * config.heartbeatIntervalMs;
-  const bus = await RedisBus.connect(url, prefix, Math.max(600_000, 2 * recordTtl));
-  const redis = await connectRedis(url, 'accord-node');
+  health?.add('redis');
+  const bus = await RedisBus.connect(url, prefix, Math.max(600_000, 2 * recordTtl), health);
+  const redis = await connectRedis(url, 'accord-node', health);
   const sessions = new RedisSessionStore(redis, bus, prefix, recordTtl);
   return {
     bus,

@@ -1,4 +1,5 @@
 import { startServer } from './server.js';
+import { isDiskFull, isUnavailable } from './core/errors.js';
 import { loadConfig } from './config.js';
 import { seedWorld } from './dev/seed.js';
 import cluster from 'node:cluster';
@@ -57,6 +58,14 @@ function printWorld(url: string, w: Awaited<ReturnType<typeof seedWorld>>) {
   for (const u of w.users) console.log(`  user ${u.username.padEnd(9)} ${u.id}  token ${u.token}  password ${u.password}`);
   console.log('');
 }
+
+// A promise nobody awaited that failed because the database or Redis is away (or the disk is full) is that outage,
+// already reported once (store/health.ts): the process lives on and recovers with the dependency. Anything else
+// still ends it, as Node does by default.
+process.on('unhandledRejection', (err) => {
+  if (isUnavailable(err) || isDiskFull(err)) return;
+  throw err;
+});
 
 main().catch((err) => {
   console.error(`accord: ${err instanceof Error ? err.message : err}`);

@@ -25,6 +25,7 @@ import { mountActivityProxy } from './activities/mount.js';
 import { hasPart, type Part, type Role } from './core/roles.js';
 import { buildProbeHttp, registerHealth } from './http/health.js';
 import { refuseUpgrade } from './http/upgrade-refusal.js';
+import { DependencyHealth } from './store/health.js';
 
 export interface RunningServer {
   ctx: Ctx;
@@ -49,13 +50,15 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const role = config.role;
   const has = (part: Part) => hasPart(role, part);
   const clock = new Clock();
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema });
+  // What this process knows of its database and Redis being away: requests fail fast (503) until they are back.
+  const health = new DependencyHealth(config.logLevel !== 'silent');
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, health });
   // Distributed mode: events travel through Redis, rate limits and voice states live there, shared by every node.
   // Loaded only then, as the PostgreSQL driver is: a single process never loads the Redis client.
-  const node = config.redisUrl ? await (await import('./distributed.js')).connectDistributed(config, clock) : null;
+  const node = config.redisUrl ? await (await import('./distributed.js')).connectDistributed(config, clock, health) : null;
   const bus: EventBus = node?.bus ?? new InProcessBus();
   const ctx: Ctx = {
-    config, clock, bus,
+    config, clock, bus, health,
     repos: new Repos(store),
     ids: node?.ids ?? new Snowflakes(clock),
     access: new GuildAccess(new Repos(store), clock, bus),
@@ -68,9 +71,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   };
   const app = has('http') ? buildHttp(ctx, ctx.limits).app : buildProbeHttp();
   registerHealth(app, role, [
-    { name: 'store', check: () => ctx.repos.ping() },
-    ...(node ? [{ name: 'redis', check: () => node.ping() }] : []),
-  ]);
+    { name: 'store' as const, check: () => ctx.repos.ping() },
+    ...(node ? [{ name: 'redis' as const, check: () => node.ping() }] : []),
+  ], health);
   let dev: ReturnType<typeof registerDevRoutes> | null = null;
   if (has('http')) {
     registerCdn(app, ctx);

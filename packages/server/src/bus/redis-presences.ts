@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { EventBus } from './bus.js';
 import { MemoryPresences, type Presence } from './presence-state.js';
+import { isUnavailable } from '../core/errors.js';
 
 const CHANGED = '__PRESENCE_CHANGED';
 
@@ -42,4 +43,7 @@ export class RedisPresences extends MemoryPresences {
   }
 }
 
-const report = (err: unknown) => console.error('[presence] redis', err);
+/** Redis away: reported once by store/health.ts, not once per change. */
+const report = (err: unknown) => {
+  if (!isUnavailable(err)) console.error('[presence] redis', err);
+};

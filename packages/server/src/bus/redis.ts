@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../store/redis.js';
+import type { DependencyHealth } from '../store/health.js';
+import { isUnavailable } from '../core/errors.js';
 import type { BusEvent, EventBus, SubscribeOptions, Topic } from './bus.js';
 import { deliver } from './in-process.js';
 
@@ -87,13 +89,17 @@ export class RedisBus implements EventBus {
   private constructor(private readonly pub: RedisWithPublish, private readonly sub: Redis, private readonly prefix: string, private readonly streamTtlMs: number) {
     sub.on('message', (_channel: string, text: string) => this.receive(text));
     this.ownHead = `{"o":"${this.origin}","n":`;
+    // Back from an outage: ioredis resubscribes what it had; topics watched while Redis was away are subscribed now.
+    sub.on('ready', () => {
+      if (!this.closed && this.watched.size) void sub.subscribe(...[...this.watched.keys()].map((t) => this.channel(t))).catch(report);
+    });
   }
 
   /** Connects and listens on the channel every process hears. `streamTtlMs`: how long a quiet topic's stream is kept. */
-  static async connect(url: string, prefix: string, streamTtlMs = 600_000): Promise<RedisBus> {
-    const pub = await connectRedis(url, 'accord-bus-pub');
+  static async connect(url: string, prefix: string, streamTtlMs = 600_000, health?: DependencyHealth): Promise<RedisBus> {
+    const pub = await connectRedis(url, 'accord-bus-pub', health);
     pub.defineCommand('accordPublish', { lua: PUBLISH_SCRIPT });
-    const bus = new RedisBus(pub as RedisWithPublish, await connectRedis(url, 'accord-bus-sub'), prefix, streamTtlMs);
+    const bus = new RedisBus(pub as RedisWithPublish, await connectRedis(url, 'accord-bus-sub', health), prefix, streamTtlMs);
     await bus.sub.subscribe(bus.channel(ALL));
     return bus;
   }
@@ -237,4 +243,7 @@ export class RedisBus implements EventBus {
   }
 }
 
-const report = (err: unknown) => console.error('[bus] redis', err);
+/** Failures while Redis is away are the outage store/health.ts already reported: not one line per event. */
+const report = (err: unknown) => {
+  if (!isUnavailable(err)) console.error('[bus] redis', err);
+};

@@ -80,6 +80,10 @@ export const Errors = {
   ownershipToBot: E(400, 50132, 'Ownership cannot be transferred to a bot user'),
   threadAlreadyCreated: E(400, 160004, 'A thread has already been created for this message'),
   forwardUnreadable: E(403, 160014, 'You cannot forward a message whose content you cannot read'),
+  /** A dependency (the database, Redis) is away: the request was not carried out; try again shortly. */
+  unavailable: E(503, 0, '503: Service Unavailable'),
+  /** The disk is full: nothing was stored; try again once the operator made room. */
+  insufficientStorage: E(507, 0, '507: Insufficient Storage'),
 } as const;
 
 /** 50035 with a tree built from (path, code, message) leaves. */
@@ -100,4 +104,53 @@ export function formError(leaves: { path: (string | number)[]; code: string; mes
 
 export function fieldError(path: (string | number)[] | string, code: string, message: string): ApiError {
   return formError([{ path: Array.isArray(path) ? path : [path], code, message }]);
+}
+
+/** The dependencies a process can lose: the database (`store`: PostgreSQL) and, in distributed mode, `redis`. */
+export type DependencyName = 'store' | 'redis';
+
+/**
+ * Thrown instead of reaching a dependency known to be away, or when reaching it failed for a reason that says it is
+ * away (a connection refused or cut, a connect timeout): a 503 with the platform's envelope on every transport.
+ */
+export class DependencyUnavailable extends ApiError {
+  constructor(readonly dependency: DependencyName, cause?: unknown) {
+    super(503, 0, '503: Service Unavailable');
+    if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
+  }
+}
+
+/** Error codes of sockets and of the drivers that mean "the other side is not there", not "the request was wrong". */
+const GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'NR_CLOSED', 'SQLITE_BUSY']);
+/** PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections (class 08 is matched whole). */
+const GONE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** pg and ioredis say it in words only. */
+const GONE_MESSAGES = /Connection terminated unexpectedly|connection error and is not queryable|Stream isn't writeable|Connection is closed|Reached the max retries per request|Client was closed and is not queryable/;
+
+/** The timeouts of the clients (a connection not up in time, a command without an answer): slow, or a black hole. */
+const TIMEOUT_MESSAGES = /timeout exceeded when trying to connect|Query read timeout|Command timed out|^timeout expired$/;
+
+/**
+ * Whether an error is a client's timeout: unavailable for the request that met it, but not proof that the dependency
+ * is away (a loaded machine is slow too), so it only makes the health check (store/health.ts).
+ */
+export function isTimeout(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && TIMEOUT_MESSAGES.test(message);
+}
+
+/** Whether an error says a dependency is unreachable (as opposed to a query's own error). */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof DependencyUnavailable) return true;
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown; name?: unknown };
+  if (typeof e.code === 'string' && (GONE_CODES.has(e.code) || GONE_SQLSTATES.has(e.code) || (e.code.length === 5 && e.code.startsWith('08')))) return true;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  return typeof e.message === 'string' && (GONE_MESSAGES.test(e.message) || TIMEOUT_MESSAGES.test(e.message));
+}
+
+/** A full disk (SQLite's SQLITE_FULL, or ENOSPC writing a file): the request cannot be stored until space returns. */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
 }

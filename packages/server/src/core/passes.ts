@@ -1,3 +1,5 @@
+import { isUnavailable } from './errors.js';
+
 /**
  * The passes of a background job (the outbox, the subscription lifecycle): they never overlap in one process, calls
  * made while a pass waits to start share it, and `run()` resolves after a pass that started after the call.
@@ -23,7 +25,8 @@ export class Passes {
     });
     this.queued = p;
     this.chain = p.catch((err) => {
-      if (!this.stopped) console.error(`[${this.label}] pass failed`, err);
+      // The database away: the outage is reported once (store/health.ts), and the next pass tries again.
+      if (!this.stopped && !isUnavailable(err)) console.error(`[${this.label}] pass failed`, err);
     });
     return p;
   }

@@ -17,6 +17,7 @@ import { handleChannelInfo } from './channel-info.js';
 import { autoCallConnect, handleCallConnect, handleVoiceStateUpdate, REQUEST_CALL_CONNECT } from './voice-state.js';
 import { guildSounds } from '../services/expressions/soundboard.js';
 import { parseJson } from '../core/json.js';
+import { isDiskFull, isUnavailable } from '../core/errors.js';
 import { handleLobbyVoiceStates, mayConnect, refusedSdkVersion, sdkSessionStarted, socialReady } from './social.js';
 
 /** One WebSocket: framing, heartbeats, command limits, and the Identify/Resume handshake. */
@@ -114,9 +115,22 @@ export class Connection implements Transport {
     }
     if (!msg || typeof msg !== 'object' || typeof msg.op !== 'number') return this.close(Close.DECODE_ERROR, 'Decode error.');
     this.handle(msg.op, msg.d).catch((err) => {
+      if (isUnavailable(err) || isDiskFull(err)) return this.unavailable(msg.op as number);
       console.error('[gateway] command failed', err);
       this.close(Close.UNKNOWN_ERROR, 'Unknown error.');
     });
+  }
+
+  /**
+   * A command failed because the database or Redis is away (store/health.ts): the session stays open, heartbeats
+   * still answered. An Identify or Resume is refused with Invalid Session, so the client tries again in a few seconds
+   * (a Resume stays resumable); any other command is dropped, as it would be by a platform under load.
+   */
+  private unavailable(op: number): void {
+    if (this.closed || this.session) return;
+    if (op !== Op.IDENTIFY && op !== Op.RESUME) return;
+    this.sendOp(Op.INVALID_SESSION, op === Op.RESUME);
+    this.armIdentifyTimer();
   }
 
   private async handle(op: number, d: any): Promise<void> {
@@ -233,8 +247,13 @@ export class Connection implements Transport {
    * "Bearer x". The hash is of the bare token, as stored.
    */
   private async authenticate(raw: string) {
-    const bot = await this.auth.resolveWithHash(`Bot ${raw.replace(/^Bot\s+/i, '')}`).catch(() => null);
-    return bot ?? (await this.auth.resolveWithHash(raw).catch(() => null));
+    // A token that does not resolve is refused; a database that is away is not a wrong token (the caller says so).
+    const refused = (err: unknown) => {
+      if (isUnavailable(err)) throw err;
+      return null;
+    };
+    const bot = await this.auth.resolveWithHash(`Bot ${raw.replace(/^Bot\s+/i, '')}`).catch(refused);
+    return bot ?? (await this.auth.resolveWithHash(raw).catch(refused));
   }
 
   private async resume(d: any): Promise<void> {

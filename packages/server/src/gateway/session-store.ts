@@ -3,6 +3,7 @@ import type { RedisBus, StoredEvent } from '../bus/redis.js';
 import type { Topic } from '../bus/bus.js';
 import type { FrameNote, Session, SessionRecorder } from './session.js';
 import { presenceFollows } from './presence-fanout.js';
+import { isUnavailable } from '../core/errors.js';
 
 /** What identifies and routes a session, enough to rebuild it on another node. */
 export interface SessionMeta {
@@ -168,4 +169,7 @@ export class RedisSessionStore implements SessionRecorder {
   }
 }
 
-const report = (err: unknown) => console.error('[gateway] session record', err);
+/** Redis away: reported once by store/health.ts, not once per frame. */
+const report = (err: unknown) => {
+  if (!isUnavailable(err)) console.error('[gateway] session record', err);
+};

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Ctx } from '../services/context.js';
-import { ApiError, Errors } from '../core/errors.js';
+import { ApiError, DependencyUnavailable, Errors, isDiskFull, isUnavailable } from '../core/errors.js';
 import { Authenticator } from '../services/identity/authenticate.js';
 import { noteRequest } from './request-info.js';
 import { MemoryRateLimits, type RateLimitStore } from './rate-limit.js';
@@ -103,6 +103,8 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
     method: def.method,
     url,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      // Distributed mode without Redis: a change would reach no other node's sessions, so none is made (reads go on).
+      if (ctx.health.anyDown && def.method !== 'GET' && ctx.health.isDown('redis')) throw new DependencyUnavailable('redis');
       assertSupportedSdk(req.headers[SOCIAL_SDK_VERSION_HEADER]); // end-of-life Social SDK releases are refused
       const params = req.params as Record<string, string>;
       // An id has one spelling: the store reads `0<id>` as <id>, so it must also be <id> for rate-limit buckets, caches
@@ -174,10 +176,19 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown) {
 const contentTypeInvalid = () =>
   new ApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'Expected "Content-Type" header to be one of {\'application/json\', \'application/x-www-form-urlencoded\', \'multipart/form-data\'}.' }] });
 
+let lastDiskFullLog = 0;
+
 export function sendError(reply: FastifyReply, err: any, log = true) {
   let e: ApiError;
   if (err instanceof ApiError) e = err;
-  else if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = Errors.tooLarge();
+  else if (isUnavailable(err)) e = Errors.unavailable(); // the database or Redis is away (store/health.ts)
+  else if (isDiskFull(err)) {
+    e = Errors.insufficientStorage();
+    if (log && Date.now() - lastDiskFullLog > 10_000) {
+      lastDiskFullLog = Date.now(); // one line per 10 s, not one per refused request
+      console.error(`[http] disk full, writes answer 507 until there is room: ${String(err?.message).slice(0, 120)}`);
+    }
+  } else if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = Errors.tooLarge();
   else if (err?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') e = contentTypeInvalid();
   else if (err?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) e = Errors.invalidJson();
   else if (typeof err?.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
@@ -190,5 +201,6 @@ export function sendError(reply: FastifyReply, err: any, log = true) {
   }
   // A 429 from a rule (slowmode, the daily command creates) says when to come back, as the rate limiter's do.
   if (e.status === 429 && typeof e.extra?.retry_after === 'number') reply.header('retry-after', String(Math.ceil(e.extra.retry_after)));
+  if (e.status === 503) reply.header('retry-after', '1');
   sendJson(reply, e.status, e.toBody());
 }

@@ -3,10 +3,11 @@ import type { Role } from '../core/roles.js';
 import { Errors } from '../core/errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { sendError, sendJson } from './app.js';
+import type { DependencyHealth } from '../store/health.js';
 
 /** A dependency /readyz asks: the store, Redis. `check` rejects (or outlasts the timeout) when it cannot answer. */
 export interface Probe {
-  name: string;
+  name: 'store' | 'redis';
   check(): Promise<unknown>;
 }
 
@@ -16,12 +17,13 @@ const PROBE_TIMEOUT_MS = 2000;
  * Liveness and readiness for orchestrators and load balancers, on every role:
  * - `GET /healthz`: the process answers (200 `{status: "ok", role}`);
  * - `GET /readyz`: 200 when every dependency answers a trivial request, else 503 naming the one that failed. Only
- *   `ok`, `failed` or `timeout` per dependency: error texts can carry addresses or user names, so they stay out.
+ *   `ok`, `failed`, `timeout` or `down` per dependency: error texts can carry addresses or user names, so they stay
+ *   out. `down`: the process knows it is away (store/health.ts) and answers without asking it.
  */
-export function registerHealth(app: FastifyInstance, role: Role, probes: Probe[]): void {
+export function registerHealth(app: FastifyInstance, role: Role, probes: Probe[], health?: DependencyHealth): void {
   app.get('/healthz', async (_req, reply) => sendJson(reply.header('cache-control', 'no-store'), 200, { status: 'ok', role }));
   app.get('/readyz', async (_req, reply) => {
-    const results = await Promise.all(probes.map(async (p) => [p.name, await outcome(p)] as const));
+    const results = await Promise.all(probes.map(async (p) => [p.name, health?.isDown(p.name) ? ('down' as const) : await outcome(p)] as const));
     const ready = results.every(([, r]) => r === 'ok');
     return sendJson(reply.header('cache-control', 'no-store'), ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', role, checks: Object.fromEntries(results) });
   });

@@ -5,6 +5,7 @@ import type { EventBus } from '../bus/bus.js';
 import type { PresenceState } from '../bus/presence-state.js';
 import type { RateLimitStore } from '../bus/rate-limits.js';
 import type { Repos } from '../store/repos/index.js';
+import type { DependencyHealth } from '../store/health.js';
 import type { GuildAccess } from './guilds/access.js';
 import type { VoiceNodes } from './voice/nodes.js';
 import type { VoiceStateStore } from './voice/store.js';
@@ -18,6 +19,8 @@ export interface Ctx {
   ids: Snowflakes;
   /** The repositories: the only way services reach storage. */
   repos: Repos;
+  /** Which dependency (database, Redis, disk) is away: transports answer 503 fast meanwhile. */
+  health: DependencyHealth;
   bus: EventBus;
   access: GuildAccess;
   /** Who shows online: written by the Gateway, counted by services (`onlineCount`). */

@@ -5,6 +5,7 @@ import type { DB } from './schema.js';
 import { createSqliteDialect, type SqliteExec } from './sqlite.js';
 import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { DependencyHealth } from './health.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +17,8 @@ export interface Store {
   sqlite?: SqliteExec;
   /** SQLite only: atomic writes of one event-loop turn share a transaction (store/group-commit.ts). */
   groupCommit?: GroupCommit;
+  /** What this process knows of its dependencies being away (store/health.ts); shared with Redis in distributed mode. */
+  health: DependencyHealth;
 }
 
 export interface StoreOptions {
@@ -23,18 +26,21 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** PostgreSQL schema to use (created if missing); lets tests run isolated on one database. */
   databaseSchema?: string;
+  /** Where outages are noted; a new one when omitted. */
+  health?: DependencyHealth;
 }
 
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let db: Kysely<DB>;
   let dialect: Dialect;
   let sqlite: SqliteExec | undefined;
+  const health = opts.health ?? new DependencyHealth();
   if (opts.databaseUrl) {
     dialect = 'postgres';
     // Loaded only when used: SQLite deployments never pay for the PostgreSQL driver at start.
     const { createPostgresDialect, ensureSchema } = await import('./postgres.js');
     if (opts.databaseSchema) await ensureSchema(opts.databaseUrl, opts.databaseSchema);
-    db = new Kysely<DB>({ dialect: createPostgresDialect(opts.databaseUrl, opts.databaseSchema).dialect });
+    db = new Kysely<DB>({ dialect: createPostgresDialect(opts.databaseUrl, opts.databaseSchema, health).dialect });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -44,7 +50,13 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   }
   await migrate(db, dialect);
   const groupCommit = sqlite && new GroupCommit(sqlite, db);
-  return { db, dialect, close: () => db.destroy(), sqlite, groupCommit };
+  return {
+    db, dialect, sqlite, groupCommit, health,
+    close: () => {
+      health.close();
+      return db.destroy();
+    },
+  };
 }
 
 async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {

@@ -1,15 +1,43 @@
 import type { Redis } from 'ioredis';
+import type { DependencyHealth } from './health.js';
+
+/**
+ * A command without an answer within this time fails (a black-holed Redis), as commands on a lost connection do at
+ * once; generous, since a timer can fire before a reply a busy event loop has not read yet.
+ */
+const COMMAND_TIMEOUT_MS = 5000;
 
 /**
  * A connection to the Redis of distributed mode (REDIS_URL). Every key and channel of this deployment starts with
  * `prefix`, so several deployments (or parallel test servers) can share one Redis.
+ *
+ * Commands never wait for a lost connection: they fail at once (no offline queue, no retry of a command in flight),
+ * and the connection reconnects by itself. With `health`, the connection's losses and returns are noted there.
+ * Resolves once connected.
  */
-export async function connectRedis(url: string, name: string): Promise<Redis> {
+export async function connectRedis(url: string, name: string, health?: DependencyHealth): Promise<Redis> {
   // Imported here, not at the top: the bundle keeps it a dynamic import, so a single process never loads the client.
   const { Redis } = await import('ioredis');
-  const r = new Redis(url, { connectionName: name, lazyConnect: false, maxRetriesPerRequest: 3, enableAutoPipelining: false });
+  const r = new Redis(url, {
+    connectionName: name,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    enableAutoPipelining: false,
+  });
   // Errors surface on the commands that fail; the connection reconnects by itself.
   r.on('error', () => {});
+  if (health) {
+    r.on('reconnecting', () => health.lost('redis', name, new Error('connection lost')));
+    r.on('ready', () => health.back('redis', name));
+  }
+  try {
+    await r.connect();
+  } catch (err) {
+    r.disconnect(); // no reconnecting in the background for a start that failed
+    throw err;
+  }
   return r;
 }
 

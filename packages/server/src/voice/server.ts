@@ -19,6 +19,7 @@ import { loadVoiceTls, type VoiceTls } from './tls.js';
 import type { Config } from '../config.js';
 import type { Topic } from '../bus/bus.js';
 import { VOICE_NODE_TTL_MS } from '../services/voice/redis-nodes.js';
+import { isUnavailable } from '../core/errors.js';
 
 /** DAVE is required from this date (server clock) under the `auto` policy. */
 export const DAVE_REQUIRED_FROM = Date.UTC(2026, 2, 1);
@@ -107,7 +108,7 @@ export class VoiceServer implements VoiceHost {
     const nodes = this.ctx.voiceNodes;
     if (nodes) {
       await nodes.announce(this.states.endpoint);
-      this.announcer = setInterval(() => void nodes.announce(this.states.endpoint!).catch((err) => console.error('[voice] announce', err)), VOICE_NODE_TTL_MS / 3);
+      this.announcer = setInterval(() => void nodes.announce(this.states.endpoint!).catch((err) => isUnavailable(err) || console.error('[voice] announce', err)), VOICE_NODE_TTL_MS / 3);
       this.announcer.unref();
     }
     // Remote too: a user may leave or be moved through another node (the topics of this server's sessions are watched).

@@ -1,3 +1,4 @@
+import { isUnavailable } from '../../../core/errors.js';
 import type { Ctx } from '../../context.js';
 import { channelGone, destroyLobby } from './lobbies.js';
 import { bridgeCreate, bridgeDelete, bridgeUpdate } from './messages.js';
@@ -26,7 +27,7 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
   const run = (what: string, fn: () => Promise<void>) => {
     if (stopped) return;
     queue = queue.then(fn).catch((err) => {
-      if (!stopped) console.error(`[lobbies] ${what} failed`, err);
+      if (!stopped && !isUnavailable(err)) console.error(`[lobbies] ${what} failed`, err); // an outage is reported once
     });
   };
 
