@@ -98,14 +98,20 @@ export class DependencyHealth {
   back(name: DependencyName, part: string): void {
     const d = this.deps.get(name);
     if (!d || !d.lost.delete(part) || d.lost.size > 0) return;
-    if (d.timer) clearInterval(d.timer), (d.timer = undefined);
+    if (d.timer) {
+      clearInterval(d.timer);
+      d.timer = undefined;
+    }
     if (this.log) console.warn(`[health] ${name} is back after ${Date.now() - d.since} ms`);
     this.anyDown = [...this.deps.values()].some((x) => x.lost.size > 0);
   }
 
   close(): void {
     this.closed = true;
-    for (const d of this.deps.values()) if (d.timer) clearInterval(d.timer), (d.timer = undefined);
+    for (const d of this.deps.values()) {
+      if (d.timer) clearInterval(d.timer);
+      d.timer = undefined;
+    }
   }
 
   private startProbing(name: DependencyName, d: Dep): void {
