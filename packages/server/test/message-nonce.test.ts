@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { twoNodes } from './helpers/two-nodes.js';
 import { dropSchema } from '../src/store/postgres.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
 
@@ -114,5 +115,20 @@ describe('enforce_nonce on two processes', { skip: !(REDIS_URL && DATABASE_URL) 
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('enforce_nonce on two nodes', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (two nodes share PostgreSQL and Redis)' }, () => {
+  const nodes = twoNodes();
+
+  test(`${AT_ONCE} concurrent creates with one enforced nonce, half to each node, make one message, ${ROUNDS} rounds out of ${ROUNDS}`, { timeout: 120_000 }, async () => {
+    const { a, b } = nodes;
+    let turn = 0;
+    const post: Post = (body) => {
+      const node = turn++ % 2 ? b : a;
+      return node.api(`/channels/${a.world.textChannelId}/messages`, { method: 'POST', token: a.world.botToken, bot: true, body });
+    };
+    const count = async (nonce: string) => Number((await a.server.ctx.repos.store.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('nonce', '=', nonce).executeTakeFirstOrThrow()).n);
+    await rounds(post, count);
   });
 });
