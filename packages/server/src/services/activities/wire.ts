@@ -2,22 +2,9 @@ import type { ChannelRecord } from '../../store/records.js';
 
 /** Wire shapes of Activity instances: their id, their location, and the EMBEDDED_ACTIVITY_UPDATE_V2 payload. */
 
-export interface InstanceRecord {
-  instance_id: string;
-  application_id: string;
-  launch_id: string;
-  channel_id: string;
-  guild_id: string | null;
-  created_at: number;
-  ended_at: number | null;
-}
-
-export interface ParticipantRecord {
-  user_id: string;
-  session_id: string;
-  nonce: string | null;
-  joined_at: number;
-}
+// The records are the repository's (store/repos/activities.ts), under the names this domain uses.
+import type { ActivityInstanceRecord as InstanceRecord, ActivityParticipantRecord as ParticipantRecord } from '../../store/repos/activities.js';
+export type { InstanceRecord, ParticipantRecord };
 
 /** `i-<launch_id>-gc-<guild_id>-<channel_id>` in guilds, `i-<launch_id>-pc-<channel_id>` in private channels. */
 export function instanceIdFor(launchId: string, channel: Pick<ChannelRecord, 'id' | 'guild_id'>): string {
