@@ -116,29 +116,19 @@ export class ChannelsRepo extends Repo {
    */
   async deleteGuildChannel(id: string, guildId: string, guildRefs: string[]): Promise<{ guild_id: string; channel_id: string }[]> {
     return atomically(this.db, async (trx) => {
-      const fed = await trx.selectFrom('channel_followers').select(['webhook_id', 'guild_id', 'channel_id']).where('source_channel_id', 'in', [id]).execute();
-      if (fed.length) await trx.deleteFrom('webhooks').where('id', 'in', fed.map((r) => String(r.webhook_id))).execute();
-      await trx.deleteFrom('channel_followers').where((eb) => eb.or([eb('source_channel_id', 'in', [id]), eb('channel_id', 'in', [id])])).execute();
-      const lost = new Map<string, { guild_id: string; channel_id: string }>();
-      for (const r of fed) lost.set(String(r.channel_id), { guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
+      const lost = await new ChannelsRepo(trx, this.store).dropFollowLinks({ channelIds: [id] });
       const threadIds = (await trx.selectFrom('channels').select('id').where('parent_id', '=', id).where('type', 'in', [10, 11, 12]).execute()).map((r) => String(r.id));
-      if (threadIds.length) {
-        await trx.deleteFrom('reactions').where('channel_id', 'in', threadIds).execute();
-        await trx.deleteFrom('messages').where('channel_id', 'in', threadIds).execute();
-        await trx.deleteFrom('thread_members').where('channel_id', 'in', threadIds).execute();
-        await trx.deleteFrom('files').where('channel_id', 'in', threadIds).execute();
-        await trx.deleteFrom('channels').where('id', 'in', threadIds).execute();
-      }
-      await trx.deleteFrom('reactions').where('channel_id', '=', id).execute();
-      await trx.deleteFrom('messages').where('channel_id', '=', id).execute();
-      await trx.deleteFrom('thread_members').where('channel_id', '=', id).execute();
-      await trx.deleteFrom('files').where('channel_id', '=', id).execute();
+      const gone = [...threadIds, id];
+      await trx.deleteFrom('reactions').where('channel_id', 'in', gone).execute();
+      await trx.deleteFrom('messages').where('channel_id', 'in', gone).execute();
+      await trx.deleteFrom('thread_members').where('channel_id', 'in', gone).execute();
+      await trx.deleteFrom('files').where('channel_id', 'in', gone).execute();
       await trx.deleteFrom('invites').where('channel_id', '=', id).execute();
       await trx.deleteFrom('webhooks').where('channel_id', '=', id).execute();
-      await trx.deleteFrom('channels').where('id', '=', id).execute();
+      await trx.deleteFrom('channels').where('id', 'in', gone).execute();
       await trx.updateTable('channels').set({ parent_id: null }).where('parent_id', '=', id).execute();
       if (guildRefs.length) await trx.updateTable('guilds').set(Object.fromEntries(guildRefs.map((k) => [k, null]))).where('id', '=', guildId).execute();
-      return [...lost.values()];
+      return lost;
     });
   }
 
