@@ -3,28 +3,27 @@ import type { Clock } from '../core/clock.js';
 import type { RateLimitStore, Take } from './rate-limit.js';
 import type { Hit, TakeAll } from '../bus/rate-limits.js';
 
-/**
- * Fixed-window counters in Redis, shared by every API node: one hash per key (count, window end, limit), counted by
- * a Lua script so a hit is read and written in one step. Times are the server clock of the node asking (nodes keep
- * their clocks in sync); each key expires with its window.
- */
-const TAKE = `
-local v = redis.call('HMGET', KEYS[1], 'c', 'r')
-local limit = tonumber(ARGV[1])
-local now = tonumber(ARGV[3])
+/** One fixed-window hit on `key` (Lua expressions for the key, the limit and the window): sets allowed, count, reset. */
+const takeStep = (key: string, limit: string, windowMs: string) => `
+local limit = ${limit}
+local v = redis.call('HMGET', ${key}, 'c', 'r')
 local count = tonumber(v[1]) or 0
 local reset = tonumber(v[2])
 if not reset or reset <= now then
   count = 0
-  reset = now + tonumber(ARGV[2])
+  reset = now + ${windowMs}
 end
 local allowed = 0
 if count < limit then
   count = count + 1
   allowed = 1
 end
-redis.call('HSET', KEYS[1], 'c', count, 'r', reset, 'l', limit)
-redis.call('PEXPIRE', KEYS[1], math.max(1, reset - now) + 1000)
+redis.call('HSET', ${key}, 'c', count, 'r', reset, 'l', limit)
+redis.call('PEXPIRE', ${key}, math.max(1, reset - now) + 1000)`;
+
+const TAKE = `
+local now = tonumber(ARGV[3])
+${takeStep('KEYS[1]', 'tonumber(ARGV[1])', 'tonumber(ARGV[2])')}
 return {allowed, count, tostring(reset)}
 `;
 
@@ -47,27 +46,18 @@ else
   out[1] = {0}
 end
 for i = 2, #KEYS do
-  local limit = tonumber(ARGV[i * 2 - 2])
-  local v = redis.call('HMGET', KEYS[i], 'c', 'r')
-  local count = tonumber(v[1]) or 0
-  local reset = tonumber(v[2])
-  if not reset or reset <= now then
-    count = 0
-    reset = now + tonumber(ARGV[i * 2 - 1])
-  end
-  local allowed = 0
-  if count < limit then
-    count = count + 1
-    allowed = 1
-  end
-  redis.call('HSET', KEYS[i], 'c', count, 'r', reset, 'l', limit)
-  redis.call('PEXPIRE', KEYS[i], math.max(1, reset - now) + 1000)
+${takeStep('KEYS[i]', 'tonumber(ARGV[i * 2 - 2])', 'tonumber(ARGV[i * 2 - 1])')}
   out[i] = {allowed, count, tostring(reset)}
   if allowed == 0 then break end
 end
 return out
 `;
 
+/**
+ * Fixed-window counters in Redis, shared by every API node: one hash per key (count, window end, limit), counted by
+ * a Lua script so a hit is read and written in one step. Times are the server clock of the node asking (nodes keep
+ * their clocks in sync); each key expires with its window.
+ */
 export class RedisRateLimits implements RateLimitStore {
   constructor(private readonly redis: Redis, private readonly prefix: string, private readonly clock: Clock) {
     redis.defineCommand('accordTake', { numberOfKeys: 1, lua: TAKE });
