@@ -71,8 +71,12 @@ test('more than one worker on SQLite is refused: it takes writes from one proces
   }
 });
 
-describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL' }, () => {
-  const id = `w_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+/**
+ * `accord start --workers 2` on its own schema and Redis prefix for the enclosing describe block, with the dev world;
+ * the Gateway clients pushed to `open`, the process, the schema, the keys and the data folder go after its tests.
+ */
+function twoWorkers(prefix: string) {
+  const id = `${prefix}_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-workers-'));
   const open: RawGateway[] = [];
   let p: ReturnType<typeof accord> | null = null;
@@ -87,9 +91,15 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
     await deleteKeys(r, `${id}:`).finally(() => r.quit());
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+  const start = () => (p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' }));
+  return { id, open, start };
+}
+
+describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL' }, () => {
+  const { id, open, start } = twoWorkers('w');
 
   test('sessions on both workers get a message posted through either, once; a killed worker is started again; SIGTERM stops them all', { timeout: 120_000 }, async () => {
-    p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' });
+    const p = start();
     const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
     await p.until(() => listening().length === 2 && /user \S+\s+\d+\s+token \S+/.test(p!.out()), 'two workers and the dev world');
     const urls = new Set(listening().map((m) => m[1]));
@@ -142,24 +152,10 @@ describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'nee
 });
 
 describe('a rule of the deployment on two workers', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL' }, () => {
-  const id = `wr_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-workers-'));
-  const open: RawGateway[] = [];
-  let p: ReturnType<typeof accord> | null = null;
-  after(async () => {
-    for (const g of open) g.ws.terminate();
-    if (p && p.child.exitCode === null) {
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
-    await dropSchema(DATABASE_URL!, id);
-    const r = await connectRedis(REDIS_URL!, 'accord-test-cleanup');
-    await deleteKeys(r, `${id}:`).finally(() => r.quit());
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { id, open, start } = twoWorkers('wr');
 
   test('Request Guild Members for all members: a bot session on the other worker is RATE_LIMITED within 30 s', { timeout: 240_000 }, async () => {
-    p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' });
+    const p = start();
     const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
     await p.until(() => listening().length === 2 && /bot token\s+\S+/.test(p!.out()) && /guild\s+\d+/.test(p!.out()), 'two workers and the dev world', 150_000);
     const url = listening()[0][1];
