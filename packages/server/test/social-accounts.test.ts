@@ -98,7 +98,7 @@ describe('Social SDK accounts', () => {
     const r = await partnerToken(await idp.idToken('player-1', { preferred_username: 'Nova' }, { now: now() }));
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.token_type, 'Bearer');
-    assert.equal(r.body.expires_in, 604800);
+    assert.equal(r.body.expires_in, 3600, 'a provisional token lives an hour, as the real GetProvisionalToken gives');
     assert.equal(r.body.scope, 'openid sdk.social_layer');
     assert.equal(typeof r.body.id_token, 'string');
     assert.equal(r.body.refresh_token, undefined, 'public clients get no refresh token');
@@ -134,6 +134,10 @@ describe('Social SDK accounts', () => {
     const r = await partnerToken(await idp.idToken('refresher', {}, { now: now() }), { client_secret: secret });
     const refreshed = await form('/oauth2/token', { grant_type: 'refresh_token', refresh_token: r.body.refresh_token, client_id: appId, client_secret: secret });
     assert.equal(refreshed.status, 200, refreshed.text);
+    assert.equal(refreshed.body.expires_in, 3600, 'a refreshed provisional token lives an hour too');
+    const auth = await t.api('/oauth2/@me', { token: `Bearer ${refreshed.body.access_token}` });
+    const left = Date.parse(auth.body.expires) - now();
+    assert.ok(left > 3500_000 && left <= 3600_000, `expires in ${left} ms`);
   });
 
   test('a JWKS that starts redirecting is not followed at verification (530009)', T, async () => {

@@ -7,6 +7,8 @@ import { displayScopes, effectiveScopes } from './scopes.js';
 
 /** Access tokens live a week (`expires_in: 604800`), by the server clock, so moving the dev clock expires them. */
 export const ACCESS_TOKEN_TTL_S = 604800;
+/** A provisional account's token lives an hour (the real GetProvisionalToken's); the game re-authenticates after. */
+export const PROVISIONAL_TOKEN_TTL_S = 3600;
 /** Refresh tokens outlive many access tokens; each use replaces the token (rotation). */
 export const REFRESH_TOKEN_TTL_MS = 365 * 86400_000;
 
@@ -33,36 +35,37 @@ export interface TokenResponse {
  */
 export async function issueTokens(
   ctx: Ctx,
-  input: { app: ApplicationRecord; user: UserRecord; scopes: string[]; refresh: boolean; nonce?: string | null; guild?: unknown; lineage?: string },
+  input: { app: ApplicationRecord; user: UserRecord; scopes: string[]; refresh: boolean; nonce?: string | null; guild?: unknown; lineage?: string; ttlS?: number },
 ): Promise<TokenResponse> {
   const now = ctx.clock.now();
+  const ttlS = input.ttlS ?? ACCESS_TOKEN_TTL_S;
   const scopes = displayScopes(input.scopes);
   const access = randomSecret();
   // Expired tokens of the pair are dead weight.
   await ctx.repos.auth.deleteExpiredBearerTokens(input.app.id, input.user.id, now);
   await ctx.repos.auth.insertToken({
     hash: hashToken(access), userId: input.user.id, kind: 'bearer', applicationId: input.app.id,
-    scopes: effectiveScopes(scopes).join(' '), expiresAt: now + ACCESS_TOKEN_TTL_S * 1000, createdAt: now,
+    scopes: effectiveScopes(scopes).join(' '), expiresAt: now + ttlS * 1000, createdAt: now,
   });
-  const out: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, scope: scopes.join(' ') };
+  const out: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ttlS, scope: scopes.join(' ') };
   if (input.refresh) {
     out.refresh_token = randomSecret();
     await putCode<RefreshData>(ctx, 'refresh_token', out.refresh_token, { applicationId: input.app.id, userId: input.user.id, data: { scopes, ...(input.lineage ? { lineage: input.lineage } : {}) }, ttlMs: REFRESH_TOKEN_TTL_MS });
   }
-  if (scopes.includes('openid')) out.id_token = await idToken(ctx, input.app, input.user, scopes, access, input.nonce ?? null);
+  if (scopes.includes('openid')) out.id_token = await idToken(ctx, input.app, input.user, scopes, access, input.nonce ?? null, ttlS);
   if (input.guild) out.guild = input.guild;
   return out;
 }
 
 /** The OpenID Connect ID token: who the user is, for this client, signed with the server's key (see /oauth2/keys). */
-async function idToken(ctx: Ctx, app: ApplicationRecord, user: UserRecord, scopes: string[], accessToken: string, nonce: string | null): Promise<string> {
+async function idToken(ctx: Ctx, app: ApplicationRecord, user: UserRecord, scopes: string[], accessToken: string, nonce: string | null, ttlS: number): Promise<string> {
   const iat = Math.floor(ctx.clock.now() / 1000);
   const effective = effectiveScopes(scopes);
   return signJwt(ctx, {
     iss: ctx.publicUrl,
     sub: user.id,
     aud: app.id,
-    exp: iat + ACCESS_TOKEN_TTL_S,
+    exp: iat + ttlS,
     iat,
     auth_time: iat,
     at_hash: atHash(accessToken),

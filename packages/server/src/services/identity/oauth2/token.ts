@@ -10,9 +10,10 @@ import { pollDeviceCode } from './device.js';
 import { extendLineage, openLineage, revokeLineage } from './lineage.js';
 import { invalidClient, invalidGrant, OAuthError } from './errors.js';
 import { getGrant } from './grants.js';
-import { issueTokens, type RefreshData, type TokenResponse } from './issue.js';
+import { issueTokens, PROVISIONAL_TOKEN_TTL_S, type RefreshData, type TokenResponse } from './issue.js';
 import { CLIENT_CREDENTIALS_SCOPES, splitScopes, unknownScopes } from './scopes.js';
 import { mergeProvisional } from '../provisional/merge.js';
+import { provisionalIds } from '../provisional/accounts.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -113,7 +114,8 @@ async function refreshToken(ctx: Ctx, creds: ReturnType<typeof readClientCredent
   // Spend it; of two concurrent refreshes with one token only one wins.
   if (!(await takeCode(ctx, 'refresh_token', token))) throw invalidGrant('refresh_token');
   const lineage = row.data.lineage;
-  const tokens = await issueTokens(ctx, { app, user, scopes, refresh: true, lineage });
+  const provisional = (await provisionalIds(ctx, [user.id])).has(user.id);
+  const tokens = await issueTokens(ctx, { app, user, scopes, refresh: true, lineage, ...(provisional ? { ttlS: PROVISIONAL_TOKEN_TTL_S } : {}) });
   if (lineage && !(await extendLineage(ctx, lineage, user.id, tokens))) throw invalidGrant('refresh_token');
   return tokens;
 }

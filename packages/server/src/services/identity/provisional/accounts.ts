@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { ApplicationRecord, UserRecord } from '../../../store/records.js';
 import { createUser, getUser } from '../users.js';
 import { getGrant, recordGrant } from '../oauth2/grants.js';
-import { issueTokens } from '../oauth2/issue.js';
+import { issueTokens, PROVISIONAL_TOKEN_TTL_S } from '../oauth2/issue.js';
 import { ProvisionalErrors as PE } from './errors.js';
 import type { ExternalIdentity } from './identity.js';
 
@@ -72,7 +72,7 @@ export const PROVISIONAL_SCOPES = ['openid', 'sdk.social_layer'];
  */
 export async function provisionalTokens(ctx: Ctx, app: ApplicationRecord, user: UserRecord, refresh: boolean) {
   if (!(await getGrant(ctx, app.id, user.id))) await recordGrant(ctx, app, user, PROVISIONAL_SCOPES, 1);
-  const out = await issueTokens(ctx, { app, user, scopes: PROVISIONAL_SCOPES, refresh });
+  const out = await issueTokens(ctx, { app, user, scopes: PROVISIONAL_SCOPES, refresh, ttlS: PROVISIONAL_TOKEN_TTL_S });
   return { token_type: out.token_type, access_token: out.access_token, expires_in: out.expires_in, scope: out.scope, id_token: out.id_token!, ...(out.refresh_token ? { refresh_token: out.refresh_token } : {}) };
 }
 
