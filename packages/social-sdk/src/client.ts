@@ -824,12 +824,14 @@ export class Client {
 
   /** @internal */ handleMessage(d: any, kind: 'create' | 'update'): void {
     if (d.guild_id) return;
+    // An activity invite reaches the invite callback only; the real SDK never makes it a message.
+    if (d.activity) {
+      if (kind === 'create' && d.author?.id !== this.cache.me?.id) this.events.emit('activityInviteCreated', inviteFromMessage(d));
+      return;
+    }
     const m = this.toMessage(d);
     this.cache.putMessage(m);
     this.events.emit(kind === 'create' ? 'messageCreated' : 'messageUpdated', { messageId: m.id });
-    if (kind === 'create' && d.activity && d.author?.id !== this.cache.me?.id) {
-      this.events.emit('activityInviteCreated', inviteFromMessage(d));
-    }
   }
 
   /** @internal */ handleMessageDelete(d: any): void {

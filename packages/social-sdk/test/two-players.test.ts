@@ -199,10 +199,17 @@ describe('two players (@accord/social-sdk end to end)', () => {
 
     // ---- an activity invite, sent and accepted
     const invited = new Promise<ActivityInvite>((resolve) => p2.on('activityInviteCreated', resolve));
+    const created: string[] = [];
+    p2.on('messageCreated', (e) => created.push(e.messageId));
     await p1.sendActivityInvite(bob.id, 'come sail');
     const invite = await invited;
     assert.equal(invite.senderId, p1Id);
     assert.equal(invite.partyId, 'party-7');
+    // The invite goes to the invite callback only, as the real SDK documents: a later DM arrives, the invite never did.
+    const later = await p1.sendUserMessage(bob.id, 'after the invite');
+    await until(() => created.includes(later), 10_000, 'p2 gets the DM sent after the invite');
+    assert.ok(!created.includes(invite.messageId), 'an activity invite does not fire messageCreated');
+    assert.equal(p2.getMessageHandle(invite.messageId), undefined, 'nor is it a message handle');
     const joined = new Promise((resolve) => p2.on('activityJoin', resolve));
     assert.equal(await p2.acceptActivityInvite(invite), 'join-party-7');
     assert.deepEqual(await joined, { applicationId: appId, joinSecret: 'join-party-7' });
