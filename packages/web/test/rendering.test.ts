@@ -20,6 +20,7 @@ describe('message rendering', { timeout: 120_000 }, () => {
     const roles = await env.t.api(`/guilds/${env.t.world.guildId}/roles`, { method: 'POST', token: alice.token, body: { name: 'Readers', color: 0xeb459e } });
     await post(bob.token, { content: `Morning <@${alice.id}>! Tonight in <#${ch}> for <@&${roles.body.id}>: chapters **3-5**, *no skipping*, ||Paul lives||. Starts <t:1893456000:t>.` });
     await post(alice.token, { content: '# Reading plan\n> Fear is the mind-killer.\n-# quotes from the book are fine\n```js\nconst pages = 412;\n```\nNotes on the [wiki](https://example.com/dune) and __underlined__ ~~struck~~ `inline` text.' });
+    await post(bob.token, { content: 'Packing list:\n- towel\n  - a spare one\n- book\n3. pack\n4. go\nsee you there' });
     await post(env.t.world.botToken, {
       content: 'Weekly stats',
       embeds: [{
@@ -55,10 +56,18 @@ describe('message rendering', { timeout: 120_000 }, () => {
     const plan = message(page, 'Reading plan');
     await plan.locator('h1.md__h', { hasText: 'Reading plan' }).waitFor();
     await plan.locator('blockquote', { hasText: 'Fear is the mind-killer.' }).waitFor();
+    await plan.locator('small.md__subtext', { hasText: 'quotes from the book are fine' }).waitFor();
     await plan.locator('pre code[data-lang="js"]', { hasText: 'const pages = 412;' }).waitFor();
     assert.equal(await plan.locator('a', { hasText: 'wiki' }).getAttribute('href'), 'https://example.com/dune');
     await plan.locator('u', { hasText: 'underlined' }).waitFor();
     await plan.locator('s', { hasText: 'struck' }).waitFor();
+
+    const packing = message(page, 'Packing list');
+    await packing.locator('ul.md__list > li', { hasText: 'towel' }).waitFor();
+    assert.equal(await packing.locator('ul.md__list > li > ul.md__list > li').textContent(), 'a spare one');
+    assert.equal(await packing.locator('ol.md__list').getAttribute('start'), '3');
+    assert.deepEqual(await packing.locator('ol.md__list > li').allTextContents(), ['pack', 'go']);
+    assert.ok(!(await packing.locator('li', { hasText: 'see you there' }).count()), 'the line after a list is not an item');
 
     const digest = message(page, 'Weekly stats');
     await digest.locator('.embed__title a', { hasText: 'Book Club digest' }).waitFor();

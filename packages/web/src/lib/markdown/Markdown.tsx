@@ -22,7 +22,7 @@ export function Markdown({ text, className }: { text: string; className?: string
 }
 
 /** Nodes drawn as blocks: the line break the parser keeps after one would add an empty line. */
-const BLOCKS = new Set(['codeBlock', 'blockQuote', 'heading', 'subtext']);
+const BLOCKS = new Set(['codeBlock', 'blockQuote', 'heading', 'subtext', 'list', 'lists']);
 
 function renderNodes(nodes: MdNode[] | string | undefined, r: MentionResolver): ReactNode {
   if (nodes === undefined) return null;
@@ -57,6 +57,11 @@ function renderNode(n: MdNode, key: number, r: MentionResolver): ReactNode {
       const H = (`h${level}` as 'h1' | 'h2' | 'h3');
       return <H key={key} className="md__h">{kids()}</H>;
     }
+    case 'list': {
+      const items = (n.items as MdNode[][]).map((item, i) => <li key={i}>{renderNodes(item, r)}</li>);
+      return n.ordered ? <ol key={key} className="md__list" start={Number(n.start)}>{items}</ol> : <ul key={key} className="md__list">{items}</ul>;
+    }
+    case 'lists': return <div key={key}>{kids()}</div>;
     case 'subtext': return <small key={key} className="md__subtext">{kids()}</small>;
     case 'url': case 'autolink': case 'link': {
       const href = safeHref(n.target);

@@ -1,9 +1,12 @@
-import { parse as parseDiscord } from 'discord-markdown-parser';
+import { rulesExtended, SimpleMarkdown } from 'discord-markdown-parser';
+import { listRule } from './list-rule.js';
+import { heading, subtext } from './line-rules.js';
 
 /**
  * Markdown of the official flavour, parsed by discord-markdown-parser (simple-markdown with the platform's
  * rules: mentions, custom emoji, timestamps, spoilers, subtext, headings, slash-command mentions). We only render
- * its tree. The "extended" rule set adds masked links, which the official client renders in every message now.
+ * its tree. The "extended" rule set adds masked links, which the official client renders in every message now, and
+ * lists, headings and subtext come from our own rules (list-rule.ts, line-rules.ts).
  */
 
 export interface MdNode {
@@ -12,6 +15,7 @@ export interface MdNode {
   [key: string]: unknown;
 }
 
+const parser = SimpleMarkdown.parserFor({ ...rulesExtended, heading, subtext, list: listRule });
 const cache = new Map<string, MdNode[]>();
 const CACHE_MAX = 4000;
 
@@ -19,7 +23,7 @@ const CACHE_MAX = 4000;
 export function parseMarkdown(text: string): MdNode[] {
   let tree = cache.get(text);
   if (tree) return tree;
-  tree = parseDiscord(text, 'extended') as MdNode[];
+  tree = parser(text, { inline: true }) as MdNode[];
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(text, tree);
   return tree;
