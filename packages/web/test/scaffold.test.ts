@@ -3,8 +3,20 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { webSuite } from './helpers/suite.ts';
 import { newPerson, shot, watchErrors } from './helpers/browser.ts';
+
+/** A GET with the given Accept-Encoding, the body as received (fetch would decode it). */
+function get(url: string, acceptEncoding: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 describe('web client: served and signed in', { timeout: 120_000 }, () => {
   const env = webSuite();
@@ -23,6 +35,16 @@ describe('web client: served and signed in', { timeout: 120_000 }, () => {
     const asset = await fetch(env.t.server.url + js);
     assert.equal(asset.status, 200);
     assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
+    // Compressed in the encoding asked for, the same bytes once decoded; sent as they are when none is accepted.
+    const raw = await get(env.t.server.url + js, 'identity');
+    assert.equal(raw.headers['content-encoding'], undefined);
+    for (const [asked, expect, decode] of [['gzip, deflate, br', 'br', zlib.brotliDecompressSync], ['gzip', 'gzip', zlib.gunzipSync], ['br;q=0, gzip', 'gzip', zlib.gunzipSync]] as const) {
+      const r = await get(env.t.server.url + js, asked);
+      assert.equal(r.headers['content-encoding'], expect, asked);
+      assert.equal(r.headers.vary, 'accept-encoding');
+      assert.ok(r.body.length < raw.body.length / 2, `${expect}: ${r.body.length} of ${raw.body.length} bytes`);
+      assert.ok(decode(r.body).equals(raw.body));
+    }
     assert.equal((await fetch(`${env.t.server.url}/assets/..%2Fpackage.json`)).status, 404);
     assert.equal((await fetch(`${env.t.server.url}/assets/missing.js`)).status, 404);
     // The API is untouched: an unknown API path keeps the JSON envelope.

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../services/context.js';
 import { proxyOriginPattern } from '../services/activities/origins.js';
 import { isLocalRequest, isLoopbackHost } from '../dev/guard.js';
+import { compressed, isCompressible, pickEncoding } from './static-compression.js';
 
 /**
  * The web client (packages/web, built by Vite) on the official client's paths. Every page path answers with the
@@ -63,12 +64,17 @@ export function registerWebClient(app: FastifyInstance, ctx: Ctx): void {
     if (!file || !stat?.isFile()) {
       return reply.code(404).type('application/json').send(JSON.stringify({ message: '404: Not Found', code: 0 }));
     }
-    return reply.code(200)
-      .header('content-type', TYPES[path.extname(name)] ?? 'application/octet-stream')
-      .header('content-length', String(stat.size))
+    const ext = path.extname(name);
+    reply.code(200)
+      .header('content-type', TYPES[ext] ?? 'application/octet-stream')
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      .send(fs.createReadStream(file));
+      .header('x-content-type-options', 'nosniff');
+    if (!isCompressible(ext)) return reply.header('content-length', String(stat.size)).send(fs.createReadStream(file));
+    reply.header('vary', 'accept-encoding');
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (!encoding) return reply.header('content-length', String(stat.size)).send(fs.createReadStream(file));
+    const body = await compressed(file, stat.mtimeMs, encoding, () => fs.promises.readFile(file));
+    return reply.header('content-encoding', encoding).header('content-length', String(body.length)).send(body);
   });
 }
 
