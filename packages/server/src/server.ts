@@ -26,6 +26,7 @@ import { hasPart, type Part, type Role } from './core/roles.js';
 import { buildProbeHttp, registerHealth } from './http/health.js';
 import { refuseUpgrade } from './http/upgrade-refusal.js';
 import { DependencyHealth } from './store/health.js';
+import { derivedPublicUrl, prepareApiTls } from './http/listener.js';
 
 export interface RunningServer {
   ctx: Ctx;
@@ -69,7 +70,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     limits: node?.limits ?? new MemoryRateLimits(clock),
     callStore: node?.calls,
   };
-  const app = has('http') ? buildHttp(ctx, ctx.limits).app : buildProbeHttp();
+  // --tls: every role's port (API, CDN, Gateway, probes) speaks HTTPS, so the URLs built from publicUrl are https/wss.
+  const tls = prepareApiTls(config);
+  const app = has('http') ? buildHttp(ctx, ctx.limits, tls).app : buildProbeHttp(tls);
   registerHealth(app, role, [
     { name: 'store' as const, check: () => ctx.repos.ping() },
     ...(node ? [{ name: 'redis' as const, check: () => node.ping() }] : []),
@@ -100,8 +103,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   else app.server.on('upgrade', upgrade);
   await app.listen({ host: config.host, port: config.port });
   const port = (app.server.address() as AddressInfo).port;
-  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-  ctx.publicUrl = config.publicUrl ?? `http://${hostForUrl}:${port}`;
+  ctx.publicUrl = config.publicUrl ?? derivedPublicUrl(config, port);
   const missing = (part: string): never => {
     throw new Error(`this node (role ${role}) runs no ${part}`);
   };
