@@ -454,5 +454,10 @@ test('forum posts: a thread with its first message', async () => {
   assert.equal(post.body.message.content, 'first post');
   assert.equal(post.body.message.channel_id, post.body.id);
   assert.equal(post.body.message_count, 1);
-  assert.equal((await api(`/channels/${post.body.id}/messages/${post.body.message.id}`, as(alice))).status, 200);
+  // The starter message has the thread's id (discord.js's fetchStarterMessage and discord.py's starter_message read it so).
+  assert.equal(post.body.message.id, post.body.id);
+  assert.equal(post.body.last_message_id, post.body.id);
+  const starter = await api(`/channels/${post.body.id}/messages/${post.body.id}`, as(alice));
+  assert.equal(starter.status, 200, starter.text);
+  assert.equal(starter.body.content, 'first post');
 });

@@ -156,7 +156,7 @@ async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: U
         if (data.length > MAX_FILE || (part.file as any).truncated) throw Errors.fileTooLarge();
         files.push({ field: part.fieldname, filename: part.filename || 'file', contentType: part.mimetype, data });
       } else if (part.fieldname === 'payload_json') {
-        try { body = parseJson(String(part.value)); } catch { throw Errors.invalidJson(); }
+        try { body = parseJson(fieldText(part.value)); } catch { throw Errors.invalidJson(); }
       } else {
         body[part.fieldname] = part.value;
       }
@@ -165,9 +165,18 @@ async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: U
     if (err instanceof ApiError) throw err;
     if (err?.code === 'FST_REQ_FILE_TOO_LARGE') throw Errors.fileTooLarge();
     if (err?.code === 'FST_FILES_LIMIT') throw Errors.maxAttachments();
+    if (err?.code === 'FST_INVALID_JSON_FIELD_ERROR') throw Errors.invalidJson();
     throw new ApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'Invalid multipart body.' }] });
   }
   return { body, files };
+}
+
+/**
+ * A text part's JSON as text. The multipart parser already parses a part typed `application/json` (Discord's upload
+ * example and Eris type payload_json so), so that value is written back and read again through the depth checks.
+ */
+function fieldText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
 }
 
 /** JSON with the bare `application/json` type the platform sends (oceanic.js accepts nothing else). */

@@ -27,7 +27,7 @@ export interface ForumPostInput {
 /**
  * POST /channels/{forum}/threads: SEND_MESSAGES on the forum. Returns the thread with its `message`. The thread row is
  * written and announced before the message (clients drop messages of unknown channels); if the message is refused
- * the thread is removed again. The starter message gets its own id (the message service assigns ids).
+ * the thread is removed again. The starter message takes the thread's id, as on the real platform (libraries fetch it so).
  */
 export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRecord & { guild_id: string }, b: ForumPostInput, files: UploadedFile[]) {
   await ctx.access.requireChannel(parent.guild_id, parent.id, actor.user.id, P.SEND_MESSAGES);
@@ -58,7 +58,7 @@ export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRec
 
   let message;
   try {
-    message = await createMessage(ctx, { channel: thread, author: actor.user, body, files, skipPermissionChecks: true });
+    message = await createMessage(ctx, { channel: thread, author: actor.user, body, files, skipPermissionChecks: true, id: row.id });
   } catch (err) {
     await ctx.repos.threads.deleteEmpty(row.id);
     ctx.access.invalidate(parent.guild_id);
