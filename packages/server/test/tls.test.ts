@@ -9,7 +9,10 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { localCaPath } from '../src/core/local-tls.js';
+import os from 'node:os';
+import { loadLocalTls, localCaPath } from '../src/core/local-tls.js';
+import { loadConfig } from '../src/config.js';
+import { prepareApiTls } from '../src/http/listener.js';
 
 /**
  * `--tls`: the HTTP API, CDN and Gateway on one port over HTTPS/WSS, with a certificate from the local CA. Libraries
@@ -196,6 +199,32 @@ describe('--tls on a random port', () => {
       assert.equal(seen.content, 'hello discord.js');
     } finally {
       await djs.stop();
+    }
+  });
+});
+
+describe('--tls-cert and --tls-key', () => {
+  test('a given certificate and key are served instead of the local CA\'s, and one without the other stops the start', async () => {
+    // Material from another CA, as an operator's own certificate would be: issued for a name of its own.
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-own-cert-'));
+    const own = loadLocalTls({ dir: elsewhere, hosts: ['accord.test'], leaf: 'api', flags: ['-', '-'] });
+    const certPath = path.join(elsewhere, 'own-cert.pem');
+    const keyPath = path.join(elsewhere, 'own-key.pem');
+    fs.writeFileSync(certPath, own.cert);
+    fs.writeFileSync(keyPath, own.key);
+    assert.throws(() => prepareApiTls(loadConfig(['--tls-cert', certPath], {})), /needs both --tls-cert and --tls-key/);
+    const t = await startTestServer({ tlsCert: certPath, tlsKey: keyPath, voicePort: 0 });
+    try {
+      assert.equal(t.server.ctx.config.tls, true, '--tls-cert implies --tls');
+      assert.ok(t.server.url.startsWith('https://'));
+      const socket = tls.connect({ host: '127.0.0.1', port: t.server.port, servername: 'accord.test', ca: fs.readFileSync(own.caPath!, 'utf8') });
+      await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+      assert.equal(socket.authorized, true, String(socket.authorizationError));
+      assert.equal(socket.getPeerX509Certificate()?.subjectAltName, 'DNS:accord.test');
+      socket.destroy();
+    } finally {
+      await t.close();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 });
