@@ -26,7 +26,7 @@ import { hasPart, type Part, type Role } from './core/roles.js';
 import { buildProbeHttp, registerHealth } from './http/health.js';
 import { refuseUpgrade } from './http/upgrade-refusal.js';
 import { DependencyHealth } from './store/health.js';
-import { derivedPublicUrl, prepareApiTls } from './http/listener.js';
+import { derivedPublicUrl, explainListenError, prepareApiTls } from './http/listener.js';
 
 export interface RunningServer {
   ctx: Ctx;
@@ -94,15 +94,32 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   // Lobby bridge where messages are posted (linked channels), idle clock with the background work.
   const stopLobbies = makesChanges ? startLobbies(ctx, (userId) => gateway?.dispatcher.byUser.has(userId) ?? false, 1000, has('background')) : null;
   const voice = has('voice') ? new VoiceServer(ctx) : null;
-  // Voice gateway (wss, own port) and UDP media. Other roles are in distributed mode: VOICE_SERVER_UPDATE sent from
-  // them names a live voice node of the deployment (ctx.voiceNodes).
-  if (voice) await voice.start();
-  // Activities' proxy host shares the API port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
-  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => (gateway ? gateway.handleUpgrade(req, socket, head) : refuseUpgrade(role, socket));
-  if (has('http')) mountActivityProxy(ctx, app.server, upgrade);
-  else app.server.on('upgrade', upgrade);
-  await app.listen({ host: config.host, port: config.port });
-  const port = (app.server.address() as AddressInfo).port;
+  const close = async () => {
+    gateway?.close();
+    await voice?.close();
+    stopPolls?.();
+    stopLobbies?.();
+    await eventsOut?.stop();
+    await app.close();
+    await (node ? node.close() : bus.close());
+    await store.close();
+  };
+  let port: number;
+  try {
+    // Voice gateway (wss, own port) and UDP media. Other roles are in distributed mode: VOICE_SERVER_UPDATE sent from
+    // them names a live voice node of the deployment (ctx.voiceNodes).
+    if (voice) await voice.start();
+    // Activities' proxy host shares the API port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
+    const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => (gateway ? gateway.handleUpgrade(req, socket, head) : refuseUpgrade(role, socket));
+    if (has('http')) mountActivityProxy(ctx, app.server, upgrade);
+    else app.server.on('upgrade', upgrade);
+    await app.listen({ host: config.host, port: config.port });
+    port = (app.server.address() as AddressInfo).port;
+  } catch (err) {
+    // A port that is taken or not ours to bind: what already started stops, so the caller sees only the reason.
+    await close().catch(() => {});
+    throw explainListenError(err);
+  }
   ctx.publicUrl = config.publicUrl ?? derivedPublicUrl(config, port);
   const missing = (part: string): never => {
     throw new Error(`this node (role ${role}) runs no ${part}`);
@@ -116,15 +133,6 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     get voice() {
       return voice ?? missing('voice server');
     },
-    async close() {
-      gateway?.close();
-      await voice?.close();
-      stopPolls?.();
-      stopLobbies?.();
-      await eventsOut?.stop();
-      await app.close();
-      await (node ? node.close() : bus.close());
-      await store.close();
-    },
+    close,
   };
 }

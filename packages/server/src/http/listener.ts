@@ -32,3 +32,11 @@ export function derivedPublicUrl(cfg: Config, port: number): string {
   const scheme = cfg.tls ? 'https' : 'http';
   return new URL(`${scheme}://${host}:${port}`).origin;
 }
+
+/** A failed listen with what to do about it added (the code stays: EADDRINUSE, EACCES). */
+export function explainListenError(err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException & { port?: number };
+  if (e?.code === 'EADDRINUSE') e.message += ': another process listens on that port (pick another with --port, or stop it)';
+  else if (e?.code === 'EACCES' && typeof e.port === 'number' && e.port < 1024) e.message += ': ports below 1024 need root or CAP_NET_BIND_SERVICE';
+  return err;
+}
