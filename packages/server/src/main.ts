@@ -1,6 +1,7 @@
 import { startServer } from './server.js';
 import { isDiskFull, isUnavailable } from './core/errors.js';
 import { loadConfig } from './config.js';
+import { localCaPath } from './core/local-tls.js';
 import { seedWorld } from './dev/seed.js';
 import cluster from 'node:cluster';
 import { assertWorkersAllowed, runPrimary, workerCount, workerIndex, workerOverrides } from './workers.js';
@@ -40,6 +41,10 @@ async function main() {
   console.log(`accord: listening on ${server.url} (${role}${where}${server.ctx.repos.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
   // The one secret printed (besides a seeded world's, asked for with --seed): local dev tools need it.
   if (server.ctx.config.devToken && index === 0) console.log(`accord: dev token ${server.ctx.config.devToken}  (send as X-Accord-Dev-Token to /__dev/…; the web client on localhost gets it from its page)`);
+  if (config.tls && !config.tlsCert && index === 0) {
+    const ca = localCaPath(config.dataDir);
+    console.log(`accord: TLS uses the local CA ${ca}; trust it with  NODE_EXTRA_CA_CERTS=${ca}  (Node, set before it starts) or  SSL_CERT_FILE=${ca}  (Python: a bundle, so add the system CAs if other hosts are needed)`);
+  }
   if (server.role === 'all' || server.role === 'api') console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
   const stop = async () => {
     await server.close();

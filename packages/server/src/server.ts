@@ -26,6 +26,7 @@ import { hasPart, type Part, type Role } from './core/roles.js';
 import { buildProbeHttp, registerHealth } from './http/health.js';
 import { refuseUpgrade } from './http/upgrade-refusal.js';
 import { DependencyHealth } from './store/health.js';
+import { derivedPublicUrl, explainListenError, prepareApiTls } from './http/listener.js';
 
 export interface RunningServer {
   ctx: Ctx;
@@ -69,7 +70,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     limits: node?.limits ?? new MemoryRateLimits(clock),
     callStore: node?.calls,
   };
-  const app = has('http') ? buildHttp(ctx, ctx.limits).app : buildProbeHttp();
+  // --tls: every role's port (API, CDN, Gateway, probes) speaks HTTPS, so the URLs built from publicUrl are https/wss.
+  const tls = prepareApiTls(config);
+  const app = has('http') ? buildHttp(ctx, ctx.limits, tls).app : buildProbeHttp(tls);
   registerHealth(app, role, [
     { name: 'store' as const, check: () => ctx.repos.ping() },
     ...(node ? [{ name: 'redis' as const, check: () => node.ping() }] : []),
@@ -91,17 +94,33 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   // Lobby bridge where messages are posted (linked channels), idle clock with the background work.
   const stopLobbies = makesChanges ? startLobbies(ctx, (userId) => gateway?.dispatcher.byUser.has(userId) ?? false, 1000, has('background')) : null;
   const voice = has('voice') ? new VoiceServer(ctx) : null;
-  // Voice gateway (wss, own port) and UDP media. Other roles are in distributed mode: VOICE_SERVER_UPDATE sent from
-  // them names a live voice node of the deployment (ctx.voiceNodes).
-  if (voice) await voice.start();
-  // Activities' proxy host shares the API port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
-  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => (gateway ? gateway.handleUpgrade(req, socket, head) : refuseUpgrade(role, socket));
-  if (has('http')) mountActivityProxy(ctx, app.server, upgrade);
-  else app.server.on('upgrade', upgrade);
-  await app.listen({ host: config.host, port: config.port });
-  const port = (app.server.address() as AddressInfo).port;
-  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-  ctx.publicUrl = config.publicUrl ?? `http://${hostForUrl}:${port}`;
+  const close = async () => {
+    gateway?.close();
+    await voice?.close();
+    stopPolls?.();
+    stopLobbies?.();
+    await eventsOut?.stop();
+    await app.close();
+    await (node ? node.close() : bus.close());
+    await store.close();
+  };
+  let port: number;
+  try {
+    // Voice gateway (wss, own port) and UDP media. Other roles are in distributed mode: VOICE_SERVER_UPDATE sent from
+    // them names a live voice node of the deployment (ctx.voiceNodes).
+    if (voice) await voice.start();
+    // Activities' proxy host shares the API port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
+    const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => (gateway ? gateway.handleUpgrade(req, socket, head) : refuseUpgrade(role, socket));
+    if (has('http')) mountActivityProxy(ctx, app.server, upgrade);
+    else app.server.on('upgrade', upgrade);
+    await app.listen({ host: config.host, port: config.port });
+    port = (app.server.address() as AddressInfo).port;
+  } catch (err) {
+    // A port that is taken or not ours to bind: what already started stops, so the caller sees only the reason.
+    await close().catch(() => {});
+    throw explainListenError(err);
+  }
+  ctx.publicUrl = config.publicUrl ?? derivedPublicUrl(config, port);
   const missing = (part: string): never => {
     throw new Error(`this node (role ${role}) runs no ${part}`);
   };
@@ -114,15 +133,6 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     get voice() {
       return voice ?? missing('voice server');
     },
-    async close() {
-      gateway?.close();
-      await voice?.close();
-      stopPolls?.();
-      stopLobbies?.();
-      await eventsOut?.stop();
-      await app.close();
-      await (node ? node.close() : bus.close());
-      await store.close();
-    },
+    close,
   };
 }

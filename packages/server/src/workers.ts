@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { Config } from './config.js';
 import { openStore } from './store/db.js';
 import { prepareVoiceTls } from './voice/server.js';
+import { prepareApiTls } from './http/listener.js';
 
 /**
  * `accord start --workers N`: N processes of this machine serve one port (node:cluster hands each accepted
@@ -35,13 +36,14 @@ export function workerOverrides(cfg: Config, i: number): Partial<Config> {
 }
 
 /**
- * The primary: migrates the store and creates the voice certificate once (workers would race on both), forks the
+ * The primary: migrates the store and creates the voice (and --tls) certificates once (workers would race on both), forks the
  * workers, forks again a worker that dies, and stops them all on SIGINT or SIGTERM.
  */
 export async function runPrimary(cfg: Config, n: number): Promise<void> {
   const store = await openStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, databaseSchema: cfg.databaseSchema });
   await store.close();
   prepareVoiceTls(cfg);
+  prepareApiTls(cfg);
   let stopping = false;
   const fork = (i: number) => {
     const w = cluster.fork({ ACCORD_WORKER_INDEX: String(i) });

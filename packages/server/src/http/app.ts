@@ -18,6 +18,8 @@ import { parseJson } from '../core/json.js';
 import { withAuditReason } from '../services/moderation/audit-log.js';
 import { assertSupportedSdk } from '../services/social/sdk/versions.js';
 import { SOCIAL_SDK_VERSION_HEADER } from '@accord/protocol';
+import type { LocalTls } from '../core/local-tls.js';
+import { listenerOptions } from './listener.js';
 
 const MAX_FILE = 10 * 1024 * 1024;
 /** /api/v10/x and /api/v9/x are /api/x: routes are registered once and versioned paths are rewritten onto them. */
@@ -34,10 +36,11 @@ function trustProxyOption(v: boolean | number | string): boolean | string | ((ad
   return typeof v === 'number' ? (_address, hop) => hop < v : v;
 }
 
-/** `limits`: the rate-limit store (Redis in distributed mode); the embedded one when omitted. */
-export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimits(ctx.clock)): HttpApp {
+/** `limits`: the rate-limit store (Redis in distributed mode); the embedded one when omitted. `tls`: serve HTTPS. */
+export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimits(ctx.clock), tls: LocalTls | null = null): HttpApp {
   const log = ctx.config.logLevel !== 'silent';
   const app = Fastify({
+    ...listenerOptions(tls),
     logger: false,
     // Errors the framework raises before any route (a path with bad percent-encoding) get the platform's envelope too.
     frameworkErrors: (err, _req, reply) => sendError(reply, err, log),

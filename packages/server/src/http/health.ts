@@ -4,6 +4,8 @@ import { Errors } from '../core/errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { sendError, sendJson } from './app.js';
 import type { DependencyHealth } from '../store/health.js';
+import type { LocalTls } from '../core/local-tls.js';
+import { listenerOptions } from './listener.js';
 
 /** A dependency /readyz asks: the store, Redis. `check` rejects (or outlasts the timeout) when it cannot answer. */
 export interface Probe {
@@ -40,8 +42,8 @@ async function outcome(p: Probe): Promise<'ok' | 'failed' | 'timeout'> {
 }
 
 /** The HTTP listener of a node without the API (gateway, voice, worker): the probes, and the platform's 404 otherwise. */
-export function buildProbeHttp(): FastifyInstance {
-  const app = Fastify({ logger: false, clientErrorHandler, frameworkErrors: (err, _req, reply) => sendError(reply, err, false) });
+export function buildProbeHttp(tls: LocalTls | null = null): FastifyInstance {
+  const app = Fastify({ ...listenerOptions(tls), logger: false, clientErrorHandler, frameworkErrors: (err, _req, reply) => sendError(reply, err, false) });
   app.setErrorHandler((err, _req, reply) => sendError(reply, err));
   app.setNotFoundHandler((_req, reply) => sendError(reply, Errors.notFound()));
   return app;

@@ -15,7 +15,7 @@ import { MAX_VERSION, MIN_VERSION, VoiceClose } from './opcodes.js';
 import { Room } from './room.js';
 import type { VoiceSession } from './session.js';
 import type { VoiceHost } from './host.js';
-import { loadVoiceTls, type VoiceTls } from './tls.js';
+import { loadLocalTls, type LocalTls } from '../core/local-tls.js';
 import type { Config } from '../config.js';
 import type { Topic } from '../bus/bus.js';
 import { VOICE_NODE_TTL_MS } from '../services/voice/redis-nodes.js';
@@ -43,7 +43,7 @@ export class VoiceServer implements VoiceHost {
   readonly heartbeatIntervalMs: number;
   udpIp = '127.0.0.1';
   port = 0;
-  tls: VoiceTls | null = null;
+  tls: LocalTls | null = null;
   /** DAVE group timings; tests may shorten them. */
   daveTimings = { transitionMs: 2000, commitMs: 5000, batchMs: 30 };
   private readonly sessions = new Map<string, VoiceSession>();
@@ -304,7 +304,7 @@ function voicePublicHost(cfg: Config): string {
 }
 
 /** The voice gateway's certificate: the configured one, or a local CA's (created once in the data directory). */
-export function prepareVoiceTls(cfg: Config): ReturnType<typeof loadVoiceTls> {
+export function prepareVoiceTls(cfg: Config): LocalTls {
   const hosts = [...new Set([voicePublicHost(cfg), 'localhost', '127.0.0.1'])];
-  return loadVoiceTls({ certPath: cfg.voiceTlsCert, keyPath: cfg.voiceTlsKey, dir: cfg.dataDir, hosts });
+  return loadLocalTls({ certPath: cfg.voiceTlsCert, keyPath: cfg.voiceTlsKey, dir: cfg.dataDir, hosts, leaf: 'voice', flags: ['--voice-tls-cert', '--voice-tls-key'] });
 }

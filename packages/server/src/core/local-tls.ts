@@ -4,11 +4,11 @@ import net from 'node:net';
 import path from 'node:path';
 
 /**
- * TLS material for the voice gateway. Clients only connect with `wss://`, so in development the server makes its own
- * small CA (kept in the data dir, so trusting it once is enough) and a leaf certificate for the voice host, signed with
- * ECDSA P-256. Node has no X.509 writer: the few DER structures needed are encoded below.
+ * TLS material for the voice gateway and, with `--tls`, the API port. Without configured files the server makes its
+ * own small CA (kept in the data dir, so trusting it once is enough) and a leaf certificate per listener for its host
+ * names, signed with ECDSA P-256. Node has no X.509 writer: the few DER structures needed are encoded below.
  */
-export interface VoiceTls {
+export interface LocalTls {
   cert: string;
   key: string;
   /** The CA to trust (NODE_EXTRA_CA_CERTS), when the certificate was generated here. */
@@ -136,33 +136,43 @@ function ipv6Bytes(ip: string): Buffer {
 
 const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
 
+/** Where the local CA lives; the name predates the API's use of it, and clients already trust this path. */
+export const localCaPath = (dataDir: string) => path.join(dataDir, 'voice-tls', 'ca.pem');
+const NEW_CA_NAME = 'Accord local CA';
+
 /**
- * The voice gateway's certificate: the configured files, or a CA plus a leaf for `hosts` generated into `dir`.
- * The CA survives restarts; the leaf is re-issued when the host list changes.
+ * A listener's certificate: the configured files (`flags` names them in errors), or a leaf for `hosts` signed by the
+ * local CA in `<dir>/voice-tls`, both generated there. The CA survives restarts; a leaf is re-issued when its host
+ * list changes. `leaf` names the listener's files: the voice gateway's are cert.pem/key.pem (the first ones), the
+ * API's api-cert.pem/api-key.pem.
  */
-export function loadVoiceTls(opts: { certPath?: string; keyPath?: string; dir: string; hosts: string[] }): VoiceTls {
+export function loadLocalTls(opts: { certPath?: string; keyPath?: string; dir: string; hosts: string[]; leaf: 'voice' | 'api'; flags: [string, string] }): LocalTls {
   if (opts.certPath || opts.keyPath) {
-    if (!opts.certPath || !opts.keyPath) throw new Error('voice TLS needs both --voice-tls-cert and --voice-tls-key');
+    if (!opts.certPath || !opts.keyPath) throw new Error(`TLS needs both ${opts.flags[0]} and ${opts.flags[1]}`);
     return { cert: fs.readFileSync(opts.certPath, 'utf8'), key: fs.readFileSync(opts.keyPath, 'utf8'), caPath: null, generated: false };
   }
-  const dir = path.join(opts.dir, 'voice-tls');
+  const caPath = localCaPath(opts.dir);
+  const dir = path.dirname(caPath);
   fs.mkdirSync(dir, { recursive: true });
-  const caPath = path.join(dir, 'ca.pem');
   const caKeyPath = path.join(dir, 'ca-key.pem');
-  const certPath = path.join(dir, 'cert.pem');
-  const keyPath = path.join(dir, 'key.pem');
-  const hostsPath = path.join(dir, 'hosts.json');
+  const prefix = opts.leaf === 'voice' ? '' : `${opts.leaf}-`;
+  const certPath = path.join(dir, `${prefix}cert.pem`);
+  const keyPath = path.join(dir, `${prefix}key.pem`);
+  const hostsPath = path.join(dir, `${prefix}hosts.json`);
   const hosts = [...new Set(opts.hosts)].sort();
 
   let caKey: crypto.KeyObject;
   let caPub: crypto.KeyObject;
+  let caName = NEW_CA_NAME;
   let fresh = false;
   if (fs.existsSync(caPath) && fs.existsSync(caKeyPath)) {
     caKey = crypto.createPrivateKey(fs.readFileSync(caKeyPath, 'utf8'));
     caPub = crypto.createPublicKey(caKey);
+    // A leaf's issuer must repeat the CA's subject: CAs made before the API used them are "Accord local voice CA".
+    caName = /CN=([^\n]+)/.exec(new crypto.X509Certificate(fs.readFileSync(caPath)).subject)?.[1] ?? NEW_CA_NAME;
   } else {
     ({ privateKey: caKey, publicKey: caPub } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
-    const caDer = buildCertificate({ subject: 'Accord local voice CA', issuer: 'Accord local voice CA', publicKey: caPub, signer: caKey, issuerKeyId: keyId(caPub), ca: true, hosts: [], days: 3650 });
+    const caDer = buildCertificate({ subject: caName, issuer: caName, publicKey: caPub, signer: caKey, issuerKeyId: keyId(caPub), ca: true, hosts: [], days: 3650 });
     fs.writeFileSync(caKeyPath, caKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
     fs.writeFileSync(caPath, pem('CERTIFICATE', caDer));
     fresh = true;
@@ -170,7 +180,7 @@ export function loadVoiceTls(opts: { certPath?: string; keyPath?: string; dir: s
   const same = !fresh && fs.existsSync(certPath) && fs.existsSync(keyPath) && fs.existsSync(hostsPath) && fs.readFileSync(hostsPath, 'utf8') === JSON.stringify(hosts);
   if (!same) {
     const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const der = buildCertificate({ subject: hosts[0] ?? 'localhost', issuer: 'Accord local voice CA', publicKey, signer: caKey, issuerKeyId: keyId(caPub), ca: false, hosts, days: 825 });
+    const der = buildCertificate({ subject: hosts[0] ?? 'localhost', issuer: caName, publicKey, signer: caKey, issuerKeyId: keyId(caPub), ca: false, hosts, days: 825 });
     fs.writeFileSync(keyPath, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
     fs.writeFileSync(certPath, pem('CERTIFICATE', der) + fs.readFileSync(caPath, 'utf8'));
     fs.writeFileSync(hostsPath, JSON.stringify(hosts));
