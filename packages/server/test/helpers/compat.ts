@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { TestServer } from './server.js';
+import { before, after } from 'node:test';
+import { startTestServer, type TestServer } from './server.js';
 import { RawGateway } from './gateway-client.js';
 import { sleep, until } from './wait.js';
 
@@ -164,4 +165,30 @@ export async function dropAndResume(t: TestServer, meanwhile: () => Promise<void
   await meanwhile();
   const now = await until(() => { const c = botConnection(t); return c && c !== conn ? c : null; }, 20_000, 'the bot to reconnect');
   assert.equal(now.session!.id, sessionId, 'the same session: resumed, not identified anew');
+}
+
+/** What a suite shares with its library: the server, the person, the handler errors and the dispatch names seen. */
+export interface CompatRun {
+  t: TestServer;
+  person: Person;
+  errors: unknown[];
+  dispatched: string[];
+}
+
+/**
+ * One server and one person for a suite, started in `before` (register the library's own `before` after this call)
+ * and closed in `after`, once `stop` has stopped the library.
+ */
+export function compatRun(stop: () => unknown): CompatRun {
+  const run = { errors: [], dispatched: [] } as unknown as CompatRun;
+  before(async () => {
+    run.t = await startTestServer();
+    run.person = await Person.join(run.t);
+  });
+  after(async () => {
+    await stop();
+    run.person?.close();
+    await run.t?.close();
+  });
+  return run;
 }
