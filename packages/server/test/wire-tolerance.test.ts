@@ -60,6 +60,15 @@ test('Gateway op 8 with an integer guild_id above 2^53 answers GUILD_MEMBERS_CHU
   }
 });
 
+test('a percent-encoded @me is @me (discord-api-types Routes.user(\'@me\') is /users/%40me)', async () => {
+  const me = await raw('/users/%40me', 'GET', undefined);
+  assert.equal(me.status, 200, me.text);
+  assert.equal(me.body.id, t.world.botUserId);
+  const member = await raw(`/guilds/${t.world.guildId}/members/%40me`, 'PATCH', JSON.stringify({ nick: 'Encoded' }), { 'content-type': 'application/json' });
+  assert.equal(member.status, 200, member.text);
+  assert.equal(member.body.nick, 'Encoded');
+});
+
 test('a bodiless PUT or POST is accepted whatever its content type (aiohttp sends octet-stream with length 0)', async () => {
   const ch = t.world.textChannelId;
   const m = await raw(`/channels/${ch}/messages`, 'POST', JSON.stringify({ content: 'react' }), { 'content-type': 'application/json' });

@@ -24,6 +24,15 @@ import { listenerOptions } from './listener.js';
 const MAX_FILE = 10 * 1024 * 1024;
 /** /api/v10/x and /api/v9/x are /api/x: routes are registered once and versioned paths are rewritten onto them. */
 const VERSIONED = /^\/api\/v(?:9|10)(?=\/|$)/;
+/** '@' is a plain path character, so /users/%40me is /users/@me (discord-api-types' Routes percent-encode it). */
+const ENCODED_AT = /%40/gi;
+
+/** The path routes match: unversioned, with `%40` read as '@'; the query string is left as sent. */
+function routedUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q < 0 ? url : url.slice(0, q)).replace(VERSIONED, '/api').replace(ENCODED_AT, '@');
+  return q < 0 ? path : path + url.slice(q);
+}
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -49,7 +58,7 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 26 * 1024 * 1024,
     routerOptions: { maxParamLength: 200, caseSensitive: true },
-    rewriteUrl: (req) => (req.url ?? '/').replace(VERSIONED, '/api'),
+    rewriteUrl: (req) => routedUrl(req.url ?? '/'),
   });
   const auth = new Authenticator(ctx);
   ctx.bus.subscribe((e) => {
