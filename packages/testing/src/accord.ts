@@ -1,0 +1,54 @@
+import { request, type RequestOptions } from './api.js';
+import { AppWatch, Clock, DevApi, Faults } from './dev.js';
+import { buildWorld, type World, type WorldSpec } from './world.js';
+
+/** A running Accord: its URLs, a world builder, the clock, the inspector and faults (dev mode). */
+export class Accord {
+  /** `http://127.0.0.1:<port>/api/v10`, what libraries take as their API base. */
+  readonly api: string;
+  readonly dev: DevApi;
+  readonly clock: Clock;
+  readonly faults: Faults;
+  private readonly watches: AppWatch[] = [];
+  private readonly worlds: World[] = [];
+  private closed = false;
+
+  constructor(readonly url: string, devToken: string, private readonly stop: () => Promise<void>) {
+    this.api = `${url}/api/v10`;
+    this.dev = new DevApi(url, devToken);
+    this.clock = new Clock(this.dev);
+    this.faults = new Faults(this.dev);
+  }
+
+  /** The Gateway URL clients connect to (`ws://…` or `wss://…`). */
+  get gatewayUrl(): string {
+    return this.url.replace(/^http/, 'ws');
+  }
+
+  /** Calls the API (`/api/v10` + path) with the given Authorization. */
+  request<T = any>(path: string, opts?: RequestOptions): Promise<T> {
+    return request<T>(this.api, path, opts);
+  }
+
+  /** People, a guild with channels and roles, and apps installed in it, in one call. */
+  async world(spec?: WorldSpec): Promise<World> {
+    const w = await buildWorld(this.api, this.gatewayUrl, spec);
+    this.worlds.push(w);
+    return w;
+  }
+
+  /** Watches one app from now on (and its recent past): its Gateway dispatches and API requests. */
+  watch(app: { id: string } | string): AppWatch {
+    const w = new AppWatch(this.dev, typeof app === 'string' ? app : app.id);
+    this.watches.push(w);
+    return w;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.watches) w.close();
+    for (const world of this.worlds) for (const p of Object.values(world.people)) p.gateway.close();
+    await this.stop();
+  }
+}
