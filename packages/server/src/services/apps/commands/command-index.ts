@@ -5,6 +5,7 @@ import type { ApplicationRecord } from '../../../store/records.js';
 import { canUseCommand } from './permissions.js';
 import type { CommandRecord } from './types.js';
 import { commandWire } from './wire.js';
+import { appsInstalledIn } from '../../identity/oauth2/grants.js';
 
 /** What the official client's command picker loads: the apps and the commands the person may use. */
 export interface CommandIndex {
@@ -37,13 +38,14 @@ export function offered(c: CommandRecord, integrationType: number, context: numb
 }
 
 /**
- * GET /guilds/{id}/application-command-index: apps whose bot is a member, with their guild commands and their
- * guild-installable global commands, filtered by default_member_permissions and the guild's overwrites.
+ * GET /guilds/{id}/application-command-index: apps installed in the guild (their bot is a member, or they were
+ * installed with `applications.commands` only), with their guild commands and their guild-installable global
+ * commands, filtered by default_member_permissions and the guild's overwrites.
  */
 export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string): Promise<CommandIndex> {
   if (!isSnowflake(guildId)) throw Errors.unknownGuild();
   await ctx.access.requireGuild(guildId, actor.user.id);
-  const apps = await ctx.repos.applications.withBotInGuild(guildId);
+  const apps = await appsInstalledIn(ctx, guildId);
   if (!apps.length) return build([], []);
   const appIds = apps.map((a) => a.id);
   const [commands, sets] = await Promise.all([

@@ -102,7 +102,7 @@ export async function invokeInteraction(ctx: Ctx, actor: Actor, body: unknown, f
 
   const ownerKeys = Object.keys(built.owners);
   const userInstallOnly = ownerKeys.length === 1 && ownerKeys[0] === '1';
-  const forceEphemeral = place.context === Context.GUILD && userInstallOnly && !place.botInGuild && !(place.userPerms & P.USE_EXTERNAL_APPS);
+  const forceEphemeral = place.context === Context.GUILD && userInstallOnly && !place.guildInstalled && !(place.userPerms & P.USE_EXTERNAL_APPS);
   const user = publicUser(place.user);
   const member = partialInvokerMember(place);
   const data: InteractionData = {

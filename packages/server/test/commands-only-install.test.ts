@@ -1,0 +1,111 @@
+/**
+ * Apps installed to a guild with `applications.commands` only (no bot): the usual install of an HTTP-interactions
+ * app. Their commands are in the guild's command index, people can invoke them, the app gets `authorizing_integration_owners`
+ * and `app_permissions` for a guild install, and answers through the interaction webhook, all without its bot
+ * ever joining the guild.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { P } from '@accord/protocol';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { until } from './helpers/wait.js';
+import { expectError } from './helpers/fixtures.js';
+import type { BusEvent } from '../src/bus/bus.js';
+
+describe('commands-only installs', { timeout: 60_000 }, () => {
+  let t: TestServer;
+  const events: BusEvent[] = [];
+  let appId: string;
+  let botId: string;
+  let botToken: string;
+  let channelId: string;
+  const alice = () => t.world.users[0];
+  const bob = () => t.world.users[1];
+  const guildId = () => t.world.guildId;
+
+  before(async () => {
+    t = await startTestServer();
+    t.server.ctx.bus.subscribe((e) => events.push(e));
+    const app = await t.api('/applications', { method: 'POST', token: alice().token, body: { name: 'Hooks Only' } });
+    assert.equal(app.status, 200, app.text);
+    appId = app.body.id;
+    botToken = (await t.api(`/applications/${appId}/bot/reset`, { method: 'POST', token: alice().token })).body.token;
+    botId = (await t.api('/users/@me', { token: botToken, bot: true })).body.id;
+    // A channel whose @everyone overwrite takes EMBED_LINKS away: the app's permissions follow it.
+    const ch = await t.api(`/guilds/${guildId()}/channels`, {
+      method: 'POST', token: alice().token,
+      body: { name: 'no-embeds', type: 0, permission_overwrites: [{ id: guildId(), type: 0, allow: '0', deny: String(P.EMBED_LINKS) }] },
+    });
+    assert.equal(ch.status, 201, ch.text);
+    channelId = ch.body.id;
+  });
+  after(async () => { await t?.close(); });
+
+  /** Bob runs a chat command in the channel; resolves with the payload the app received. */
+  async function invoke(cmd: { id: string; name: string }): Promise<any> {
+    const from = events.length;
+    const r = await t.api('/interactions', {
+      method: 'POST', token: bob().token,
+      body: { type: 2, application_id: appId, guild_id: guildId(), channel_id: channelId, session_id: 's1', data: { id: cmd.id, name: cmd.name, type: 1 } },
+    });
+    assert.equal(r.status, 204, r.text);
+    return until(() => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId) && e.d.token)?.d, 3000, 'the app\'s interaction');
+  }
+
+  test('a commands-only install: the index lists its commands, people invoke them, the app answers; the bot never joins', async () => {
+    const install = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'applications.commands' })}`, {
+      method: 'POST', token: alice().token, body: { authorize: true, guild_id: guildId() },
+    });
+    assert.equal(install.status, 200, install.text);
+    expectError(await t.api(`/guilds/${guildId()}/members/${botId}`, { token: alice().token }), 404, 10007);
+
+    const global = await t.api(`/applications/${appId}/commands`, {
+      method: 'POST', token: botToken, bot: true, body: { name: 'hello', description: 'says hello', integration_types: [0], contexts: [0] },
+    });
+    assert.equal(global.status, 201, global.text);
+    // Guild commands need the app installed in the guild, which a commands-only install is.
+    const local = await t.api(`/applications/${appId}/guilds/${guildId()}/commands`, {
+      method: 'POST', token: botToken, bot: true, body: { name: 'local', description: 'this guild only' },
+    });
+    assert.equal(local.status, 201, local.text);
+
+    const index = await t.api(`/guilds/${guildId()}/application-command-index`, { token: bob().token });
+    assert.equal(index.status, 200, index.text);
+    assert.ok(index.body.applications.some((a: any) => a.id === appId), 'the app is in the index');
+    assert.deepEqual(index.body.application_commands.filter((c: any) => c.application_id === appId).map((c: any) => c.name).sort(), ['hello', 'local']);
+    // The channel index of a guild channel is the guild's.
+    const byChannel = await t.api(`/channels/${channelId}/application-command-index`, { token: bob().token });
+    assert.deepEqual(byChannel.body.application_commands.filter((c: any) => c.application_id === appId).map((c: any) => c.name).sort(), ['hello', 'local']);
+
+    const i = await invoke(global.body);
+    assert.deepEqual(i.authorizing_integration_owners, { '0': guildId() });
+    // The app acts as the integration: @everyone's permissions with the channel's overwrites, not the user-app mask.
+    const roles = (await t.api(`/guilds/${guildId()}/roles`, { token: alice().token })).body;
+    const everyone = BigInt(roles.find((x: any) => x.id === guildId()).permissions);
+    assert.equal(i.app_permissions, String(everyone & ~P.EMBED_LINKS));
+
+    const cb = await t.api(`/interactions/${i.id}/${i.token}/callback`, { method: 'POST', body: { type: 4, data: { content: 'hello from the app' } } });
+    assert.equal(cb.status, 204, cb.text);
+    const original = await t.api(`/webhooks/${appId}/${i.token}/messages/@original`);
+    assert.equal(original.status, 200, original.text);
+    assert.equal(original.body.content, 'hello from the app');
+    const followup = await t.api(`/webhooks/${appId}/${i.token}`, { method: 'POST', body: { content: 'and a follow-up' } });
+    assert.equal(followup.status, 200, followup.text);
+    assert.equal(followup.body.channel_id, channelId);
+
+    // The guild command too.
+    const i2 = await invoke(local.body);
+    assert.deepEqual(i2.authorizing_integration_owners, { '0': guildId() });
+
+    // Still no bot in the guild.
+    expectError(await t.api(`/guilds/${guildId()}/members/${botId}`, { token: alice().token }), 404, 10007);
+  });
+
+  test('removing the integration takes its commands out of the index', async () => {
+    const del = await t.api(`/guilds/${guildId()}/integrations/${appId}`, { method: 'DELETE', token: alice().token });
+    assert.equal(del.status, 204, del.text);
+    const index = await t.api(`/guilds/${guildId()}/application-command-index`, { token: bob().token });
+    assert.equal(index.body.applications.some((a: any) => a.id === appId), false);
+    assert.equal(index.body.application_commands.some((c: any) => c.application_id === appId), false);
+  });
+});
