@@ -101,6 +101,21 @@ describe('commands-only installs', { timeout: 60_000 }, () => {
     expectError(await t.api(`/guilds/${guildId()}/members/${botId}`, { token: alice().token }), 404, 10007);
   });
 
+  test('the app\'s guild count includes commands-only installs', async () => {
+    const count = async () => (await t.api(`/applications/${appId}`, { token: alice().token })).body.approximate_guild_count;
+    assert.equal(await count(), 1);
+    // Another guild, installed with the bot this time; then the bot leaves it and the commands stay.
+    const other = await t.api('/guilds', { method: 'POST', token: alice().token, body: { name: 'Second' } });
+    const withBot = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands' })}`, {
+      method: 'POST', token: alice().token, body: { authorize: true, guild_id: other.body.id, permissions: '0' },
+    });
+    assert.equal(withBot.status, 200, withBot.text);
+    assert.equal(await count(), 2);
+    const leave = await t.api(`/users/@me/guilds/${other.body.id}`, { method: 'DELETE', token: botToken, bot: true });
+    assert.equal(leave.status, 204, leave.text);
+    assert.equal(await count(), 2);
+  });
+
   test('removing the integration takes its commands out of the index', async () => {
     const del = await t.api(`/guilds/${guildId()}/integrations/${appId}`, { method: 'DELETE', token: alice().token });
     assert.equal(del.status, 204, del.text);

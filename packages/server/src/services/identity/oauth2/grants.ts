@@ -113,7 +113,7 @@ export async function isUserInstalled(ctx: Ctx, applicationId: string, userId: s
 export async function installCounts(ctx: Ctx, app: ApplicationRecord): Promise<{ users: number; guilds: number; authorizations: number }> {
   const [grants, guilds] = await Promise.all([
     ctx.repos.oauth.grantCounts(app.id),
-    app.bot_user_id ? ctx.repos.members.guildCountOf(app.bot_user_id) : Promise.resolve(0),
+    ctx.repos.applications.installedGuildCount(app.id, app.bot_user_id),
   ]);
   return { users: grants.userInstalls, guilds, authorizations: grants.authorizations };
 }
