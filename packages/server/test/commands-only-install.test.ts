@@ -6,6 +6,9 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyKey } from 'discord-interactions';
 import { P } from '@accord/protocol';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { until } from './helpers/wait.js';
@@ -99,6 +102,45 @@ describe('commands-only installs', { timeout: 60_000 }, () => {
 
     // Still no bot in the guild.
     expectError(await t.api(`/guilds/${guildId()}/members/${botId}`, { token: alice().token }), 404, 10007);
+  });
+
+  test('as an HTTP-interactions app: the command reaches its endpoint, signed, and the inline answer is posted', async () => {
+    const me = await t.api('/applications/@me', { token: botToken, bot: true });
+    const seen: any[] = [];
+    const endpoint = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const raw = Buffer.concat(chunks);
+        const ok = await verifyKey(raw, String(req.headers['x-signature-ed25519']), String(req.headers['x-signature-timestamp']), me.body.verify_key);
+        if (!ok) return void res.writeHead(401).end();
+        const body = JSON.parse(raw.toString());
+        seen.push(body);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(body.type === 1 ? { type: 1 } : { type: 4, data: { content: `sunny for ${body.member.user.username}` } }));
+      });
+    });
+    await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/`;
+      const set = await t.api('/applications/@me', { method: 'PATCH', token: botToken, bot: true, body: { interactions_endpoint_url: url } });
+      assert.equal(set.status, 200, set.text);
+      const cmd = (await t.api(`/applications/${appId}/commands`, { token: botToken, bot: true })).body.find((c: any) => c.name === 'hello');
+      const r = await t.api('/interactions', {
+        method: 'POST', token: bob().token,
+        body: { type: 2, application_id: appId, guild_id: guildId(), channel_id: channelId, session_id: 's1', data: { id: cmd.id, name: 'hello', type: 1 } },
+      });
+      assert.equal(r.status, 204, r.text);
+      const posted = await until(async () => {
+        const msgs = (await t.api(`/channels/${channelId}/messages?limit=5`, { token: bob().token })).body;
+        return msgs.find((m: any) => m.content === `sunny for ${bob().username}`);
+      }, 3000, 'the inline answer', 100);
+      assert.equal(posted.application_id, appId);
+      assert.deepEqual(seen.find((b) => b.type === 2).authorizing_integration_owners, { '0': guildId() });
+    } finally {
+      await t.api('/applications/@me', { method: 'PATCH', token: botToken, bot: true, body: { interactions_endpoint_url: null } });
+      await new Promise<void>((r) => endpoint.close(() => r()));
+    }
   });
 
   test('the app\'s guild count includes commands-only installs', async () => {
