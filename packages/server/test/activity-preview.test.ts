@@ -77,6 +77,16 @@ describe('an in-development Activity', { timeout: 60_000 }, () => {
     assert.equal(del.status, 204, del.text);
   });
 
+  test('not in a guild when its Entry Point is kept out of guilds (contexts)', async () => {
+    const botToken = (await t.api(`/applications/${appId}/bot/reset`, { method: 'POST', token: bob().token })).body.token;
+    const patched = await t.api(`/applications/${appId}/commands/${entry.id}`, { method: 'PATCH', token: botToken, bot: true, body: { contexts: [1, 2] } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(offered(await indexOf(bob().token)), false);
+    expectError(await t.api('/interactions', { method: 'POST', token: bob().token, body: launchBody('ctx-1') }), 404, 10063);
+    await t.api(`/applications/${appId}/commands/${entry.id}`, { method: 'PATCH', token: botToken, bot: true, body: { contexts: null } });
+    assert.ok(offered(await indexOf(bob().token)));
+  });
+
   test('not in a server of 25 members or more (unverified Activities stay in small servers)', async () => {
     const big = await t.api('/guilds', { method: 'POST', token: bob().token, body: { name: 'Big Server' } });
     assert.equal(big.status, 201, big.text);

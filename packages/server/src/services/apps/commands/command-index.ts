@@ -69,7 +69,7 @@ async function previewEntryPoints(ctx: Ctx, actor: Actor, guildId: string, insta
   const have = new Set(installed.map((a) => a.id));
   const apps = (await previewAppsIn(ctx, actor.user.id, guildId)).filter((a) => !have.has(a.id));
   if (!apps.length) return { apps: [], commands: [] };
-  const commands = (await ctx.repos.commands.ofApps(apps.map((a) => a.id), null)).filter((c) => c.type === 4);
+  const commands = (await ctx.repos.commands.ofApps(apps.map((a) => a.id), null)).filter((c) => c.type === 4 && (!c.contexts || c.contexts.includes(0)));
   return { apps, commands };
 }
 

@@ -152,7 +152,7 @@ function commandOwners(cmd: CommandRecord, place: Place): Record<string, string>
  * installation (owners "1"). Null for anyone else.
  */
 async function previewOwners(ctx: Ctx, cmd: CommandRecord, place: Place): Promise<Record<string, string> | null> {
-  if (cmd.type !== 4 || cmd.guild_id || !place.guild) return null;
+  if (cmd.type !== 4 || cmd.guild_id || !place.guild || (cmd.contexts && !cmd.contexts.includes(Context.GUILD))) return null;
   return (await inActivityPreview(ctx, place.app, place.user.id, place.guild.id)) ? { '1': place.user.id } : null;
 }
 
