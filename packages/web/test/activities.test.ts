@@ -79,6 +79,8 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     const opts = { platformUrl: t.server.url, clientId: t.world.applicationId, clientSecret: '', verifyKey: app.verify_key };
     backend = await startActivityBackend(opts);
     world = await makeActivityApp(t, backend.origin);
+    const sketch = await t.api('/applications', { token: owner.token, method: 'POST', body: { name: 'Sketchpad' } });
+    assert.equal((await t.api(`/applications/${sketch.body.id}`, { token: owner.token, method: 'PATCH', body: { flags: sketch.body.flags | (1 << 17) } })).status, 200);
     opts.clientSecret = world.clientSecret;
     // A third person in the guild, watching presences over a Gateway session of their own.
     const c = await register(t, `carol_${Date.now().toString(36)}`);
@@ -104,6 +106,8 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     await p.getByRole('button', { name: 'Activities', exact: true }).click();
     const launcher = p.getByRole('dialog', { name: 'App Launcher' });
     await launcher.getByRole('button', { name: 'Launch Dev Bot' }).waitFor();
+    // Alice's other app, Activities just enabled and installed nowhere: her in-development preview.
+    await launcher.getByRole('button', { name: 'Launch Sketchpad' }).waitFor();
     await settle(p);
     await shot(p, 'activities-launcher');
     await launcher.getByRole('button', { name: 'Launch Dev Bot' }).click();

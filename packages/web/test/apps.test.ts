@@ -284,4 +284,22 @@ describe('apps: commands, components, modals and context menus with a discord.js
     await shot(page, 'apps-7-context-menus');
     await done();
   });
+
+  test('an app installed with applications.commands only (no bot) has its commands in the picker', async () => {
+    const { t } = env;
+    const owner = t.world.users[0];
+    const app = await t.api('/applications', { method: 'POST', token: owner.token, body: { name: 'Hook Weather' } });
+    const install = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: app.body.id, scope: 'applications.commands' })}`, {
+      method: 'POST', token: owner.token, body: { authorize: true, guild_id: t.world.guildId },
+    });
+    assert.equal(install.status, 200, install.text);
+    const token = (await t.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner.token })).body.token;
+    const cmd = await t.api(`/applications/${app.body.id}/commands`, { method: 'POST', token, bot: true, body: { name: 'forecast', description: 'Tomorrow\'s weather' } });
+    assert.equal(cmd.status, 201, cmd.text);
+
+    const { page, done } = await openGeneral();
+    await composer(page).fill('/forecast');
+    await page.getByRole('option', { name: /\/forecast/ }).getByText('Hook Weather').waitFor();
+    await done();
+  });
 });

@@ -11,8 +11,8 @@ interface Launchable {
 }
 
 /**
- * The App Launcher: the apps with an Entry Point command usable here (installed in the guild, or by the person),
- * each launched by running that command.
+ * The App Launcher: the apps with an Entry Point command usable here (installed in the guild, or by the person, or
+ * the person's own in-development Activity, which the guild's index lists), each launched by running that command.
  */
 export function Launcher({ guildId, channelId, channelLabel, onClose }: { guildId: string | null; channelId: string; channelLabel: string; onClose(): void }) {
   const session = useSession();
@@ -55,7 +55,7 @@ export function Launcher({ guildId, channelId, channelLabel, onClose }: { guildI
     <Dialog title="Activities" subtitle={`Play and hang out in ${channelLabel}`} onClose={onClose} wide label="App Launcher">
       {error ? <div className="banner" role="alert">{error}</div> : null}
       {!list ? <Loading label="Loading apps…" /> : !list.length ? (
-        <Empty icon="compass" title="No Activities here yet">Apps with an Activity appear here once they are added to this server.</Empty>
+        <Empty icon="compass" title="No Activities here yet">Apps with an Activity appear here once they are added to this server. Your own apps appear as soon as you enable Activities (in servers under 25 members).</Empty>
       ) : (
         <ul className="act-launcher">
           {list.map((l) => (

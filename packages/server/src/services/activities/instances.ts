@@ -5,6 +5,8 @@ import type { ApplicationRecord, ChannelRecord } from '../../store/records.js';
 import { getApplication } from '../identity/applications.js';
 import { channelAccess, loadChannel } from '../messages/channel.js';
 import { isEmbedded } from './settings.js';
+import { inActivityPreview } from './preview.js';
+import { isInstalledInGuild, isUserInstalled } from '../identity/oauth2/grants.js';
 import { publishInstance } from './events.js';
 import { instanceIdFor, instanceUpdateWire, locationOf, usersOf, type InstanceRecord, type ParticipantRecord } from './wire.js';
 
@@ -43,11 +45,25 @@ export async function checkLaunch(ctx: Ctx, app: ApplicationRecord | null, userI
   await channelAccess(ctx, channel, userId);
   if (!isEmbedded(app) || !ACTIVITY_CHANNEL_TYPES.has(channel.type)) throw invalidActivityAction();
   if (channel.guild_id) {
-    const installed = (app.bot_user_id && await ctx.access.isMember(channel.guild_id, app.bot_user_id))
-      || (await ctx.repos.applications.guildInstallScopes(app.id, channel.guild_id)) !== null;
+    const installed = await isInstalledInGuild(ctx, app, channel.guild_id);
     await channelAccess(ctx, channel, userId, installed ? P.USE_EMBEDDED_ACTIVITIES : P.USE_EMBEDDED_ACTIVITIES | P.USE_EXTERNAL_APPS);
   }
   return app;
+}
+
+/**
+ * A launch that no interaction vouches for (the person's own route): in a guild, the app must be installed there, or
+ * by the person, or be their in-development Activity (preview.ts), or already run in the channel (joining someone
+ * who could start it); 50039 otherwise. Interaction launches were checked when the command or component was used.
+ */
+async function requireOffered(ctx: Ctx, app: ApplicationRecord, userId: string, channel: ChannelRecord): Promise<void> {
+  if (!channel.guild_id) return;
+  if (await isInstalledInGuild(ctx, app, channel.guild_id)) return;
+  if (await isUserInstalled(ctx, app.id, userId)) return;
+  if (await inActivityPreview(ctx, app, userId, channel.guild_id)) return;
+  const running = await ctx.repos.activities.runningInGuild(channel.guild_id);
+  if (running.some((i) => i.application_id === app.id && i.channel_id === channel.id)) return;
+  throw invalidActivityAction();
 }
 
 export interface LaunchInput {
@@ -85,6 +101,7 @@ export async function launchActivity(ctx: Ctx, input: LaunchInput): Promise<Inst
 export async function userLaunch(ctx: Ctx, userId: string, channelId: string, applicationId: string, b: { session_id: string; nonce?: string | null }): Promise<InstanceRecord> {
   const channel = await loadChannel(ctx, channelId);
   const app = await checkLaunch(ctx, isSnowflake(applicationId) ? await getApplication(ctx, applicationId) : null, userId, channel);
+  await requireOffered(ctx, app, userId, channel);
   return launchActivity(ctx, { app, userId, channel, sessionId: b.session_id, nonce: b.nonce });
 }
 

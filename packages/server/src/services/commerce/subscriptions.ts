@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord, UserRecord } from '../../store/records.js';
-import { getApplication } from '../identity/applications.js';
+import { getApplication, isTeamMember } from '../identity/applications.js';
 import { Emission } from './emit.js';
 import { holdsSku, insertEntitlement, saveEntitlement, getEntitlement } from './entitlements.js';
 import {
@@ -20,8 +20,7 @@ import type { Repos } from '../../store/repos/index.js';
 
 /** Team members of an app pay nothing for its SKUs. Accord has no teams yet: the owner is the team. */
 export function discountFor(app: ApplicationRecord, userId: string): { percent: number; promotion: string | null } {
-  const members: unknown = app.extra.team_member_ids;
-  if (app.owner_id === userId || (Array.isArray(members) && members.includes(userId))) return { percent: 100, promotion: 'team_member' };
+  if (isTeamMember(app, userId)) return { percent: 100, promotion: 'team_member' };
   return { percent: 0, promotion: null };
 }
 

@@ -105,6 +105,20 @@ export class GuildAccess {
     return (userId) => (s ? this.permsIn(s, channelId, userId) : null);
   }
 
+  /**
+   * An app installed without a bot (`applications.commands` only) acts as its integration: @everyone's permissions
+   * with the channel's @everyone overwrite and any member overwrite naming the application. Null for an unknown guild.
+   */
+  async integrationPerms(guildId: string, channelId: string, applicationId: string): Promise<bigint | null> {
+    const s = await this.state(guildId);
+    if (!s) return null;
+    const subj: PermissionSubject = { userId: applicationId, guildId, ownerId: s.ownerId, rolePermissions: s.rolePermissions, memberRoleIds: [], timeoutUntil: null };
+    let ch = s.channels.get(channelId);
+    if (ch && THREAD_TYPES.has(ch.type) && ch.parentId) ch = s.channels.get(ch.parentId) ?? ch;
+    const now = this.clock.now();
+    return ch ? channelPermissions(subj, ch.overwrites, { voice: VOICE_TYPES.has(ch.type), now }) : guildPermissions(subj, now);
+  }
+
   private permsIn(s: GuildState, channelId: string, userId: string): bigint | null {
     const subj = this.subject(s, userId);
     if (!subj) return null;

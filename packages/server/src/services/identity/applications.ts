@@ -27,6 +27,12 @@ export const APP_FLAGS = {
 export const OWNER_SETTABLE_FLAGS = APP_FLAGS.GATEWAY_PRESENCE_LIMITED | APP_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED | APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED
   | APP_FLAGS.PUBLIC_OAUTH2_CLIENT | APP_FLAGS.EMBEDDED;
 
+/** The app's team: its owner, and the members listed in `extra.team_member_ids` (Accord has no team routes yet). */
+export function isTeamMember(app: ApplicationRecord, userId: string): boolean {
+  const members: unknown = app.extra.team_member_ids;
+  return app.owner_id === userId || (Array.isArray(members) && members.includes(userId));
+}
+
 export async function getApplication(ctx: Ctx, id: string): Promise<ApplicationRecord | null> {
   return ctx.repos.applications.byId(id);
 }

@@ -156,6 +156,21 @@ export class ApplicationsRepo extends Repo {
       .execute();
   }
 
+  /**
+   * How many guilds an app is installed in: those its bot is a member of, and those it was installed in with
+   * `applications.commands` (a whole word of the space-separated scopes), each guild once.
+   */
+  async installedGuildCount(applicationId: string, botUserId: string | null): Promise<number> {
+    const commands = this.db.selectFrom('application_guild_installs').select('guild_id').where('application_id', '=', applicationId)
+      .where((eb) => eb.or([
+        eb('scopes', '=', 'applications.commands'), eb('scopes', 'like', 'applications.commands %'),
+        eb('scopes', 'like', '% applications.commands'), eb('scopes', 'like', '% applications.commands %'),
+      ]));
+    const all = botUserId ? commands.union(this.db.selectFrom('members').select('guild_id').where('user_id', '=', botUserId)) : commands;
+    const row = await this.db.selectFrom(all.as('g')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** The ids of the applications a user owns. */
   async idsOwnedBy(ownerId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('applications').select('id').where('owner_id', '=', ownerId).execute();

@@ -116,12 +116,6 @@ export class MembersRepo extends Repo {
     return parseJson<string[]>(m?.roles, []);
   }
 
-  /** In how many guilds a user is a member. */
-  async guildCountOf(userId: string): Promise<number> {
-    const row = await this.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
   /** The guilds a user is a member of (id, name, icon, MFA level), by id. */
   async guildSummariesOf(userId: string): Promise<{ id: string; name: string; icon: string | null; mfa_level: number }[]> {
     const rows = await this.db.selectFrom('members').innerJoin('guilds', 'guilds.id', 'members.guild_id')

@@ -5,6 +5,8 @@ import type { ApplicationRecord } from '../../../store/records.js';
 import { canUseCommand } from './permissions.js';
 import type { CommandRecord } from './types.js';
 import { commandWire } from './wire.js';
+import { appsInstalledIn } from '../../identity/oauth2/grants.js';
+import { previewAppsIn } from '../../activities/preview.js';
 
 /** What the official client's command picker loads: the apps and the commands the person may use. */
 export interface CommandIndex {
@@ -37,14 +39,16 @@ export function offered(c: CommandRecord, integrationType: number, context: numb
 }
 
 /**
- * GET /guilds/{id}/application-command-index: apps whose bot is a member, with their guild commands and their
- * guild-installable global commands, filtered by default_member_permissions and the guild's overwrites.
+ * GET /guilds/{id}/application-command-index: apps installed in the guild (their bot is a member, or they were
+ * installed with `applications.commands` only), with their guild commands and their guild-installable global
+ * commands, filtered by default_member_permissions and the guild's overwrites.
  */
 export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string): Promise<CommandIndex> {
   if (!isSnowflake(guildId)) throw Errors.unknownGuild();
   await ctx.access.requireGuild(guildId, actor.user.id);
-  const apps = await ctx.repos.applications.withBotInGuild(guildId);
-  if (!apps.length) return build([], []);
+  const apps = await appsInstalledIn(ctx, guildId);
+  const previews = await previewEntryPoints(ctx, actor, guildId, apps);
+  if (!apps.length) return build(previews.apps, previews.commands);
   const appIds = apps.map((a) => a.id);
   const [commands, sets] = await Promise.all([
     ctx.repos.commands.ofApps(appIds, guildId),
@@ -57,7 +61,16 @@ export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string)
     const sets = { command: overwrites.get(cmd.id) ?? null, application: overwrites.get(cmd.application_id) ?? null };
     if (await canUseCommand(ctx, { command: cmd, guildId, userId: actor.user.id, overwrites: sets })) visible.push(cmd);
   }
-  return build(apps, visible);
+  return build([...apps, ...previews.apps], [...visible, ...previews.commands]);
+}
+
+/** The person's own in-development Activities not installed here: their Entry Point, for the App Launcher. */
+async function previewEntryPoints(ctx: Ctx, actor: Actor, guildId: string, installed: ApplicationRecord[]): Promise<{ apps: ApplicationRecord[]; commands: CommandRecord[] }> {
+  const have = new Set(installed.map((a) => a.id));
+  const apps = (await previewAppsIn(ctx, actor.user.id, guildId)).filter((a) => !have.has(a.id));
+  if (!apps.length) return { apps: [], commands: [] };
+  const commands = (await ctx.repos.commands.ofApps(apps.map((a) => a.id), null)).filter((c) => c.type === 4 && (!c.contexts || c.contexts.includes(0)));
+  return { apps, commands };
 }
 
 /** GET /users/@me/application-command-index: apps the person installed to their account, and their user-installable commands. */

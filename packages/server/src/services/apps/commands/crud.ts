@@ -3,6 +3,7 @@ import { ApiError, Errors, formError } from '../../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { getApplication } from '../../identity/applications.js';
+import { isInstalledInGuild } from '../../identity/oauth2/grants.js';
 import { Checker } from '../components/check.js';
 import { commandDataJson } from '../../../store/repos/commands.js';
 import { COMMAND_LIMITS, type CommandData, type CommandRecord } from './types.js';
@@ -36,9 +37,9 @@ export async function requireCommandApp(ctx: Ctx, actor: Actor, applicationId: s
   return app;
 }
 
-/** Guild commands need the app's bot in the guild: 50001 otherwise (unknown guilds included). */
+/** Guild commands need the app installed in the guild (bot or `applications.commands`): 50001 otherwise (unknown guilds included). */
 export async function requireAppInGuild(ctx: Ctx, app: ApplicationRecord, guildId: string): Promise<void> {
-  if (!isSnowflake(guildId) || !app.bot_user_id || !(await ctx.access.isMember(guildId, app.bot_user_id))) throw Errors.missingAccess();
+  if (!isSnowflake(guildId) || !(await isInstalledInGuild(ctx, app, guildId))) throw Errors.missingAccess();
 }
 
 /** The app's supported installation contexts: the keys of `integration_types_config` (default GUILD_INSTALL). */

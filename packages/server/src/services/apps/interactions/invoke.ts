@@ -19,6 +19,7 @@ import { readOptions, type OptionContext } from './options.js';
 import { buildPayload, partialInvokerMember } from './payload.js';
 import { launchForInteraction } from './respond.js';
 import { checkLaunch } from '../../activities/instances.js';
+import { inActivityPreview } from '../../activities/preview.js';
 import { Resolved } from './resolve.js';
 import {
   insertInteraction, loadInteraction, mintInteractionToken, saveInteraction, tokenExpired, unknownInteraction,
@@ -102,7 +103,7 @@ export async function invokeInteraction(ctx: Ctx, actor: Actor, body: unknown, f
 
   const ownerKeys = Object.keys(built.owners);
   const userInstallOnly = ownerKeys.length === 1 && ownerKeys[0] === '1';
-  const forceEphemeral = place.context === Context.GUILD && userInstallOnly && !place.botInGuild && !(place.userPerms & P.USE_EXTERNAL_APPS);
+  const forceEphemeral = place.context === Context.GUILD && userInstallOnly && !place.guildInstalled && !(place.userPerms & P.USE_EXTERNAL_APPS);
   const user = publicUser(place.user);
   const member = partialInvokerMember(place);
   const data: InteractionData = {
@@ -146,11 +147,20 @@ function commandOwners(cmd: CommandRecord, place: Place): Record<string, string>
   return Object.keys(owners).length ? owners : null;
 }
 
+/**
+ * A developer launching their in-development Activity where it is not installed: the Entry Point acts as their own
+ * installation (owners "1"). Null for anyone else.
+ */
+async function previewOwners(ctx: Ctx, cmd: CommandRecord, place: Place): Promise<Record<string, string> | null> {
+  if (cmd.type !== 4 || cmd.guild_id || !place.guild || (cmd.contexts && !cmd.contexts.includes(Context.GUILD))) return null;
+  return (await inActivityPreview(ctx, place.app, place.user.id, place.guild.id)) ? { '1': place.user.id } : null;
+}
+
 async function commandInteraction(ctx: Ctx, place: Place, b: InvokeInput, files: UploadedFile[]): Promise<Built> {
   const d = parseBody(z.object({ data: CommandDataBody }), { data: b.data }).data;
   const cmd = await getCommand(ctx, place.app.id, d.id);
   if (!cmd || cmd.application_id !== place.app.id) throw unknownCommand();
-  const owners = commandOwners(cmd, place);
+  const owners = commandOwners(cmd, place) ?? (await previewOwners(ctx, cmd, place));
   if (!owners) throw unknownCommand();
   if (d.name !== cmd.name) throw fieldError(['data', 'name'], 'APPLICATION_COMMAND_NAME_MISMATCH', 'The command name does not match the command.');
   if (d.type != null && d.type !== cmd.type) throw fieldError(['data', 'type'], 'APPLICATION_COMMAND_TYPE_MISMATCH', 'The command type does not match the command.');

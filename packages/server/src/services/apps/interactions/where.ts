@@ -6,6 +6,7 @@ import { getMember } from '../../guilds/lookup.js';
 import { channelAccess, DM_TYPES, loadChannel } from '../../messages/channel.js';
 import { getUser } from '../../identity/users.js';
 import { isId } from '../../../core/ids.js';
+import { isInstalledInGuild } from '../../identity/oauth2/grants.js';
 
 /** Where an interaction happens and what the app may do there: context, installations, permissions. */
 
@@ -37,6 +38,8 @@ export interface Place {
   context: 0 | 1 | 2;
   /** The app's bot user is a member of the guild. */
   botInGuild: boolean;
+  /** The app is installed in the guild: its bot is a member, or it was installed with `applications.commands`. */
+  guildInstalled: boolean;
   /** The user installed the app to their account (oauth_grants with integration_type 1). */
   userInstalled: boolean;
   /** The invoking user's permissions in the channel. */
@@ -77,29 +80,31 @@ export async function placeOf(ctx: Ctx, app: ApplicationRecord, user: UserRecord
       bot ? ctx.access.isMember(channel.guild_id, bot.id) : Promise.resolve(false),
     ]);
     if (!guild) throw Errors.unknownGuild();
+    const guildInstalled = botInGuild || (await isInstalledInGuild(ctx, app, guild.id));
     let appPerms: bigint;
     if (botInGuild && bot) appPerms = (await ctx.access.channelPerms(channel.guild_id, channel.id, bot.id)) ?? 0n;
+    else if (guildInstalled) appPerms = (await ctx.access.integrationPerms(channel.guild_id, channel.id, app.id)) ?? 0n;
     else appPerms = userPerms & USER_APP_GUILD_PERMISSIONS;
-    return { app, bot, user, channel, guild, member, context: Context.GUILD, botInGuild, userInstalled: installed, userPerms, appPerms };
+    return { app, bot, user, channel, guild, member, context: Context.GUILD, botInGuild, guildInstalled, userInstalled: installed, userPerms, appPerms };
   }
   const botDm = channel.type === 1 && !!bot && (channel.recipients ?? []).includes(bot.id);
   return {
     app, bot, user, channel, guild: null, member: null,
     context: botDm ? Context.BOT_DM : Context.PRIVATE_CHANNEL,
-    botInGuild: false, userInstalled: installed, userPerms,
+    botInGuild: false, guildInstalled: false, userInstalled: installed, userPerms,
     appPerms: botDm ? BOT_DM_APP_PERMISSIONS : PRIVATE_APP_PERMISSIONS,
   };
 }
 
 /**
  * authorizing_integration_owners for an interaction here, limited to the installation types given (a command's
- * `integration_types`): "0" → the guild id (app installed there) or "0" in the bot DM; "1" → the user's id when
+ * `integration_types`): "0" → the guild id (app installed there, with or without its bot) or "0" in the bot DM; "1" → the user's id when
  * they installed the app. Values are strings.
  */
 export function ownersFor(place: Place, integrationTypes: number[]): Record<string, string> {
   const owners: Record<string, string> = {};
   if (integrationTypes.includes(0)) {
-    if (place.context === Context.GUILD && place.botInGuild && place.guild) owners['0'] = place.guild.id;
+    if (place.context === Context.GUILD && place.guildInstalled && place.guild) owners['0'] = place.guild.id;
     if (place.context === Context.BOT_DM) owners['0'] = '0';
   }
   if (integrationTypes.includes(1) && place.userInstalled) owners['1'] = place.user.id;

@@ -88,6 +88,23 @@ export async function isInstalledInGuild(ctx: Ctx, app: ApplicationRecord, guild
   return scopes !== null && splitScopes(scopes).includes('applications.commands');
 }
 
+/**
+ * The apps installed in a guild, by id: those whose bot is a member and those installed with
+ * `applications.commands` (no bot needed). What the guild's command index offers.
+ */
+export async function appsInstalledIn(ctx: Ctx, guildId: string): Promise<ApplicationRecord[]> {
+  const [withBot, installs] = await Promise.all([
+    ctx.repos.applications.withBotInGuild(guildId),
+    ctx.repos.applications.installsIn(guildId),
+  ]);
+  const have = new Set(withBot.map((a) => a.id));
+  const commandsOnly = installs
+    .filter((i) => !have.has(i.application_id) && splitScopes(i.scopes).includes('applications.commands'))
+    .map((i) => i.application_id);
+  const extra = commandsOnly.length ? await ctx.repos.applications.listByIds(commandsOnly) : [];
+  return [...withBot, ...extra].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0));
+}
+
 /** Whether a user installed the app to their account (integration_type 1). */
 export async function isUserInstalled(ctx: Ctx, applicationId: string, userId: string): Promise<boolean> {
   return (await getGrant(ctx, applicationId, userId))?.integrationType === 1;
@@ -96,7 +113,7 @@ export async function isUserInstalled(ctx: Ctx, applicationId: string, userId: s
 export async function installCounts(ctx: Ctx, app: ApplicationRecord): Promise<{ users: number; guilds: number; authorizations: number }> {
   const [grants, guilds] = await Promise.all([
     ctx.repos.oauth.grantCounts(app.id),
-    app.bot_user_id ? ctx.repos.members.guildCountOf(app.bot_user_id) : Promise.resolve(0),
+    ctx.repos.applications.installedGuildCount(app.id, app.bot_user_id),
   ]);
   return { users: grants.userInstalls, guilds, authorizations: grants.authorizations };
 }
