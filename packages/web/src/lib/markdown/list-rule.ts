@@ -1,5 +1,5 @@
 import { SimpleMarkdown } from 'discord-markdown-parser';
-import type { MdNode } from './parse.js';
+import type { MdNode } from './node.js';
 import { atLineStart, type ParserRule } from './line-rules.js';
 
 /**

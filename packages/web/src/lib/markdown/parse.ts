@@ -1,6 +1,7 @@
 import { rulesExtended, SimpleMarkdown } from 'discord-markdown-parser';
 import { listRule } from './list-rule.js';
 import { heading, subtext } from './line-rules.js';
+import type { MdNode } from './node.js';
 
 /**
  * Markdown of the official flavour, parsed by discord-markdown-parser (simple-markdown with the platform's
@@ -9,11 +10,7 @@ import { heading, subtext } from './line-rules.js';
  * lists, headings and subtext come from our own rules (list-rule.ts, line-rules.ts).
  */
 
-export interface MdNode {
-  type: string;
-  content?: string | MdNode[];
-  [key: string]: unknown;
-}
+export type { MdNode } from './node.js';
 
 const parser = SimpleMarkdown.parserFor({ ...rulesExtended, heading, subtext, list: listRule });
 const cache = new Map<string, MdNode[]>();
