@@ -33,6 +33,12 @@ export interface Config {
    */
   devToken?: string;
   seed: boolean;
+  /** A world snapshot (JSON) to start from: every table replaced by its rows (store/snapshot.ts). */
+  importFile?: string;
+  /** Where the world is written as a snapshot when the server stops (SIGINT, SIGTERM). */
+  exportOnExit?: string;
+  /** A clock that stands still at a fixed start time until moved, and secrets from a fixed seed: two runs, the same world. */
+  deterministic: boolean;
   /** real (the platform's limits, the default), relaxed (10x, for local load) or off; true/false are aliases of real/off. */
   rateLimits: RateLimitMode | boolean;
   /** Table-driven JS GHASH for voice sealing (faster, leaks H through cache timing); off by default. */
@@ -104,6 +110,9 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--tls-hosts', env: 'ACCORD_TLS_HOSTS', key: 'tlsHosts', kind: 'string', doc: 'Further names the generated --tls certificate covers, comma-separated (none for none): the platform\'s, for clients that hard-code them and are pointed here through /etc/hosts', def: DISCORD_HOSTS },
   { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback callers with the dev token printed at start)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
+  { flag: '--import', env: 'ACCORD_IMPORT', key: 'importFile', kind: 'string', doc: 'Start from a world snapshot (JSON written by --export-on-exit or GET /__dev/snapshot): every table replaced by its rows', def: '' },
+  { flag: '--export-on-exit', env: 'ACCORD_EXPORT_ON_EXIT', key: 'exportOnExit', kind: 'string', doc: 'Write the world to this JSON file when the server stops (SIGINT, SIGTERM)', def: '' },
+  { flag: '--deterministic', env: 'ACCORD_DETERMINISTIC', key: 'deterministic', kind: 'boolean', doc: 'Dev worlds that repeat: the clock stands at 2026-01-01T00:00:00Z until moved, ids and secrets follow a fixed sequence, so two runs give the same snapshot', def: 'false' },
   { flag: '--trust-proxy', env: 'ACCORD_TRUST_PROXY', key: 'trustProxy', kind: 'string', doc: 'Behind a reverse proxy: honour X-Forwarded-For from it (true, a hop count, or the proxy addresses/CIDRs, comma-separated); the flag alone means true', def: 'false' },
   { flag: '--gateway-connections-per-ip', env: 'ACCORD_GATEWAY_CONNECTIONS_PER_IP', key: 'gatewayConnectionsPerIp', kind: 'number', doc: 'Gateway connections one client IP may hold open (more are refused); --dev raises the default to 10000 for local load', def: '100' },
   { flag: '--identify-timeout', env: 'ACCORD_IDENTIFY_TIMEOUT', key: 'identifyTimeoutMs', kind: 'number', doc: 'Gateway sockets that send no Identify or Resume within this many ms are closed (4003)', def: '20000' },
@@ -144,7 +153,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     else raw[s.key] = inline ?? argv[++i];
   }
   const cfg: Config = {
-    host: '127.0.0.1', port: 8080, dataDir: './data', tls: false, tlsHosts: DISCORD_HOSTS, dev: false, seed: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1, role: 'all',
+    host: '127.0.0.1', port: 8080, dataDir: './data', tls: false, tlsHosts: DISCORD_HOSTS, dev: false, seed: false, deterministic: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1, role: 'all',
     heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info', trustProxy: false, gatewayConnectionsPerIp: 100, identifyTimeoutMs: 20000,
     voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
@@ -160,6 +169,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (cfg.dev) cfg.devToken ||= env.ACCORD_DEV_TOKEN || crypto.randomBytes(24).toString('base64url');
   else cfg.devToken = undefined;
   if (cfg.devToken !== undefined && !/^[\w-]{16,200}$/.test(cfg.devToken)) throw new Error('ACCORD_DEV_TOKEN: 16 to 200 letters, digits, _ or -');
+  if (cfg.deterministic && !cfg.dev) throw new Error('--deterministic needs --dev: its secrets follow a fixed sequence anyone can repeat');
   if (cfg.tlsCert || cfg.tlsKey) cfg.tls = true;
   cfg.rateLimits = rateLimitMode(cfg.rateLimits);
   cfg.trustProxy = trustProxyValue(cfg.trustProxy);

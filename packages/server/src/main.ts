@@ -3,6 +3,7 @@ import { isDiskFull, isUnavailable } from './core/errors.js';
 import { loadConfig } from './config.js';
 import { localCaPath } from './core/local-tls.js';
 import { seedWorld } from './dev/seed.js';
+import { exportWorld } from './dev/world-snapshot.js';
 import cluster from 'node:cluster';
 import { assertWorkersAllowed, runPrimary, workerCount, workerIndex, workerOverrides } from './workers.js';
 
@@ -46,7 +47,18 @@ async function main() {
     console.log(`accord: TLS uses the local CA ${ca}; trust it with  NODE_EXTRA_CA_CERTS=${ca}  (Node, set before it starts) or  SSL_CERT_FILE=${ca}  (Python: a bundle, so add the system CAs if other hosts are needed)`);
   }
   if (server.role === 'all' || server.role === 'api') console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    if (config.exportOnExit && index === 0) {
+      try {
+        await exportWorld(server.ctx, config.exportOnExit);
+        console.log(`accord: world written to ${config.exportOnExit}`);
+      } catch (err) {
+        console.error(`accord: could not write the world to ${config.exportOnExit}: ${(err as Error).message}`);
+      }
+    }
     await server.close();
     process.exit(0);
   };

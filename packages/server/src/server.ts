@@ -27,6 +27,9 @@ import { buildProbeHttp, registerHealth } from './http/health.js';
 import { refuseUpgrade } from './http/upgrade-refusal.js';
 import { DependencyHealth } from './store/health.js';
 import { derivedPublicUrl, explainListenError, prepareApiTls } from './http/listener.js';
+import cluster from 'node:cluster';
+import { useDeterministicRandom } from './core/random.js';
+import { DETERMINISTIC_START, importWorld } from './dev/world-snapshot.js';
 
 export interface RunningServer {
   ctx: Ctx;
@@ -50,7 +53,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const config = loadConfig(argv, process.env, overrides);
   const role = config.role;
   const has = (part: Part) => hasPart(role, part);
-  const clock = new Clock();
+  // --deterministic (dev only): a frozen clock, ids without the process id, secrets from a fixed seed.
+  if (config.deterministic) useDeterministicRandom('accord');
+  const clock = new Clock(config.deterministic ? DETERMINISTIC_START : null);
   // What this process knows of its database and Redis being away: requests fail fast (503) until they are back.
   const health = new DependencyHealth(config.logLevel !== 'silent');
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema, health });
@@ -61,7 +66,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const ctx: Ctx = {
     config, clock, bus, health,
     repos: new Repos(store),
-    ids: node?.ids ?? new Snowflakes(clock),
+    ids: node?.ids ?? new Snowflakes(clock, 1n, config.deterministic ? 0n : undefined),
     access: new GuildAccess(new Repos(store), clock, bus),
     presences: node?.presences ?? new MemoryPresences(),
     publicUrl: '',
@@ -70,6 +75,8 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     limits: node?.limits ?? new MemoryRateLimits(clock),
     callStore: node?.calls,
   };
+  // A cluster's primary imports before forking (workers.ts).
+  if (config.importFile && !cluster.isWorker) await importWorld(ctx, config.importFile);
   // --tls: every role's port (API, CDN, Gateway, probes) speaks HTTPS, so the URLs built from publicUrl are https/wss.
   const tls = prepareApiTls(config);
   const app = has('http') ? buildHttp(ctx, ctx.limits, tls).app : buildProbeHttp(tls);

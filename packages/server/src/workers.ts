@@ -2,6 +2,8 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import type { Config } from './config.js';
 import { openStore } from './store/db.js';
+import { Repos } from './store/repos/index.js';
+import { readSnapshotFile } from './store/snapshot.js';
 import { prepareVoiceTls } from './voice/server.js';
 import { prepareApiTls } from './http/listener.js';
 
@@ -41,6 +43,7 @@ export function workerOverrides(cfg: Config, i: number): Partial<Config> {
  */
 export async function runPrimary(cfg: Config, n: number): Promise<void> {
   const store = await openStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, databaseSchema: cfg.databaseSchema });
+  if (cfg.importFile) await new Repos(store).restore(readSnapshotFile(cfg.importFile));
   await store.close();
   prepareVoiceTls(cfg);
   prepareApiTls(cfg);

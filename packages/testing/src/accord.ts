@@ -2,6 +2,15 @@ import { request, type RequestOptions } from './api.js';
 import { AppWatch, Clock, DevApi, Faults } from './dev.js';
 import { buildWorld, type World, type WorldSpec } from './world.js';
 
+/** A world snapshot: every table's rows, the clock and the newest id (the server's store/snapshot.ts). */
+export interface WorldSnapshot {
+  format: 'accord-world';
+  version: 1;
+  clock: number;
+  last_id: string | null;
+  tables: Record<string, Record<string, unknown>[]>;
+}
+
 /** A running Accord: its URLs, a world builder, the clock, the inspector and faults (dev mode). */
 export class Accord {
   /** `http://127.0.0.1:<port>/api/v10`, what libraries take as their API base. */
@@ -32,9 +41,14 @@ export class Accord {
 
   /** People, a guild with channels and roles, and apps installed in it, in one call. */
   async world(spec?: WorldSpec): Promise<World> {
-    const w = await buildWorld(this.api, this.gatewayUrl, spec);
+    const w = await buildWorld(this.api, this.gatewayUrl, spec, this.worlds.length + 1);
     this.worlds.push(w);
     return w;
+  }
+
+  /** The whole world as JSON, as `--export-on-exit` writes it and `startAccord({ import })` reads it. */
+  snapshot(): Promise<WorldSnapshot> {
+    return this.dev.call<WorldSnapshot>('/snapshot');
   }
 
   /** Watches one app from now on (and its recent past): its Gateway dispatches and API requests. */

@@ -1,5 +1,5 @@
 export { startAccord, type StartOptions } from './start.js';
-export { Accord } from './accord.js';
+export { Accord, type WorldSnapshot } from './accord.js';
 export { AccordApiError } from './api.js';
 export { Person, type AppRef, type MessageInput, type MessageWait } from './person.js';
 export type { World, WorldApp, WorldSpec, AppSpec } from './world.js';

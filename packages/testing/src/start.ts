@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { Accord } from './accord.js';
+import { Accord, type WorldSnapshot } from './accord.js';
 
 export interface StartOptions {
   /** Data directory; a fresh temp dir (removed at close) by default. */
@@ -13,6 +13,12 @@ export interface StartOptions {
   args?: string[];
   /** Environment of the server process (added to this one's). */
   env?: Record<string, string>;
+  /** Start from this world: a snapshot file, or a snapshot from `accord.snapshot()`. */
+  import?: string | WorldSnapshot;
+  /** Write the world to this file when the server stops (`close()`). */
+  exportOnExit?: string;
+  /** A frozen clock (2026-01-01 until moved), ids and secrets from a fixed sequence: two runs, the same world. */
+  deterministic?: boolean;
   /** Server output on this process's stderr (default: only when it fails to start). */
   verbose?: boolean;
   /** Milliseconds to wait for the server to listen (default 30 s). */
@@ -40,8 +46,16 @@ export async function startAccord(options: StartOptions = {}): Promise<Accord> {
   const ownDir = !options.dataDir;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'accord-testing-'));
   const devToken = crypto.randomBytes(24).toString('base64url');
+  const args = [...(options.args ?? [])];
+  if (options.deterministic) args.push('--deterministic');
+  if (options.exportOnExit) args.push('--export-on-exit', path.resolve(options.exportOnExit));
+  if (options.import) {
+    const file = typeof options.import === 'string' ? path.resolve(options.import) : path.join(dataDir, 'import.json');
+    if (typeof options.import !== 'string') fs.writeFileSync(file, JSON.stringify(options.import));
+    args.push('--import', file);
+  }
   const { main, tsx } = serverEntry();
-  const child = spawn(process.execPath, ['--import', tsx, main, 'start', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--dev', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, ['--import', tsx, main, 'start', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--dev', ...args], {
     env: { ...process.env, ACCORD_DEV_TOKEN: devToken, ACCORD_LOG_LEVEL: 'silent', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

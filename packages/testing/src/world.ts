@@ -40,11 +40,12 @@ export interface World {
 const ALL_BUT_ADMIN = ALL_PERMISSIONS & ~P.ADMINISTRATOR;
 const PRIVILEGED_INTENT_FLAGS = (1 << 13) | (1 << 15) | (1 << 19);
 
-let worlds = 0;
-
-/** Builds a world in one call, through the public API as its people would: accounts, a guild, channels, roles, apps. */
-export async function buildWorld(api: string, gatewayUrl: string, spec: WorldSpec = {}): Promise<World> {
-  const suffix = `${process.pid.toString(36)}${(++worlds).toString(36)}`;
+/**
+ * Builds a world in one call, through the public API as its people would: accounts, a guild, channels, roles, apps.
+ * `n` numbers the server's worlds, so usernames stay unique on it and two runs of a script name people alike.
+ */
+export async function buildWorld(api: string, gatewayUrl: string, spec: WorldSpec = {}, n = 1): Promise<World> {
+  const suffix = `w${n}`;
   const names = spec.people ?? ['alice', 'bob'];
   if (!names.length) throw new Error('a world needs at least one person (its owner)');
   const people: Record<string, Person> = {};

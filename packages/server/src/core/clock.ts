@@ -5,8 +5,15 @@
 export class Clock {
   private offsetMs = 0;
 
+  /** `frozenAt`: a clock that stands still at that time until moved (`--deterministic`), so two runs see the same times. */
+  constructor(private readonly frozenAt: number | null = null) {}
+
+  private base(): number {
+    return this.frozenAt ?? Date.now();
+  }
+
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.base() + this.offsetMs;
   }
 
   nowIso(): string {
@@ -19,7 +26,7 @@ export class Clock {
   }
 
   set(epochMs: number): void {
-    this.offsetMs = epochMs - Date.now();
+    this.offsetMs = epochMs - this.base();
   }
 
   get offset(): number {

@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 export class Snowflakes {
   private lastMs = 0n;
   private increment = 0n;
+  private lastId: string | null = null;
 
   constructor(private readonly clock: Clock, private readonly worker = 1n, private readonly processId = BigInt(process.pid % 32)) {}
 
@@ -18,6 +19,21 @@ export class Snowflakes {
       this.increment = 0n;
     }
     this.lastMs = ms;
-    return ((ms << 22n) | (this.worker << 17n) | (this.processId << 12n) | this.increment).toString();
+    this.lastId = ((ms << 22n) | (this.worker << 17n) | (this.processId << 12n) | this.increment).toString();
+    return this.lastId;
+  }
+
+  /** The newest id issued, if any (a world snapshot records it). */
+  last(): string | null {
+    return this.lastId;
+  }
+
+  /** Issues ids after this one from now on, whatever the clock says (a world imported from a snapshot). */
+  continueAfter(id: string): void {
+    const n = BigInt(id);
+    const ms = n >> 22n;
+    if (ms < this.lastMs || (ms === this.lastMs && (n & 0xfffn) <= this.increment)) return;
+    this.lastMs = ms;
+    this.increment = n & 0xfffn;
   }
 }

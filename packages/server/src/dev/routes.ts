@@ -8,6 +8,7 @@ import { registerConnectionDevRoutes } from './connections.js';
 import { Inspector, registerInspectorRoutes } from './inspector.js';
 import { registerUserDevRoutes } from './users.js';
 import { registerSocialDevRoutes } from './social.js';
+import { worldSnapshot } from './world-snapshot.js';
 
 const ClockBody = z.object({
   advance_ms: z.number().int().min(0).max(10 * 365 * 86400_000).optional(),
@@ -33,6 +34,7 @@ export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): { inspector: 
       ctx.bus.publish({ t: '__CLOCK_MOVED', d: { now: ctx.clock.now() } });
       return { now: ctx.clock.nowIso(), offset_ms: ctx.clock.offset };
     });
+    scope.get('/__dev/snapshot', async () => worldSnapshot(ctx)); // the world as --export-on-exit writes it
     registerConnectionDevRoutes(scope, ctx); // POST /__dev/users/{id}/connections
     registerUserDevRoutes(scope, ctx); // GET /__dev/users, POST /__dev/users/{id}/token (act as user)
     registerInspectorRoutes(scope, ctx, inspector, app); // GET /__dev/inspector/applications, /__dev/inspector/stream

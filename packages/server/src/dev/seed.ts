@@ -5,7 +5,7 @@ import { createApplication, resetBotToken, updateApplication, APP_FLAGS } from '
 import { installBot } from '../services/identity/bot-install.js';
 import { addMember } from '../services/guilds/membership.js';
 import { ALL_PERMISSIONS, P } from '@accord/protocol';
-import crypto from 'node:crypto';
+import { randomBytes } from '../core/random.js';
 
 export interface SeedWorld {
   guildId: string;
@@ -22,7 +22,7 @@ export interface SeedWorld {
  * permission but ADMINISTRATOR and all privileged intents on. Names get a suffix when the world already exists.
  */
 export async function seedWorld(ctx: Ctx): Promise<SeedWorld> {
-  const suffix = crypto.randomBytes(2).toString('hex');
+  const suffix = randomBytes(2).toString('hex');
   const users = [];
   for (const name of ['alice', 'bob']) {
     const password = `password-${name}`;

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
@@ -10,6 +9,7 @@ import { guildRoles, requireGuildRecord } from './lookup.js';
 import { checkId } from '../../core/ids.js';
 import { renderGuild } from './guild.js';
 import { getUser } from '../identity/users.js';
+import { randomInt } from '../../core/random.js';
 
 /**
  * Guild templates: a snapshot of a guild's settings, roles and channels under a code. One template per guild (30031);
@@ -19,7 +19,7 @@ import { getUser } from '../identity/users.js';
 const unknownTemplate = () => new ApiError(404, 10057, 'Unknown guild template');
 const alreadyHasTemplate = () => new ApiError(400, 30031, 'Guild already has a template');
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
-const newCode = () => Array.from({ length: 12 }, () => ALPHABET[crypto.randomInt(ALPHABET.length)]).join('');
+const newCode = () => Array.from({ length: 12 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 /** Template channel types: announcement and stage channels are saved as their plain kind, media as forum. */
 const TEMPLATE_TYPE: Record<number, number> = { 0: 0, 2: 2, 4: 4, 5: 0, 13: 2, 15: 15, 16: 15 };
 

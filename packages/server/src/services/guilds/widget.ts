@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
@@ -9,6 +8,7 @@ import { onlineCount } from '../../bus/presence-state.js';
 import { WIDGET_STYLES, renderWidget } from './widget-image.js';
 import { z } from 'zod';
 import { parseBody } from '../../core/validation.js';
+import { randomBytes } from '../../core/random.js';
 
 /** The guild widget: its settings, widget.json and widget.png. */
 
@@ -42,7 +42,7 @@ async function enabledWidget(ctx: Ctx, guildId: string) {
 async function widgetInvite(ctx: Ctx, guildId: string, channelId: string): Promise<string> {
   const existing = await ctx.repos.invites.permanentSystemInviteOf(channelId);
   if (existing) return existing;
-  const code = crypto.randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
+  const code = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
   await ctx.repos.invites.insertRow({
     code, guild_id: guildId, channel_id: channelId, inviter_id: null, max_age: 0, max_uses: 0, uses: 0, temporary: 0,
     target_type: null, target_user_id: null, flags: 0, created_at: ctx.clock.now(),

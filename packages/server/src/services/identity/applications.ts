@@ -7,6 +7,7 @@ import { issueToken, revokeTokens } from './tokens.js';
 import { hashToken } from './tokens.js';
 import { KNOWN_SCOPES } from './oauth2/scopes.js';
 import { storeAppIcon } from './app-icon.js';
+import { ed25519KeyPair, randomBytes } from '../../core/random.js';
 
 const isKnownScope = (s: string) => KNOWN_SCOPES.has(s);
 
@@ -54,7 +55,7 @@ export async function createApplication(ctx: Ctx, owner: Actor, input: { name: s
   if (owner.kind !== 'user') throw Errors.botsCannotUse();
   if ((await ctx.repos.applications.countOwnedBy(owner.user.id)) >= 50) throw new ApiError(400, 50011, 'OAuth2 application limit reached');
   const bot = await createUser(ctx, { username: input.name.slice(0, 32), bot: true });
-  const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');
+  const { publicKey, privateKey } = ed25519KeyPair();
   const rawPublic = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const id = bot.id; // the platform gives an app and its bot user the same id
   const app: ApplicationRecord = {
@@ -65,7 +66,7 @@ export async function createApplication(ctx: Ctx, owner: Actor, input: { name: s
   };
   await ctx.repos.applications.insert(app, {
     signing_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-    client_secret_hash: hashToken(crypto.randomBytes(24).toString('base64url')),
+    client_secret_hash: hashToken(randomBytes(24).toString('base64url')),
   });
   return app;
 }
@@ -84,7 +85,7 @@ export async function resetBotToken(ctx: Ctx, app: ApplicationRecord): Promise<s
  * already issued stay valid (the platform does the same).
  */
 export async function resetClientSecret(ctx: Ctx, app: ApplicationRecord): Promise<string> {
-  const secret = crypto.randomBytes(24).toString('base64url');
+  const secret = randomBytes(24).toString('base64url');
   await ctx.repos.applications.setClientSecretHash(app.id, hashToken(secret));
   return secret;
 }

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { randomBytes } from '../../core/random.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
 const PARAMS = { N: 16384, r: 8, p: 1 };
 
 export async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.randomBytes(16);
+  const salt = randomBytes(16);
   const key = await scrypt(password, salt, 32, PARAMS);
   return `scrypt$${PARAMS.N}$${salt.toString('base64')}$${key.toString('base64')}`;
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Ctx } from '../context.js';
+import { randomBytes } from '../../core/random.js';
 
 /** Tokens are stored only as this hash. */
 export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
@@ -7,8 +8,8 @@ export const hashToken = (token: string) => crypto.createHash('sha256').update(t
 /** Token shapes follow the platform's: base64 user id, a timestamp part, and an HMAC-sized random part. */
 export function mintToken(userId: string): string {
   const a = Buffer.from(userId).toString('base64url');
-  const b = crypto.randomBytes(4).toString('base64url');
-  const c = crypto.randomBytes(27).toString('base64url');
+  const b = randomBytes(4).toString('base64url');
+  const c = randomBytes(27).toString('base64url');
   return `${a}.${b}.${c}`;
 }
 

@@ -5,6 +5,7 @@ import { isAccountBanned } from './account-bans.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { issueToken } from './tokens.js';
 import { loginGuard } from './login-guard.js';
+import { randomInt } from '../../core/random.js';
 
 export async function getUser(ctx: Ctx, id: string): Promise<UserRecord | null> {
   return ctx.repos.users.byId(id);
@@ -42,7 +43,7 @@ export async function createUser(ctx: Ctx, input: NewUser): Promise<UserRecord> 
   const user: UserRecord = {
     id,
     username,
-    discriminator: input.bot ? String(1000 + Math.floor(Math.random() * 9000)) : '0',
+    discriminator: input.bot ? String(1000 + randomInt(9000)) : '0',
     global_name: input.globalName ?? null,
     avatar: null, banner: null, accent_color: null, bio: '',
     email: input.email?.toLowerCase() ?? null,

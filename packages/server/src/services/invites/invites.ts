@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../context.js';
 import { Errors } from '../../core/errors.js';
 import { P } from '@accord/protocol';
@@ -13,11 +12,12 @@ import { getUser } from '../identity/users.js';
 import { acceptRules, checkInviteRoles, codesWithMeta, deleteInviteExtras, inviteMeta, inviteRoles, saveInviteExtras } from './targets.js';
 import { countVanityUse, vanityGuild } from '../guilds/vanity.js';
 import { AuditLogEvent, auditChanges, inviteAudit, writeAuditLog } from '../moderation/audit-log.js';
+import { randomInt } from '../../core/random.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const MAX_INVITES = 1000;
 
-const newCode = () => Array.from({ length: 8 }, () => BASE62[crypto.randomInt(62)]).join('');
+const newCode = () => Array.from({ length: 8 }, () => BASE62[randomInt(62)]).join('');
 
 /** An invite stops working when its age or its uses run out; it then reads as unknown. */
 export function isLive(i: InviteRecord, now: number): boolean {

@@ -28,6 +28,7 @@ import { SocialRepo } from './social.js';
 import { ThreadsRepo } from './threads.js';
 import { UsersRepo } from './users.js';
 import { WebhooksRepo } from './webhooks.js';
+import { exportSnapshot, importSnapshot, type Snapshot } from '../snapshot.js';
 
 /**
  * The repositories, one per aggregate: the only code that knows how things are stored. Services reach storage only
@@ -102,5 +103,15 @@ export class Repos {
   /** One round trip to the database (readiness probes). */
   async ping(): Promise<void> {
     await sql`SELECT 1`.execute(this.db);
+  }
+
+  /** The whole world as a snapshot (store/snapshot.ts). */
+  snapshot(clock: number, lastId: string | null): Promise<Snapshot> {
+    return exportSnapshot(this.db, clock, lastId);
+  }
+
+  /** Replaces the whole world by a snapshot's, in one transaction. */
+  restore(snapshot: Snapshot): Promise<void> {
+    return importSnapshot(this.db, snapshot);
   }
 }

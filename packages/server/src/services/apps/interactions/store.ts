@@ -15,12 +15,13 @@ export const invalidWebhookToken = () => new ApiError(401, 50027, 'Invalid Webho
 /** The interaction records are defined with their repository (store/repos/interactions.ts). */
 export type { InteractionState, InteractionData, InteractionRecord } from '../../../store/repos/interactions.js';
 import type { InteractionData, InteractionRecord, InteractionState } from '../../../store/repos/interactions.js';
+import { randomBytes } from '../../../core/random.js';
 
 export const hashInteractionToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
 
 /** A continuation token: opaque to apps, `interaction:<id>:<secret>` base64url-encoded like the platform's. */
 export function mintInteractionToken(interactionId: string): string {
-  return Buffer.from(`interaction:${interactionId}:${crypto.randomBytes(32).toString('base64url')}`).toString('base64url');
+  return Buffer.from(`interaction:${interactionId}:${randomBytes(32).toString('base64url')}`).toString('base64url');
 }
 
 /**

@@ -11,6 +11,7 @@ import { followerSources } from '../announcements.js';
 import { getUsers } from '../../identity/users.js';
 import { WebhookName, loadWebhook, requireWebhookByToken } from './lookup.js';
 import { AuditLogEvent, auditChanges, webhookAudit, writeAuditLog } from '../../moderation/audit-log.js';
+import { randomBytes } from '../../../core/random.js';
 
 export { executeWebhook, getWebhookMessage, editWebhookMessage, deleteWebhookMessage } from './execute.js';
 export { loadWebhook, requireWebhookByToken, tokenMatches } from './lookup.js';
@@ -34,7 +35,7 @@ const TokenPatchBody = z.object({ name: WebhookName.optional(), avatar: Avatar }
 /** Image data is stored as a content hash, as user avatars are. */
 const imageHash = (data: string) => crypto.createHash('md5').update(data).digest('hex');
 
-const newToken = () => crypto.randomBytes(51).toString('base64url');
+const newToken = () => randomBytes(51).toString('base64url');
 
 async function loadWebhookChannel(ctx: Ctx, channelId: string): Promise<ChannelRecord & { guild_id: string }> {
   if (!isSnowflake(channelId)) throw Errors.unknownChannel();

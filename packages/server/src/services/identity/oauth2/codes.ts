@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { hashToken } from '../tokens.js';
 import { parseJson } from '../../../store/json.js';
+import { randomBytes } from '../../../core/random.js';
 
 /**
  * Short- and long-lived OAuth2 secrets kept in `oauth_codes`, by the hash of the secret: authorization codes,
@@ -18,7 +18,7 @@ export interface CodeRow<D> {
 }
 
 /** A URL-safe random secret. 22 bytes make the platform's 30-character token length. */
-export const randomSecret = (bytes = 22) => crypto.randomBytes(bytes).toString('base64url');
+export const randomSecret = (bytes = 22) => randomBytes(bytes).toString('base64url');
 
 const key = (kind: CodeKind, secret: string) => hashToken(`${kind}:${secret}`);
 /** The stored hash of a secret of this kind (the row's key). */

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Actor, Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import type { ApplicationRecord } from '../../../store/records.js';
@@ -11,6 +10,7 @@ import { getGrant, recordGrant } from './grants.js';
 import { issueTokens, type TokenResponse } from './issue.js';
 import { splitScopes, unknownScopes } from './scopes.js';
 import { userCodeGuard } from './user-code-guard.js';
+import { randomBytes } from '../../../core/random.js';
 
 /**
  * The device authorization grant (RFC 8628), as the Social SDK's GetTokenFromDevice uses it: the device asks for a
@@ -37,7 +37,7 @@ const display = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
 function newUserCode(): string {
   let out = '';
-  for (const b of crypto.randomBytes(8)) out += ALPHABET[b % ALPHABET.length];
+  for (const b of randomBytes(8)) out += ALPHABET[b % ALPHABET.length];
   return out;
 }
 

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { ApiError } from '../../../core/errors.js';
 import type { ApplicationRecord, UserRecord } from '../../../store/records.js';
@@ -18,6 +17,7 @@ export interface ProvisionalAccount {
 
 export type { ExternalIdentityRecord as IdentityRow } from '../../../store/repos/provisional.js';
 import type { ExternalIdentityRecord as IdentityRow } from '../../../store/repos/provisional.js';
+import { randomBytes } from '../../../core/random.js';
 
 export async function provisionalAccount(ctx: Ctx, userId: string): Promise<ProvisionalAccount | null> {
   return ctx.repos.provisional.account(userId);
@@ -41,7 +41,7 @@ export async function linkIdentity(ctx: Ctx, applicationId: string, ident: Exter
 async function freshUsername(ctx: Ctx, hint: string | null): Promise<string> {
   const base = (hint ?? 'player').toLowerCase().replace(/[^a-z0-9_.]/g, '').replace(/\.{2,}/g, '.').slice(0, 24) || 'player';
   for (let i = 0; i < 5; i++) {
-    const name = `${base}_${crypto.randomBytes(3).toString('hex')}`;
+    const name = `${base}_${randomBytes(3).toString('hex')}`;
     if (!(await ctx.repos.users.humanUsernameTaken(name))) return name;
   }
   throw PE.usernameGeneration();

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { Errors, fieldError } from '../../../core/errors.js';
 import { P } from '@accord/protocol';
@@ -17,6 +16,7 @@ import {
 import type { z } from 'zod';
 import type { BulkMembers, CreateLobby, CreateOrJoinLobby, EditLobby } from './model.js';
 import { limitCommunication } from '../sdk/limits.js';
+import { randomInt } from '../../../core/random.js';
 
 /**
  * Lobby lifecycle: create (app) and create-or-join by secret (players), read, edit, delete, members (add, update,
@@ -410,7 +410,7 @@ export async function lobbyChannelInvite(ctx: Ctx, caller: LobbyCaller, lobbyId:
   if (!ch || !ch.guild_id) throw Errors.unknownChannel();
   const now = ctx.clock.now();
   let code = '';
-  do code = Array.from({ length: 10 }, () => BASE62[crypto.randomInt(62)]).join('');
+  do code = Array.from({ length: 10 }, () => BASE62[randomInt(62)]).join('');
   while (await ctx.repos.invites.codeExists(code));
   const inviterId = lobby.linked_by ?? caller.user.id;
   await ctx.repos.invites.insertInvite({
