@@ -6,7 +6,7 @@ import { getApplication } from '../identity/applications.js';
 import { channelAccess, loadChannel } from '../messages/channel.js';
 import { isEmbedded } from './settings.js';
 import { publishInstance } from './events.js';
-import { instanceIdFor, instanceUpdateWire, locationOf, usersOf, type InstanceRecord, type ParticipantRecord } from './wire.js';
+import { instanceIdFor, instanceUpdateWire, locationOf, usersOf, type InstanceRecord, type ParticipantRecord } from '../../wire/activity.js';
 
 export type { InstanceRecord, ParticipantRecord };
 

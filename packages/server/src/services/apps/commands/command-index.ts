@@ -4,7 +4,7 @@ import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { canUseCommand } from './permissions.js';
 import type { CommandRecord } from './types.js';
-import { commandWire } from './wire.js';
+import { commandWire } from '../../../wire/command.js';
 
 /** What the official client's command picker loads: the apps and the commands the person may use. */
 export interface CommandIndex {

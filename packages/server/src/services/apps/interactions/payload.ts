@@ -5,7 +5,7 @@ import { member as memberWire } from '../../../wire/member.js';
 import { publicUser } from '../../../wire/user.js';
 import { getUsers } from '../../identity/users.js';
 import { interactionEntitlements } from '../../commerce/entitlements.js';
-import { entitlementWire } from '../../commerce/wire.js';
+import { entitlementWire } from '../../../wire/commerce.js';
 import { DEFAULT_ATTACHMENT_SIZE_LIMIT, type Place } from './where.js';
 
 /** The interaction object an app receives (interactions.md §1), built without channel obfuscation. */

@@ -1,9 +1,9 @@
-import type { ChannelRecord } from '../../store/records.js';
+import type { ChannelRecord } from '../store/records.js';
 
 /** Wire shapes of Activity instances: their id, their location, and the EMBEDDED_ACTIVITY_UPDATE_V2 payload. */
 
 // The records are the repository's (store/repos/activities.ts), under the names this domain uses.
-import type { ActivityInstanceRecord as InstanceRecord, ActivityParticipantRecord as ParticipantRecord } from '../../store/repos/activities.js';
+import type { ActivityInstanceRecord as InstanceRecord, ActivityParticipantRecord as ParticipantRecord } from '../store/repos/activities.js';
 export type { InstanceRecord, ParticipantRecord };
 
 /** `i-<launch_id>-gc-<guild_id>-<channel_id>` in guilds, `i-<launch_id>-pc-<channel_id>` in private channels. */

@@ -1,4 +1,4 @@
-import type { EntitlementRecord, PurchaseRecord, SkuRecord, SubscriptionRecord } from './model.js';
+import type { EntitlementRecord, PurchaseRecord, SkuRecord, SubscriptionRecord } from '../store/repos/commerce-records.js';
 
 /**
  * Monetization timestamps as the platform writes them in entitlements and subscriptions: ISO 8601 with microseconds

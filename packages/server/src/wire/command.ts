@@ -1,4 +1,4 @@
-import type { CommandOption, CommandRecord } from './types.js';
+import type { CommandOption, CommandRecord } from '../store/repos/commands.js';
 
 export interface CommandView {
   /** Full `*_localizations` maps (single-command responses, and lists with `?with_localizations=true`). */
