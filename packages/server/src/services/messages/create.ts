@@ -16,6 +16,7 @@ import { premiumSkuCheck } from '../commerce/skus.js';
 import { automodBlocked, automodBlocks } from '../moderation/automod.js';
 import { insertMessage, insertMessageOnce, messageRow, type MessageRow, type NonceClaim } from './write.js';
 import { stickerItems } from '../expressions/stickers.js';
+import type { AccordMessage } from '../../wire/extensions.js';
 
 export interface CreateMessageInput {
   channel: ChannelRecord;
@@ -54,12 +55,12 @@ export async function createMessage(ctx: Ctx, input: CreateMessageInput): Promis
 }
 
 /** Creates a message and returns it with its REST object, reusing the event payload instead of reading it back. */
-export async function createMessageView(ctx: Ctx, input: CreateMessageInput, viewerId: string): Promise<{ record: MessageRecord; rest: Record<string, unknown> }> {
+export async function createMessageView(ctx: Ctx, input: CreateMessageInput, viewerId: string): Promise<{ record: MessageRecord; rest: AccordMessage }> {
   const { record, event } = await createOrReuse(ctx, input);
   return { record, rest: event ? restFromEvent(event) : await messageWire(ctx, record, viewerId) };
 }
 
-async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event?: Record<string, unknown> }> {
+async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event?: AccordMessage }> {
   const { nonce, enforce_nonce } = input.body;
   if (!enforce_nonce || nonce == null) return create(ctx, input);
   const authorId = input.webhook?.id ?? input.author.id;
@@ -148,7 +149,7 @@ function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): R
   };
 }
 
-type Created = { record: MessageRecord; event: Record<string, unknown> };
+type Created = { record: MessageRecord; event: AccordMessage };
 
 /** Creates the message. With `once` (an enforced nonce), claims the nonce with it: `{ earlier }` when another create holds it. */
 async function create(ctx: Ctx, input: CreateMessageInput): Promise<Created>;
