@@ -3,12 +3,10 @@ import type {
   APIGuildForumChannel,
   APIThreadChannel,
   APIThreadMember,
-  APIThreadMetadata,
   APIVoiceChannelBase,
   ChannelType,
-  ThreadAutoArchiveDuration,
 } from 'discord-api-types/v10';
-import type { ChannelRecord, ThreadMetadata, UserRecord } from '../store/records.js';
+import type { ChannelRecord, UserRecord } from '../store/records.js';
 import { publicUser } from './user.js';
 import type {
   AccordChannel,
@@ -56,7 +54,7 @@ function dmChannel(c: ChannelRecord, recipients: UserRecord[]): AccordDMChannel 
 }
 
 function groupDmChannel(c: ChannelRecord, recipients: UserRecord[]): AccordGroupDMChannel {
-  const appId: string | undefined = c.extra.application_id;
+  const appId = c.extra.application_id;
   return {
     id: c.id,
     type: 3,
@@ -77,10 +75,6 @@ function guildHead(c: ChannelRecord): Pick<AccordGuildOtherChannel, 'id' | 'guil
   return { id: c.id, guild_id: c.guild_id ?? undefined, name: c.name ?? '', flags: c.flags };
 }
 
-function threadMetadata(t: ThreadMetadata): APIThreadMetadata {
-  return { ...t, auto_archive_duration: t.auto_archive_duration as ThreadAutoArchiveDuration };
-}
-
 /** A thread (the caller knows the record is one). */
 export function thread(c: ChannelRecord): APIThreadChannel {
   return threadChannel(c, c.type as ThreadType);
@@ -97,7 +91,7 @@ function threadChannel(c: ChannelRecord, type: ThreadType): APIThreadChannel {
     message_count: c.message_count,
     member_count: c.member_count,
     total_message_sent: c.total_message_sent,
-    thread_metadata: c.thread_metadata ? threadMetadata(c.thread_metadata) : undefined,
+    thread_metadata: c.thread_metadata ?? undefined,
     applied_tags: c.extra.applied_tags ?? [],
     last_pin_timestamp: iso(c.last_pin_timestamp),
   };
@@ -124,7 +118,7 @@ function messageable(c: ChannelRecord): TextFields<'last_message_id' | 'rate_lim
 function threadDefaults(c: ChannelRecord): TextFields<'topic' | 'default_auto_archive_duration' | 'default_thread_rate_limit_per_user'> {
   return {
     topic: c.topic,
-    default_auto_archive_duration: (c.extra.default_auto_archive_duration ?? 4320) as ThreadAutoArchiveDuration,
+    default_auto_archive_duration: c.extra.default_auto_archive_duration ?? 4320,
     default_thread_rate_limit_per_user: c.extra.default_thread_rate_limit_per_user ?? 0,
   };
 }
