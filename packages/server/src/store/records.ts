@@ -10,6 +10,7 @@ import type {
   APIMessageCall,
   APIMessageInteraction,
   APIMessageInteractionMetadata,
+  APIMessageReference,
   APIMessageSnapshot,
   APIPoll,
   APIGuildForumDefaultReactionEmoji,
@@ -245,7 +246,8 @@ export interface MessageRecord {
   nonce: string | null;
   pinned_at: number | null;
   edited_at: number | null;
-  message_reference: { type?: number; message_id?: string; channel_id?: string; guild_id?: string } | null;
+  /** Every writer sets `channel_id` (services/messages/reference.ts, announcements, polls). */
+  message_reference: APIMessageReference | null;
   extra: MessageExtra;
   created_at: number;
 }

@@ -19,7 +19,6 @@ import type {
   APIInvite,
   APIInviteGuild,
   APIMessage,
-  APIMessageReference,
   APIOverwrite,
   APIReaction,
   APIRole,
@@ -109,17 +108,15 @@ export type AccordMentionedUser = AccordUser & { member?: AccordGuildMember };
 
 /**
  * The message object, with the gateway's `guild_id` and author `member`, and the Social SDK's game DM `metadata`.
- * `activity` / `application` are the Social SDK's activity invites (their stored shape). A reference's `channel_id`
- * is as stored (optional). A type alias, not an interface, so that it still fits the `Record<string, unknown>`
- * parameters of the bus and the HTTP layer.
+ * A type alias, not an interface, so that it still fits the `Record<string, unknown>` parameters of the bus and the
+ * HTTP layer.
  */
-export type AccordMessage = Omit<APIMessage, 'reactions' | 'author' | 'mentions' | 'referenced_message' | 'thread' | 'message_reference'> & {
+export type AccordMessage = Omit<APIMessage, 'reactions' | 'author' | 'mentions' | 'referenced_message' | 'thread'> & {
   author: AccordUser;
   mentions: AccordMentionedUser[];
   reactions?: AccordReaction[];
   referenced_message?: AccordMessage | null;
   thread?: AccordChannel;
-  message_reference?: Omit<APIMessageReference, 'channel_id'> & { channel_id?: string };
   guild_id?: string;
   member?: AccordGuildMember;
   metadata?: Record<string, string>;
