@@ -164,10 +164,10 @@ function categoryChannel(c: ChannelRecord): APIGuildCategoryChannel {
   return { id, type: 4, guild_id, name, flags, parent_id: null, position, permission_overwrites, nsfw };
 }
 
-/** Guild channel types discord-api-types' union leaves out (directories): the fields all guild channels have. */
+/** Guild channel types discord-api-types' union leaves out (directories, …): the fields all guild channels have. */
 function otherGuildChannel(c: ChannelRecord): AccordGuildOtherChannel {
   const { id, guild_id, name, flags } = guildHead(c);
-  return { id, type: c.type as ChannelType.GuildDirectory, guild_id, name, flags, ...placed(c) };
+  return { id, type: c.type, guild_id, name, flags, ...placed(c) };
 }
 
 /** A thread member object. */

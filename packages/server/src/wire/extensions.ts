@@ -15,6 +15,7 @@ import type {
   APIGuildChannel,
   APIGuildMediaChannel,
   APIGuildMember,
+  APIGuildScheduledEventBase,
   APIGuildTextChannel,
   APIInvite,
   APIInviteGuild,
@@ -24,12 +25,14 @@ import type {
   APIRole,
   APISKU,
   APISortableChannel,
+  APIThreadChannel,
   APIUser,
   ApplicationCommandOptionType,
   ChannelType,
   ForumLayoutType,
   GatewayGuildCreateDispatchData,
   GatewayReadyDispatchData,
+  GuildScheduledEventEntityType,
 } from 'discord-api-types/v10';
 import type { PurchaseRecord } from '../store/repos/commerce-records.js';
 
@@ -70,7 +73,7 @@ export interface AccordGuild extends Omit<APIGuild, 'hub_type'> {
 
 /**
  * Channels. DMs carry no `name`; a group DM's `owner_id` is null once it has none; media channels carry the forum
- * layout too; guild channel types APIChannel leaves out (directories) are plain sortable guild channels. Permission
+ * layout too; guild channel types APIChannel leaves out (directories, …) are plain sortable guild channels. Permission
  * overwrites also carry `allow_new` / `deny_new`.
  */
 export type AccordDMChannel = Omit<APIDMChannel, 'name'>;
@@ -81,8 +84,8 @@ export interface AccordGuildMediaChannel extends APIGuildMediaChannel {
   default_forum_layout: ForumLayoutType;
 }
 export type AccordGuildTextChannel = APIGuildTextChannel<ChannelType.GuildText | ChannelType.GuildAnnouncement>;
-export type AccordGuildOtherChannel = APIGuildChannel<ChannelType.GuildDirectory> & APISortableChannel;
-export type AccordChannel = Exclude<APIChannel, APIDMChannel | APIGroupDMChannel | APIGuildMediaChannel> | AccordDMChannel | AccordGroupDMChannel | AccordGuildMediaChannel | AccordGuildOtherChannel;
+export type AccordGuildOtherChannel = Omit<APIGuildChannel, 'type'> & APISortableChannel & { type: number };
+export type AccordChannel = Exclude<APIChannel, APIDMChannel | APIGroupDMChannel | APIGuildMediaChannel> | APIThreadChannel | AccordDMChannel | AccordGroupDMChannel | AccordGuildMediaChannel | AccordGuildOtherChannel;
 export interface AccordOverwrite extends APIOverwrite {
   allow_new: string;
   deny_new: string;
@@ -170,6 +173,20 @@ export interface AccordEntitlement extends APIEntitlement {
 
 /** Accord's payment record (simplified; the platform has no public equivalent): the record without its buyer. */
 export type AccordPurchase = Omit<PurchaseRecord, 'user_id' | 'created_at'> & { created_at: string };
+
+/** A recurring event's exception (not in discord-api-types). */
+export interface AccordScheduledEventException {
+  event_id: string;
+  event_exception_id: string;
+  scheduled_start_time: string | null;
+  scheduled_end_time: string | null;
+  is_canceled: boolean;
+}
+
+/** A scheduled event, as the base all entity types share, with its recurrence exceptions. */
+export interface AccordScheduledEvent extends APIGuildScheduledEventBase<GuildScheduledEventEntityType> {
+  guild_scheduled_event_exceptions: AccordScheduledEventException[];
+}
 
 /** Where an Activity instance runs: a guild channel (`gc`) or a private channel (`pc`). */
 export interface AccordActivityLocation {
