@@ -19,6 +19,8 @@ export function locationOf(i: Pick<InstanceRecord, 'channel_id' | 'guild_id'>): 
     : { id: `pc-${i.channel_id}`, kind: 'pc', channel_id: i.channel_id };
 }
 
+type Participant = AccordActivityInstanceUpdate['participants'][number];
+
 /** Distinct users of an instance, in joining order. */
 export const usersOf = (ps: ParticipantRecord[]) => [...new Set(ps.map((p) => p.user_id))];
 
@@ -35,6 +37,6 @@ export function instanceUpdateWire(inst: InstanceRecord, participants: Participa
     launch_id: inst.launch_id,
     location: locationOf(inst),
     guild_id: inst.guild_id || undefined,
-    participants: participants.map((p) => dropUndefined({ user_id: p.user_id, session_id: p.session_id, nonce: p.nonce || undefined })),
+    participants: participants.map((p) => dropUndefined<Participant>({ user_id: p.user_id, session_id: p.session_id, nonce: p.nonce || undefined })),
   });
 }
