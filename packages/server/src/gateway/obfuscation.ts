@@ -7,6 +7,7 @@ import { applicationOfBot } from '../services/identity/applications.js';
 import { CHANNEL_OMISSION_CUTOVER } from '../services/channels/channels.js';
 import type { Session } from './session.js';
 import { connectedChannelOf } from '../services/voice/status.js';
+import type { AccordChannel } from '../wire/extensions.js';
 
 /**
  * Channel obfuscation on the Gateway (docs branch `anthony/channel-obfuscation`, seed spec):
@@ -107,8 +108,8 @@ export async function guildCreateChannels(ctx: Ctx, s: Session, guildId: string,
   const visible = await viewableChannels(ctx, guildId, s.userId, records);
   const obf = await obfuscates(ctx, s);
   if (obf) remember(s, guildId, visible);
-  const channels: Record<string, unknown>[] = [];
-  const threads: Record<string, unknown>[] = [];
+  const channels: (AccordChannel | Record<string, unknown>)[] = [];
+  const threads: AccordChannel[] = [];
   for (const c of records) {
     if (THREAD_TYPES.has(c.type)) {
       // A thread is visible through its own permissions (private threads: members and managers).

@@ -13,11 +13,12 @@ import { voiceStates } from '../services/voice/states.js';
 import { guildCreateChannels } from './obfuscation.js';
 import { guildCreateCache } from './guild-create-cache.js';
 import type { ChannelRecord, GuildRecord } from '../store/records.js';
+import type { AccordGuildCreateBody, AccordGuildCreateHead, AccordReady } from '../wire/extensions.js';
 import { guildCreateResources, guildExpressions } from '../services/guilds/resources.js';
 import { runningInGuild } from '../services/activities/instances.js';
 
 /** READY for a new session. Guilds arrive as unavailable stubs, each followed by its GUILD_CREATE. */
-export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string) {
+export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string): Promise<AccordReady> {
   const app = s.isBot ? await applicationOfBot(ctx, s.userId) : null;
   const privateChannels = s.isBot ? [] : await dmChannelsWire(ctx, s.userId);
   return {
@@ -84,7 +85,7 @@ export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: strin
 
   const self = selfRow && !listAll ? [selfRow] : [];
   const selfUser = self.length ? (await getUsers(ctx, [s.userId])).get(s.userId) ?? null : null;
-  const head = {
+  const head: AccordGuildCreateHead = {
     joined_at: selfRow ? new Date(selfRow.joined_at).toISOString() : null,
     large,
     member_count: memberCount,
@@ -98,7 +99,7 @@ export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: strin
 }
 
 /** What every session with this view gets: the guild, its channels as this view sees them, and the rest. */
-async function sharedPart(ctx: Ctx, s: Session, guild: GuildRecord, guildId: string, v: { channels: unknown[]; threads: unknown[]; listAll: boolean; sendPresences: boolean }, presences: Presences) {
+async function sharedPart(ctx: Ctx, s: Session, guild: GuildRecord, guildId: string, v: { channels: unknown[]; threads: unknown[]; listAll: boolean; sendPresences: boolean }, presences: Presences): Promise<AccordGuildCreateBody> {
   const [roles, memberRows] = await Promise.all([
     ctx.repos.roles.ofGuild(guildId),
     v.listAll ? ctx.repos.members.ofGuild(guildId) : Promise.resolve([]),

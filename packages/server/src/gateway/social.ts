@@ -8,6 +8,7 @@ import { lobbyVoiceSessionEnded, lobbyVoiceState } from '../services/social/lobb
 import { endOfLifeMessage } from '../services/social/sdk/versions.js';
 import { provisionalIds } from '../services/identity/provisional/accounts.js';
 import { isId } from '../core/ids.js';
+import type { AccordSelfUser } from '../wire/extensions.js';
 
 /**
  * The Gateway side of the Social SDK: SDK sessions (Bearer tokens with `gateway.connect`), their READY additions
@@ -28,7 +29,7 @@ const sdkApp = (s: Session) => (s.actor.kind === 'bearer' ? s.actor.applicationI
 export const autoLobbyConnect = (s: Session) => !!sdkApp(s) && (s.capabilities & Capability.AUTO_LOBBY_CONNECT) !== 0;
 
 /** READY fields for people's sessions (bots have no friends). */
-export async function socialReady(ctx: Ctx, s: Session, user: Record<string, unknown>, presences: PresenceState, isConnected: (userId: string) => boolean) {
+export async function socialReady(ctx: Ctx, s: Session, user: AccordSelfUser, presences: PresenceState, isConnected: (userId: string) => boolean) {
   if (s.isBot) return {};
   const provisional = (await provisionalIds(ctx, [s.userId])).has(s.userId);
   const relationships = await relationshipList(ctx, s.userId);

@@ -1,4 +1,27 @@
 import type { Overwrite } from '@accord/protocol';
+import type {
+  APIApplication,
+  APIApplicationInstallParams,
+  APIApplicationIntegrationTypesConfigMap,
+  ApplicationWebhookEventStatus,
+  ApplicationWebhookEventType,
+  APIEmbed,
+  APIMessageActivity,
+  APIMessageCall,
+  APIMessageInteraction,
+  APIMessageInteractionMetadata,
+  APIMessageReference,
+  APIMessageSnapshot,
+  APIPoll,
+  APIGuildForumDefaultReactionEmoji,
+  APIGuildForumTag,
+  APIStickerItem,
+  APIThreadMetadata,
+  ForumLayoutType,
+  SortOrderType,
+  ThreadAutoArchiveDuration,
+  VideoQualityMode,
+} from 'discord-api-types/v10';
 
 /** Parsed rows: ids as strings, JSON decoded, booleans as booleans, times as ms. */
 export interface UserRecord {
@@ -20,6 +43,27 @@ export interface UserRecord {
   created_at: number;
 }
 
+/** An application's rarely set fields (JSON), typed as the wire carries them. */
+export interface ApplicationExtra {
+  rpc_origins?: string[];
+  tags?: string[];
+  install_params?: APIApplicationInstallParams;
+  integration_types_config?: APIApplicationIntegrationTypesConfigMap;
+  custom_install_url?: string;
+  role_connections_verification_url?: string | null;
+  approximate_guild_count?: number;
+  approximate_user_install_count?: number;
+  event_webhooks_url?: string | null;
+  event_webhooks_status?: ApplicationWebhookEventStatus;
+  event_webhooks_types?: ApplicationWebhookEventType[];
+  explicit_content_filter?: number;
+  eligible_oauth2_scopes?: string[];
+  // Shapes owned by services/activities/settings.ts (StoredEmbeddedConfig, UrlMapping[]), which store/ cannot import.
+  embedded_activity_config?: any;
+  proxy_config?: any;
+  [key: string]: unknown;
+}
+
 export interface ApplicationRecord {
   id: string;
   owner_id: string;
@@ -33,7 +77,7 @@ export interface ApplicationRecord {
   verify_key: string;
   redirect_uris: string[];
   interactions_endpoint_url: string | null;
-  extra: Record<string, any>;
+  extra: ApplicationExtra;
   created_at: number;
 }
 
@@ -99,13 +143,23 @@ export interface MemberRecord {
   communication_disabled_until: number | null;
 }
 
-export interface ThreadMetadata {
-  archived: boolean;
-  auto_archive_duration: number;
-  archive_timestamp: string;
-  locked: boolean;
-  invitable?: boolean;
-  create_timestamp?: string;
+export type ThreadMetadata = APIThreadMetadata;
+
+/** A channel's rarely set fields (JSON), typed as the wire carries them. */
+export interface ChannelExtra {
+  default_auto_archive_duration?: ThreadAutoArchiveDuration;
+  default_thread_rate_limit_per_user?: number;
+  available_tags?: APIGuildForumTag[];
+  default_reaction_emoji?: APIGuildForumDefaultReactionEmoji | null;
+  default_sort_order?: SortOrderType | null;
+  default_forum_layout?: ForumLayoutType;
+  applied_tags?: string[];
+  video_quality_mode?: VideoQualityMode;
+  /** Group DMs an app created (managed). */
+  application_id?: string;
+  managed?: boolean;
+  nicks?: Record<string, string>;
+  [key: string]: unknown;
 }
 
 export interface ChannelRecord {
@@ -131,7 +185,7 @@ export interface ChannelRecord {
   message_count: number;
   member_count: number;
   total_message_sent: number;
-  extra: Record<string, any>;
+  extra: ChannelExtra;
   created_at: number;
 }
 
@@ -151,6 +205,25 @@ export interface AttachmentRecord {
   waveform?: string;
 }
 
+/** A message's rarely set fields (JSON): webhook author overrides, thread id, interaction metadata, poll, … */
+export interface MessageExtra {
+  username?: string;
+  avatar?: string | null;
+  thread_id?: string;
+  message_snapshots?: APIMessageSnapshot[];
+  interaction_metadata?: APIMessageInteractionMetadata;
+  interaction?: APIMessageInteraction;
+  poll?: APIPoll;
+  call?: APIMessageCall;
+  position?: number;
+  /** Social SDK: activity invites and game DM metadata. */
+  activity?: APIMessageActivity;
+  application?: Partial<APIApplication>;
+  metadata?: Record<string, string>;
+  lobby_id?: string;
+  [key: string]: unknown;
+}
+
 export interface MessageRecord {
   id: string;
   channel_id: string;
@@ -165,16 +238,17 @@ export interface MessageRecord {
   mentions: string[];
   mention_roles: string[];
   attachments: AttachmentRecord[];
-  embeds: any[];
+  embeds: APIEmbed[];
+  /** Validated request JSON (services/apps/components/), not narrowed to discord-api-types' component union. */
   components: any[];
-  sticker_items: any[] | null;
+  sticker_items: APIStickerItem[] | null;
   flags: number;
   nonce: string | null;
   pinned_at: number | null;
   edited_at: number | null;
-  message_reference: { type?: number; message_id?: string; channel_id?: string; guild_id?: string } | null;
-  /** Webhook author overrides, thread id, interaction metadata, poll: rarely set fields. */
-  extra: Record<string, any>;
+  /** Every writer sets `channel_id` (services/messages/reference.ts, announcements, polls). */
+  message_reference: APIMessageReference | null;
+  extra: MessageExtra;
   created_at: number;
 }
 

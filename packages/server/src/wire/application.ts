@@ -1,5 +1,7 @@
 import type { ApplicationRecord, UserRecord } from '../store/records.js';
 import { publicUser } from './user.js';
+import { dropUndefined } from './drop-undefined.js';
+import type { AccordApplication, AccordPublicApplication } from './extensions.js';
 
 export interface ApplicationCounts {
   guilds: number;
@@ -14,8 +16,8 @@ export const DEFAULT_INTEGRATION_TYPES_CONFIG = { '0': {}, '1': {} };
  * The application object. Never carries secrets (client secret, signing key); `verify_key` is public by design.
  * `counts` are the approximate install counts (omitted: the stored values, or 0).
  */
-export function application(a: ApplicationRecord, deps: { owner: UserRecord | null; bot: UserRecord | null; counts?: ApplicationCounts }) {
-  return {
+export function application(a: ApplicationRecord, deps: { owner: UserRecord | null; bot: UserRecord | null; counts?: ApplicationCounts }): AccordApplication {
+  return dropUndefined<AccordApplication>({
     id: a.id,
     name: a.name,
     icon: a.icon,
@@ -36,9 +38,9 @@ export function application(a: ApplicationRecord, deps: { owner: UserRecord | nu
     rpc_origins: a.extra.rpc_origins ?? [],
     interactions_endpoint_url: a.interactions_endpoint_url,
     tags: a.extra.tags ?? [],
-    ...(a.extra.install_params ? { install_params: a.extra.install_params } : {}),
+    install_params: a.extra.install_params || undefined,
     integration_types_config: a.extra.integration_types_config ?? DEFAULT_INTEGRATION_TYPES_CONFIG,
-    ...(a.extra.custom_install_url ? { custom_install_url: a.extra.custom_install_url } : {}),
+    custom_install_url: a.extra.custom_install_url || undefined,
     role_connections_verification_url: a.extra.role_connections_verification_url ?? null,
     approximate_guild_count: deps.counts?.guilds ?? a.extra.approximate_guild_count ?? 0,
     approximate_user_install_count: deps.counts?.users ?? a.extra.approximate_user_install_count ?? 0,
@@ -48,20 +50,20 @@ export function application(a: ApplicationRecord, deps: { owner: UserRecord | nu
     event_webhooks_types: a.extra.event_webhooks_types ?? [],
     explicit_content_filter: a.extra.explicit_content_filter ?? 0,
     eligible_oauth2_scopes: a.extra.eligible_oauth2_scopes ?? [],
-    ...(a.extra.embedded_activity_config ? { embedded_activity_config: { application_id: a.id, ...a.extra.embedded_activity_config } } : {}),
-    ...(a.extra.proxy_config ? { proxy_config: a.extra.proxy_config } : {}),
-    ...(deps.owner ? { owner: publicUser(deps.owner) } : {}),
-    ...(deps.bot ? { bot: publicUser(deps.bot) } : {}),
+    embedded_activity_config: a.extra.embedded_activity_config ? { application_id: a.id, ...a.extra.embedded_activity_config } : undefined,
+    proxy_config: a.extra.proxy_config || undefined,
+    owner: deps.owner ? publicUser(deps.owner) : undefined,
+    bot: deps.bot ? publicUser(deps.bot) : undefined,
     team: null,
-  };
+  });
 }
 
 /**
  * What anyone may see of an app (GET /oauth2/applications/{id}/rpc, the consent screen, /oauth2/@me): no owner,
  * redirect URIs, endpoint URLs or counts.
  */
-export function publicApplication(a: ApplicationRecord, bot?: UserRecord | null) {
-  return {
+export function publicApplication(a: ApplicationRecord, bot?: UserRecord | null): AccordPublicApplication {
+  return dropUndefined<AccordPublicApplication>({
     id: a.id,
     name: a.name,
     icon: a.icon,
@@ -75,11 +77,11 @@ export function publicApplication(a: ApplicationRecord, bot?: UserRecord | null)
     flags: Number(a.flags & 0x7fffffffn),
     flags_new: a.flags.toString(),
     tags: a.extra.tags ?? [],
-    ...(a.extra.install_params ? { install_params: a.extra.install_params } : {}),
+    install_params: a.extra.install_params || undefined,
     integration_types_config: a.extra.integration_types_config ?? DEFAULT_INTEGRATION_TYPES_CONFIG,
-    ...(a.extra.custom_install_url ? { custom_install_url: a.extra.custom_install_url } : {}),
+    custom_install_url: a.extra.custom_install_url || undefined,
     rpc_origins: a.extra.rpc_origins ?? [],
-    ...(a.extra.embedded_activity_config ? { embedded_activity_config: { application_id: a.id, ...a.extra.embedded_activity_config } } : {}),
-    ...(bot ? { bot: publicUser(bot) } : {}),
-  };
+    embedded_activity_config: a.extra.embedded_activity_config ? { application_id: a.id, ...a.extra.embedded_activity_config } : undefined,
+    bot: bot ? publicUser(bot) : undefined,
+  });
 }

@@ -1,9 +1,15 @@
 import type { GuildRecord, RoleRecord } from '../store/records.js';
+import type { APIEmoji, APIGuild, APISticker, GuildFeature, Locale } from 'discord-api-types/v10';
 import { role } from './role.js';
+import { dropUndefined } from './drop-undefined.js';
+import type { AccordGuild } from './extensions.js';
+
+/** Stored feature names, as discord-api-types' string enum. */
+export const guildFeatures = (g: GuildRecord) => g.features as GuildFeature[];
 
 /** The guild object (GET /guilds/{id}, GUILD_UPDATE, and the base of GUILD_CREATE). */
-export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: number; presences: number }, expressions?: { emojis: unknown[]; stickers: unknown[] }) {
-  return {
+export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: number; presences: number }, expressions?: { emojis: APIEmoji[]; stickers: APISticker[] }): AccordGuild {
+  return dropUndefined<AccordGuild>({
     id: g.id,
     name: g.name,
     icon: g.icon,
@@ -17,7 +23,7 @@ export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: n
     application_id: null,
     region: 'deprecated',
     afk_channel_id: g.afk_channel_id,
-    afk_timeout: g.afk_timeout,
+    afk_timeout: g.afk_timeout as APIGuild['afk_timeout'],
     widget_enabled: false,
     widget_channel_id: null,
     verification_level: g.verification_level,
@@ -26,7 +32,7 @@ export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: n
     roles: roles.sort((a, b) => a.position - b.position).map(role),
     emojis: expressions?.emojis ?? [],
     stickers: expressions?.stickers ?? [],
-    features: g.features,
+    features: guildFeatures(g),
     mfa_level: g.mfa_level,
     system_channel_id: g.system_channel_id,
     system_channel_flags: g.system_channel_flags,
@@ -40,11 +46,12 @@ export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: n
     vanity_url_code: null,
     premium_tier: g.premium_tier,
     premium_subscription_count: 0,
-    preferred_locale: g.preferred_locale,
+    preferred_locale: g.preferred_locale as Locale,
     nsfw_level: g.nsfw_level,
     nsfw: false,
     premium_progress_bar_enabled: g.premium_progress_bar_enabled,
     incidents_data: null,
-    ...(counts ? { approximate_member_count: counts.members, approximate_presence_count: counts.presences } : {}),
-  };
+    approximate_member_count: counts?.members,
+    approximate_presence_count: counts?.presences,
+  });
 }

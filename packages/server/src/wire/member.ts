@@ -1,13 +1,15 @@
 import type { MemberRecord, UserRecord } from '../store/records.js';
 import { publicUser } from './user.js';
+import { dropUndefined } from './drop-undefined.js';
+import type { AccordGuildMember } from './extensions.js';
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
 /** A guild member; `user` is omitted where the platform omits it (MESSAGE_CREATE's author member). */
-export function member(m: MemberRecord, user: UserRecord | null, opts: { permissions?: bigint; now?: number } = {}) {
+export function member(m: MemberRecord, user: UserRecord | null, opts: { permissions?: bigint; now?: number } = {}): AccordGuildMember {
   const timeout = m.communication_disabled_until && opts.now !== undefined && m.communication_disabled_until <= opts.now ? null : m.communication_disabled_until;
-  return {
-    ...(user ? { user: publicUser(user) } : {}),
+  return dropUndefined<AccordGuildMember>({
+    user: user ? publicUser(user) : undefined,
     nick: m.nick,
     avatar: m.avatar,
     banner: m.banner,
@@ -20,6 +22,6 @@ export function member(m: MemberRecord, user: UserRecord | null, opts: { permiss
     pending: m.pending,
     communication_disabled_until: iso(timeout),
     avatar_decoration_data: null,
-    ...(opts.permissions !== undefined ? { permissions: opts.permissions.toString() } : {}),
-  };
+    permissions: opts.permissions?.toString(),
+  });
 }

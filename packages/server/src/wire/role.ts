@@ -1,9 +1,10 @@
 import type { RoleRecord } from '../store/records.js';
+import { dropUndefined } from './drop-undefined.js';
+import type { APIInviteRole } from 'discord-api-types/v10';
+import type { AccordRole } from './extensions.js';
 
-export function role(r: RoleRecord) {
-  const tags: Record<string, unknown> = {};
-  if (r.bot_id) tags.bot_id = r.bot_id;
-  return {
+export function role(r: RoleRecord): AccordRole {
+  return dropUndefined<AccordRole>({
     id: r.id,
     name: r.name,
     description: null,
@@ -18,12 +19,12 @@ export function role(r: RoleRecord) {
     icon: r.icon,
     unicode_emoji: r.unicode_emoji,
     flags: r.flags,
-    ...(Object.keys(tags).length ? { tags } : {}),
-  };
+    tags: r.bot_id ? { bot_id: r.bot_id } : undefined,
+  });
 }
 
 /** Get Channel Invites carries only these role fields. */
-export function partialRole(r: RoleRecord) {
-  const full = role(r);
-  return { id: full.id, name: full.name, position: full.position, color: full.color, colors: full.colors, icon: full.icon, unicode_emoji: full.unicode_emoji };
+export function partialRole(r: RoleRecord): APIInviteRole {
+  const { id, name, position, color, colors } = role(r);
+  return { id, name, position, color, colors, icon: r.icon, unicode_emoji: r.unicode_emoji };
 }

@@ -1,7 +1,8 @@
 import type { UserRecord } from '../store/records.js';
+import type { AccordSelfUser, AccordUser } from './extensions.js';
 
 /** The public user object: what anyone may see. */
-export function publicUser(u: UserRecord) {
+export function publicUser(u: UserRecord): AccordUser {
   return {
     id: u.id,
     username: u.username,
@@ -26,7 +27,7 @@ export function publicUser(u: UserRecord) {
  * The user's own object (GET /users/@me, READY). `email` needs the email scope for bearer tokens; `premium_type` is 0
  * unless identify.premium was granted to a bearer token.
  */
-export function selfUser(u: UserRecord, opts: { email: boolean; premium: boolean }) {
+export function selfUser(u: UserRecord, opts: { email: boolean; premium: boolean }): AccordSelfUser {
   return {
     ...publicUser(u),
     bio: u.bio,

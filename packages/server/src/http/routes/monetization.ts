@@ -13,7 +13,7 @@ import {
   cancelSubscription, changeSubscriptionSku, discountFor, getSkuSubscription, getSubscription, listSkuSubscriptions, purchaseSku,
   resumeSubscription, userPurchases, userSubscriptions,
 } from '../../services/commerce/subscriptions.js';
-import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire } from '../../services/commerce/wire.js';
+import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire } from '../../wire/commerce.js';
 
 /**
  * Premium apps. App side (bot, owner, or a bearer token of the app with `applications.entitlements`): SKUs,

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { instanceUpdateWire, type InstanceRecord, type ParticipantRecord } from './wire.js';
+import { instanceUpdateWire, type InstanceRecord, type ParticipantRecord } from '../../wire/activity.js';
 
 /**
  * Announces an instance's change to the people who can see its channel (guild channels: VIEW_CHANNEL; private

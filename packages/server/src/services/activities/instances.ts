@@ -8,7 +8,7 @@ import { isEmbedded } from './settings.js';
 import { inActivityPreview } from './preview.js';
 import { isInstalledInGuild, isUserInstalled } from '../identity/oauth2/grants.js';
 import { publishInstance } from './events.js';
-import { instanceIdFor, instanceUpdateWire, locationOf, usersOf, type InstanceRecord, type ParticipantRecord } from './wire.js';
+import { instanceIdFor, instanceUpdateWire, locationOf, usersOf, type InstanceRecord, type ParticipantRecord } from '../../wire/activity.js';
 
 export type { InstanceRecord, ParticipantRecord };
 

@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { enqueueWebhookEvent, kickOutbox } from '../apps/webhook-events/outbox.js';
 import type { EntitlementRecord, SubscriptionRecord } from './model.js';
 import type { Repos } from '../../store/repos/index.js';
-import { entitlementWire, subscriptionWire, type SubscriptionView } from './wire.js';
+import { entitlementWire, subscriptionWire, type SubscriptionView } from '../../wire/commerce.js';
 
 /**
  * The events of one monetization change. Entitlement events also go to the app's webhook-events outbox, in the

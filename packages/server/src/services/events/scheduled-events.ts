@@ -3,11 +3,11 @@ import type { Actor, Ctx } from '../context.js';
 import { ApiError, Errors, fieldError, formError } from '../../core/errors.js';
 import { P, snowflakeAt } from '@accord/protocol';
 import { parseBody, snowflake } from '../../core/validation.js';
-import { bool, num, parseJson } from '../../store/json.js';
-import type { UserRecord } from '../../store/records.js';
+import { num, parseJson } from '../../store/json.js';
 import { type EventCover, type ScheduledEventRow } from '../../store/repos/scheduled-events.js';
 import { member as memberWire } from '../../wire/member.js';
 import { publicUser } from '../../wire/user.js';
+import { eventWire, exceptionWire, type EventRow, type ExceptionRow } from '../../wire/scheduled-event.js';
 import { assetHash, imageFromDataUri } from '../expressions/assets.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
 import { getChannelRecord } from '../guilds/lookup.js';
@@ -91,55 +91,6 @@ const ExceptionPatch = z.object({
   scheduled_end_time: iso.nullable().optional(),
   is_canceled: z.boolean().nullable().optional(),
 });
-
-export interface EventRow {
-  id: unknown; guild_id: unknown; channel_id: unknown; creator_id: unknown; name: string; description: string | null;
-  scheduled_start_time: unknown; scheduled_end_time: unknown; privacy_level: unknown; status: unknown; entity_type: unknown;
-  entity_id: unknown; entity_metadata: string | null; image: string | null; recurrence_rule: string | null; created_at: unknown;
-}
-
-const id = (v: unknown): string => String(v);
-const idOrNull = (v: unknown): string | null => (v == null ? null : String(v));
-
-const isoOf = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
-
-function recurrenceWire(r: Record<string, any> | null) {
-  if (!r) return null;
-  return {
-    start: r.start, end: null, frequency: r.frequency, interval: r.interval ?? 1, by_weekday: r.by_weekday ?? null, by_n_weekday: r.by_n_weekday ?? null,
-    by_month: r.by_month ?? null, by_month_day: r.by_month_day ?? null, by_year_day: null, count: null,
-  };
-}
-
-interface ExceptionRow { event_id: unknown; exception_id: unknown; scheduled_start_time: unknown; scheduled_end_time: unknown; is_canceled: unknown }
-const exceptionWire = (x: ExceptionRow) => ({
-  event_id: id(x.event_id as string), event_exception_id: id(x.exception_id as string), scheduled_start_time: isoOf(x.scheduled_start_time),
-  scheduled_end_time: isoOf(x.scheduled_end_time), is_canceled: bool(x.is_canceled),
-});
-
-export function eventWire(r: EventRow, opts: { creator?: UserRecord | null; userCount?: number; exceptions?: ExceptionRow[] } = {}) {
-  const external = num(r.entity_type) === EntityType.EXTERNAL;
-  return {
-    id: id(r.id as string),
-    guild_id: id(r.guild_id as string),
-    channel_id: idOrNull(r.channel_id as string | null),
-    creator_id: idOrNull(r.creator_id as string | null),
-    name: r.name,
-    description: r.description ?? null,
-    image: r.image ?? null,
-    scheduled_start_time: isoOf(r.scheduled_start_time)!,
-    scheduled_end_time: isoOf(r.scheduled_end_time),
-    status: num(r.status),
-    entity_type: num(r.entity_type),
-    entity_id: idOrNull(r.entity_id as string | null),
-    recurrence_rule: recurrenceWire(parseJson(r.recurrence_rule, null)),
-    privacy_level: num(r.privacy_level),
-    ...(opts.userCount !== undefined ? { user_count: opts.userCount } : {}),
-    guild_scheduled_event_exceptions: (opts.exceptions ?? []).map(exceptionWire),
-    entity_metadata: external ? { location: parseJson<{ location?: string }>(r.entity_metadata, {}).location ?? '' } : null,
-    ...(opts.creator ? { creator: publicUser(opts.creator) } : {}),
-  };
-}
 
 /** Renders rows with creators, exceptions and (optionally) interested-user counts. */
 async function render(ctx: Ctx, rows: EventRow[], withCounts: boolean) {

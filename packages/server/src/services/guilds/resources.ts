@@ -1,3 +1,4 @@
+import type { APIEmoji, APISticker } from 'discord-api-types/v10';
 import type { Ctx } from '../context.js';
 import type { Repos } from '../../store/repos/index.js';
 import { isId } from '../../core/ids.js';
@@ -13,7 +14,7 @@ import { guildStageInstances, stageWire } from '../channels/stage-instances.js';
  */
 
 /** `emojis` and `stickers` of the guild object. */
-export async function guildExpressions(ctx: Ctx, guildId: string): Promise<{ emojis: unknown[]; stickers: unknown[] }> {
+export async function guildExpressions(ctx: Ctx, guildId: string): Promise<{ emojis: APIEmoji[]; stickers: APISticker[] }> {
   const [emojis, stickers] = await Promise.all([guildEmojis(ctx, guildId), guildStickers(ctx, guildId)]);
   return { emojis, stickers };
 }

@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, Errors } from '../../core/errors.js';
 import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import type { UploadedFile } from '../../core/uploads.js';
-import type { ChannelRecord, MessageRecord, UserRecord } from '../../store/records.js';
+import type { ChannelRecord, MessageExtra, MessageRecord, UserRecord } from '../../store/records.js';
 import { planAttachments, type AttachmentPlan } from './attachments.js';
 import { assertMessageChannel, channelAccess, DM_TYPES, routeFor, THREAD_TYPES } from './channel.js';
 import { normalizeEmbed } from './embeds.js';
@@ -16,6 +16,8 @@ import { premiumSkuCheck } from '../commerce/skus.js';
 import { automodBlocked, automodBlocks } from '../moderation/automod.js';
 import { insertMessage, insertMessageOnce, messageRow, type MessageRow, type NonceClaim } from './write.js';
 import { stickerItems } from '../expressions/stickers.js';
+import type { AccordMessage } from '../../wire/extensions.js';
+import type { APIPoll } from 'discord-api-types/v10';
 
 export interface CreateMessageInput {
   channel: ChannelRecord;
@@ -30,7 +32,7 @@ export interface CreateMessageInput {
   /** Message type; system types (anything but 0, 19, 20, 23) skip the empty-message rule and mention parsing. */
   type?: number;
   /** Rarely set fields kept in the `extra` column (interaction metadata, webhook overrides, …). */
-  extra?: Record<string, unknown>;
+  extra?: MessageExtra;
   /** Flags the caller sets beyond what the create body may (e.g. EPHEMERAL for interaction responses). */
   addFlags?: number;
   /** System messages: the users they mention (RECIPIENT_ADD / RECIPIENT_REMOVE name the user added or removed). */
@@ -54,12 +56,12 @@ export async function createMessage(ctx: Ctx, input: CreateMessageInput): Promis
 }
 
 /** Creates a message and returns it with its REST object, reusing the event payload instead of reading it back. */
-export async function createMessageView(ctx: Ctx, input: CreateMessageInput, viewerId: string): Promise<{ record: MessageRecord; rest: Record<string, unknown> }> {
+export async function createMessageView(ctx: Ctx, input: CreateMessageInput, viewerId: string): Promise<{ record: MessageRecord; rest: AccordMessage }> {
   const { record, event } = await createOrReuse(ctx, input);
   return { record, rest: event ? restFromEvent(event) : await messageWire(ctx, record, viewerId) };
 }
 
-async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event?: Record<string, unknown> }> {
+async function createOrReuse(ctx: Ctx, input: CreateMessageInput): Promise<{ record: MessageRecord; event?: AccordMessage }> {
   const { nonce, enforce_nonce } = input.body;
   if (!enforce_nonce || nonce == null) return create(ctx, input);
   const authorId = input.webhook?.id ?? input.author.id;
@@ -134,7 +136,7 @@ function assertVoiceMessage(body: MessageCreateInput, plan: AttachmentPlan): voi
   if (a.duration_secs == null || !a.waveform) throw new ApiError(400, 50161, 'Voice messages must have supporting metadata.');
 }
 
-function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): Record<string, unknown> {
+function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): APIPoll {
   return {
     question: { text: poll.question.text },
     answers: poll.answers.map((a, i) => ({
@@ -148,7 +150,7 @@ function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): R
   };
 }
 
-type Created = { record: MessageRecord; event: Record<string, unknown> };
+type Created = { record: MessageRecord; event: AccordMessage };
 
 /** Creates the message. With `once` (an enforced nonce), claims the nonce with it: `{ earlier }` when another create holds it. */
 async function create(ctx: Ctx, input: CreateMessageInput): Promise<Created>;
@@ -189,7 +191,7 @@ async function create(ctx: Ctx, input: CreateMessageInput, once?: { key: string;
     ? { users: input.systemMentions ?? [], roles: [], everyone: false }
     : await resolveMentions(ctx, { content, allowed: body.allowed_mentions, guildId: ch.guild_id, canMentionEveryone: can(P.MENTION_EVERYONE), repliedUserId: ref.repliedUserId });
   const now = ctx.clock.now();
-  const extra: Record<string, unknown> = {};
+  const extra: MessageExtra = {};
   if (input.webhook) Object.assign(extra, { username: input.webhook.name, avatar: input.webhook.avatar });
   if (ref.snapshot) extra.message_snapshots = [ref.snapshot];
   if (body.poll) extra.poll = pollFrom(body.poll, now);

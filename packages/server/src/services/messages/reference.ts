@@ -7,6 +7,7 @@ import { getUsers } from '../identity/users.js';
 import { APP_FLAGS, applicationOfBot } from '../identity/applications.js';
 import { channelAccess, loadChannel, loadMessage } from './channel.js';
 import type { MessageCreateInput } from './schema.js';
+import type { APIMessageSnapshot } from 'discord-api-types/v10';
 
 export interface ResolvedReference {
   /** What the message stores as `message_reference`. */
@@ -15,7 +16,7 @@ export interface ResolvedReference {
   reply: boolean;
   repliedUserId: string | null;
   /** A forward: the snapshot of the source message. */
-  snapshot: Record<string, unknown> | null;
+  snapshot: APIMessageSnapshot | null;
 }
 
 const NONE: ResolvedReference = { stored: null, reply: false, repliedUserId: null, snapshot: null };
@@ -81,7 +82,7 @@ async function resolveForward(ctx: Ctx, author: UserRecord, ref: NonNullable<Mes
     snapshot: {
       message: {
         type: target.type, content: target.content, embeds: target.embeds, attachments: target.attachments,
-        timestamp: iso(target.created_at), edited_timestamp: iso(target.edited_at), flags: target.flags,
+        timestamp: new Date(target.created_at).toISOString(), edited_timestamp: iso(target.edited_at), flags: target.flags,
         mentions: target.mentions.map((id) => users.get(id)).filter((u): u is UserRecord => !!u).map(publicUser),
         mention_roles: target.mention_roles, stickers: [], sticker_items: target.sticker_items ?? [], components: target.components,
       },

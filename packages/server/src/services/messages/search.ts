@@ -75,7 +75,7 @@ function hostnames(m: MessageRecord): string[] {
 
 function hasKind(m: MessageRecord, kind: string): boolean {
   const types = (prefix: string) => m.attachments.some((a) => a.content_type?.startsWith(prefix));
-  const embedWith = (k: string) => m.embeds.some((e) => e?.[k] || e?.type === k);
+  const embedWith = (k: 'image' | 'video') => m.embeds.some((e) => e?.[k] || e?.type === k);
   switch (kind) {
     case 'link': return hostnames(m).length > 0;
     case 'embed': return m.embeds.length > 0;
@@ -177,8 +177,8 @@ export async function searchGuildMessages(ctx: Ctx, actor: Actor, guildId: strin
     if (q.replied_to_user_id?.length && (!ref || !q.replied_to_user_id.includes(replied.get(ref) ?? ''))) return false;
     if (!listFilter(q.has, (k) => hasKind(m, k))) return false;
     if (q.link_hostname?.length && !hostnames(m).some((h) => q.link_hostname!.some((x) => h === x.toLowerCase() || h.endsWith('.' + x.toLowerCase())))) return false;
-    if (q.embed_type?.length && !m.embeds.some((e) => q.embed_type!.includes(e?.type === 'gifv' ? 'gif' : e?.type))) return false;
-    if (q.embed_provider?.length && !m.embeds.some((e) => e?.provider?.name && q.embed_provider!.some((p) => p.toLowerCase() === String(e.provider.name).toLowerCase()))) return false;
+    if (q.embed_type?.length && !m.embeds.some((e) => q.embed_type!.includes(e?.type === 'gifv' ? 'gif' : e?.type ?? ''))) return false;
+    if (q.embed_provider?.length && !m.embeds.some((e) => { const name = e?.provider?.name; return !!name && q.embed_provider!.some((p) => p.toLowerCase() === String(name).toLowerCase()); })) return false;
     const files = m.attachments.map((a) => a.filename.toLowerCase());
     if (q.attachment_extension?.length && !files.some((f) => q.attachment_extension!.some((x) => f.endsWith('.' + x.toLowerCase().replace(/^\./, ''))))) return false;
     if (q.attachment_filename?.length && !files.some((f) => q.attachment_filename!.some((x) => f.includes(x.toLowerCase())))) return false;

@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import type { ChannelRecord, MemberRecord, MessageRecord, UserRecord } from '../../store/records.js';
 import { message, type ReactionCount } from '../../wire/message.js';
 import { member as memberWire } from '../../wire/member.js';
+import type { AccordMessage } from '../../wire/extensions.js';
 import { getUsers } from '../identity/users.js';
 
 export interface ViewOptions {
@@ -61,7 +62,7 @@ export async function cachedMember(ctx: Ctx, guildId: string, userId: string): P
  * Wire objects for messages, hydrated in bulk: users (authors, mentions), reactions, replied-to messages, started
  * threads and, for events, members. Order is preserved.
  */
-export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: ViewOptions): Promise<Record<string, unknown>[]> {
+export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: ViewOptions): Promise<AccordMessage[]> {
   if (!records.length) return [];
   const refIds = [...new Set(records.map(referenceId).filter((id): id is string => !!id))];
   const refRows = refIds.length ? await ctx.repos.messages.byIds(refIds) : [];
@@ -97,8 +98,8 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
       thread: typeof m.extra.thread_id === 'string' ? threads.get(m.extra.thread_id) ?? null : null,
     });
     if (members) {
-      out.mentions = (out.mentions as Record<string, unknown>[]).map((u) => {
-        const mem = members.get(u.id as string);
+      out.mentions = out.mentions.map((u) => {
+        const mem = members.get(u.id);
         return mem ? { ...u, member: memberWire(mem, null) } : u;
       });
     }
@@ -111,24 +112,24 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
  * have: `guild_id` (REST messages never carry it: discord-api-docs#912, #2846), the author's and mentions' `member`,
  * and the legacy `interaction.member` (discord-api-types: "only sent in MESSAGE_CREATE events").
  */
-function restShape(event: Record<string, unknown>): Record<string, unknown> {
+function restShape(event: AccordMessage): AccordMessage {
   const { member: _member, guild_id: _guild, ...rest } = event;
-  if (Array.isArray(rest.mentions)) rest.mentions = rest.mentions.map(({ member: _m, ...u }: Record<string, unknown>) => u);
+  rest.mentions = rest.mentions.map(({ member: _m, ...u }) => u);
   if (rest.interaction && typeof rest.interaction === 'object') {
-    const { member: _im, ...interaction } = rest.interaction as Record<string, unknown>;
+    const { member: _im, ...interaction } = rest.interaction;
     rest.interaction = interaction;
   }
-  if (rest.referenced_message && typeof rest.referenced_message === 'object') rest.referenced_message = restShape(rest.referenced_message as Record<string, unknown>);
+  if (rest.referenced_message && typeof rest.referenced_message === 'object') rest.referenced_message = restShape(rest.referenced_message);
   return rest;
 }
 
 /** One message as the API returns it to `viewerId`. */
-export async function messageWire(ctx: Ctx, record: MessageRecord, viewerId: string | null): Promise<Record<string, unknown>> {
+export async function messageWire(ctx: Ctx, record: MessageRecord, viewerId: string | null): Promise<AccordMessage> {
   return (await messagesWire(ctx, [record], { viewerId, reactions: true }))[0];
 }
 
 /** The viewer-independent payload of MESSAGE_CREATE / MESSAGE_UPDATE: full message, author member, mention members. */
-export async function messageEventWire(ctx: Ctx, record: MessageRecord, knownUsers?: UserRecord[]): Promise<Record<string, unknown>> {
+export async function messageEventWire(ctx: Ctx, record: MessageRecord, knownUsers?: UserRecord[]): Promise<AccordMessage> {
   return (await messagesWire(ctx, [record], { viewerId: null, eventExtras: true, knownUsers }))[0];
 }
 
@@ -136,6 +137,6 @@ export async function messageEventWire(ctx: Ctx, record: MessageRecord, knownUse
  * The REST object of a message that has just been created, from its event payload: the same fields without the
  * gateway-only ones (restShape). A new message has no reactions, so nothing else differs.
  */
-export function restFromEvent(event: Record<string, unknown>): Record<string, unknown> {
+export function restFromEvent(event: AccordMessage): AccordMessage {
   return restShape(event);
 }

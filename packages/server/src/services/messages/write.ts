@@ -4,6 +4,7 @@ import type { NewFile, NewMessage } from '../../store/repos/messages.js';
 import { toMessage } from '../../store/repos/mappers.js';
 import { routeFor } from './channel.js';
 import { messageEventWire } from './view.js';
+import type { AccordMessage } from '../../wire/extensions.js';
 
 export type MessageRow = NewMessage;
 
@@ -33,7 +34,7 @@ export interface NonceClaim {
 export async function insertMessage(
   ctx: Ctx, ch: ChannelRecord, row: MessageRow,
   opts: { files?: NewFile[]; authors?: UserRecord[]; out?: Ctx; once?: string } = {},
-): Promise<{ record: MessageRecord; event: Record<string, unknown> }> {
+): Promise<{ record: MessageRecord; event: AccordMessage }> {
   await ctx.repos.messages.insert(row, { channelType: ch.type, files: opts.files });
   return published(ctx, ch, row, opts);
 }
@@ -45,7 +46,7 @@ export async function insertMessage(
 export async function insertMessageOnce(
   ctx: Ctx, ch: ChannelRecord, row: MessageRow, nonce: NonceClaim,
   opts: { files?: NewFile[]; authors?: UserRecord[]; out?: Ctx; once?: string } = {},
-): Promise<{ record: MessageRecord; event: Record<string, unknown> } | { earlier: string }> {
+): Promise<{ record: MessageRecord; event: AccordMessage } | { earlier: string }> {
   const earlier = await ctx.repos.messages.insert(row, { channelType: ch.type, files: opts.files, nonce });
   if (earlier) return { earlier };
   return published(ctx, ch, row, opts);

@@ -4,7 +4,7 @@ import { isSnowflake } from '@accord/protocol';
 import type { ApplicationRecord } from '../../../store/records.js';
 import { canUseCommand } from './permissions.js';
 import type { CommandRecord } from './types.js';
-import { commandWire } from './wire.js';
+import { commandWire } from '../../../wire/command.js';
 import { appsInstalledIn } from '../../identity/oauth2/grants.js';
 import { previewAppsIn } from '../../activities/preview.js';
 

@@ -7,7 +7,7 @@ import type { CommandRecord } from './types.js';
  * picker's index, and the lookups the interactions runtime needs.
  */
 export * from './types.js';
-export { commandWire } from './wire.js';
+export { commandWire } from '../../../wire/command.js';
 export { validateCommand, commandSize } from './validate.js';
 export {
   CommandErrors, requireCommandApp, requireAppInGuild, defaultIntegrationTypes,

@@ -3,9 +3,10 @@ import type { ChannelRecord } from '../../../store/records.js';
 import { channel as channelWire } from '../../../wire/channel.js';
 import { member as memberWire } from '../../../wire/member.js';
 import { publicUser } from '../../../wire/user.js';
+import type { AccordChannel, AccordGuildMember } from '../../../wire/extensions.js';
 import { getUsers } from '../../identity/users.js';
 import { interactionEntitlements } from '../../commerce/entitlements.js';
-import { entitlementWire } from '../../commerce/wire.js';
+import { entitlementWire } from '../../../wire/commerce.js';
 import { DEFAULT_ATTACHMENT_SIZE_LIMIT, type Place } from './where.js';
 
 /** The interaction object an app receives (interactions.md §1), built without channel obfuscation. */
@@ -13,8 +14,8 @@ import { DEFAULT_ATTACHMENT_SIZE_LIMIT, type Place } from './where.js';
 const USER_LOCALE = 'en-US';
 
 /** The partial channel of an interaction: the channel as the API returns it plus the invoker's `permissions`. */
-export async function interactionChannel(ctx: Ctx, ch: ChannelRecord, userPerms: bigint): Promise<Record<string, unknown>> {
-  let base: Record<string, unknown>;
+export async function interactionChannel(ctx: Ctx, ch: ChannelRecord, userPerms: bigint): Promise<AccordChannel & { permissions: string }> {
+  let base: AccordChannel;
   if (ch.guild_id) base = channelWire(ch);
   else {
     const users = await getUsers(ctx, ch.recipients ?? []);
@@ -32,9 +33,9 @@ export function invokerFields(place: Place, now: number): Record<string, unknown
 }
 
 /** The invoker's member without `user`, for the deprecated `interaction` field of response messages. */
-export function partialInvokerMember(place: Place): Record<string, unknown> | null {
+export function partialInvokerMember(place: Place): Omit<AccordGuildMember, 'deaf' | 'mute' | 'permissions'> | null {
   if (!place.guild || !place.member) return null;
-  const { deaf: _d, mute: _m, permissions: _p, ...rest } = memberWire(place.member, null) as Record<string, unknown>;
+  const { deaf: _d, mute: _m, permissions: _p, ...rest } = memberWire(place.member, null);
   return rest;
 }
 

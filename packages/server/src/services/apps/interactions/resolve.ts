@@ -37,7 +37,7 @@ export class Resolved {
       const m = await getMember(this.ctx, g.id, id);
       if (m) {
         const perms = (await this.ctx.access.channelPerms(g.id, this.place.channel.id, id)) ?? 0n;
-        const { deaf: _d, mute: _m, ...partial } = memberWire(m, null, { permissions: perms, now: this.ctx.clock.now() }) as Record<string, unknown>;
+        const { deaf: _d, mute: _m, ...partial } = memberWire(m, null, { permissions: perms, now: this.ctx.clock.now() });
         this.members[id] = partial;
       }
     }

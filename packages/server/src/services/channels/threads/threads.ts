@@ -4,7 +4,7 @@ import { Errors, fieldError } from '../../../core/errors.js';
 import { P, isSnowflake } from '@accord/protocol';
 import { parseBody, snowflake } from '../../../core/validation.js';
 import type { ChannelRecord, MessageRecord, ThreadMetadata } from '../../../store/records.js';
-import { channel as channelWire, threadMember } from '../../../wire/channel.js';
+import { channel as channelWire, thread as threadWire, threadMember } from '../../../wire/channel.js';
 import {
   MEMBER_COUNT_CAP, PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, isThread, loadChannel, newMetadata,
   publishThreadEvent, requireGuildChannel, requireThreadAccess, threadRow, threadViewers, withGuildMembers, type ThreadMemberRow,
@@ -13,6 +13,7 @@ import { publishStarterUpdate } from './starter.js';
 import { createForumPost } from './forum.js';
 import type { UploadedFile } from '../../../core/uploads.js';
 import { AuditLogEvent, auditChanges, threadAudit, writeAuditLog } from '../../moderation/audit-log.js';
+import type { APIThreadChannel } from 'discord-api-types/v10';
 
 export { listActiveThreads, listArchivedThreads, listJoinedPrivateArchivedThreads, listThreadMembers, getThreadMemberView } from './list.js';
 export { requireVisibleThread, requireThreadAccess, isThreadMember } from './core.js';
@@ -147,7 +148,7 @@ export async function createThread(ctx: Ctx, actor: Actor, channelId: string, bo
  * channel. The owner may rename, re-time and archive their own thread; unarchiving an unlocked thread needs
  * SEND_MESSAGES_IN_THREADS; everything else (lock, invitable, slowmode, flags) needs MANAGE_THREADS.
  */
-export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord, body: unknown): Promise<Record<string, unknown>> {
+export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord, body: unknown): Promise<APIThreadChannel> {
   if (!isThread(thread) || !thread.guild_id) throw Errors.wrongChannelType();
   const perms = await requireThreadAccess(ctx, thread, actor.user.id);
   const b = parseBody(ThreadPatch, body);
@@ -196,9 +197,9 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   };
   await ctx.repos.channels.patch(thread.id, patch);
   const updated = (await loadChannel(ctx, thread.id))!;
-  const wire = channelWire(updated);
+  const wire = threadWire(updated);
   await publishThreadEvent(ctx, updated, 'THREAD_UPDATE', wire);
-  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_UPDATE, targetId: thread.id, changes: auditChanges('thread', threadAudit(channelWire(thread)), threadAudit(wire)) });
+  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_UPDATE, targetId: thread.id, changes: auditChanges('thread', threadAudit(threadWire(thread)), threadAudit(wire)) });
   return wire;
 }
 
@@ -206,7 +207,7 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
  * Deletes a thread (DELETE /channels/{id} on a thread): MANAGE_THREADS. Removes its members and messages, detaches
  * the starter message, and publishes THREAD_DELETE.
  */
-export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord): Promise<Record<string, unknown>> {
+export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord): Promise<APIThreadChannel> {
   if (!isThread(thread) || !thread.guild_id) throw Errors.wrongChannelType();
   await requireThreadAccess(ctx, thread, actor.user.id, P.MANAGE_THREADS);
   const audience = await threadViewers(ctx, thread);
@@ -218,9 +219,9 @@ export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   ctx.access.invalidate(thread.guild_id);
   const d = { id: thread.id, guild_id: thread.guild_id, parent_id: thread.parent_id, type: thread.type };
   if (audience.length) ctx.bus.publish({ t: 'THREAD_DELETE', d, guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: audience });
-  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_DELETE, targetId: thread.id, changes: auditChanges('thread', threadAudit(channelWire(thread)), null) });
+  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_DELETE, targetId: thread.id, changes: auditChanges('thread', threadAudit(threadWire(thread)), null) });
   if (detached) await publishStarterUpdate(ctx, detached);
-  return channelWire(thread);
+  return threadWire(thread);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ const snowflakeParam = (query: Query, name: string) => {
 };
 
 const installParamsFor = (app: ApplicationRecord, type: 0 | 1): { scopes: string[]; permissions: string } | null => {
-  const config = app.extra.integration_types_config?.[String(type)]?.oauth2_install_params;
+  const config = app.extra.integration_types_config?.[type]?.oauth2_install_params;
   if (config?.scopes?.length) return config;
   return type === 0 && app.extra.install_params?.scopes?.length ? app.extra.install_params : null;
 };

@@ -1,4 +1,7 @@
-import type { EntitlementRecord, PurchaseRecord, SkuRecord, SubscriptionRecord } from './model.js';
+import type { APISubscription } from 'discord-api-types/v10';
+import type { EntitlementRecord, PurchaseRecord, SkuRecord, SubscriptionRecord } from '../store/repos/commerce-records.js';
+import type { AccordEntitlement, AccordPurchase, AccordSku, AccordStoreSku } from './extensions.js';
+import { dropUndefined } from './drop-undefined.js';
 
 /**
  * Monetization timestamps as the platform writes them in entitlements and subscriptions: ISO 8601 with microseconds
@@ -10,7 +13,7 @@ export function isoMicro(ms: number): string {
 const isoOrNull = (ms: number | null) => (ms == null ? null : isoMicro(ms));
 
 /** The SKU object (docs `resources/sku.mdx`) with the fields real responses carry besides the documented six. */
-export function skuWire(s: SkuRecord) {
+export function skuWire(s: SkuRecord): AccordSku {
   return {
     id: s.id,
     type: s.type,
@@ -29,26 +32,26 @@ export function skuWire(s: SkuRecord) {
 }
 
 /** A store listing entry for the purchase UI: the SKU plus its price and, for subscriptions, its group. */
-export function storeSkuWire(s: SkuRecord, discountPercent: number) {
-  return {
+export function storeSkuWire(s: SkuRecord, discountPercent: number): AccordStoreSku {
+  return dropUndefined<AccordStoreSku>({
     ...skuWire(s),
-    ...(s.group_id ? { subscription_group_id: s.group_id } : {}),
+    subscription_group_id: s.group_id || undefined,
     price: { amount: s.price, currency: s.currency },
-    ...(discountPercent ? { discount_percent: discountPercent } : {}),
-  };
+    discount_percent: discountPercent || undefined,
+  });
 }
 
 /**
  * The entitlement object. `user_id` / `guild_id` / `subscription_id` only when set. `partial`: the answer to creating
  * a test entitlement, which has no `starts_at`/`ends_at` (valid until deleted).
  */
-export function entitlementWire(e: EntitlementRecord, opts: { partial?: boolean } = {}) {
-  return {
+export function entitlementWire(e: EntitlementRecord, opts: { partial?: boolean } = {}): AccordEntitlement {
+  return dropUndefined<AccordEntitlement>({
     id: e.id,
     sku_id: e.sku_id,
     application_id: e.application_id,
-    ...(e.user_id ? { user_id: e.user_id } : {}),
-    ...(e.guild_id ? { guild_id: e.guild_id } : {}),
+    user_id: e.user_id || undefined,
+    guild_id: e.guild_id || undefined,
     promotion_id: e.promotion_id,
     type: e.type,
     deleted: e.deleted,
@@ -56,9 +59,10 @@ export function entitlementWire(e: EntitlementRecord, opts: { partial?: boolean 
     consumed: e.consumed,
     // The docs call the test-entitlement answer partial, but the spec's EntitlementResponse requires both (nullable):
     // a test entitlement has neither, so it carries them as null.
-    ...(opts.partial ? { starts_at: null, ends_at: null } : { starts_at: isoOrNull(e.starts_at), ends_at: isoOrNull(e.ends_at) }),
-    ...(e.subscription_id ? { subscription_id: e.subscription_id } : {}),
-  };
+    starts_at: opts.partial ? null : isoOrNull(e.starts_at),
+    ends_at: opts.partial ? null : isoOrNull(e.ends_at),
+    subscription_id: e.subscription_id || undefined,
+  });
 }
 
 /** Overrides for the intermediate states some events show (SUBSCRIPTION_CREATE before the entitlement exists). */
@@ -72,7 +76,7 @@ export interface SubscriptionView {
  * The subscription object. `renewal_sku_ids`: the SKU it renews into (a scheduled downgrade first), null once
  * cancelled or ended. `country` needs a private scope and is never included.
  */
-export function subscriptionWire(s: SubscriptionRecord, view: SubscriptionView = {}) {
+export function subscriptionWire(s: SubscriptionRecord, view: SubscriptionView = {}): APISubscription {
   const renewing = s.status === 0;
   return {
     id: s.id,
@@ -88,7 +92,7 @@ export function subscriptionWire(s: SubscriptionRecord, view: SubscriptionView =
 }
 
 /** Accord's payment record (simplified): what a purchase or renewal cost, and why it was discounted. */
-export function purchaseWire(p: PurchaseRecord) {
+export function purchaseWire(p: PurchaseRecord): AccordPurchase {
   return {
     id: p.id,
     application_id: p.application_id,
