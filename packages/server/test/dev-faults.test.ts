@@ -68,6 +68,9 @@ test('bad input: 404 10002 for an unknown application, 400 50035 with field erro
   await bad({ kind: 'voice', loss: 2 }, 'loss');
   await bad({ kind: 'voice', loss: 0.5, count: 3 }, 'count');
   await bad({ kind: 'webhook_events', status: 200 }, 'status');
+  const noToken = await fetch(`${t.server.url}/__dev/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ application_id: t.world.applicationId, kind: 'http', status: 500 }) });
+  assert.equal(noToken.status, 401, 'the dev guard: no token, no fault');
+  assert.deepEqual((await faultsApi(t, 'GET')).body, []);
   const noApp = await faultsApi(t, 'POST', '', { kind: 'http', status: 500 });
   assert.equal(noApp.status, 400);
   assert.ok(noApp.body.errors.application_id);
