@@ -20,13 +20,15 @@ type Change =
   | { op: 'delete'; id: string }
   | { op: 'clear'; application_id: string | null }
   | { op: 'use'; id: string }
-  | { op: 'act'; action: GatewayAction };
+  | { op: 'act'; action: GatewayAction }
+  | { op: 'hello' };
 
 const TOPIC = '__DEV_FAULTS';
 
 /**
  * The faults of a --dev server: kept rules per application, and the one-shot Gateway actions. Each node keeps a copy;
- * every change is applied here and published on the bus for the other nodes (a node that joins later starts empty).
+ * every change is applied here and published on the bus for the other nodes. A node that starts says hello, and the
+ * others answer with the rules they hold.
  * The hooks (HTTP, Gateway dispatch, deliveries, voice) ask it about one application at a time.
  */
 export class FaultBook implements DevFaults {
@@ -39,6 +41,7 @@ export class FaultBook implements DevFaults {
 
   constructor(private readonly ctx: Ctx) {
     this.unsubscribe = ctx.bus.subscribe((e) => this.onBus(e), { remote: true });
+    this.publish({ op: 'hello' });
   }
 
   close(): void {
@@ -126,6 +129,7 @@ export class FaultBook implements DevFaults {
     if (e.t === '__CLOCK_MOVED') return this.sweep();
     if (e.t !== TOPIC || e.d?.origin === this.origin) return;
     if (e.d.op === 'act') this.gateway?.(e.d.action);
+    else if (e.d.op === 'hello') for (const rule of this.list()) this.publish({ op: 'add', rule });
     else this.change(e.d as Change);
   }
 
@@ -142,7 +146,7 @@ export class FaultBook implements DevFaults {
         if (r && r.remaining !== null && --r.remaining <= 0) this.rules.delete(r.id);
         break;
       }
-      case 'act': break;
+      case 'act': case 'hello': break;
     }
     this.afterChange(before);
   }
