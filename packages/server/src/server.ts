@@ -16,6 +16,9 @@ import { registerCdn } from './http/cdn.js';
 import { registerWebClient } from './http/web-client.js';
 import { Gateway } from './gateway/gateway.js';
 import { registerDevRoutes } from './dev/routes.js';
+import { FaultBook } from './dev/faults/book.js';
+import { DispatchFaultHook } from './dev/faults/dispatch.js';
+import { actOnGateway } from './dev/faults/gateway-actions.js';
 import type { Ctx } from './services/context.js';
 import { VoiceServer } from './voice/server.js';
 import { startEventsOut } from './events-out/runtime.js';
@@ -74,9 +77,13 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     voiceNodes: node?.voiceNodes,
     limits: node?.limits ?? new MemoryRateLimits(clock),
     callStore: node?.calls,
+    faults: null,
   };
   // A cluster's primary imports before forking (workers.ts).
   if (config.importFile && !cluster.isWorker) await importWorld(ctx, config.importFile);
+  // Dev mode's faults, on every node of a deployment (each keeps the rules; the bus carries changes between them).
+  const faults = config.dev ? new FaultBook(ctx) : null;
+  ctx.faults = faults;
   // --tls: every role's port (API, CDN, Gateway, probes) speaks HTTPS, so the URLs built from publicUrl are https/wss.
   const tls = prepareApiTls(config);
   const app = has('http') ? buildHttp(ctx, ctx.limits, tls).app : buildProbeHttp(tls);
@@ -88,7 +95,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   if (has('http')) {
     registerCdn(app, ctx);
     registerWebClient(app, ctx); // the browser client on /app, /channels/…, /login, /oauth2/authorize, … (packages/web)
-    if (config.dev) dev = registerDevRoutes(app, ctx);
+    if (config.dev) dev = registerDevRoutes(app, ctx, faults!);
   }
   const makesChanges = has('http') || has('background');
   // Webhook-event producers where changes are made; the outbox and subscription lifecycle workers (+ their dev routes)
@@ -98,11 +105,18 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const stopPolls = has('background') ? startPollClock(ctx) : has('http') ? announcePolls(ctx) : null;
   const gateway = has('gateway') ? new Gateway(ctx, node?.sessions ?? null) : null;
   if (gateway && dev) gateway.tap = dev.inspector.onDispatch; // the dev inspector sees every dispatch
+  if (gateway && faults) {
+    gateway.faults = new DispatchFaultHook(faults); // bots' dispatches dropped or delayed
+    faults.attachGateway((action) => actOnGateway(gateway, action)); // close, RECONNECT, INVALID_SESSION
+  }
   // Lobby bridge where messages are posted (linked channels), idle clock with the background work.
   const stopLobbies = makesChanges ? startLobbies(ctx, (userId) => gateway?.dispatcher.byUser.has(userId) ?? false, 1000, has('background')) : null;
   const voice = has('voice') ? new VoiceServer(ctx) : null;
+  let stopVoiceFaults: (() => void) | null = null;
   const close = async () => {
     gateway?.close();
+    stopVoiceFaults?.();
+    faults?.close();
     await voice?.close();
     stopPolls?.();
     stopLobbies?.();
@@ -116,6 +130,7 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     // Voice gateway (wss, own port) and UDP media. Other roles are in distributed mode: VOICE_SERVER_UPDATE sent from
     // them names a live voice node of the deployment (ctx.voiceNodes).
     if (voice) await voice.start();
+    if (voice && faults) stopVoiceFaults = faults.onVoice((table) => voice.media.setFaults(table)); // loss, jitter
     // Activities' proxy host shares the API port (Host header <app_id>.<proxy host>); other upgrades go to the Gateway.
     const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => (gateway ? gateway.handleUpgrade(req, socket, head) : refuseUpgrade(role, socket));
     if (has('http')) mountActivityProxy(ctx, app.server, upgrade);

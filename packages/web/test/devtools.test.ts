@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { I } from '@accord/protocol';
 import { startTestServer, type TestServer } from '../../server/test/helpers/server.ts';
 import { RawGateway } from '../../server/test/helpers/gateway-client.ts';
+import { until } from '../../server/test/helpers/wait.ts';
 import { ensureBuilt } from './helpers/build.ts';
 import { launch, newPerson, shot, watchErrors } from './helpers/browser.ts';
 import { signInAs } from './helpers/session.ts';
@@ -79,6 +80,41 @@ describe('developer tools', { timeout: 180_000 }, () => {
     await page.getByText(bob.username, { exact: true }).waitFor(); // the user panel of the chat
     await shot(page, 'devtools-3-acting-as-bob');
     assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+  });
+
+  test('faults: a rule made from the panel fails the app\'s requests until removed; a one-shot says what it reached', async () => {
+    const { context, page } = await newPerson(browser);
+    const errors = watchErrors(page);
+    try {
+      await signInAs(page, t.server.url, t.world.users[0].token, `/developers/dev?app=${t.world.applicationId}`);
+      const card = page.getByRole('region', { name: 'Faults' });
+      await card.getByLabel('Fault kind').selectOption('http');
+      await card.getByLabel('Route (any if empty)').fill('GET /users/@me');
+      await card.getByLabel('Status').selectOption('503');
+      await card.getByLabel('Uses (all if empty)').fill('5');
+      await card.getByRole('button', { name: 'Add rule' }).click();
+      const rule = card.getByRole('list', { name: 'Active faults' }).getByText(/http route=GET \/users\/@me status=503 \(5 left\)/);
+      await rule.waitFor();
+      const me = () => t.api('/users/@me', { token: t.world.botToken, bot: true });
+      assert.equal((await me()).status, 503);
+      await card.getByText(/\(4 left\)/).waitFor(); // the panel follows the server's count
+      await shot(page, 'devtools-5-faults');
+      await card.getByRole('button', { name: /^Remove fault / }).click();
+      await card.getByText('No active fault for this application.').waitFor();
+      assert.equal((await me()).status, 200);
+
+      bot?.close(); // the first test's session: ended by its clean close
+      await until(() => t.server.gateway.sessionsOf(t.world.botUserId) === 0, 5000, 'no bot session left');
+      bot = await RawGateway.connect(t.server.url);
+      await bot.identify(t.world.botToken, { intents: I.GUILDS });
+      await card.getByLabel('Fault kind').selectOption('gateway.close');
+      await card.getByRole('button', { name: 'Do it now' }).click();
+      await card.getByText('Done: 1 session reached.').waitFor();
+      assert.equal(await bot.closed, 4000);
+      assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    } finally {
+      await context.close();
+    }
   });
 
   test('without --dev the tools are off and the portal does not offer them', async () => {

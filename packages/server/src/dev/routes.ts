@@ -9,6 +9,8 @@ import { Inspector, registerInspectorRoutes } from './inspector.js';
 import { registerUserDevRoutes } from './users.js';
 import { registerSocialDevRoutes } from './social.js';
 import { worldSnapshot } from './world-snapshot.js';
+import type { FaultBook } from './faults/book.js';
+import { registerFaultRoutes } from './faults/routes.js';
 
 const ClockBody = z.object({
   advance_ms: z.number().int().min(0).max(10 * 365 * 86400_000).optional(),
@@ -20,7 +22,7 @@ const ClockBody = z.object({
  * inspector, which records the API requests of applications (an onResponse hook) and their Gateway dispatches (the
  * composition root attaches it to the Gateway).
  */
-export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): { inspector: Inspector } {
+export function registerDevRoutes(app: FastifyInstance, ctx: Ctx, faults: FaultBook): { inspector: Inspector } {
   const inspector = new Inspector(ctx);
   app.addHook('onResponse', inspector.onResponse);
   app.register(async (scope) => {
@@ -39,6 +41,7 @@ export function registerDevRoutes(app: FastifyInstance, ctx: Ctx): { inspector: 
     registerUserDevRoutes(scope, ctx); // GET /__dev/users, POST /__dev/users/{id}/token (act as user)
     registerInspectorRoutes(scope, ctx, inspector, app); // GET /__dev/inspector/applications, /__dev/inspector/stream
     registerSocialDevRoutes(scope, ctx); // bans, Social SDK approval, publisher (parent) apps
+    registerFaultRoutes(scope, ctx, faults); // POST/GET/DELETE /__dev/faults: make one application's world misbehave
   });
   return { inspector };
 }

@@ -129,7 +129,10 @@ export class OutboxWorker {
     let error: string | null = null;
     try {
       // The guarded client: address policy, no redirects, deadline, answer read to at most 64 KiB (core/outgoing.ts).
-      const res = await outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs: this.opts.timeoutMs, maxBytes: VERIFY_REPLY_BYTES });
+      const send = (timeoutMs: number) => outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs, maxBytes: VERIFY_REPLY_BYTES });
+      // Dev faults (--dev): the app's endpoint may be made to fail, time out or be slow.
+      const fault = ctx.faults?.delivery('webhook_events', row.application_id);
+      const res = await (fault ? fault.apply(this.opts.timeoutMs, send) : send(this.opts.timeoutMs));
       statusCode = res.status;
       if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
     } catch (err) {

@@ -6,7 +6,7 @@ import { Authenticator } from '../services/identity/authenticate.js';
 import { Connection } from './connection.js';
 import { Dispatcher, shardOf } from './dispatcher.js';
 import type { Presence, PresenceState } from './presence.js';
-import { Session, type SessionTap } from './session.js';
+import { Session, type DispatchFaults, type SessionTap } from './session.js';
 import type { GatewayHub } from './hub.js';
 import { Close } from '@accord/protocol';
 import { calls } from '../services/voice/calls.js';
@@ -37,6 +37,8 @@ export class Gateway implements GatewayHub {
   readonly presences: PresenceState;
   /** An observer of every dispatch (the dev inspector); sessions pick it up when they attach. */
   tap: SessionTap | null = null;
+  /** Dev faults on bot sessions' dispatches (--dev only); sessions pick it up when they attach. */
+  faults: DispatchFaults | null = null;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, perMessageDeflate: false });
   private readonly auth: Authenticator;
   private readonly sweep: NodeJS.Timeout;
@@ -120,6 +122,7 @@ export class Gateway implements GatewayHub {
 
   attach(s: Session): void {
     s.tap = this.tap;
+    s.faults = s.isBot ? this.faults : null; // faults are of an application: its bot's sessions
     this.sessions.set(s.id, s);
     this.dispatcher.add(s);
   }

@@ -48,6 +48,14 @@ export interface Transport {
 export type SessionTap = (s: Session, t: string, seq: number, dJson: string) => void;
 
 /**
+ * Dev faults on a session's dispatches (--dev only): takes the frame (dropped, or held back and sent later through
+ * `send`, in order) and returns true, or returns false to let it through now.
+ */
+export interface DispatchFaults {
+  intercept(s: Session, t: string, send: () => void): boolean;
+}
+
+/**
  * A gateway session: identity, routing (intents, shard) and sequence, kept across reconnects for RESUME.
  * Frames dispatched while no transport is attached are buffered only.
  */
@@ -62,6 +70,8 @@ export class Session {
   tokenHash = '';
   /** Set by the Gateway when an observer is attached (the dev inspector, with --dev only). */
   tap: SessionTap | null = null;
+  /** Set by the Gateway with --dev: faults that drop or delay this session's dispatches. */
+  faults: DispatchFaults | null = null;
   /** Distributed mode: the number of the last bus event this session was considered for (see BusEvent.g). */
   lastG = 0;
   /** Distributed mode: keeps what another node needs to resume this session. */
@@ -95,6 +105,12 @@ export class Session {
    * derived from one), which another node can rebuild from the bus's streams; any other frame is recorded.
    */
   dispatch(t: string, dJson: string, fromBus = false, note?: FrameNote): void {
+    // A dropped frame never takes a seq (the client sees a lost event, not a gap); a delayed one takes it when sent.
+    if (this.faults?.intercept(this, t, () => this.send(t, dJson, fromBus, note))) return;
+    this.send(t, dJson, fromBus, note);
+  }
+
+  private send(t: string, dJson: string, fromBus: boolean, note?: FrameNote): void {
     const b = this.buffer(++this.seq, t, dJson);
     const tr = this.transport;
     if (tr?.sendDispatch) tr.sendDispatch(b.seq, t, dJson);

@@ -20,6 +20,7 @@ import { assertSupportedSdk } from '../services/social/sdk/versions.js';
 import { SOCIAL_SDK_VERSION_HEADER } from '@accord/protocol';
 import type { LocalTls } from '../core/local-tls.js';
 import { listenerOptions } from './listener.js';
+import { httpFault } from '../dev/faults/http.js';
 
 const MAX_FILE = 10 * 1024 * 1024;
 /** /api/v10/x and /api/v9/x are /api/x: routes are registered once and versioned paths are rewritten onto them. */
@@ -129,6 +130,8 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       if (actor?.kind === 'bearer') actor = guardBearer(def, actor); // OAuth2 scopes decide which routes a bearer token reaches
       noteRequest(req, { route: def.path, actor }); // for observers after the handler (the dev inspector)
 
+      // Dev faults (--dev): the caller's application may have asked this route to fail or be slow.
+      if (ctx.faults && actor && (await httpFault(ctx, ctx.faults, def, req, reply, actor, params))) return reply;
       if (await enforceRateLimits(ctx, limits, def, req, reply, actor, params)) return reply;
 
       let body: any = req.body;

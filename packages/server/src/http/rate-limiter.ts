@@ -68,8 +68,14 @@ function setHeaders(reply: FastifyReply, ctx: Ctx, t: Take, bucket: string) {
   reply.header('X-RateLimit-Bucket', bucket);
 }
 
-function rateLimited(reply: FastifyReply, ctx: Ctx, t: Take, scope: 'global' | 'user' | 'shared', bucket: string | null) {
-  const retryAfter = Math.max(0.001, (t.resetAtMs - ctx.clock.now()) / 1000);
+function rateLimited(reply: FastifyReply, ctx: Ctx, t: Take, scope: RateLimitScope, bucket: string | null) {
+  writeRateLimited(reply, Math.max(0.001, (t.resetAtMs - ctx.clock.now()) / 1000), scope, bucket);
+}
+
+export type RateLimitScope = 'global' | 'user' | 'shared';
+
+/** The platform's 429: Retry-After (whole seconds), the scope, the bucket's headers unless global, and the JSON body. */
+export function writeRateLimited(reply: FastifyReply, retryAfter: number, scope: RateLimitScope, bucket: string | null) {
   reply.code(429);
   reply.header('Retry-After', String(Math.ceil(retryAfter)));
   reply.header('X-RateLimit-Scope', scope);

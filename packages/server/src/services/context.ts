@@ -11,6 +11,7 @@ import type { VoiceNodes } from './voice/nodes.js';
 import type { VoiceStateStore } from './voice/store.js';
 import type { CallStore } from './voice/call-store.js';
 import type { UserRecord } from '../store/records.js';
+import type { DevFaults } from '../core/dev-faults.js';
 
 /** Everything a service needs, injected once at start. */
 export interface Ctx {
@@ -38,6 +39,8 @@ export interface Ctx {
   limits: RateLimitStore;
   /** DM and group-DM calls shared by the nodes of a deployment (Redis); unset: each process keeps its own in memory. */
   callStore?: CallStore;
+  /** Dev mode's faults (dev/faults): set with --dev only, so each hook costs one null check otherwise. */
+  faults: DevFaults | null;
 }
 
 /** Who is calling: the authenticated user and how they authenticated. */

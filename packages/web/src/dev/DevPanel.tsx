@@ -7,11 +7,12 @@ import { Empty, Loading } from '../lib/ui/index.js';
 import { TopBar } from '../portal/TopBar.js';
 import { ActAsUser } from './ActAsUser.js';
 import { ClockCard } from './ClockCard.js';
+import { FaultsCard } from './FaultsCard.js';
 import { Inspector } from './Inspector.js';
 
 /**
  * Developer powers (/developers/dev), only when the server runs with --dev: the Inspector (live traffic of an app),
- * the server clock, and acting as any person in one click. Every call goes through `lib/dev/client.ts`.
+ * the server clock, faults for an app, and acting as any person in one click. Every call goes through `lib/dev/client.ts`.
  */
 export default function DevPanel() {
   const { api } = useSession();
@@ -34,6 +35,7 @@ export default function DevPanel() {
           <div className="devtools">
             <aside className="devtools__side">
               <ClockCard />
+              <FaultsCard />
               <ActAsUser me={me} />
             </aside>
             <Inspector />

@@ -1,5 +1,6 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
+import type { VoiceFaultTable } from '../../dev/faults/voice.js';
 import { Sfu, type CapturedFrame, type MediaEvent, type MediaMember, type MediaPatch, type MediaStats } from './sfu.js';
 
 /** Commands from the voice gateway to a media host (plain data, so they can be posted to a worker). */
@@ -9,7 +10,8 @@ export type MediaCommand =
   | { t: 'remove'; ssrc: number }
   | { t: 'capture'; on: boolean }
   | { t: 'take' }
-  | { t: 'stats' };
+  | { t: 'stats' }
+  | { t: 'faults'; table: VoiceFaultTable };
 
 export type MediaReply = CapturedFrame[] | MediaStats | null;
 
@@ -60,6 +62,7 @@ export class MediaHost {
       case 'update': this.sfu.update(c.ssrc, c.patch); return null;
       case 'remove': this.sfu.remove(c.ssrc); return null;
       case 'capture': this.sfu.setCapture(c.on); return null;
+      case 'faults': this.sfu.faults = Object.keys(c.table).length ? c.table : null; return null;
       case 'take': return this.sfu.takeCaptured();
       case 'stats': {
         const elu = performance.eventLoopUtilization();

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { MediaHost, type MediaCommand, type MediaReply } from './host.js';
+import type { VoiceFaultTable } from '../../dev/faults/voice.js';
 import type { CapturedFrame, MediaEvent, MediaMember, MediaPatch, MediaStats } from './sfu.js';
 
 /** One media host as the gateway sees it: a UDP port that takes commands. */
@@ -30,6 +31,7 @@ export class MediaPlane {
   private starting: Promise<void> | null = null;
   private readonly roomHost = new Map<string, { host: HostHandle; members: number }>();
   private readonly ssrcHost = new Map<number, { host: HostHandle; room: string }>();
+  private faults: VoiceFaultTable = {};
 
   constructor(private readonly opts: MediaPlaneOptions) {}
 
@@ -38,6 +40,7 @@ export class MediaPlane {
       const n = Math.max(0, Math.floor(this.opts.workers));
       if (n === 0) this.hosts = [await inlineHost(this.opts)];
       else this.hosts = await Promise.all(Array.from({ length: n }, (_, i) => workerHost(this.opts, i)));
+      if (Object.keys(this.faults).length) for (const h of this.hosts) h.send({ t: 'faults', table: this.faults });
     })();
     return this.starting;
   }
@@ -78,6 +81,12 @@ export class MediaPlane {
     const placed = this.roomHost.get(at.room);
     if (placed && --placed.members <= 0) this.roomHost.delete(at.room);
     at.host.send({ t: 'remove', ssrc });
+  }
+
+  /** Dev faults (--dev): loss and jitter per user, kept for hosts that start later. */
+  setFaults(table: VoiceFaultTable): void {
+    this.faults = table;
+    for (const h of this.hosts) h.send({ t: 'faults', table });
   }
 
   /** Test and dev hook: record what the server sees of each forwarded packet (after transport decryption). */

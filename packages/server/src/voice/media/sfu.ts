@@ -1,3 +1,4 @@
+import { packetFate, type VoiceFaultTable } from '../../dev/faults/voice.js';
 import { createRtpCipher, rtpHeaderLength, type Mode, type RtpCipher } from './aead.js';
 
 /** What the voice gateway tells the media plane about one voice session (plain data: it crosses worker boundaries). */
@@ -69,6 +70,8 @@ export class Sfu {
   private readonly bySsrc = new Map<number, Member>();
   private readonly rooms = new Map<string, Member[]>();
   private capture: CapturedFrame[] | null = null;
+  /** Dev faults (--dev): loss and jitter on packets to or from these users; null when there are none. */
+  faults: VoiceFaultTable | null = null;
   readonly stats: MediaStats = { received: 0, forwarded: 0, dropped: 0, members: 0 };
 
   constructor(
@@ -145,7 +148,15 @@ export class Sfu {
       const to = room[i];
       if (to === from || to.ip === null || !to.cipher || (e2ee && !to.daveReady)) continue;
       to.sendN = (to.sendN + 1) >>> 0;
-      this.send(to.cipher.seal(header, plain, to.sendN), to.port, to.ip);
+      const packet = to.cipher.seal(header, plain, to.sendN);
+      const fate = this.faults ? packetFate(this.faults, from.userId, to.userId) : 0;
+      if (fate < 0) {
+        this.stats.dropped++;
+        continue;
+      }
+      const { port, ip } = to;
+      if (fate > 0) setTimeout(() => this.send(packet, port, ip), fate);
+      else this.send(packet, port, ip);
       this.stats.forwarded++;
     }
   }

@@ -18,6 +18,14 @@ export interface GatewayEntry {
 }
 export type InspectorEntry = HttpEntry | GatewayEntry;
 
+/** A fault as the server answers it: its parameters flattened beside these fields (see README, "Faults"). */
+export interface DevFault {
+  id: string; application_id: string; kind: string; remaining: number | null; expires_at: string | null;
+  /** One-shot kinds only: how many of the bot's sessions the action reached. */
+  sessions?: number;
+  [param: string]: unknown;
+}
+
 /**
  * Headers every dev call carries: the dev token, which the server puts in the page (a meta tag) only when it runs with
  * --dev and the page was loaded on this machine through a loopback host (localhost, 127.0.0.1, [::1]).
@@ -57,6 +65,10 @@ export const dev = {
   users: () => devJson<DevUser[]>('/__dev/users'),
   tokenFor: (userId: string) => devJson<{ user_id: string; token: string }>(`/__dev/users/${encodeURIComponent(userId)}/token`, { method: 'POST' }),
   applications: () => devJson<DevApplication[]>('/__dev/inspector/applications'),
+  faults: (applicationId: string) => devJson<DevFault[]>(`/__dev/faults?application_id=${encodeURIComponent(applicationId)}`),
+  addFault: (body: Record<string, unknown>) => devJson<DevFault>('/__dev/faults', post(body)),
+  deleteFault: (id: string) => devJson<null>(`/__dev/faults/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  clearFaults: (applicationId: string) => devJson<null>(`/__dev/faults?application_id=${encodeURIComponent(applicationId)}`, { method: 'DELETE' }),
 
   /**
    * The inspector's live feed of one application (server-sent events read through fetch, not EventSource, so the

@@ -93,7 +93,8 @@ async function deliverHttp(ctx: Ctx, app: ApplicationRecord, url: string, rec: I
   try {
     const req = await signedRequest(ctx, app.id, payload);
     if (!req) return failInteraction(ctx, rec.id, FailureReason.UNKNOWN);
-    const res = await postSigned(ctx, url, req, INITIAL_RESPONSE_MS, INTERACTION_REPLY_BYTES);
+    const fault = ctx.faults?.delivery('interactions_endpoint', app.id) ?? null; // dev faults (--dev)
+    const res = await postSigned(ctx, url, req, INITIAL_RESPONSE_MS, INTERACTION_REPLY_BYTES, fault);
     if (res instanceof OutgoingError) return failInteraction(ctx, rec.id, FailureReason.TIMEOUT);
     if (res.status === 202) return; // the app answered through the callback route
     if (res.status !== 200 || !res.json || typeof res.json !== 'object' || !inline) return failInteraction(ctx, rec.id, FailureReason.UNKNOWN);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { parseJson } from '../../../core/json.js';
 import { OutgoingError, describeFailure, outgoingFor } from '../../../core/outgoing.js';
+import type { DeliveryFault } from '../../../core/dev-faults.js';
 
 /** Ed25519 request signing for HTTP interaction delivery: signature over `timestamp + body`, hex encoded. */
 
@@ -61,11 +62,13 @@ export interface SignedAnswer {
 
 /**
  * POSTs a signed body through the guarded client (core/outgoing.ts: address policy, no redirects, deadline, at most
- * `maxBytes` of answer); resolves to the answer, or the failure in the words app owners may see.
+ * `maxBytes` of answer); resolves to the answer, or the failure in the words app owners may see. `fault`: a dev fault
+ * that makes the endpoint misbehave (--dev).
  */
-export async function postSigned(ctx: Ctx, url: string, req: SignedRequest, timeoutMs: number, maxBytes: number): Promise<SignedAnswer | OutgoingError> {
+export async function postSigned(ctx: Ctx, url: string, req: SignedRequest, timeoutMs: number, maxBytes: number, fault: DeliveryFault | null = null): Promise<SignedAnswer | OutgoingError> {
   try {
-    const res = await outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs, maxBytes });
+    const send = (ms: number) => outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs: ms, maxBytes });
+    const res = await (fault ? fault.apply(timeoutMs, send) : send(timeoutMs));
     const text = res.body.toString('utf8');
     let json: unknown = null;
     if (text) {
