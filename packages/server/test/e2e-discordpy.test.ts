@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { botConnection } from './helpers/compat.js';
 
 /**
  * A second-language client: discord.py 2.x (Debian's python3-discord, run by the system Python that sees it), pointed
@@ -12,7 +13,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  */
 const PYTHON = '/usr/bin/python3';
 const SUITE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'discordpy', 'suite.py');
-const CHECKS = ['ready', 'replies', 'bulk_delete', 'member_chunks', 'reactions', 'pins', 'roles', 'threads', 'typing', 'assets', 'rate_limit_429'];
+const CHECKS = ['ready', 'replies', 'bulk_delete', 'member_chunks', 'reactions', 'pins', 'roles', 'threads', 'typing', 'assets', 'rate_limit_429', 'files_embeds', 'forum', 'errors', 'resume'];
 
 let t: TestServer;
 before(async () => { t = await startTestServer({ rateLimits: 'real' }); });
@@ -24,7 +25,7 @@ test('discord.py is installed for the system Python', () => {
   assert.match(r.stdout, /^2\./);
 });
 
-test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, threads, typing, assets and a 429 waited out', { timeout: 300_000 }, async () => {
+test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, threads, typing, assets, a 429 waited out, files and embeds, a forum post, errors and RESUME', { timeout: 300_000 }, async () => {
   const env = {
     ...process.env, PYTHONUNBUFFERED: '1',
     ACCORD_URL: t.server.url, ACCORD_BOT_TOKEN: t.world.botToken, ACCORD_GUILD_ID: t.world.guildId,
@@ -33,7 +34,16 @@ test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, t
   const child = spawn(PYTHON, [SUITE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout.on('data', (d) => { out += d; });
+  let sessionId = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    // The resume check asks for its session to be dropped from the server side (4000: resumable).
+    if (!sessionId && out.includes('DROP-ME')) {
+      const conn = botConnection(t);
+      sessionId = conn?.session?.id ?? '';
+      conn?.close(4000, 'dropped by the test');
+    }
+  });
   child.stderr.on('data', (d) => { err += d; });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const results = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { check: string; ok: boolean; detail: string });
@@ -41,4 +51,5 @@ test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, t
   assert.deepEqual(failed, [], `discord.py checks failed:\n${failed.map((f) => `${f.check}: ${f.detail}`).join('\n')}\n${err.slice(-2000)}`);
   assert.deepEqual(results.map((r) => r.check), CHECKS, `checks run: ${out}\n${err.slice(-2000)}`);
   assert.equal(code, 0, err.slice(-2000));
+  assert.ok(sessionId, 'the session was dropped');
 });

@@ -3,6 +3,7 @@ Asset.BASE. Prints one JSON line per check ({"check", "ok", "detail"}) and exits
 Run by test/e2e-discordpy.test.ts, which starts the server and passes the world in the environment."""
 import asyncio
 import base64
+import io
 import json
 import logging
 import os
@@ -81,7 +82,8 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
             ('replies', self.check_replies), ('bulk_delete', self.check_bulk_delete), ('member_chunks', self.check_member_chunks),
             ('reactions', self.check_reactions), ('pins', self.check_pins), ('roles', self.check_roles),
             ('threads', self.check_threads), ('typing', self.check_typing), ('assets', self.check_assets),
-            ('rate_limit_429', self.check_rate_limit),
+            ('rate_limit_429', self.check_rate_limit), ('files_embeds', self.check_files_embeds), ('forum', self.check_forum),
+            ('errors', self.check_errors), ('resume', self.check_resume),
         ]
         for name, fn in checks:
             if ONLY and name not in ONLY:
@@ -203,6 +205,45 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
         expect(len(limits.seen) > before, 'a 429 was met')
         expect(sent.content == 'after the 429', 'sent once the limit reset')
         return limits.seen[-1]
+
+
+    async def check_files_embeds(self, guild, channel):
+        m = await channel.send('with a file', embed=discord.Embed(title='Card', description='an embed'), file=discord.File(io.BytesIO(PNG), filename='dot.png'))
+        m = await channel.fetch_message(m.id)
+        expect(m.embeds[0].title == 'Card', f'embeds {m.embeds}')
+        expect(m.attachments[0].filename == 'dot.png', f'attachments {m.attachments}')
+        expect(await m.attachments[0].read() == PNG, 'the file downloads byte for byte')
+        return m.attachments[0].url
+
+    async def check_forum(self, guild, channel):
+        forum = await guild.create_forum('py-forum')
+        post = await forum.create_thread(name='py-post', content='forum body')  # a thread with its starter message
+        expect(post.message.id == post.thread.id, 'the starter message has the post id')
+        starter = await post.thread.fetch_message(post.thread.id)
+        expect(starter.content == 'forum body', f'starter {starter.content!r}')
+        return f'post {post.thread.id}'
+
+    async def check_errors(self, guild, channel):
+        try:
+            await self.fetch_channel(1)
+            raise AssertionError('an unknown channel was found')
+        except discord.NotFound as e:
+            expect(e.status == 404 and e.code == 10003, f'{e.status} {e.code}')
+        try:
+            await channel.fetch_message(1)
+            raise AssertionError('an unknown message was found')
+        except discord.NotFound as e:
+            expect(e.status == 404 and e.code == 10008, f'{e.status} {e.code}')
+        return 'NotFound 10003, 10008'
+
+    async def check_resume(self, guild, channel):
+        """The test drops this session from the server side when it reads DROP-ME; discord.py must resume it."""
+        resumed = asyncio.ensure_future(self.wait_for('shard_resumed', timeout=20))
+        print('DROP-ME', flush=True)
+        await resumed
+        sent = await channel.send('after resume')
+        expect(sent.content == 'after resume', 'the resumed session still sends')
+        return 'shard_resumed'
 
 
 async def main():
