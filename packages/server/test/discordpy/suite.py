@@ -12,6 +12,7 @@ import traceback
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.http import Route
 
 URL = os.environ['ACCORD_URL']
@@ -58,10 +59,49 @@ def expect(cond, what):
         raise AssertionError(what)
 
 
+class Bump(discord.ui.View):
+    @discord.ui.button(label='Bump', custom_id='bump', style=discord.ButtonStyle.primary)
+    async def bump(self, interaction, button):
+        await interaction.response.edit_message(content='Counter: 1', view=None)
+
+
+class Profile(discord.ui.Modal, title='Your profile'):
+    nick = discord.ui.TextInput(label='Nickname', custom_id='nick', min_length=2)
+
+    async def on_submit(self, interaction):
+        await interaction.response.send_message(f'Nice to meet you, {self.nick.value}.')
+
+
+def command_tree(client):
+    """The compatibility suite's command set (test/helpers/compat.ts), answered the way that suite checks."""
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name='hello', description='Say hello')
+    async def hello(interaction, name: str):
+        await interaction.response.send_message(f'Hello, {name}!')
+
+    @tree.command(name='slow', description='Defer, edit, follow up')
+    async def slow(interaction):
+        await interaction.response.defer()
+        await interaction.edit_original_response(content='Done thinking.')
+        await interaction.followup.send('And one more thing.')
+
+    @tree.command(name='panel', description='A message with a button')
+    async def panel(interaction):
+        await interaction.response.send_message('Counter: 0', view=Bump())
+
+    @tree.command(name='form', description='Open a modal')
+    async def form(interaction):
+        await interaction.response.send_modal(Profile(custom_id='profile'))
+
+    return tree
+
+
 class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gateway URL from GET /gateway/bot
     def __init__(self):
         super().__init__(intents=discord.Intents.all(), chunk_guilds_at_startup=False)
         self.ready_once = asyncio.Event()
+        self.tree = command_tree(self)
 
     async def on_ready(self):
         if self.ready_once.is_set():
@@ -83,7 +123,7 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
             ('reactions', self.check_reactions), ('pins', self.check_pins), ('roles', self.check_roles),
             ('threads', self.check_threads), ('typing', self.check_typing), ('assets', self.check_assets),
             ('rate_limit_429', self.check_rate_limit), ('files_embeds', self.check_files_embeds), ('forum', self.check_forum),
-            ('errors', self.check_errors), ('resume', self.check_resume),
+            ('errors', self.check_errors), ('resume', self.check_resume), ('interactions', self.check_interactions),
         ]
         for name, fn in checks:
             if ONLY and name not in ONLY:
@@ -244,6 +284,15 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
         sent = await channel.send('after resume')
         expect(sent.content == 'after resume', 'the resumed session still sends')
         return 'shard_resumed'
+
+
+    async def check_interactions(self, guild, channel):
+        """Syncs the command tree, then the test acts as a person (INTERACT ids) and answers DONE or FAIL on stdin."""
+        commands = await self.tree.sync()
+        print('INTERACT ' + json.dumps({c.name: str(c.id) for c in commands}), flush=True)
+        line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        expect(line.strip() == 'DONE', line.strip())
+        return f'{len(commands)} commands answered'
 
 
 async def main():
