@@ -50,6 +50,7 @@ test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, t
       const conn = botConnection(t);
       sessionId = conn?.session?.id ?? '';
       conn?.close(4000, 'dropped by the test');
+      person.post('while away').catch((e: unknown) => { err += `\nposting while away: ${String(e)}`; });
     }
     // The interactions check has synced its commands: act on them as a person, then tell it how that went.
     const ask = /^INTERACT (.*)$/m.exec(out);

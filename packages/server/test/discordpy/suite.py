@@ -277,10 +277,13 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
         return 'NotFound 10003, 10008'
 
     async def check_resume(self, guild, channel):
-        """The test drops this session from the server side when it reads DROP-ME; discord.py must resume it."""
+        """The test drops this session from the server side when it reads DROP-ME and posts as a person; discord.py
+        must resume and get that message."""
         resumed = asyncio.ensure_future(self.wait_for('shard_resumed', timeout=20))
+        missed = asyncio.ensure_future(self.wait_for('message', check=lambda m: m.content == 'while away', timeout=20))
         print('DROP-ME', flush=True)
         await resumed
+        expect((await missed).author.id != self.user.id, "a person's message posted while the socket was down")
         sent = await channel.send('after resume')
         expect(sent.content == 'after resume', 'the resumed session still sends')
         return 'shard_resumed'
