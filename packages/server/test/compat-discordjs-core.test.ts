@@ -131,8 +131,12 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
   test('a 429 waited out: the REST queue meets it, waits, and the reaction lands', async () => {
     const msg = await client.api.channels.createMessage(ch(), { content: 'rate limit me' });
     const limited: unknown[] = [];
+    const statuses: number[] = [];
     rest.on(RESTEvents.RateLimited, (info) => limited.push(info));
-    await throughA429(s.t, ch(), msg.id, () => client.api.channels.addMessageReaction(ch(), msg.id, '👎'), () => limited.length > 0);
+    rest.on(RESTEvents.Response, (_req, res) => statuses.push(res.status));
+    await throughA429(s.t, ch(), msg.id, () => client.api.channels.addMessageReaction(ch(), msg.id, '👎'), () => statuses.includes(429));
+    assert.ok(limited.length > 0, 'it reported the rate limit');
+    assert.equal(statuses.at(-1), 204, 'the retried request succeeded');
     assert.ok((await client.api.channels.getMessage(ch(), msg.id)).reactions?.some((r) => r.emoji.name === '👎' && r.me));
   });
 
