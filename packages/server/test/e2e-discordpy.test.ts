@@ -43,6 +43,7 @@ test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, t
   let err = '';
   let sessionId = '';
   let acted = false;
+  let reacted = false;
   child.stdout.on('data', (d) => {
     out += d;
     // The resume check asks for its session to be dropped from the server side (4000: resumable).
@@ -51,6 +52,12 @@ test('discord.py: replies, bulk delete, member chunks, reactions, pins, roles, t
       sessionId = conn?.session?.id ?? '';
       conn?.close(4000, 'dropped by the test');
       person.post('while away').catch((e: unknown) => { err += `\nposting while away: ${String(e)}`; });
+    }
+    // The reactions check waits for a person's reaction on its message.
+    const reactTo = /^REACT-ME (\d+)$/m.exec(out);
+    if (reactTo && !reacted) {
+      reacted = true;
+      person.react(t.world.textChannelId, reactTo[1]).catch((e: unknown) => { err += `\nreacting: ${String(e)}`; });
     }
     // The interactions check has synced its commands: act on them as a person, then tell it how that went.
     const ask = /^INTERACT (.*)$/m.exec(out);

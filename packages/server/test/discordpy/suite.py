@@ -176,7 +176,11 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
         await m.clear_reactions()
         m = await channel.fetch_message(m.id)
         expect(m.reactions == [], 'cleared')
-        return 'add, list, remove, clear'
+        # A person's reaction: the test reacts as Alice when it reads REACT-ME.
+        seen = asyncio.ensure_future(self.wait_for('raw_reaction_add', check=lambda p: p.message_id == m.id and p.user_id != self.user.id, timeout=10))
+        print(f'REACT-ME {m.id}', flush=True)
+        expect(str((await seen).emoji) == '\N{THUMBS UP SIGN}', "a person's reaction event")
+        return 'add, list, remove, clear, a person reacting'
 
     async def check_pins(self, guild, channel):
         m = await channel.send('pin me')
