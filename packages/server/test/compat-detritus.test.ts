@@ -1,7 +1,8 @@
 // engine-independent: a client's reading of the wire; the same routes run on every engine in e2e-discordjs and the service tests
 /**
  * Compatibility: detritus-client (ShardClient), unmodified. Pointed at Accord only through `rest.baseUrl` (its default
- * is the platform's /api/v9); it finds the gateway through GET /gateway on that base URL.
+ * is the platform's /api/v9); it finds the gateway through GET /gateway on that base URL. Its 5 s reconnect delay is
+ * shortened, to keep the RESUME case quick.
  */
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,7 +47,7 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
   const ch = () => s.t.world.textChannelId;
 
   before(async () => {
-    client = new ShardClient(s.t.world.botToken, { isBot: true, gateway: { intents: INTENTS }, rest: { baseUrl: `${s.t.server.url}/api/v9` } } as never);
+    client = new ShardClient(s.t.world.botToken, { isBot: true, gateway: { intents: INTENTS, reconnectDelay: 100 }, rest: { baseUrl: `${s.t.server.url}/api/v9` } } as never);
     client.on('raw', (p: { t?: string; d?: any }) => {
       if (p.t) s.dispatched.push(p.t);
       if (p.t === 'INTERACTION_CREATE') answer(client, p.d).catch((e) => s.errors.push(e));
@@ -120,7 +121,7 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     assert.deepEqual(s.errors, []);
   });
 
-  test('s.errors: DiscordHTTPError with Discord\'s code and status', async () => {
+  test('errors: DiscordHTTPError with Discord\'s code and status', async () => {
     const is = (code: number, status: number) => (e: any) => e instanceof DiscordHTTPError && e.code === code && e.response.statusCode === status;
     await assert.rejects(client.rest.fetchChannel('1'), is(10003, 404));
     await assert.rejects(client.rest.createMessage(ch(), { content: '' }), is(50006, 400));

@@ -123,7 +123,7 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     assert.deepEqual(s.errors, []);
   });
 
-  test('s.errors: DiscordAPIError with Discord\'s code and status', async () => {
+  test('errors: DiscordAPIError with Discord\'s code and status', async () => {
     await assert.rejects(client.api.channels.get('1'), (e: unknown) => e instanceof DiscordAPIError && e.code === 10003 && e.status === 404);
     await assert.rejects(client.api.channels.createMessage(ch(), {}), (e: unknown) => e instanceof DiscordAPIError && e.code === 50006 && e.status === 400);
   });
