@@ -294,6 +294,15 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     assert.deepEqual([...members.keys()].sort(), [alice().id, w().botUserId].sort());
   });
 
+  test('forum posts: a GuildForum channel, forum.threads.create with its message, fetchStarterMessage', T, async () => {
+    const forum = await guild().channels.create({ name: `forum-${nonce}`, type: ChannelType.GuildForum });
+    const post = await forum.threads.create({ name: `post-${nonce}`, message: { content: `forum body ${nonce}` } });
+    assert.equal(post.parentId, forum.id);
+    const starter = await post.fetchStarterMessage();
+    assert.equal(starter?.id, post.id, 'the starter message has the post id');
+    assert.equal(starter?.content, `forum body ${nonce}`);
+  });
+
   test('roles: guild.roles.create, member.roles.add with guildMemberUpdate, members.fetch() over op 8', T, async () => {
     const g = guild();
     const role = await g.roles.create({ name: `testers-${nonce}`, colors: { primaryColor: 0x3498db }, hoist: true, mentionable: true, permissions: ['SendMessages'] });

@@ -3,6 +3,7 @@ Asset.BASE. Prints one JSON line per check ({"check", "ok", "detail"}) and exits
 Run by test/e2e-discordpy.test.ts, which starts the server and passes the world in the environment."""
 import asyncio
 import base64
+import io
 import json
 import logging
 import os
@@ -11,6 +12,7 @@ import traceback
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.http import Route
 
 URL = os.environ['ACCORD_URL']
@@ -57,10 +59,49 @@ def expect(cond, what):
         raise AssertionError(what)
 
 
+class Bump(discord.ui.View):
+    @discord.ui.button(label='Bump', custom_id='bump', style=discord.ButtonStyle.primary)
+    async def bump(self, interaction, button):
+        await interaction.response.edit_message(content='Counter: 1', view=None)
+
+
+class Profile(discord.ui.Modal, title='Your profile'):
+    nick = discord.ui.TextInput(label='Nickname', custom_id='nick', min_length=2)
+
+    async def on_submit(self, interaction):
+        await interaction.response.send_message(f'Nice to meet you, {self.nick.value}.')
+
+
+def command_tree(client):
+    """The compatibility suite's command set (test/helpers/compat.ts), answered the way that suite checks."""
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name='hello', description='Say hello')
+    async def hello(interaction, name: str):
+        await interaction.response.send_message(f'Hello, {name}!')
+
+    @tree.command(name='slow', description='Defer, edit, follow up')
+    async def slow(interaction):
+        await interaction.response.defer()
+        await interaction.edit_original_response(content='Done thinking.')
+        await interaction.followup.send('And one more thing.')
+
+    @tree.command(name='panel', description='A message with a button')
+    async def panel(interaction):
+        await interaction.response.send_message('Counter: 0', view=Bump())
+
+    @tree.command(name='form', description='Open a modal')
+    async def form(interaction):
+        await interaction.response.send_modal(Profile(custom_id='profile'))
+
+    return tree
+
+
 class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gateway URL from GET /gateway/bot
     def __init__(self):
         super().__init__(intents=discord.Intents.all(), chunk_guilds_at_startup=False)
         self.ready_once = asyncio.Event()
+        self.tree = command_tree(self)
 
     async def on_ready(self):
         if self.ready_once.is_set():
@@ -81,7 +122,8 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
             ('replies', self.check_replies), ('bulk_delete', self.check_bulk_delete), ('member_chunks', self.check_member_chunks),
             ('reactions', self.check_reactions), ('pins', self.check_pins), ('roles', self.check_roles),
             ('threads', self.check_threads), ('typing', self.check_typing), ('assets', self.check_assets),
-            ('rate_limit_429', self.check_rate_limit),
+            ('rate_limit_429', self.check_rate_limit), ('files_embeds', self.check_files_embeds), ('forum', self.check_forum),
+            ('errors', self.check_errors), ('resume', self.check_resume), ('interactions', self.check_interactions),
         ]
         for name, fn in checks:
             if ONLY and name not in ONLY:
@@ -134,7 +176,11 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
         await m.clear_reactions()
         m = await channel.fetch_message(m.id)
         expect(m.reactions == [], 'cleared')
-        return 'add, list, remove, clear'
+        # A person's reaction: the test reacts as Alice when it reads REACT-ME.
+        seen = asyncio.ensure_future(self.wait_for('raw_reaction_add', check=lambda p: p.message_id == m.id and p.user_id != self.user.id, timeout=10))
+        print(f'REACT-ME {m.id}', flush=True)
+        expect(str((await seen).emoji) == '\N{THUMBS UP SIGN}', "a person's reaction event")
+        return 'add, list, remove, clear, a person reacting'
 
     async def check_pins(self, guild, channel):
         m = await channel.send('pin me')
@@ -203,6 +249,57 @@ class Suite(discord.AutoShardedClient):  # the auto-sharded client takes its gat
         expect(len(limits.seen) > before, 'a 429 was met')
         expect(sent.content == 'after the 429', 'sent once the limit reset')
         return limits.seen[-1]
+
+
+    async def check_files_embeds(self, guild, channel):
+        m = await channel.send('with a file', embed=discord.Embed(title='Card', description='an embed'), file=discord.File(io.BytesIO(PNG), filename='dot.png'))
+        m = await channel.fetch_message(m.id)
+        expect(m.embeds[0].title == 'Card', f'embeds {m.embeds}')
+        expect(m.attachments[0].filename == 'dot.png', f'attachments {m.attachments}')
+        expect(await m.attachments[0].read() == PNG, 'the file downloads byte for byte')
+        return m.attachments[0].url
+
+    async def check_forum(self, guild, channel):
+        forum = await guild.create_forum('py-forum')
+        post = await forum.create_thread(name='py-post', content='forum body')  # a thread with its starter message
+        expect(post.message.id == post.thread.id, 'the starter message has the post id')
+        starter = await post.thread.fetch_message(post.thread.id)
+        expect(starter.content == 'forum body', f'starter {starter.content!r}')
+        return f'post {post.thread.id}'
+
+    async def check_errors(self, guild, channel):
+        try:
+            await self.fetch_channel(1)
+            raise AssertionError('an unknown channel was found')
+        except discord.NotFound as e:
+            expect(e.status == 404 and e.code == 10003, f'{e.status} {e.code}')
+        try:
+            await channel.fetch_message(1)
+            raise AssertionError('an unknown message was found')
+        except discord.NotFound as e:
+            expect(e.status == 404 and e.code == 10008, f'{e.status} {e.code}')
+        return 'NotFound 10003, 10008'
+
+    async def check_resume(self, guild, channel):
+        """The test drops this session from the server side when it reads DROP-ME and posts as a person; discord.py
+        must resume and get that message."""
+        resumed = asyncio.ensure_future(self.wait_for('shard_resumed', timeout=20))
+        missed = asyncio.ensure_future(self.wait_for('message', check=lambda m: m.content == 'while away', timeout=20))
+        print('DROP-ME', flush=True)
+        await resumed
+        expect((await missed).author.id != self.user.id, "a person's message posted while the socket was down")
+        sent = await channel.send('after resume')
+        expect(sent.content == 'after resume', 'the resumed session still sends')
+        return 'shard_resumed'
+
+
+    async def check_interactions(self, guild, channel):
+        """Syncs the command tree, then the test acts as a person (INTERACT ids) and answers DONE or FAIL on stdin."""
+        commands = await self.tree.sync()
+        print('INTERACT ' + json.dumps({c.name: str(c.id) for c in commands}), flush=True)
+        line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        expect(line.strip() == 'DONE', line.strip())
+        return f'{len(commands)} commands answered'
 
 
 async def main():

@@ -67,6 +67,24 @@ export class Person {
     return r.body;
   }
 
+  /** Checks the message every library sends with an embed titled 'Card' and dot.png, downloading the file. */
+  async expectCard(channelId: string, messageId: string): Promise<void> {
+    const read = await this.read(channelId, messageId);
+    assert.equal(read.embeds[0].title, 'Card');
+    assert.equal(read.attachments[0].filename, 'dot.png');
+    assert.deepEqual(Buffer.from(await (await fetch(read.attachments[0].url)).arrayBuffer()), PNG, 'the file downloads byte for byte');
+  }
+
+  /** The emoji on a message as she reads it, sorted. */
+  async reactions(channelId: string, messageId: string): Promise<string[]> {
+    return (await this.read(channelId, messageId)).reactions.map((r: { emoji: { name: string } }) => r.emoji.name).sort();
+  }
+
+  /** The starter message of a forum post, which has the post's id. */
+  async starter(postId: string): Promise<string> {
+    return (await this.read(postId, postId)).content;
+  }
+
   /** POST /interactions as the official client does; resolves with the nonce that INTERACTION_* events echo. */
   async act(type: number, data: unknown, extra: Record<string, unknown> = {}): Promise<string> {
     const n = String(++this.nonce);
