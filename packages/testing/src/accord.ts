@@ -20,6 +20,7 @@ export class Accord {
   readonly faults: Faults;
   private readonly watches: AppWatch[] = [];
   private readonly worlds: World[] = [];
+  private readonly onCloses: (() => unknown)[] = [];
   private closed = false;
 
   constructor(readonly url: string, devToken: string, private readonly stop: () => Promise<void>) {
@@ -58,9 +59,18 @@ export class Accord {
     return w;
   }
 
+  /**
+   * Runs `fn` when Accord closes, before the server stops, the last registered first: stop your bot here, or it keeps
+   * reconnecting to a server that is gone and the test file never ends.
+   */
+  onClose(fn: () => unknown): void {
+    this.onCloses.push(fn);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const fn of this.onCloses.reverse()) await fn();
     for (const w of this.watches) w.close();
     for (const world of this.worlds) for (const p of Object.values(world.people)) p.gateway.close();
     await this.stop();

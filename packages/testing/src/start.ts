@@ -24,8 +24,9 @@ export interface StartOptions {
   /** Milliseconds to wait for the server to listen (default 30 s). */
   startTimeoutMs?: number;
   /**
-   * Registers `close()` with the test runner (node:test's `after`, or the `afterAll` global of vitest and jest) when
-   * called at a file's top level or in a `before` hook. Default true.
+   * Registers `close()` with the test runner: node:test's `after` (call startAccord at a file's top level or in a test;
+   * node:test runs an `after` made in a `before` hook when that hook ends, so there pass false and close it yourself),
+   * or the `afterAll` global of vitest and jest. Default true.
    */
   autoClose?: boolean;
 }

@@ -2,7 +2,7 @@
  * The toolkit as a bot developer uses it: a discord.js bot of the test's own, a world in one call, a person who runs
  * its slash command, clicks its button and fills its modal, and the ephemeral answer only she sees.
  */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, Client, Events, GatewayIntentBits, ModalBuilder, TextInputBuilder, TextInputStyle, MessageFlags } from 'discord.js';
 import { startAccord, type Accord } from '../src/index.ts';
@@ -31,7 +31,7 @@ test('slash command → button → modal → ephemeral answer, in a few lines', 
   const accord = await startAccord();
   const { people: { alice, bob }, guild, apps: { remind } } = await accord.world({ apps: { remind: { commands: [REMIND] } } });
   const bot = await startRemindBot(accord, remind.token);
-  after(() => bot.destroy());
+  accord.onClose(() => bot.destroy());
 
   await alice.runCommand(remind, 'remind', { when: '30m' }, { channel: guild.channels.general });
   await alice.click(await alice.nextMessage({ from: remind, match: 'Add a note?' }), 'note:30m');
