@@ -8,7 +8,7 @@ export interface Scheduler {
 }
 
 /** setTimeout's longest delay; a later job is re-armed until it is due. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Production: the machine's clock and timers (jobs are lost on restart: a real bot would persist them). */
 export const timerScheduler: Scheduler = {

@@ -1,5 +1,5 @@
 import type { Accord, Duration } from '@accord/testing';
-import type { Scheduler } from '../../src/scheduler.ts';
+import { MAX_TIMER_MS, type Scheduler } from '../../src/scheduler.ts';
 
 interface Job {
   at: number;
@@ -14,9 +14,6 @@ export interface ClockScheduler extends Scheduler {
   /** Jobs not run yet. */
   readonly pending: number;
 }
-
-/** setTimeout's longest delay; a later job is re-armed until it is due. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The bot's clock is the platform's (the real time plus the offset dev mode adds), so a job also runs on its own
