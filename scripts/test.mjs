@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every package's tests in one `node --test` run, one file at a time (they start real servers).
+// `npm test`: every package's and example's tests in one `node --test` run, one file at a time (they start real servers).
 // ACCORD_TEST_SCOPE=engine runs only the files whose outcome can depend on the storage engine, and
 // ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes: CI runs the whole
 // suite on SQLite, the first set on PostgreSQL and the second in Redis mode. A file opts out of the engine runs with a
@@ -36,8 +36,8 @@ export function dependsOnDistribution(file) {
 }
 
 export function selectTests(scope = 'all') {
-  const files = fs.readdirSync(path.join(root, 'packages'))
-    .flatMap((pkg) => (fs.existsSync(path.join(root, 'packages', pkg, 'test')) ? testFiles(path.join(root, 'packages', pkg, 'test')) : []))
+  const files = ['packages', 'examples'].flatMap((top) => fs.readdirSync(path.join(root, top)).map((dir) => path.join(root, top, dir, 'test')))
+    .flatMap((dir) => (fs.existsSync(dir) ? testFiles(dir) : []))
     .sort();
   if (scope === 'engine') return files.filter(dependsOnEngine);
   if (scope === 'distributed') return files.filter(dependsOnDistribution);
