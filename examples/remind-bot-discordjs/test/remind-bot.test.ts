@@ -4,25 +4,21 @@
  * ephemeral confirmation; the reminder posted once Accord's clock has moved 30 minutes; and /premium, which answers
  * only a person with an entitlement to the app's SKU.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAccord, type Person } from '@accord/testing';
 import { createBot } from '../src/bot.ts';
 import { COMMANDS } from '../src/commands.ts';
-import { clockScheduler } from './helpers/clock-scheduler.ts';
 
-// One Accord, one world and one bot for the file, set up at its top level: node:test runs an `after` registered in a
-// `before` hook when that hook ends, and runs `after` hooks in the order they were registered.
-const accord = await startAccord({ autoClose: false });
+// One Accord, one world and one bot for the file, set up at its top level (node:test runs an `after` registered in a
+// `before` hook when that hook ends).
+const accord = await startAccord();
 const { people: { alice, bob }, apps: { remind }, guild: { channels: { general } } } = await accord.world({ apps: { remind: { commands: COMMANDS } } });
 const premiumSku = await alice.call(`/applications/${remind.id}/skus`, 'POST', { name: 'Remind Premium', type: 5, price: 299, published: true });
-const clock = await clockScheduler(accord);
+const clock = await accord.clock.scheduler();
 const bot = createBot({ token: remind.token, api: accord.api.replace(/\/v10$/, ''), premiumSkuId: premiumSku.id, now: clock.now, schedule: clock.schedule });
 await bot.start();
-after(async () => {
-  await bot.stop(); // before the platform goes away, or discord.js keeps trying to reconnect
-  await accord.close();
-});
+accord.onClose(() => bot.stop()); // before the platform goes away, or discord.js keeps trying to reconnect
 
 /** A test entitlement to the premium SKU, as the app grants one with its bot token. */
 const grantPremium = (p: Person) => accord.request(`/applications/${remind.id}/entitlements`, { body: { sku_id: premiumSku.id, owner_id: p.id, owner_type: 2 }, auth: `Bot ${remind.token}` });
@@ -42,9 +38,9 @@ test('the reminder is posted in the channel once Accord\'s clock has moved 30 mi
   await alice.nextMessage({ from: remind, ephemeral: true, match: 'drink water' });
   const waiting = clock.pending;
 
-  await clock.advance('29m');
+  await accord.clock.advance('29m');
   assert.equal(clock.pending, waiting, 'nothing is due after 29 minutes');
-  await clock.advance('1m');
+  await accord.clock.advance('1m');
   assert.equal(clock.pending, 0);
   const reminder = await bob.nextMessage({ channel: general, from: remind, match: 'drink water' });
   assert.equal(reminder.content, `Reminder for <@${alice.id}>: drink water`);

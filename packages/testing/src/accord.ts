@@ -71,6 +71,7 @@ export class Accord {
     if (this.closed) return;
     this.closed = true;
     for (const fn of this.onCloses.reverse()) await fn();
+    this.clock.stop();
     for (const w of this.watches) w.close();
     for (const world of this.worlds) for (const p of Object.values(world.people)) p.gateway.close();
     await this.stop();

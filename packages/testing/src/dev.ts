@@ -1,6 +1,7 @@
 import { request } from './api.js';
 import { toMs, type Duration } from './duration.js';
 import { Arrivals } from './waiter.js';
+import { ClockScheduler } from './scheduler.js';
 
 /** The dev routes (`/__dev/…`) with the server's dev token. */
 export class DevApi {
@@ -46,20 +47,39 @@ export interface InspectorEntry {
 
 /** The server's clock, which dev mode lets a test move (timers, expiries, reminders due "in 30 minutes"). */
 export class Clock {
+  private readonly schedulers: ClockScheduler[] = [];
+
   constructor(private readonly dev: DevApi) {}
+
+  /** A scheduler on this clock for the bot under test (`now`, `schedule`); moving the clock runs its due jobs. */
+  async scheduler(): Promise<ClockScheduler> {
+    const s = new ClockScheduler((await this.now()).getTime() - Date.now());
+    this.schedulers.push(s);
+    return s;
+  }
+
+  /** @internal */
+  stop(): void {
+    for (const s of this.schedulers) s.stop();
+  }
+
+  private async moved(now: Date): Promise<Date> {
+    for (const s of this.schedulers) await s.moved(now.getTime());
+    return now;
+  }
 
   async now(): Promise<Date> {
     return new Date((await this.dev.call<{ now: string }>('/clock')).now);
   }
 
-  /** Moves the clock forward: `advance('30m')`. */
+  /** Moves the clock forward, `advance('30m')`, and runs what the schedulers have due. */
   async advance(by: Duration): Promise<Date> {
-    return new Date((await this.dev.call<{ now: string }>('/clock', 'POST', { advance_ms: toMs(by) })).now);
+    return this.moved(new Date((await this.dev.call<{ now: string }>('/clock', 'POST', { advance_ms: toMs(by) })).now));
   }
 
   async set(to: Date | string | number): Promise<Date> {
     const at = to instanceof Date ? to.toISOString() : typeof to === 'number' ? to : new Date(to).toISOString();
-    return new Date((await this.dev.call<{ now: string }>('/clock', 'POST', { set: at })).now);
+    return this.moved(new Date((await this.dev.call<{ now: string }>('/clock', 'POST', { set: at })).now));
   }
 }
 

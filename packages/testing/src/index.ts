@@ -5,3 +5,4 @@ export { Person, type AppRef, type MessageInput, type MessageWait } from './pers
 export type { World, WorldApp, WorldSpec, AppSpec } from './world.js';
 export type { AppWatch, Clock, Faults, InspectorEntry } from './dev.js';
 export { toMs, type Duration } from './duration.js';
+export type { ClockScheduler } from './scheduler.js';
