@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, Client, Events, GatewayIntentBits, ModalBuilder, TextInputBuilder, TextInputStyle, MessageFlags } from 'discord.js';
-import { startAccord, type Accord } from '../src/index.ts';
+import { AccordApiError, startAccord, type Accord } from '../src/index.ts';
 
 const REMIND = { name: 'remind', description: 'Remind me later', options: [{ type: 3, name: 'when', description: 'e.g. 30m', required: true }] };
 
@@ -61,4 +61,17 @@ test('the clock moves, waits explain what arrived, bad commands say what the app
   assert.equal(post.path, `/channels/${guild.channels.general}/messages`);
   assert.equal(post.status, 200);
   assert.equal((await watch.requests({ method: 'POST' })).length, 1);
+});
+
+test('faults: one app\'s route answers 500 once, then it is served again; other apps are untouched', { timeout: 60_000 }, async () => {
+  const accord = await startAccord();
+  const { guild, apps: { flaky, steady } } = await accord.world({ people: ['alice'], apps: { flaky: {}, steady: {} } });
+  const post = (app: { token: string }) => accord.request(`/channels/${guild.channels.general}/messages`, { body: { content: 'hi' }, auth: `Bot ${app.token}` });
+  const fault = await accord.faults.add(flaky.id, 'http', { route: 'POST /channels/:channel_id/messages', status: 500, count: 1 });
+  assert.equal((await accord.faults.list(flaky.id)).length, 1);
+  await post(steady);
+  await assert.rejects(post(flaky), (err: AccordApiError) => err.status === 500 && err.code === 0);
+  assert.equal((await post(flaky)).content, 'hi', 'served again once the count is spent');
+  assert.deepEqual(await accord.faults.list(flaky.id), []);
+  await accord.faults.remove(fault.id);
 });
