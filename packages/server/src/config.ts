@@ -24,6 +24,11 @@ export interface Config {
   tls: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  /**
+   * Answer as the platform's own hosts: HTTPS on 443 (unless --port), public URL https://discord.com (unless
+   * --public-url), for bots that hard-code them, with those names mapped to this machine (README: Intercept mode).
+   */
+  intercept: boolean;
   /** Names besides the host's that the generated API certificate covers, comma-separated (`none`: no others). */
   tlsHosts: string;
   dev: boolean;
@@ -110,6 +115,7 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
   { flag: '--tls-hosts', env: 'ACCORD_TLS_HOSTS', key: 'tlsHosts', kind: 'string', doc: 'Further names the generated --tls certificate covers, comma-separated (none for none): the platform\'s, for clients that hard-code them and are pointed here through /etc/hosts', def: DISCORD_HOSTS },
   { flag: '--dev', env: 'ACCORD_DEV', key: 'dev', kind: 'boolean', doc: 'Enable dev-only control routes under /__dev/ (loopback callers with the dev token printed at start)', def: 'false' },
   { flag: '--seed', env: 'ACCORD_SEED', key: 'seed', kind: 'boolean', doc: 'Create a dev world at start and print its tokens', def: 'false' },
+  { flag: '--intercept', env: 'ACCORD_INTERCEPT', key: 'intercept', kind: 'boolean', doc: 'Answer as discord.com for bots that hard-code it: implies --tls, port 443 and public URL https://discord.com unless given; map the platform host names to this machine (README: Intercept mode)', def: 'false' },
   { flag: '--import', env: 'ACCORD_IMPORT', key: 'importFile', kind: 'string', doc: 'Start from a world snapshot (JSON written by --export-on-exit or GET /__dev/snapshot): every table replaced by its rows', def: '' },
   { flag: '--export-on-exit', env: 'ACCORD_EXPORT_ON_EXIT', key: 'exportOnExit', kind: 'string', doc: 'Write the world to this JSON file when the server stops (SIGINT, SIGTERM)', def: '' },
   { flag: '--deterministic', env: 'ACCORD_DETERMINISTIC', key: 'deterministic', kind: 'boolean', doc: 'Dev worlds that repeat: the clock stands at 2026-01-01T00:00:00Z until moved, ids and secrets follow a fixed sequence, so two runs give the same snapshot', def: 'false' },
@@ -153,7 +159,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     else raw[s.key] = inline ?? argv[++i];
   }
   const cfg: Config = {
-    host: '127.0.0.1', port: 8080, dataDir: './data', tls: false, tlsHosts: DISCORD_HOSTS, dev: false, seed: false, deterministic: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1, role: 'all',
+    host: '127.0.0.1', port: 8080, dataDir: './data', tls: false, intercept: false, tlsHosts: DISCORD_HOSTS, dev: false, seed: false, deterministic: false, rateLimits: 'real', redisPrefix: 'accord:', workers: 1, role: 'all',
     heartbeatIntervalMs: 41250, resumeWindowMs: 180000, logLevel: 'info', trustProxy: false, gatewayConnectionsPerIp: 100, identifyTimeoutMs: 20000,
     voiceWorkers: 1, voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize', voiceDave: 'auto', voiceHeartbeatIntervalMs: 13750,
   };
@@ -170,6 +176,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   else cfg.devToken = undefined;
   if (cfg.devToken !== undefined && !/^[\w-]{16,200}$/.test(cfg.devToken)) throw new Error('ACCORD_DEV_TOKEN: 16 to 200 letters, digits, _ or -');
   if (cfg.deterministic && !cfg.dev) throw new Error('--deterministic needs --dev: its secrets follow a fixed sequence anyone can repeat');
+  if (cfg.intercept) {
+    cfg.tls = true;
+    if (raw.port === undefined && overrides.port === undefined) cfg.port = 443;
+    cfg.publicUrl ??= 'https://discord.com';
+  }
   if (cfg.tlsCert || cfg.tlsKey) cfg.tls = true;
   cfg.rateLimits = rateLimitMode(cfg.rateLimits);
   cfg.trustProxy = trustProxyValue(cfg.trustProxy);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import os from 'node:os';
 import { loadLocalTls, localCaPath } from '../src/core/local-tls.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config.js';
 import { prepareApiTls } from '../src/http/listener.js';
 
 /**
@@ -50,8 +50,8 @@ function request(url: string, opts: { ca?: string; method?: string; token?: stri
 interface Step { step: string; [k: string]: any }
 
 /** A client script in a child process that trusts `caPath`; its JSON lines are steps to wait for. */
-function runClient(args: string[], caPath: string) {
-  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runClient(args: string[], caPath: string, env: Record<string, string> = {}) {
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const steps: Step[] = [];
   let err = '';
   let waiters: (() => void)[] = [];
@@ -92,9 +92,9 @@ function runClient(args: string[], caPath: string) {
 }
 
 /** --tls on a given port; a port that is taken or not ours to bind fails with the reason, not a hang. */
-async function startTlsServer(port: number): Promise<TestServer> {
+async function startTlsServer(port: number, more: Partial<Config> = {}): Promise<TestServer> {
   try {
-    return await startTestServer({ tls: true, port, voicePort: 0 });
+    return await startTestServer({ tls: true, port, voicePort: 0, ...more });
   } catch (err: any) {
     if (err?.code === 'EADDRINUSE') throw new Error(`port ${port} is taken on 127.0.0.1: this test needs it free (${err.message})`, { cause: err });
     if (err?.code === 'EACCES') throw new Error(`port ${port} needs root or CAP_NET_BIND_SERVICE (${err.message})`, { cause: err });
@@ -225,6 +225,32 @@ describe('--tls-cert and --tls-key', () => {
     } finally {
       await t.close();
       fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--intercept: a bot that hard-codes the platform runs unmodified', () => {
+  let t: TestServer;
+  before(async () => { t = await startTlsServer(443, { intercept: true }); });
+  after(() => t?.close());
+
+  test('discord.js with no settings logs in through discord.com and gateway.discord.gg, sends and receives', { timeout: 60_000 }, async () => {
+    // This process does not map the names: it calls 127.0.0.1 (the certificate covers both).
+    const ca = fs.readFileSync(localCaPath(t.server.ctx.config.dataDir), 'utf8');
+    const api = (p: string, json?: unknown) => request(`https://127.0.0.1/api/v10${p}`, { ca, token: t.world.users[0].token, method: json ? 'POST' : 'GET', json });
+    const gw = await api('/gateway');
+    assert.equal(gw.body.url, 'wss://discord.com', 'the Gateway is advertised under the platform\'s name');
+    const hosts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../testing/intercept-hosts.mjs');
+    const bot = runClient([path.join(CLIENTS, 'hardcoded-discordjs.mjs'), t.world.botToken, t.world.textChannelId], localCaPath(t.server.ctx.config.dataDir), { NODE_OPTIONS: `--import ${hosts}` });
+    try {
+      const ready = await bot.waitFor((s) => s.step === 'ready');
+      assert.equal(ready.user, t.world.botUserId);
+      const sent = await bot.waitFor((s) => s.step === 'sent');
+      assert.equal((await api(`/channels/${t.world.textChannelId}/messages/${sent.id}`)).body.content, 'hard-coded, intercepted');
+      await api(`/channels/${t.world.textChannelId}/messages`, { content: 'to the intercepted bot' });
+      await bot.waitFor((s) => s.step === 'messageCreate' && s.content === 'to the intercepted bot');
+    } finally {
+      await bot.stop();
     }
   });
 });
