@@ -10,7 +10,8 @@ const INTEGER = 4;
 const BOOLEAN = 5;
 const NUMBER = 10;
 
-export function commandOptions(command: { name: string; options?: any[] }, path: string[], values: Record<string, unknown>): unknown[] {
+/** `focused`: the option being typed (autocomplete): sent as typed text, flagged focused, and required ones may wait. */
+export function commandOptions(command: { name: string; options?: any[] }, path: string[], values: Record<string, unknown>, focused?: string): unknown[] {
   let defs = command.options ?? [];
   const chain: { name: string; type: number }[] = [];
   for (const part of path) {
@@ -22,10 +23,12 @@ export function commandOptions(command: { name: string; options?: any[] }, path:
   const leaf = Object.entries(values).map(([name, value]) => {
     const def = defs.find((o) => o.name === name);
     if (!def) throw new Error(`/${[command.name, ...path].join(' ')} has no option "${name}"; it has: ${defs.map((o) => o.name).join(', ') || 'none'}`);
+    if (name === focused) return { name, type: def.type, value: String(value), focused: true };
     return { name, type: def.type, value: typed(def.type, value, name) };
   });
+  if (focused !== undefined && !(focused in values)) throw new Error(`the focused option "${focused}" needs a value (the text typed so far)`);
   const missing = defs.filter((o) => o.required && !(o.name in values)).map((o) => o.name);
-  if (missing.length) throw new Error(`/${[command.name, ...path].join(' ')} needs ${missing.join(', ')}`);
+  if (missing.length && focused === undefined) throw new Error(`/${[command.name, ...path].join(' ')} needs ${missing.join(', ')}`);
   return chain.reduceRight<unknown[]>((inner, sub) => [{ name: sub.name, type: sub.type, options: inner }], leaf);
 }
 

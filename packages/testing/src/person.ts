@@ -84,13 +84,28 @@ export class Person {
     const channelId = idOf(where.channel);
     const appId = typeof app === 'string' ? app : app.id;
     const [root, ...path] = name.trim().split(/\s+/);
-    const index = await this.call<{ application_commands: any[] }>(`/channels/${channelId}/application-command-index`);
-    const command = index.application_commands.find((c) => c.application_id === appId && c.name === root && (c.type ?? 1) === 1);
-    if (!command) {
-      const names = index.application_commands.filter((c) => c.application_id === appId).map((c) => `/${c.name}`);
-      throw new Error(`no /${root} of app ${appId} in this channel's command index; the app has: ${names.join(', ') || 'none here'}`);
-    }
+    const command = await this.findCommand(channelId, appId, root);
     return this.interact(appId, channelId, 2, { id: command.id, name: command.name, type: 1, version: command.version, options: commandOptions(command, path, options) });
+  }
+
+  /**
+   * Asks the app for choices while typing an option, as the official client does on each keystroke:
+   * `await alice.autocomplete(app, 'remind', { when: '3' }, 'when', { channel })` resolves with the app's choices.
+   */
+  async autocomplete(app: AppRef | string, name: string, options: Record<string, unknown>, focused: string, where: { channel: Id }, timeout?: Duration): Promise<{ name: string; value: unknown }[]> {
+    const channelId = idOf(where.channel);
+    const appId = typeof app === 'string' ? app : app.id;
+    const [root, ...path] = name.trim().split(/\s+/);
+    const command = await this.findCommand(channelId, appId, root);
+    const tree = commandOptions(command, path, options, focused);
+    const n = await this.interact(appId, channelId, 4, { id: command.id, name: command.name, type: 1, version: command.version, options: tree });
+    return (await this.nextEvent('APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE', (d) => d.nonce === n, timeout)).choices;
+  }
+
+  /** Buys a SKU in the store (test mode: nothing is charged); resolves with the entitlements it grants. */
+  async buy(sku: Id, opts: { guild?: Id } = {}): Promise<any[]> {
+    const r = await this.call<{ entitlements: any[] }>(`/store/skus/${idOf(sku)}/purchase`, 'POST', { ...(opts.guild ? { guild_id: idOf(opts.guild) } : {}), test_mode: true });
+    return r.entitlements;
   }
 
   /** Clicks a button of an app's message. */
@@ -138,6 +153,17 @@ export class Person {
   /** The next dispatch of a type to this person's session. */
   async nextEvent(t: string, match: (d: any) => boolean = () => true, timeout?: Duration): Promise<Dispatch['d']> {
     return (await this.gateway.events.next(t, (e) => e.t === t && match(e.d), timeout)).d;
+  }
+
+  /** A slash command as the channel's command index lists it to this person. */
+  private async findCommand(channelId: string, appId: string, name: string): Promise<any> {
+    const index = await this.call<{ application_commands: any[] }>(`/channels/${channelId}/application-command-index`);
+    const command = index.application_commands.find((c) => c.application_id === appId && c.name === name && (c.type ?? 1) === 1);
+    if (!command) {
+      const names = index.application_commands.filter((c) => c.application_id === appId).map((c) => `/${c.name}`);
+      throw new Error(`no /${name} of app ${appId} in this channel's command index; the app has: ${names.join(', ') || 'none here'}`);
+    }
+    return command;
   }
 
   private async interact(applicationId: string, channelId: string, type: number, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {

@@ -7,13 +7,16 @@ import assert from 'node:assert/strict';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, Client, Events, GatewayIntentBits, ModalBuilder, TextInputBuilder, TextInputStyle, MessageFlags } from 'discord.js';
 import { AccordApiError, startAccord, type Accord } from '../src/index.ts';
 
-const REMIND = { name: 'remind', description: 'Remind me later', options: [{ type: 3, name: 'when', description: 'e.g. 30m', required: true }] };
+const REMIND = { name: 'remind', description: 'Remind me later', options: [{ type: 3, name: 'when', description: 'e.g. 30m', required: true, autocomplete: true }] };
 
 /** The app under test: /remind asks for a note with a button and a modal, then confirms privately. */
 async function startRemindBot(accord: Accord, token: string): Promise<Client> {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: accord.api.replace(/\/v10$/, '') } });
   client.on(Events.InteractionCreate, async (i) => {
-    if (i.isChatInputCommand()) {
+    if (i.isAutocomplete()) {
+      const typed = String(i.options.getFocused());
+      await i.respond(['30m', '3h', '1d'].filter((w) => w.startsWith(typed)).map((w) => ({ name: `in ${w}`, value: w })));
+    } else if (i.isChatInputCommand()) {
       const button = new ButtonBuilder().setCustomId(`note:${i.options.getString('when')}`).setLabel('Add a note').setStyle(ButtonStyle.Primary);
       await i.reply({ content: `Reminder in ${i.options.getString('when')}. Add a note?`, components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button)] });
     } else if (i.isButton()) {
@@ -74,4 +77,17 @@ test('faults: one app\'s route answers 500 once, then it is served again; other 
   assert.equal((await post(flaky)).content, 'hi', 'served again once the count is spent');
   assert.deepEqual(await accord.faults.list(flaky.id), []);
   await accord.faults.remove(fault.id);
+});
+
+test('autocomplete answers what the bot offers; a purchase grants the SKU\'s entitlement', { timeout: 60_000 }, async () => {
+  const accord = await startAccord();
+  const { people: { alice }, guild, apps: { remind } } = await accord.world({ people: ['alice'], apps: { remind: { commands: [REMIND] } } });
+  const bot = await startRemindBot(accord, remind.token);
+  accord.onClose(() => bot.destroy());
+  assert.deepEqual(await alice.autocomplete(remind, 'remind', { when: '30' }, 'when', { channel: guild.channels.general }), [{ name: 'in 30m', value: '30m' }]);
+
+  const sku = await alice.call(`/applications/${remind.id}/skus`, 'POST', { name: 'Premium', type: 5, price: 299, published: true });
+  const [entitlement] = await alice.buy(sku);
+  assert.equal(entitlement.sku_id, sku.id);
+  assert.equal(entitlement.user_id, alice.id);
 });
