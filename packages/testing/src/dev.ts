@@ -5,7 +5,7 @@ import { ClockScheduler } from './scheduler.js';
 
 /** The dev routes (`/__dev/…`) with the server's dev token. */
 export class DevApi {
-  constructor(private readonly url: string, private readonly token: string) {}
+  constructor(private readonly url: string, readonly token: string) {}
 
   call<T = any>(path: string, method = 'GET', body?: unknown): Promise<T> {
     return request<T>(this.url, `/__dev${path}`, { method, body, headers: { 'x-accord-dev-token': this.token } });
