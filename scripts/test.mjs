@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every package's tests in one `node --test` run, one file at a time (they start real servers).
+// `npm test`: every package's tests in one `node --test` run, one file at a time (they start real servers), each file bundled
+// with the sources it imports first (scripts/test-build.mjs) so that plain node runs it.
 // ACCORD_TEST_SCOPE=engine runs only the files whose outcome can depend on the storage engine, and
 // ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes: CI runs the whole
 // suite on SQLite, the first set on PostgreSQL and the second in Redis mode. A file opts out of the engine runs with a
@@ -50,9 +51,26 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`ACCORD_TEST_SCOPE must be "all", "engine" or "distributed", not "${scope}"`);
     process.exit(2);
   }
-  const files = selectTests(scope).map((f) => path.relative(root, f));
-  const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...process.argv.slice(2), ...files];
+  // `npm test -- [node --test options] [test files]`: the files given (of the scope), or all of the scope.
+  const given = process.argv.slice(2).filter((a) => a.endsWith('.test.ts')).map((a) => path.resolve(a));
+  const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
+  let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
+  let loader = ['--import', 'tsx'];
+  let cleanUp = () => {};
+  // Test files run bundled, on plain node (scripts/test-build.mjs); ACCORD_TEST_BUNDLE=0 runs their sources through tsx.
+  if (process.env.ACCORD_TEST_BUNDLE !== '0') {
+    const { buildTests, removeBuild } = await import('./test-build.mjs');
+    cleanUp = () => removeBuild(root);
+    const { built, reasons } = await buildTests(files, root);
+    for (const r of reasons) console.log(`test build: ${r}`);
+    files = files.map((f) => built.get(f));
+    loader = ['--enable-source-maps'];
+  }
+  const args = [...loader, '--test', '--test-concurrency=1', '--test-reporter=spec', ...options, ...files.map((f) => path.relative(root, f))];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('exit', (code, signal) => {
+    cleanUp();
+    process.exit(code ?? (signal ? 1 : 0));
+  });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 }
