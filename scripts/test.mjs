@@ -5,7 +5,7 @@
 // ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes: CI runs the whole
 // suite on SQLite, the first set on PostgreSQL and the second in Redis mode. A file opts out of the engine runs with a
 // line `// engine-independent: <why>` near its top; every package but the server is engine-independent as a whole.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     for (const r of reasons) console.log(`test build: ${r}`);
     files = files.map((f) => built.get(f));
     loader = ['--enable-source-maps'];
+    // The server's own bundle (`npm start`'s build) for the tests that start it as a child process (test/helpers/main-command.ts).
+    const mainDir = path.join(root, 'packages', 'server', '.tmp', 'test-build', String(process.pid), 'main');
+    execFileSync(process.execPath, [path.join(root, 'packages', 'server', 'scripts', 'build.mjs'), mainDir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    process.env.ACCORD_TEST_MAIN = path.join(mainDir, 'accord.js');
   }
   const args = [...loader, '--test', '--test-concurrency=1', '--test-reporter=spec', ...options, ...files.map((f) => path.relative(root, f))];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
