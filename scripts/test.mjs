@@ -12,8 +12,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARK = /^\/\/ engine-independent: \S/m;
-/** What makes a file's outcome depend on the bus or Redis: Gateway sessions, rate limits, several nodes or workers. */
-const DISTRIBUTED = /RawGateway|connectGateway|GatewayIntentBits|new Client\(|REDIS_URL|twoNodes|--workers|\.dispatch\(|rate.?limit|retry_after/i;
+/**
+ * What makes a file's outcome depend on the bus or Redis: Gateway sessions (events travel over the Redis bus), the
+ * HTTP rate limits turned on (kept in Redis), several nodes or workers. Not the words "rate limit" or retry_after alone:
+ * slowmode (rate_limit_per_user), the daily command creates and the login limits are counted in the store or in the
+ * node's memory, not in Redis. A client library's Gateway (discord.js's Client) is not a reason either: what the
+ * server sends over the bus is tested there by the files that watch the Gateway themselves, e2e-discordjs among them.
+ */
+const DISTRIBUTED = /RawGateway|connectGateway|REDIS_URL|twoNodes|--workers|\.dispatch\(|rateLimits: ?('real'|true)|--rate-limits|ctx\.limits/i;
 
 function testFiles(dir, out = []) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
