@@ -61,6 +61,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const given = process.argv.slice(2).filter((a) => a.endsWith('.test.ts')).map((a) => path.resolve(a));
   const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
   let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
+  // ACCORD_TEST_SHARD=k/n: every n-th file from the k-th, so that CI can split one run between its two lanes.
+  const shard = /^(\d+)\/(\d+)$/.exec(process.env.ACCORD_TEST_SHARD ?? '1/1');
+  if (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2])) {
+    console.error(`ACCORD_TEST_SHARD must be k/n with 1 <= k <= n, not "${process.env.ACCORD_TEST_SHARD}"`);
+    process.exit(2);
+  }
+  files = files.filter((_, i) => i % Number(shard[2]) === Number(shard[1]) - 1);
   let loader = ['--import', 'tsx'];
   let cleanUp = () => {};
   // Test files run bundled, on plain node (scripts/test-build.mjs); ACCORD_TEST_BUNDLE=0 runs their sources through tsx.
