@@ -61,13 +61,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const given = process.argv.slice(2).filter((a) => a.endsWith('.test.ts')).map((a) => path.resolve(a));
   const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
   let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
-  // ACCORD_TEST_SHARD=k/n: every n-th file from the k-th, so that CI can split one run between its two lanes.
-  const shard = /^(\d+)\/(\d+)$/.exec(process.env.ACCORD_TEST_SHARD ?? '1/1');
-  if (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2])) {
-    console.error(`ACCORD_TEST_SHARD must be k/n with 1 <= k <= n, not "${process.env.ACCORD_TEST_SHARD}"`);
+  // ACCORD_TEST_SHARD=k/n: every n-th file from the k-th (k may be a list, 1,2/4), so CI can split a run between lanes.
+  const shard = /^([\d,]+)\/(\d+)$/.exec(process.env.ACCORD_TEST_SHARD ?? '1/1');
+  const parts = shard ? shard[1].split(',').map(Number) : [];
+  if (!shard || !parts.every((k) => k >= 1 && k <= Number(shard[2]))) {
+    console.error(`ACCORD_TEST_SHARD must be k/n or k,k…/n with 1 <= k <= n, not "${process.env.ACCORD_TEST_SHARD}"`);
     process.exit(2);
   }
-  files = files.filter((_, i) => i % Number(shard[2]) === Number(shard[1]) - 1);
+  files = files.filter((_, i) => parts.includes((i % Number(shard[2])) + 1));
   let loader = ['--import', 'tsx'];
   let cleanUp = () => {};
   // Test files run bundled, on plain node (scripts/test-build.mjs); ACCORD_TEST_BUNDLE=0 runs their sources through tsx.
