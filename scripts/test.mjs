@@ -1,18 +1,25 @@
 #!/usr/bin/env node
-// `npm test`: every package's and example's tests in one `node --test` run, one file at a time (they start real servers).
+// `npm test`: every package's and example's tests in one `node --test` run, one file at a time (they start real
+// servers), each file bundled with the sources it imports first (scripts/test-build.mjs) so that plain node runs it.
 // ACCORD_TEST_SCOPE=engine runs only the files whose outcome can depend on the storage engine, and
 // ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes: CI runs the whole
 // suite on SQLite, the first set on PostgreSQL and the second in Redis mode. A file opts out of the engine runs with a
 // line `// engine-independent: <why>` near its top; every package but the server is engine-independent as a whole.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARK = /^\/\/ engine-independent: \S/m;
-/** What makes a file's outcome depend on the bus or Redis: Gateway sessions, rate limits, several nodes or workers. */
-const DISTRIBUTED = /RawGateway|connectGateway|GatewayIntentBits|new Client\(|REDIS_URL|twoNodes|--workers|\.dispatch\(|rate.?limit|retry_after/i;
+/**
+ * What makes a file's outcome depend on the bus or Redis: Gateway sessions (events travel over the Redis bus), the
+ * HTTP rate limits turned on (kept in Redis), several nodes or workers. Not the words "rate limit" or retry_after alone:
+ * slowmode (rate_limit_per_user), the daily command creates and the login limits are counted in the store or in the
+ * node's memory, not in Redis. A client library's Gateway (discord.js's Client) is not a reason either: what the
+ * server sends over the bus is tested there by the files that watch the Gateway themselves, e2e-discordjs among them.
+ */
+const DISTRIBUTED = /RawGateway|connectGateway|REDIS_URL|twoNodes|--workers|\.dispatch\(|rateLimits: ?('real'|true)|--rate-limits|ctx\.limits/i;
 
 function testFiles(dir, out = []) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -50,9 +57,38 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`ACCORD_TEST_SCOPE must be "all", "engine" or "distributed", not "${scope}"`);
     process.exit(2);
   }
-  const files = selectTests(scope).map((f) => path.relative(root, f));
-  const args = ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...process.argv.slice(2), ...files];
+  // `npm test -- [node --test options] [test files]`: the files given (of the scope), or all of the scope.
+  const given = process.argv.slice(2).filter((a) => a.endsWith('.test.ts')).map((a) => path.resolve(a));
+  const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
+  let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
+  // ACCORD_TEST_SHARD=k/n: every n-th file from the k-th (k may be a list, 1,2/4), so CI can split a run between lanes.
+  const shard = /^([\d,]+)\/(\d+)$/.exec(process.env.ACCORD_TEST_SHARD ?? '1/1');
+  const parts = shard ? shard[1].split(',').map(Number) : [];
+  if (!shard || !parts.every((k) => k >= 1 && k <= Number(shard[2]))) {
+    console.error(`ACCORD_TEST_SHARD must be k/n or k,k…/n with 1 <= k <= n, not "${process.env.ACCORD_TEST_SHARD}"`);
+    process.exit(2);
+  }
+  files = files.filter((_, i) => parts.includes((i % Number(shard[2])) + 1));
+  let loader = ['--import', 'tsx'];
+  let cleanUp = () => {};
+  // Test files run bundled, on plain node (scripts/test-build.mjs); ACCORD_TEST_BUNDLE=0 runs their sources through tsx.
+  if (process.env.ACCORD_TEST_BUNDLE !== '0') {
+    const { buildTests, removeBuild } = await import('./test-build.mjs');
+    cleanUp = () => removeBuild(root);
+    const { built, reasons } = await buildTests(files, root);
+    for (const r of reasons) console.log(`test build: ${r}`);
+    files = files.map((f) => built.get(f));
+    loader = ['--enable-source-maps'];
+    // The server's own bundle (`npm start`'s build) for the tests that start it as a child process (test/helpers/main-command.ts).
+    const mainDir = path.join(root, 'packages', 'server', '.tmp', 'test-build', String(process.pid), 'main');
+    execFileSync(process.execPath, [path.join(root, 'packages', 'server', 'scripts', 'build.mjs'), mainDir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    process.env.ACCORD_TEST_MAIN = path.join(mainDir, 'accord.js');
+  }
+  const args = [...loader, '--test', '--test-concurrency=1', '--test-reporter=spec', ...options, ...files.map((f) => path.relative(root, f))];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('exit', (code, signal) => {
+    cleanUp();
+    process.exit(code ?? (signal ? 1 : 0));
+  });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 }

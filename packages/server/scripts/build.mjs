@@ -1,16 +1,18 @@
 // Bundles the server into dist/ (dependencies stay external), so `npm start` loads a few files on plain node
 // instead of compiling every module through the TypeScript loader at each start. The voice media worker is its
-// own entry, next to the boot file that starts it.
+// own entry, next to the boot file that starts it. `node scripts/build.mjs [outdir]`: dist/ by default (`npm test`
+// builds one for its child-process servers elsewhere).
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
 const t0 = performance.now();
 await build({
   entryPoints: { accord: path.join(root, 'src/main.ts'), worker: path.join(root, 'src/voice/media/worker.ts') },
-  outdir: path.join(root, 'dist'),
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -22,5 +24,5 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-fs.copyFileSync(path.join(root, 'src/voice/media/boot.mjs'), path.join(root, 'dist/boot.mjs'));
-console.log(`accord: built dist/ in ${(performance.now() - t0).toFixed(0)} ms`);
+fs.copyFileSync(path.join(root, 'src/voice/media/boot.mjs'), path.join(outdir, 'boot.mjs'));
+console.log(`accord: built ${path.relative(process.cwd(), outdir) || '.'}/ in ${(performance.now() - t0).toFixed(0)} ms`);

@@ -1,3 +1,4 @@
+// engine-independent: a client's reading of the wire; the routes and events it meets run on every engine in monetization and the conformance suite
 /**
  * discord.js v14, unmodified, sees premium apps: entitlementCreate / entitlementUpdate / entitlementDelete and
  * subscriptionCreate / subscriptionUpdate with the right fields, and its REST helpers (SKUs, entitlements,

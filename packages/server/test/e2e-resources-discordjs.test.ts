@@ -1,3 +1,4 @@
+// engine-independent: a client's reading of the wire; the routes and events it meets run on every engine in expressions, scheduled-events, audit-log, automod and the conformance suite
 /**
  * End-to-end: unmodified discord.js v14 uses the new resources against a real Accord server — guild emoji, stickers
  * (multipart), scheduled events, audit logs (REST and the guildAuditLogEntryCreate event), application emoji, the

@@ -1,3 +1,4 @@
+// engine-independent: a client's reading of the wire; the routes and events it meets run on every engine in rules-messages, rules-obfuscation and the conformance suite
 /**
  * End to end with the real, unmodified discord.js v14: polls (send, vote events, voters, end), forwarding,
  * crossposting to a followed channel, and obfuscated channels in the cache when obfuscation is on for the bot.

@@ -7,7 +7,7 @@
  * Every answer is 2xx or 4xx (never 5xx); every 4xx carries the error envelope {code: number, message: string}; and a
  * 4xx writes nothing: every table of the store is hashed before and after (all rows, all columns).
  *
- * Size: FUZZ_CASES (default 400) cases in all, spread evenly over the routes (at least one each). The nightly form is
+ * Size: FUZZ_CASES (default 400) cases in all at most, spread evenly over the routes (at least one each). The nightly form is
  * FUZZ_CASES=100000 (README). FUZZ_SEED replays a run. There is no time cut: a run that cannot finish fails on the
  * test's timeout instead of quietly running fewer cases.
  */
@@ -43,7 +43,8 @@ const lateness = (key: string) => LATE.findIndex((re) => re.test(key)) + 1;
 const WRITE_ROUTES: RouteDef[] = allRoutes()
   .filter((r) => r.method !== 'GET')
   .sort((a, b) => lateness(`${a.method} ${a.path}`) - lateness(`${b.method} ${b.path}`));
-const PER_ROUTE = Math.max(1, Math.ceil(TOTAL / WRITE_ROUTES.length));
+/** Rounded down, so that the run stays within FUZZ_CASES (rounding up made 594 of the default 400 with 198 routes). */
+const PER_ROUTE = Math.max(1, Math.floor(TOTAL / WRITE_ROUTES.length));
 
 /** Which actors to try on a route: the ones its auth mode takes, and one it refuses. */
 function actorsFor(def: RouteDef): Actor[] {

@@ -5,11 +5,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { twoNodes } from './helpers/two-nodes.js';
 import { dropSchema } from '../src/store/postgres.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
+import { mainCommand } from './helpers/main-command.js';
 
 /**
  * `enforce_nonce` exactly once: concurrent creates with one enforced nonce make one message, every time, on one server
@@ -18,7 +18,6 @@ import { connectRedis, deleteKeys } from '../src/store/redis.js';
  */
 const ROUNDS = 10;
 const AT_ONCE = 16;
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL;
 const DATABASE_URL = process.env.DATABASE_URL;
 
@@ -86,7 +85,7 @@ describe('enforce_nonce on two processes', { skip: !(REDIS_URL && DATABASE_URL) 
 
   test(`--workers 2: ${AT_ONCE} concurrent creates with one enforced nonce make one message, ${ROUNDS} rounds out of ${ROUNDS}`, { timeout: 180_000 }, async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-nonce-'));
-    const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', '--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { env: { ...process.env, ACCORD_RATE_LIMITS: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...mainCommand(), 'start', '--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { env: { ...process.env, ACCORD_RATE_LIMITS: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child = proc;

@@ -5,19 +5,18 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
 import { loadConfig } from '../src/config.js';
 import { hasPart } from '../src/core/roles.js';
+import { mainCommand } from './helpers/main-command.js';
 
 /**
  * Node roles (`--role`) and the health endpoints. The split deployment runs on the real engines (DATABASE_URL and
  * REDIS_URL, the CI's Redis run); the single process and the refusals run everywhere.
  */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL;
 const distributed = !!REDIS_URL && !!process.env.DATABASE_URL;
 const GUILDS = 1;
@@ -49,7 +48,7 @@ test('a role other than all on SQLite is refused at start, with the reason', { t
   const env: NodeJS.ProcessEnv = { ...process.env, ACCORD_DATA: dataDir, ACCORD_PORT: '0', ACCORD_ROLE: 'gateway' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...mainCommand(), 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (b) => (out += b));
   child.stderr!.on('data', (b) => (out += b));

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until, sleep } from './helpers/wait.js';
+import { mainCommand } from './helpers/main-command.js';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EVENTS = 100;
@@ -27,7 +28,7 @@ interface Child {
 
 /** Starts `src/main.ts start` as a child and resolves once it listens (with --seed, the printed world too). */
 async function startChild(dataDir: string, env: NodeJS.ProcessEnv, seed: boolean): Promise<Child> {
-  const args = ['--import', 'tsx', 'src/main.ts', 'start', '--port', '0', '--data', dataDir, '--dev', ...(seed ? ['--seed'] : [])];
+  const args = [...mainCommand(), 'start', '--port', '0', '--data', dataDir, '--dev', ...(seed ? ['--seed'] : [])];
   const proc = spawn(process.execPath, args, { cwd: SERVER_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: string[] = [];
   proc.stdout!.on('data', (b: Buffer) => out.push(b.toString()));

@@ -5,21 +5,20 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RawGateway } from './helpers/gateway-client.js';
 import { dropSchema } from '../src/store/postgres.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
 import { loadConfig } from '../src/config.js';
 import { workerCount, workerOverrides } from '../src/workers.js';
+import { mainCommand } from './helpers/main-command.js';
 
 /** `accord start --workers N`: processes of one machine on one port, nodes of distributed mode. */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL;
 const DATABASE_URL = process.env.DATABASE_URL;
 
 /** Starts `accord start` with these flags and environment; collects stdout and stderr. */
 function accord(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...mainCommand(), 'start', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: { pred: () => boolean; resolve: () => void }[] = [];
