@@ -4,11 +4,11 @@ from .api import AccordApiError
 from .arrivals import WaitTimeout
 from .clock import Clock
 from .dev import AppWatch
-from .discord_py import point_discord_py
+from .discord_py import discord_py_bot, point_discord_py
 from .duration import to_ms
 from .person import Person
 from .server import Accord, repo_root, start_accord
 from .world import App, Guild, World
 
 __all__ = ['Accord', 'AccordApiError', 'App', 'AppWatch', 'Clock', 'Guild', 'Person', 'WaitTimeout', 'World',
-           'point_discord_py', 'repo_root', 'start_accord', 'to_ms']
+           'discord_py_bot', 'point_discord_py', 'repo_root', 'start_accord', 'to_ms']

@@ -60,6 +60,12 @@ class Accord:
         from .discord_py import point_discord_py
         point_discord_py(self)
 
+    def discord_py_bot(self, client, token: str, timeout: float = 30.0):
+        """`async with accord.discord_py_bot(MyBot(), app.token):` a discord.py client pointed here, logged in and
+        READY inside the block, closed after it."""
+        from .discord_py import discord_py_bot
+        return discord_py_bot(self, client, token, timeout)
+
     def output(self) -> str:
         """What the server printed lately (its log level is silent unless ACCORD_LOG_LEVEL says otherwise)."""
         return ''.join(self._output)

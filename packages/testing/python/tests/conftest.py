@@ -1,5 +1,3 @@
-import asyncio
-
 import pytest_asyncio
 
 from remind_bot import RemindBot
@@ -11,10 +9,5 @@ pytest_plugins = ['accord_testing.plugin']
 async def remind(accord, world):
     """A world with the remind app, and its discord.py bot running against Accord (it syncs its own commands)."""
     w = await world(apps={'remind': {}})
-    accord.point_discord_py()
-    bot = RemindBot(application_id=int(w.apps.remind.id))
-    task = asyncio.get_running_loop().create_task(bot.start(w.apps.remind.token))
-    await asyncio.wait_for(bot.ready.wait(), 30)
-    yield w
-    await bot.close()
-    await task
+    async with accord.discord_py_bot(RemindBot(), w.apps.remind.token):
+        yield w

@@ -1,7 +1,5 @@
 """The app under test: a discord.py bot whose /remind asks for a note with a button and a modal, then confirms
 privately, and whose /tag add echoes its typed options."""
-import asyncio
-
 import discord
 from discord import app_commands
 
@@ -41,15 +39,11 @@ async def remind(interaction: discord.Interaction, when: str):
 
 
 class RemindBot(discord.Client):
-    def __init__(self, application_id: int):
-        super().__init__(intents=discord.Intents.default(), application_id=application_id)
+    def __init__(self):
+        super().__init__(intents=discord.Intents.default())
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(remind)
         self.tree.add_command(tag)
-        self.ready = asyncio.Event()
 
     async def setup_hook(self):
         await self.tree.sync()  # PUT /applications/{id}/commands with the bot token, as bots do at start
-
-    async def on_ready(self):
-        self.ready.set()
