@@ -22,6 +22,9 @@ class AddNote(discord.ui.View):
         button = discord.ui.Button(label='Add a note', custom_id=f'note:{when}', style=discord.ButtonStyle.primary)
         button.callback = lambda i: i.response.send_modal(NoteModal(when))
         self.add_item(button)
+        repeat = discord.ui.Select(custom_id='repeat', options=[discord.SelectOption(label=v) for v in ('daily', 'weekly')])
+        repeat.callback = lambda i: i.response.send_message(f'Repeats {repeat.values[0]}')
+        self.add_item(repeat)
 
 
 tag = app_commands.Group(name='tag', description='Tags')

@@ -50,6 +50,25 @@ async def test_the_clock_moves(accord):
     assert abs(after - before - timedelta(minutes=30)) < timedelta(seconds=5)
 
 
+async def test_select_a_menu(remind):
+    alice, app = remind.people.alice, remind.apps.remind
+    await alice.run_command(app, 'remind', {'when': '2h'}, channel=remind.guild.channels.general)
+    await alice.select(await alice.next_message(from_=app, match='Reminder in 2h'), 'repeat', ['weekly'])
+    assert (await alice.next_message(from_=app, match='Repeats'))['content'] == 'Repeats weekly'
+
+
+async def test_people_send_files_reply_and_open_dms(world):
+    w = await world()
+    alice, bob = w.people.alice, w.people.bob
+    sent = await alice.send(w.guild.channels.general, {'content': 'a file', 'files': [{'name': 'a.txt', 'data': 'hi'}]})
+    assert [a['filename'] for a in sent['attachments']] == ['a.txt']
+    reply = await bob.reply(await bob.next_message(from_=alice, match='a file'), 'got it')
+    assert reply['message_reference']['message_id'] == sent['id']
+    dm = await bob.open_dm(alice)
+    await bob.send(dm, 'psst')
+    assert (await alice.next_message(channel=dm, from_=bob))['content'] == 'psst'
+
+
 async def test_a_timeout_lists_what_arrived(world):
     w = await world(people=['alice'], guild={'channels': ['lobby'], 'roles': [{'name': 'mods'}]})
     alice = w.people.alice
