@@ -42,6 +42,13 @@ class PersonGateway:
         await asyncio.wait_for(ready, timeout)
 
     async def _read(self, ready: asyncio.Future) -> None:
+        try:
+            await self._dispatch(ready)
+        except (aiohttp.ClientError, ConnectionError) as e:  # a dropped session: its events so far stay readable
+            if not ready.done():
+                ready.set_exception(e)
+
+    async def _dispatch(self, ready: asyncio.Future) -> None:
         ws = self._ws
         assert ws is not None
         async for msg in ws:
@@ -68,7 +75,10 @@ class PersonGateway:
     async def _beat(self, every: float) -> None:
         while self._ws is not None and not self._ws.closed:
             await asyncio.sleep(every)
-            await self._ws.send_json({'op': 1, 'd': self._seq})
+            try:
+                await self._ws.send_json({'op': 1, 'd': self._seq})
+            except (aiohttp.ClientError, ConnectionError):
+                return
 
     async def close(self) -> None:
         for t in self._tasks:

@@ -1,5 +1,6 @@
 """Starts Accord in a child process on a free port, in dev mode, with SQLite in a temp dir, as the JS toolkit's
 startAccord does: the server's TypeScript sources through tsx, so the platform always matches this checkout."""
+import atexit
 import os
 import re
 import secrets
@@ -40,6 +41,7 @@ class Accord:
         self._process = process
         self._data_dir = data_dir
         self._output = output
+        atexit.register(self.close)  # a script that forgets close() leaves no server behind
 
     async def request(self, path: str, method: Optional[str] = None, body=None, auth: Optional[str] = None):
         """Calls the API (`/api/v10` + path) with the given Authorization."""
@@ -72,6 +74,7 @@ class Accord:
 
     def close(self) -> None:
         """Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its temp data dir."""
+        atexit.unregister(self.close)
         _stop(self._process)
         if self._data_dir:
             shutil.rmtree(self._data_dir, ignore_errors=True)
@@ -92,7 +95,7 @@ def start_accord(args: Optional[List[str]] = None, env: Optional[Dict[str, str]]
     full_env = {**os.environ, 'ACCORD_DEV_TOKEN': dev_token, 'ACCORD_LOG_LEVEL': 'silent', **(env or {})}
     # cwd is the checkout so that `--import tsx` resolves from its node_modules.
     process = subprocess.Popen(cmd, cwd=root, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, bufsize=1, start_new_session=True)
+                               stderr=subprocess.STDOUT, text=True, bufsize=1)
     output: List[str] = []
     found = threading.Event()
     url: List[str] = []
