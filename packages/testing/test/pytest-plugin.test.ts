@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const PYTHON = '/usr/bin/python3';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PLUGIN = path.join(ROOT, 'packages', 'testing', 'python');
-const TESTS = 9; // packages/testing/python/tests/test_*.py
+const TESTS = 10; // packages/testing/python/tests/test_*.py
 
 test('pytest, pytest-asyncio and discord.py are installed for the system Python', () => {
   const r = spawnSync(PYTHON, ['-c', 'import pytest, pytest_asyncio, discord, sys; sys.stdout.write(pytest.__version__)'], { encoding: 'utf8' });

@@ -89,3 +89,23 @@ class AppWatch:
 
 def _is_request(e: Dict[str, Any], method: Optional[str], route: Optional[str]) -> bool:
     return e.get('kind') == 'http' and (not method or e.get('method') == method) and (not route or e.get('route') == route)
+
+
+class Faults:
+    """Faults scoped to one application (dev mode): `await accord.faults.add(app.id, 'http', status=429, retry_after=2)`.
+    The kinds and their parameters are the server's (README: Faults)."""
+
+    def __init__(self, dev: DevApi):
+        self._dev = dev
+
+    async def add(self, application_id: str, kind: str, **params: Any) -> Dict[str, Any]:
+        return await self._dev.call('/faults', 'POST', {'application_id': application_id, 'kind': kind, **params})
+
+    async def list(self, application_id: Optional[str] = None) -> List[Dict[str, Any]]:
+        return await self._dev.call(f'/faults?application_id={application_id}' if application_id else '/faults')
+
+    async def remove(self, fault_id: str) -> None:
+        await self._dev.call(f'/faults/{fault_id}', 'DELETE')
+
+    async def clear(self, application_id: str) -> None:
+        await self._dev.call(f'/faults?application_id={application_id}', 'DELETE')

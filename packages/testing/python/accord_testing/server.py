@@ -10,11 +10,11 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from .api import request
 from .clock import Clock
-from .dev import AppWatch, DevApi
+from .dev import AppWatch, DevApi, Faults
 
 _LISTENING = re.compile(r'accord: listening on (\S+)')
 
@@ -38,6 +38,7 @@ class Accord:
         self.gateway_url = re.sub(r'^http', 'ws', url)
         self.dev = DevApi(url, dev_token)
         self.clock = Clock(self.dev)
+        self.faults = Faults(self.dev)
         self._process = process
         self._data_dir = data_dir
         self._output = output
@@ -52,6 +53,10 @@ class Accord:
         `await world.close()`; the `world` fixture does)."""
         from .world import build_world
         return await build_world(self.api, self.gateway_url, people=people, guild=guild, apps=apps)
+
+    async def snapshot(self) -> Dict[str, Any]:
+        """The whole world as JSON, as `--export-on-exit` writes it (start from one with args=['--import', file])."""
+        return await self.dev.call('/snapshot')
 
     def watch(self, app) -> AppWatch:
         """Watches one app from now on (and its recent past): its Gateway dispatches and API requests."""

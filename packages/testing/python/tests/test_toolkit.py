@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from accord_testing import WaitTimeout
+from accord_testing import AccordApiError, WaitTimeout
 
 
 async def test_slash_command_button_modal_ephemeral_answer(remind):
@@ -78,3 +78,18 @@ async def test_a_timeout_lists_what_arrived(world):
         await alice.next_message(match='never sent', timeout=200)
     assert w.guild.roles.mods.isdigit()
     assert (await alice.next_event('MESSAGE_REACTION_ADD'))['emoji']['name'] == '👍'
+
+
+async def test_faults_and_a_snapshot(accord, remind):
+    app = remind.apps.remind
+    general = remind.guild.channels.general
+    fault = await accord.faults.add(app.id, 'http', route='POST /channels/:channel_id/messages', status=500, count=1)
+    assert [f['id'] for f in await accord.faults.list(app.id)] == [fault['id']]
+    with pytest.raises(AccordApiError) as refused:
+        await accord.request(f'/channels/{general}/messages', body={'content': 'hi'}, auth=f'Bot {app.token}')
+    assert refused.value.status == 500 and refused.value.code == 0
+    sent = await accord.request(f'/channels/{general}/messages', body={'content': 'hi'}, auth=f'Bot {app.token}')
+    assert sent['content'] == 'hi'
+    await accord.faults.clear(app.id)
+    world = await accord.snapshot()
+    assert any(m['id'] == sent['id'] for m in world['tables']['messages'])
