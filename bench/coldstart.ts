@@ -32,19 +32,31 @@ export function probeGateway(port: number): Promise<boolean> {
       res.on('end', () => resolve(res.statusCode === 200));
     });
     req.on('error', () => resolve(false));
-    req.setTimeout(2000, () => { req.destroy(); resolve(false); });
+    req.setTimeout(2000, () => {
+      req.destroy();
+      resolve(false);
+    });
   });
 }
 
 /** Spawns a command that starts the server on `port`, and times spawn -> first 200 from GET /api/v10/gateway. */
 export async function timeSpawn(cmd: string, args: string[], cwd: string, port: number): Promise<number> {
   const t0 = now();
-  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ACCORD_LOG_LEVEL: 'silent' } });
+  const child = spawn(cmd, args, {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ACCORD_LOG_LEVEL: 'silent' },
+  });
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   let alive = true;
-  child.once('exit', () => { alive = false; });
+  child.once('exit', () => {
+    alive = false;
+  });
   try {
     while (alive) {
       if (await probeGateway(port)) return now() - t0;
@@ -54,8 +66,18 @@ export async function timeSpawn(cmd: string, args: string[], cwd: string, port: 
     throw new Error(`server exited before answering: ${stderr.trim().slice(-500)}`);
   } finally {
     // The child leads its own process group (npm -> sh -> tsx -> node): signal that group only.
-    try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
-    const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 5000);
     await exited;
     clearTimeout(timer);
   }
@@ -68,11 +90,15 @@ export async function coldStart() {
   const existing = tmpDataDir('cold-existing');
   for (let i = 0; i < runs; i++) {
     const port = await freePort();
-    node.freshDir.push(await timeSpawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', ...(await portArgs(port)), '--data', tmpDataDir('cold')], SERVER_DIR, port));
+    node.freshDir.push(
+      await timeSpawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', ...(await portArgs(port)), '--data', tmpDataDir('cold')], SERVER_DIR, port),
+    );
   }
   for (let i = 0; i < runs; i++) {
     const port = await freePort();
-    node.existingDir.push(await timeSpawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', ...(await portArgs(port)), '--data', existing], SERVER_DIR, port));
+    node.existingDir.push(
+      await timeSpawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', ...(await portArgs(port)), '--data', existing], SERVER_DIR, port),
+    );
   }
   const npmRuns: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -87,7 +113,14 @@ export async function coldStart() {
     const runsOfBundle: number[] = [];
     for (let i = 0; i < runs; i++) {
       const port = await freePort();
-      runsOfBundle.push(await timeSpawn(process.execPath, ['--enable-source-maps', 'dist/accord.js', 'start', ...(await portArgs(port)), '--data', tmpDataDir('cold-bundle')], SERVER_DIR, port));
+      runsOfBundle.push(
+        await timeSpawn(
+          process.execPath,
+          ['--enable-source-maps', 'dist/accord.js', 'start', ...(await portArgs(port)), '--data', tmpDataDir('cold-bundle')],
+          SERVER_DIR,
+          port,
+        ),
+      );
     }
     bundleRuns = runsOfBundle;
   } catch (err) {
@@ -109,11 +142,17 @@ export async function coldStart() {
     inProcessImportMs: summary(inProcess.map((r) => r.importMs)),
     raw: { node, npmRuns, bundleRuns },
   };
-  console.log(`spawn node --import tsx src/main.ts start (fresh data dir): median ${res.spawnNodeFreshDirMs.p50} ms  max ${res.spawnNodeFreshDirMs.max} ms  (${runs} runs)`);
-  console.log(`spawn node --import tsx src/main.ts start (existing dir):   median ${res.spawnNodeExistingDirMs.p50} ms  max ${res.spawnNodeExistingDirMs.max} ms`);
+  console.log(
+    `spawn node --import tsx src/main.ts start (fresh data dir): median ${res.spawnNodeFreshDirMs.p50} ms  max ${res.spawnNodeFreshDirMs.max} ms  (${runs} runs)`,
+  );
+  console.log(
+    `spawn node --import tsx src/main.ts start (existing dir):   median ${res.spawnNodeExistingDirMs.p50} ms  max ${res.spawnNodeExistingDirMs.max} ms`,
+  );
   console.log(`spawn npm start (fresh data dir):                          median ${res.spawnNpmStartMs.p50} ms  max ${res.spawnNpmStartMs.max} ms`);
-  if (res.spawnNodeBundleMs) console.log(`spawn node dist/accord.js start (what npm start runs):      median ${res.spawnNodeBundleMs.p50} ms  max ${res.spawnNodeBundleMs.max} ms`);
-  console.log(`in-process startServer() (fresh dir, modules loaded):      median ${res.inProcessStartServerMs.p50} ms; module import ${res.inProcessImportMs.p50} ms`);
+  if (res.spawnNodeBundleMs)
+    console.log(`spawn node dist/accord.js start (what npm start runs):      median ${res.spawnNodeBundleMs.p50} ms  max ${res.spawnNodeBundleMs.max} ms`);
+  console.log(
+    `in-process startServer() (fresh dir, modules loaded):      median ${res.inProcessStartServerMs.p50} ms; module import ${res.inProcessImportMs.p50} ms`,
+  );
   return res;
 }
-

@@ -30,8 +30,14 @@ function parseArgs(argv: string[]) {
   }
   const num = (k: string, d: number) => (o[k] === undefined ? d : Number(o[k]));
   return {
-    engines: String(o.engines ?? 'sqlite,postgres').split(',').map((s) => s.trim()).filter(Boolean) as Engine[],
-    duration: num('duration', 10), warmup: num('warmup', 2), concurrency: num('concurrency', 32), rounds: num('rounds', 1),
+    engines: String(o.engines ?? 'sqlite,postgres')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) as Engine[],
+    duration: num('duration', 10),
+    warmup: num('warmup', 2),
+    concurrency: num('concurrency', 32),
+    rounds: num('rounds', 1),
     databaseUrl: String(o['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/test'),
     /** A folder: Accord's server runs with --cpu-prof there (bench/profile-top.ts reads the profile). */
     profile: o.profile as string | undefined,
@@ -39,7 +45,14 @@ function parseArgs(argv: string[]) {
 }
 type Options = ReturnType<typeof parseArgs>;
 
-interface Target { name: string; port: number; pid: number; auth: string; channelId: string; stop(): Promise<void> }
+interface Target {
+  name: string;
+  port: number;
+  pid: number;
+  auth: string;
+  channelId: string;
+  stop(): Promise<void>;
+}
 
 /** CPU ms (user + system) a process has used, from /proc. */
 function cpuMs(pid: number): number {
@@ -62,18 +75,37 @@ async function dropPg(url: string, schema: string) {
 async function accord(engine: Engine, o: Options): Promise<Target> {
   const pg = engine === 'postgres';
   const schema = pg ? schemaName('accord') : undefined;
-  const child = await forkServer({ dataDir: tmpDataDir('accord26'), seed: true, rateLimits: false, heartbeatIntervalMs: 600_000, nodeFlags: o.profile ? ['--cpu-prof', '--cpu-prof-dir', o.profile] : [], databaseUrl: pg ? o.databaseUrl : undefined, databaseSchema: schema });
+  const child = await forkServer({
+    dataDir: tmpDataDir('accord26'),
+    seed: true,
+    rateLimits: false,
+    heartbeatIntervalMs: 600_000,
+    nodeFlags: o.profile ? ['--cpu-prof', '--cpu-prof-dir', o.profile] : [],
+    databaseUrl: pg ? o.databaseUrl : undefined,
+    databaseSchema: schema,
+  });
   const w = child.info.world!;
   return {
-    name: `Accord (${engine})`, port: child.info.port, pid: child.info.pid, auth: `Bot ${w.botToken}`, channelId: w.textChannelId,
-    async stop() { await child.stop(); if (schema) await dropPg(o.databaseUrl, schema); },
+    name: `Accord (${engine})`,
+    port: child.info.port,
+    pid: child.info.pid,
+    auth: `Bot ${w.botToken}`,
+    channelId: w.textChannelId,
+    async stop() {
+      await child.stop();
+      if (schema) await dropPg(o.databaseUrl, schema);
+    },
   };
 }
 
 async function minimal(engine: Engine, o: Options): Promise<Target> {
   const schema = engine === 'postgres' ? schemaName('minimal') : undefined;
-  const args = ['--import', 'tsx', path.join(BENCH_DIR, 'minimal-server.ts'),
-    ...(schema ? ['--pg', o.databaseUrl, '--pg-schema', schema] : ['--db', path.join(tmpDataDir('minimal26'), 'm.db')])];
+  const args = [
+    '--import',
+    'tsx',
+    path.join(BENCH_DIR, 'minimal-server.ts'),
+    ...(schema ? ['--pg', o.databaseUrl, '--pg-schema', schema] : ['--db', path.join(tmpDataDir('minimal26'), 'm.db')]),
+  ];
   const proc: ChildProcess = spawn(process.execPath, args, { cwd: SERVER_DIR, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
@@ -85,10 +117,18 @@ async function minimal(engine: Engine, o: Options): Promise<Target> {
     proc.once('exit', (code) => reject(new Error(`minimal server exited (${code})`)));
   });
   return {
-    name: `minimal (${engine}${schema ? ', group commit' : ''})`, port, pid: proc.pid!, auth: 'Bot minimal', channelId: '1000000000000000003',
+    name: `minimal (${engine}${schema ? ', group commit' : ''})`,
+    port,
+    pid: proc.pid!,
+    auth: 'Bot minimal',
+    channelId: '1000000000000000003',
     async stop() {
       const exited = new Promise<void>((r) => (proc.exitCode !== null ? r() : proc.once('exit', () => r())));
-      try { process.kill(-proc.pid!, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-proc.pid!, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       await exited;
       if (schema) await dropPg(o.databaseUrl, schema);
     },
@@ -107,7 +147,13 @@ async function closedLoop(t: Target, o: Options) {
     while (!done) {
       const t0 = now();
       let status = 0;
-      try { status = (await request(agent, t.port, 'POST', `/api/v10/channels/${t.channelId}/messages`, t.auth, { content: `bench ${k++} lorem ipsum dolor sit amet` })).status; } catch { /* counted as 0 */ }
+      try {
+        status = (
+          await request(agent, t.port, 'POST', `/api/v10/channels/${t.channelId}/messages`, t.auth, { content: `bench ${k++} lorem ipsum dolor sit amet` })
+        ).status;
+      } catch {
+        /* counted as 0 */
+      }
       if (!measuring || done) continue;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (status === 200) lat.push(now() - t0);
@@ -124,8 +170,17 @@ async function closedLoop(t: Target, o: Options) {
   const cpu = cpuMs(t.pid) - cpu0;
   await Promise.all(loops);
   agent.destroy();
-  const res = { target: t.name, msgPerSec: round(lat.length / seconds, 0), http: summary(lat), serverCpuMsPerMsg: round(cpu / Math.max(1, lat.length), 3), nonOk: Object.fromEntries([...statuses].filter(([s]) => s !== 200)), load: os.loadavg().map((n) => round(n, 2)) };
-  console.log(`  ${t.name}: ${res.msgPerSec} msg/s, p50 ${res.http.p50} ms, p99 ${res.http.p99} ms, server CPU ${res.serverCpuMsPerMsg} ms/msg; non-200 ${JSON.stringify(res.nonOk)}; load ${res.load.join(' ')}`);
+  const res = {
+    target: t.name,
+    msgPerSec: round(lat.length / seconds, 0),
+    http: summary(lat),
+    serverCpuMsPerMsg: round(cpu / Math.max(1, lat.length), 3),
+    nonOk: Object.fromEntries([...statuses].filter(([s]) => s !== 200)),
+    load: os.loadavg().map((n) => round(n, 2)),
+  };
+  console.log(
+    `  ${t.name}: ${res.msgPerSec} msg/s, p50 ${res.http.p50} ms, p99 ${res.http.p99} ms, server CPU ${res.serverCpuMsPerMsg} ms/msg; non-200 ${JSON.stringify(res.nonOk)}; load ${res.load.join(' ')}`,
+  );
   return res;
 }
 
@@ -143,7 +198,12 @@ const better = (a: any, b: any) => (!a || b.msgPerSec > a.msgPerSec ? b : a);
 export async function main(argv: string[]) {
   const o = parseArgs(argv);
   const started = new Date().toISOString();
-  console.log(`issue 26: message create, C=${o.concurrency}, no listeners, rate limits off; ${o.warmup} s warm-up + ${o.duration} s; engines ${o.engines.join(', ')}; load ${os.loadavg().map((n) => round(n, 2)).join(' ')}`);
+  console.log(
+    `issue 26: message create, C=${o.concurrency}, no listeners, rate limits off; ${o.warmup} s warm-up + ${o.duration} s; engines ${o.engines.join(', ')}; load ${os
+      .loadavg()
+      .map((n) => round(n, 2))
+      .join(' ')}`,
+  );
   const results: Record<string, { accord: any; minimal: any }> = {};
   for (const engine of o.engines) {
     let best = { accord: null as any, minimal: null as any };
@@ -163,7 +223,17 @@ export async function main(argv: string[]) {
     const g = GOALS[engine];
     const met = ratio >= g.ratio && r.accord.http.p99 < g.p99;
     rows.push([engine, r.minimal.target, r.minimal.msgPerSec, r.minimal.http.p50, r.minimal.http.p99, r.minimal.serverCpuMsPerMsg, '', '', '']);
-    rows.push([engine, r.accord.target, r.accord.msgPerSec, r.accord.http.p50, r.accord.http.p99, r.accord.serverCpuMsPerMsg, `${Math.round(ratio * 100)}%`, `>= ${g.ratio * 100}%, p99 < ${g.p99} ms`, met ? 'yes' : 'NO']);
+    rows.push([
+      engine,
+      r.accord.target,
+      r.accord.msgPerSec,
+      r.accord.http.p50,
+      r.accord.http.p99,
+      r.accord.serverCpuMsPerMsg,
+      `${Math.round(ratio * 100)}%`,
+      `>= ${g.ratio * 100}%, p99 < ${g.p99} ms`,
+      met ? 'yes' : 'NO',
+    ]);
   }
   console.log(`\n${table(rows)}`);
   const file = writeJson(`issue26-${started.replace(/[:.]/g, '-')}.json`, { started, finished: new Date().toISOString(), options: o, results });

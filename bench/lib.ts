@@ -78,7 +78,12 @@ export async function forkServer(opts: ForkOptions): Promise<ServerChild> {
   let nextId = 1;
   const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   let exited = false;
-  const exitPromise = new Promise<void>((resolve) => proc.once('exit', () => { exited = true; resolve(); }));
+  const exitPromise = new Promise<void>((resolve) =>
+    proc.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   proc.on('message', (m: any) => {
     const p = pending.get(m.id);
     if (!p) return;
@@ -90,16 +95,19 @@ export async function forkServer(opts: ForkOptions): Promise<ServerChild> {
     for (const p of pending.values()) p.reject(new Error(`server child exited with code ${code}`));
     pending.clear();
   });
-  const call = <T>(req: ChildRequest): Promise<T> => new Promise((resolve, reject) => {
-    if (exited) return reject(new Error('server child has exited'));
-    const id = nextId++;
-    pending.set(id, { resolve, reject });
-    proc.send({ ...req, id });
-  });
+  const call = <T>(req: ChildRequest): Promise<T> =>
+    new Promise((resolve, reject) => {
+      if (exited) return reject(new Error('server child has exited'));
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      proc.send({ ...req, id });
+    });
   const { nodeFlags: _f, ...start } = opts;
   const info = await call<Extract<ChildReply, { type: 'started' }>>({ cmd: 'start', options: start });
   return {
-    proc, info, call,
+    proc,
+    info,
+    call,
     async stop() {
       if (exited) return;
       call({ cmd: 'stop' }).catch(() => {});
@@ -178,18 +186,36 @@ export { seqOf } from './frames.mjs';
 import { opOf, seqOf } from './frames.mjs';
 
 /** `compress`: ask for zlib-stream transport compression; frames are inflated (one context per connection) before use. */
-export function connectGateway(port: number, token: string, intents: number, onDispatch: (frame: Buffer, at: number) => void, waitGuildCreate: boolean, compress = false): GatewayClient {
+export function connectGateway(
+  port: number,
+  token: string,
+  intents: number,
+  onDispatch: (frame: Buffer, at: number) => void,
+  waitGuildCreate: boolean,
+  compress = false,
+): GatewayClient {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/?v=10&encoding=json${compress ? '&compress=zlib-stream' : ''}`, { perMessageDeflate: false });
   let resolveReady!: () => void;
   let resolveSettled!: () => void;
   let rejectAll!: (e: Error) => void;
-  const ready = new Promise<void>((res, rej) => { resolveReady = res; rejectAll = rej; });
+  const ready = new Promise<void>((res, rej) => {
+    resolveReady = res;
+    rejectAll = rej;
+  });
   const settled = new Promise<void>((res, rej) => {
     resolveSettled = res;
     ready.catch(rej);
   });
   settled.catch(() => {});
-  const client: GatewayClient = { ws, ready, settled, lastSeq: 0, seqGaps: 0, acks: 0, bytes: 0, largest: 0,
+  const client: GatewayClient = {
+    ws,
+    ready,
+    settled,
+    lastSeq: 0,
+    seqGaps: 0,
+    acks: 0,
+    bytes: 0,
+    largest: 0,
     heartbeat: () => ws.send(JSON.stringify({ op: 1, d: client.lastSeq || null })),
     close: () => ws.close(1000),
   };
@@ -279,8 +305,10 @@ export function writeJson(name: string, data: unknown): string {
 
 export function table(rows: (string | number)[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? '').length)));
-  return rows.map((r, i) => {
-    const line = r.map((cell, c) => String(cell ?? '').padEnd(widths[c])).join('  ');
-    return i === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
-  }).join('\n');
+  return rows
+    .map((r, i) => {
+      const line = r.map((cell, c) => String(cell ?? '').padEnd(widths[c])).join('  ');
+      return i === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
+    })
+    .join('\n');
 }

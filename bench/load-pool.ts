@@ -31,8 +31,15 @@ export class LoadPool {
   private pending = new Map<number, (v: any) => void>();
   private constructor(private readonly workers: Worker[]) {
     for (const w of workers) {
-      w.on('message', (m: any) => { const p = this.pending.get(m.id); this.pending.delete(m.id); p?.(m); });
-      w.on('error', (err) => { for (const p of this.pending.values()) p({ error: String(err) }); this.pending.clear(); });
+      w.on('message', (m: any) => {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        p?.(m);
+      });
+      w.on('error', (err) => {
+        for (const p of this.pending.values()) p({ error: String(err) });
+        this.pending.clear();
+      });
     }
   }
 
@@ -41,7 +48,9 @@ export class LoadPool {
     return new LoadPool(Array.from({ length: Math.max(1, threads) }, () => new Worker(url, { execArgv: [] })));
   }
 
-  get threads() { return this.workers.length; }
+  get threads() {
+    return this.workers.length;
+  }
 
   private ask(w: Worker, msg: object): Promise<any> {
     return new Promise((resolve, reject) => {
@@ -51,12 +60,16 @@ export class LoadPool {
     });
   }
 
-  private all(msg: object): Promise<any[]> { return Promise.all(this.workers.map((w) => this.ask(w, msg))); }
+  private all(msg: object): Promise<any[]> {
+    return Promise.all(this.workers.map((w) => this.ask(w, msg)));
+  }
 
   /** Opens n sessions split over the threads; batch 0 opens a thread's whole share at once. */
   async open(o: { urls: string[]; tokens: string[]; intents: number; n: number; batch: number; timeoutMs: number }): Promise<OpenResult> {
     const share = (i: number) => Math.floor(o.n / this.threads) + (i < o.n % this.threads ? 1 : 0);
-    const parts = await Promise.all(this.workers.map((w, i) => this.ask(w, { cmd: 'open', ...o, n: share(i), batch: o.batch ? Math.ceil(o.batch / this.threads) : 0 })));
+    const parts = await Promise.all(
+      this.workers.map((w, i) => this.ask(w, { cmd: 'open', ...o, n: share(i), batch: o.batch ? Math.ceil(o.batch / this.threads) : 0 })),
+    );
     return {
       startedAt: parts.flatMap((p) => [...p.startedAt]),
       readyAt: parts.flatMap((p) => [...p.readyAt]),
@@ -66,9 +79,13 @@ export class LoadPool {
     };
   }
 
-  async phase(base: number, total: number): Promise<void> { await this.all({ cmd: 'phase', base, total }); }
+  async phase(base: number, total: number): Promise<void> {
+    await this.all({ cmd: 'phase', base, total });
+  }
 
-  async delivered(): Promise<number> { return (await this.all({ cmd: 'count' })).reduce((a, p) => a + p.delivered, 0); }
+  async delivered(): Promise<number> {
+    return (await this.all({ cmd: 'count' })).reduce((a, p) => a + p.delivered, 0);
+  }
 
   async report(total: number): Promise<PhaseReport> {
     const parts = await this.all({ cmd: 'report' });
@@ -82,10 +99,22 @@ export class LoadPool {
       }
     }
     const sum = (f: string) => parts.reduce((a, p) => a + p[f], 0);
-    return { recv, lastAt, duplicates: sum('duplicates'), strays: sum('strays'), seqGaps: sum('seqGaps'), closedEarly: sum('closedEarly'), sessions: sum('sessions') };
+    return {
+      recv,
+      lastAt,
+      duplicates: sum('duplicates'),
+      strays: sum('strays'),
+      seqGaps: sum('seqGaps'),
+      closedEarly: sum('closedEarly'),
+      sessions: sum('sessions'),
+    };
   }
 
-  async close(): Promise<void> { await this.all({ cmd: 'close' }); }
+  async close(): Promise<void> {
+    await this.all({ cmd: 'close' });
+  }
 
-  async terminate(): Promise<void> { await Promise.all(this.workers.map((w) => w.terminate())); }
+  async terminate(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
 }

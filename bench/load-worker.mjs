@@ -54,9 +54,15 @@ function openOne(url, token, intents, index, onReady) {
     const i = data.indexOf(MC);
     if (i < 0 || i > 48) return;
     const k = markerOf(data) - phase.base;
-    if (k < 0 || k >= phase.total) { phase.strays++; return; }
+    if (k < 0 || k >= phase.total) {
+      phase.strays++;
+      return;
+    }
     const seen = phase.seen[index];
-    if (seen[k]) { phase.duplicates++; return; }
+    if (seen[k]) {
+      phase.duplicates++;
+      return;
+    }
     seen[k] = 1;
     phase.recv[k]++;
     if (t > phase.lastAt[k]) phase.lastAt[k] = t;
@@ -74,17 +80,23 @@ async function open({ urls, tokens, intents, n, batch, timeoutMs }) {
   const t0 = at();
   const start = conns.length;
   const failures = [];
-  const run = (from, to) => new Promise((resolve) => {
-    let left = to - from;
-    if (!left) return resolve();
-    const timer = setTimeout(resolve, timeoutMs);
-    for (let i = from; i < to; i++) {
-      conns.push(openOne(urls[i % urls.length], tokens[i % tokens.length], intents, i, (c, err) => {
-        if (err) failures.push(i);
-        if (--left === 0) { clearTimeout(timer); resolve(); }
-      }));
-    }
-  });
+  const run = (from, to) =>
+    new Promise((resolve) => {
+      let left = to - from;
+      if (!left) return resolve();
+      const timer = setTimeout(resolve, timeoutMs);
+      for (let i = from; i < to; i++) {
+        conns.push(
+          openOne(urls[i % urls.length], tokens[i % tokens.length], intents, i, (c, err) => {
+            if (err) failures.push(i);
+            if (--left === 0) {
+              clearTimeout(timer);
+              resolve();
+            }
+          }),
+        );
+      }
+    });
   const step = batch > 0 ? batch : n;
   for (let i = 0; i < n; i += step) await run(start + i, start + Math.min(n, i + step));
   const mine = conns.slice(start);
@@ -104,17 +116,37 @@ parentPort.on('message', async (m) => {
       case 'open':
         return parentPort.postMessage({ id: m.id, ...(await open(m)) });
       case 'phase':
-        phase = { base: m.base, total: m.total, recv: new Uint32Array(m.total), lastAt: new Float64Array(m.total), seen: conns.map(() => new Uint8Array(m.total)), duplicates: 0, strays: 0 };
+        phase = {
+          base: m.base,
+          total: m.total,
+          recv: new Uint32Array(m.total),
+          lastAt: new Float64Array(m.total),
+          seen: conns.map(() => new Uint8Array(m.total)),
+          duplicates: 0,
+          strays: 0,
+        };
         return parentPort.postMessage({ id: m.id });
       case 'count':
         return parentPort.postMessage({ id: m.id, delivered: phase ? phase.recv.reduce((a, b) => a + b, 0) : 0 });
       case 'report': {
         const p = phase;
         phase = null;
-        return parentPort.postMessage({ id: m.id, recv: p?.recv, lastAt: p?.lastAt, duplicates: p?.duplicates ?? 0, strays: p?.strays ?? 0, seqGaps, closedEarly, sessions: conns.length });
+        return parentPort.postMessage({
+          id: m.id,
+          recv: p?.recv,
+          lastAt: p?.lastAt,
+          duplicates: p?.duplicates ?? 0,
+          strays: p?.strays ?? 0,
+          seqGaps,
+          closedEarly,
+          sessions: conns.length,
+        });
       }
       case 'close':
-        for (const c of conns) { c.open = false; c.ws.terminate(); }
+        for (const c of conns) {
+          c.open = false;
+          c.ws.terminate();
+        }
         conns = [];
         return parentPort.postMessage({ id: m.id });
     }

@@ -41,7 +41,9 @@ if (pgUrl) {
   await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   await setup.end();
   const pool = new pg.Pool({ connectionString: pgUrl, max: Number(arg('pg-pool', '4')), options: `-c search_path="${schema}"` });
-  await pool.query('CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, author_id BIGINT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)');
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, author_id BIGINT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)',
+  );
   let pending: { row: unknown[]; done: (err?: Error) => void }[] = [];
   const flush = () => {
     const batch = pending;
@@ -49,8 +51,12 @@ if (pgUrl) {
     const params = batch.flatMap((p) => p.row);
     const values = batch.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`).join(', ');
     pool.query(`INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES ${values}`, params).then(
-      () => { for (const p of batch) p.done(); },
-      (err: Error) => { for (const p of batch) p.done(err); },
+      () => {
+        for (const p of batch) p.done();
+      },
+      (err: Error) => {
+        for (const p of batch) p.done(err);
+      },
     );
   };
   insertPg = (row, done) => {
@@ -62,27 +68,58 @@ if (dbFile !== 'none' && !pgUrl) {
   const db = new Database(dbFile);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE IF NOT EXISTS messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)',
+  );
   const stmt = db.prepare('INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES (?, ?, ?, ?, ?)');
-  insert = (id, channel, author, content, ts) => { stmt.run(id, channel, author, content, ts); };
+  insert = (id, channel, author, content, ts) => {
+    stmt.run(id, channel, author, content, ts);
+  };
 }
 
 // A message object of the same shape and about the same size as Accord's MESSAGE_CREATE of a bot message.
-const AUTHOR = { id: '1000000000000000001', username: 'bench-bot', avatar: null, discriminator: '0000', public_flags: 0, flags: 0, bot: true, banner: null, accent_color: null, global_name: null, avatar_decoration_data: null, banner_color: null, clan: null, primary_guild: null };
+const AUTHOR = {
+  id: '1000000000000000001',
+  username: 'bench-bot',
+  avatar: null,
+  discriminator: '0000',
+  public_flags: 0,
+  flags: 0,
+  bot: true,
+  banner: null,
+  accent_color: null,
+  global_name: null,
+  avatar_decoration_data: null,
+  banner_color: null,
+  clan: null,
+  primary_guild: null,
+};
 const GUILD_ID = '1000000000000000002';
 let nextId = 1_300_000_000_000_000_000n;
 
 // ------------------------------------------------------------------------------------------------ gateway
-interface Conn { ws: WebSocket; seq: number; socket: Socket; identified: boolean }
+interface Conn {
+  ws: WebSocket;
+  seq: number;
+  socket: Socket;
+  identified: boolean;
+}
 const listeners = new Set<Conn>();
 const corked = new Set<Socket>();
 let flushScheduled = false;
-const flush = () => { flushScheduled = false; for (const s of corked) s.uncork(); corked.clear(); };
+const flush = () => {
+  flushScheduled = false;
+  for (const s of corked) s.uncork();
+  corked.clear();
+};
 function cork(s: Socket) {
   if (corked.has(s)) return;
   s.cork();
   corked.add(s);
-  if (!flushScheduled) { flushScheduled = true; setImmediate(flush); }
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flush);
+  }
 }
 
 const HELLO = JSON.stringify({ op: 10, d: { heartbeat_interval: 600_000 }, s: null, t: null });
@@ -125,8 +162,23 @@ const server = http.createServer((req, res) => {
     insert?.(id, channel, AUTHOR.id, content, ts);
     const answer = () => {
       const body = JSON.stringify({
-        type: 0, content, mentions: [], mention_roles: [], attachments: [], embeds: [], timestamp: ts, edited_timestamp: null, flags: 0,
-        components: [], id, channel_id: channel, author: AUTHOR, pinned: false, mention_everyone: false, tts: false, guild_id: GUILD_ID,
+        type: 0,
+        content,
+        mentions: [],
+        mention_roles: [],
+        attachments: [],
+        embeds: [],
+        timestamp: ts,
+        edited_timestamp: null,
+        flags: 0,
+        components: [],
+        id,
+        channel_id: channel,
+        author: AUTHOR,
+        pinned: false,
+        mention_everyone: false,
+        tts: false,
+        guild_id: GUILD_ID,
       });
       if (listeners.size) broadcast(Buffer.from(`,"t":"MESSAGE_CREATE","d":${body}}`));
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
@@ -145,7 +197,8 @@ wss.on('connection', (ws, req) => {
   ws.send(HELLO);
   ws.on('message', (data: Buffer) => {
     const op = data[6];
-    if (op === 50 /* '2' */ && !c.identified) { // {"op":2,...}: Identify
+    if (op === 50 /* '2' */ && !c.identified) {
+      // {"op":2,...}: Identify
       c.identified = true;
       c.seq = 1;
       ws.send(READY);

@@ -33,7 +33,11 @@ export interface TopEntry {
  * `window` (µs, the profile's monotonic clock = process.hrtime) keeps only the samples taken inside it, so a
  * profile of a whole process can be cut down to the measuring window.
  */
-export function topSelf(file: string, count = 20, window?: { fromUs: number; toUs: number }): { totalMs: number; top: TopEntry[]; byArea: { area: string; selfMs: number; selfPct: number }[] } {
+export function topSelf(
+  file: string,
+  count = 20,
+  window?: { fromUs: number; toUs: number },
+): { totalMs: number; top: TopEntry[]; byArea: { area: string; selfMs: number; selfPct: number }[] } {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
@@ -71,9 +75,12 @@ export function topSelf(file: string, count = 20, window?: { fromUs: number; toU
     const area = areaOf(f.url, fn);
     areas.set(area, (areas.get(area) ?? 0) + us / 1000);
   }
-  const top = [...grouped.values()].sort((a, b) => b.selfMs - a.selfMs).slice(0, count)
+  const top = [...grouped.values()]
+    .sort((a, b) => b.selfMs - a.selfMs)
+    .slice(0, count)
     .map((e) => ({ ...e, selfMs: Number(e.selfMs.toFixed(1)), selfPct: Number(((e.selfMs * 1000 * 100) / total).toFixed(1)) }));
-  const byArea = [...areas.entries()].sort((a, b) => b[1] - a[1])
+  const byArea = [...areas.entries()]
+    .sort((a, b) => b[1] - a[1])
     .map(([area, ms]) => ({ area, selfMs: Number(ms.toFixed(1)), selfPct: Number(((ms * 1000 * 100) / total).toFixed(1)) }));
   return { totalMs: Number((total / 1000).toFixed(1)), top, byArea };
 }

@@ -64,14 +64,31 @@ async function handle(req: ChildRequest & { id: number }) {
       const { seedWorld } = await import('../packages/server/src/dev/seed.js');
       const t1 = performance.now();
       server = await startServer({
-        host: '127.0.0.1', port: 0, dataDir: req.options.dataDir, databaseUrl: req.options.databaseUrl || undefined, databaseSchema: req.options.databaseSchema || undefined,
-        rateLimits: req.options.rateLimits ?? false, heartbeatIntervalMs: req.options.heartbeatIntervalMs ?? 600_000,
-        logLevel: 'silent', dev: false, seed: false, gatewayConnectionsPerIp: 1_000_000, // every bench client is on 127.0.0.1
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: req.options.dataDir,
+        databaseUrl: req.options.databaseUrl || undefined,
+        databaseSchema: req.options.databaseSchema || undefined,
+        rateLimits: req.options.rateLimits ?? false,
+        heartbeatIntervalMs: req.options.heartbeatIntervalMs ?? 600_000,
+        logLevel: 'silent',
+        dev: false,
+        seed: false,
+        gatewayConnectionsPerIp: 1_000_000, // every bench client is on 127.0.0.1
       });
       const t2 = performance.now();
       const world = req.options.seed ? await seedWorld(server.ctx) : null;
       const t3 = performance.now();
-      return reply(req.id, { type: 'started', port: server.port, url: server.url, importMs: t1 - t0, startMs: t2 - t1, seedMs: t3 - t2, world, pid: process.pid });
+      return reply(req.id, {
+        type: 'started',
+        port: server.port,
+        url: server.url,
+        importMs: t1 - t0,
+        startMs: t2 - t1,
+        seedMs: t3 - t2,
+        world,
+        pid: process.pid,
+      });
     }
     case 'users': {
       // Users are created through the services (no scrypt hashing: they never log in with a password) and
@@ -129,6 +146,6 @@ async function guildCreateBuilds(ctx: object): Promise<number | null> {
 }
 
 process.on('message', (req: ChildRequest & { id: number }) => {
-  handle(req).catch((err) => reply(req.id, { type: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) }));
+  handle(req).catch((err) => reply(req.id, { type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
 });
 process.on('disconnect', () => process.exit(0));

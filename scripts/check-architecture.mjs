@@ -45,7 +45,10 @@ function resolveRelative(from, spec) {
 export function importGraph(dir) {
   const graph = new Map();
   for (const file of walk(dir)) {
-    const text = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = fs
+      .readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     const edges = [];
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2];
@@ -65,17 +68,26 @@ export function findCycles(graph) {
   const low = new Map();
   const cycles = [];
   const visit = (v) => {
-    idx.set(v, index); low.set(v, index); index++;
-    stack.push(v); onStack.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
     for (const { target: w } of graph.get(v) ?? []) {
       if (!w || !graph.has(w)) continue;
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const comp = [];
       let w;
-      do { w = stack.pop(); onStack.delete(w); comp.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        comp.push(w);
+      } while (w !== v);
       if (comp.length > 1 || (graph.get(v) ?? []).some((e) => e.target === v)) cycles.push(comp);
     }
   };
@@ -97,8 +109,12 @@ export function storageViolations(srcDir) {
   const out = [];
   for (const top of ABOVE_STORE) {
     for (const file of walk(path.join(srcDir, top))) {
-      const text = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-      for (const [re, what] of STORAGE_USE) if (re.test(text)) out.push(`${path.relative(srcDir, file)} ${what}: storage goes through ctx.repos (store/repos/)`);
+      const text = fs
+        .readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      for (const [re, what] of STORAGE_USE)
+        if (re.test(text)) out.push(`${path.relative(srcDir, file)} ${what}: storage goes through ctx.repos (store/repos/)`);
     }
   }
   return out;
@@ -114,7 +130,9 @@ const layerOf = (srcDir, file) => {
 export function checkRepository(root) {
   const problems = [];
   const rel = (p) => path.relative(root, p);
-  const packages = fs.existsSync(path.join(root, 'packages')) ? fs.readdirSync(path.join(root, 'packages')).filter((d) => fs.existsSync(path.join(root, 'packages', d, 'package.json'))) : [];
+  const packages = fs.existsSync(path.join(root, 'packages'))
+    ? fs.readdirSync(path.join(root, 'packages')).filter((d) => fs.existsSync(path.join(root, 'packages', d, 'package.json')))
+    : [];
   for (const pkg of packages) {
     const pkgDir = path.join(root, 'packages', pkg);
     const srcDir = path.join(pkgDir, 'src');
@@ -124,13 +142,17 @@ export function checkRepository(root) {
       for (const { spec, target } of edges) {
         // Sources never reach into another package's files; shared code is imported by package name.
         if (target && !target.startsWith(pkgDir + path.sep)) problems.push(`${rel(file)} imports another package's file ${spec}`);
-        if (pkg === 'protocol' && !target && !spec.startsWith('node:')) problems.push(`${rel(file)}: @accord/protocol must stay dependency-free (imports ${spec})`);
+        if (pkg === 'protocol' && !target && !spec.startsWith('node:'))
+          problems.push(`${rel(file)}: @accord/protocol must stay dependency-free (imports ${spec})`);
       }
     }
     if (pkg !== 'server') continue;
     for (const [file, edges] of graph) {
       const from = layerOf(srcDir, file);
-      if (from.layer < 0) { problems.push(`${rel(file)}: top-level entry "${from.top}" has no layer (add it to SERVER_LAYERS)`); continue; }
+      if (from.layer < 0) {
+        problems.push(`${rel(file)}: top-level entry "${from.top}" has no layer (add it to SERVER_LAYERS)`);
+        continue;
+      }
       for (const { spec, target } of edges) {
         if (!target || !target.startsWith(srcDir + path.sep)) continue;
         const to = layerOf(srcDir, target);

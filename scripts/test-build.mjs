@@ -84,7 +84,8 @@ export async function buildTests(files, root) {
   for (const [pkg, list] of byPackage) {
     const pkgDir = path.join(root, pkg);
     const base = path.join(pkgDir, OUT);
-    if (fs.existsSync(base)) { // runs that ended without cleaning up (killed)
+    if (fs.existsSync(base)) {
+      // runs that ended without cleaning up (killed)
       for (const d of fs.readdirSync(base)) if (/^\d+$/.test(d) && !alive(Number(d))) fs.rmSync(path.join(base, d), { recursive: true, force: true });
     }
     const outDir = path.join(base, String(process.pid));

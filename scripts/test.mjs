@@ -43,7 +43,8 @@ export function dependsOnDistribution(file) {
 }
 
 export function selectTests(scope = 'all') {
-  const files = ['packages', 'examples'].flatMap((top) => fs.readdirSync(path.join(root, top)).map((dir) => path.join(root, top, dir, 'test')))
+  const files = ['packages', 'examples']
+    .flatMap((top) => fs.readdirSync(path.join(root, top)).map((dir) => path.join(root, top, dir, 'test')))
     .flatMap((dir) => (fs.existsSync(dir) ? testFiles(dir) : []))
     .sort();
   if (scope === 'engine') return files.filter(dependsOnEngine);
@@ -58,7 +59,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   // `npm test -- [node --test options] [test files]`: the files given (of the scope), or all of the scope.
-  const given = process.argv.slice(2).filter((a) => a.endsWith('.test.ts')).map((a) => path.resolve(a));
+  const given = process.argv
+    .slice(2)
+    .filter((a) => a.endsWith('.test.ts'))
+    .map((a) => path.resolve(a));
   const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
   let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
   // ACCORD_TEST_SHARD=k/n: every n-th file from the k-th (k may be a list, 1,2/4), so CI can split a run between lanes.
@@ -81,7 +85,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     loader = ['--enable-source-maps'];
     // The server's own bundle (`npm start`'s build) for the tests that start it as a child process (test/helpers/main-command.ts).
     const mainDir = path.join(root, 'packages', 'server', '.tmp', 'test-build', String(process.pid), 'main');
-    execFileSync(process.execPath, [path.join(root, 'packages', 'server', 'scripts', 'build.mjs'), mainDir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [path.join(root, 'packages', 'server', 'scripts', 'build.mjs'), mainDir], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     process.env.ACCORD_TEST_MAIN = path.join(mainDir, 'accord.js');
   }
   const args = [...loader, '--test', '--test-concurrency=1', '--test-reporter=spec', ...options, ...files.map((f) => path.relative(root, f))];

@@ -84,7 +84,10 @@ function rawLimits(ms: number, ports: number[], fanout: number): Promise<{ sealP
   `;
   return new Promise((resolve, reject) => {
     const w = new Worker(src, { eval: true, workerData: { size: SIZE, ms, ports, fanout } });
-    w.once('message', (m) => { resolve(m); void w.terminate(); });
+    w.once('message', (m) => {
+      resolve(m);
+      void w.terminate();
+    });
     w.once('error', reject);
   });
 }
@@ -94,7 +97,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   const keepAlive = setInterval(() => {}, 1000); // the media worker is unref'd, as in the server
-  console.log(`voice bench: ${SPEAKERS} speakers, ${LISTENERS} listeners, ${SIZE}-byte payloads, ${MODE}, ${WORKERS} worker(s), ${SECONDS}s, ${IN_RATE} packets/s offered`);
+  console.log(
+    `voice bench: ${SPEAKERS} speakers, ${LISTENERS} listeners, ${SIZE}-byte payloads, ${MODE}, ${WORKERS} worker(s), ${SECONDS}s, ${IN_RATE} packets/s offered`,
+  );
   const plane = new MediaPlane({ workers: WORKERS, bindHost: '127.0.0.1', port: 0, onEvent: () => {} });
   const room = 'bench-room';
   const port = await plane.portFor(room);
@@ -132,7 +137,6 @@ async function main() {
     else probeBad++;
   });
 
-
   // Pre-encrypted speaker packets (Opus-sized payloads), each with its own nonce counter.
   const speakers = members.filter((m) => m.speaker);
   const pool = speakers.map((m) => {
@@ -142,7 +146,11 @@ async function main() {
     const payload = crypto.randomBytes(SIZE);
     for (let i = 1; i <= n; i++) {
       const h = Buffer.alloc(12);
-      h[0] = 0x80; h[1] = 0x78; h.writeUInt16BE(i & 0xffff, 2); h.writeUInt32BE(i * 960, 4); h.writeUInt32BE(m.ssrc, 8);
+      h[0] = 0x80;
+      h[1] = 0x78;
+      h.writeUInt16BE(i & 0xffff, 2);
+      h.writeUInt32BE(i * 960, 4);
+      h.writeUInt32BE(m.ssrc, 8);
       out.push(c.seal(h, payload, i));
     }
     return out;
@@ -162,10 +170,15 @@ async function main() {
     if (sent >= pool[0].length) running = false;
     else setTimeout(pump, 2);
   };
-  const stats = async () => (await plane.stats()).reduce((a: MediaStats, b) => ({
-    received: a.received + b.received, forwarded: a.forwarded + b.forwarded, dropped: a.dropped + b.dropped, members: a.members + b.members,
-    busyMs: (a.busyMs ?? 0) + (b.busyMs ?? 0), idleMs: (a.idleMs ?? 0) + (b.idleMs ?? 0),
-  }));
+  const stats = async () =>
+    (await plane.stats()).reduce((a: MediaStats, b) => ({
+      received: a.received + b.received,
+      forwarded: a.forwarded + b.forwarded,
+      dropped: a.dropped + b.dropped,
+      members: a.members + b.members,
+      busyMs: (a.busyMs ?? 0) + (b.busyMs ?? 0),
+      idleMs: (a.idleMs ?? 0) + (b.idleMs ?? 0),
+    }));
   pump();
   await sleep(1000); // warm-up
   const s0 = await stats();
@@ -182,7 +195,8 @@ async function main() {
   await sleep(300);
   const rawAfter = await rawLimits(2000, rawPorts, SPEAKERS - 1 + LISTENERS);
   const raw = {
-    sealPerSec: (rawBefore.sealPerSec + rawAfter.sealPerSec) / 2, openPerSec: (rawBefore.openPerSec + rawAfter.openPerSec) / 2,
+    sealPerSec: (rawBefore.sealPerSec + rawAfter.sealPerSec) / 2,
+    openPerSec: (rawBefore.openPerSec + rawAfter.openPerSec) / 2,
     forwardPerSec: (rawBefore.forwardPerSec + rawAfter.forwardPerSec) / 2,
   };
   const forwarded = s1.forwarded - s0.forwarded;
@@ -191,12 +205,28 @@ async function main() {
   const utilisation = busy / (wall * Math.max(1, WORKERS));
   const fanout = SPEAKERS - 1 + LISTENERS;
   const result = {
-    when: new Date().toISOString(), node: process.version, speakers: SPEAKERS, listeners: LISTENERS, size: SIZE, mode: MODE, gcmTables: GCM_TABLES, workers: WORKERS,
-    rawSealPerSec: Math.round(raw.sealPerSec), rawOpenPerSec: Math.round(raw.openPerSec), rawForwardPerSec: Math.round(raw.forwardPerSec),
-    inPerSec: Math.round(received / wall), forwardedPerSec: Math.round(forwarded / wall), forwardedPerCoreSec: Math.round(perCore),
-    workerUtilisation: Number(utilisation.toFixed(2)), ratioToRawSeal: Number((perCore / raw.sealPerSec).toFixed(3)),
+    when: new Date().toISOString(),
+    node: process.version,
+    speakers: SPEAKERS,
+    listeners: LISTENERS,
+    size: SIZE,
+    mode: MODE,
+    gcmTables: GCM_TABLES,
+    workers: WORKERS,
+    rawSealPerSec: Math.round(raw.sealPerSec),
+    rawOpenPerSec: Math.round(raw.openPerSec),
+    rawForwardPerSec: Math.round(raw.forwardPerSec),
+    inPerSec: Math.round(received / wall),
+    forwardedPerSec: Math.round(forwarded / wall),
+    forwardedPerCoreSec: Math.round(perCore),
+    workerUtilisation: Number(utilisation.toFixed(2)),
+    ratioToRawSeal: Number((perCore / raw.sealPerSec).toFixed(3)),
     ratioToRawForward: Number((perCore / raw.forwardPerSec).toFixed(3)),
-    offeredPerSec: IN_RATE, droppedAtSfu: s1.dropped - s0.dropped, probeDelivered: probeSeen.ok, probeBad: probeSeen.bad, fanout,
+    offeredPerSec: IN_RATE,
+    droppedAtSfu: s1.dropped - s0.dropped,
+    probeDelivered: probeSeen.ok,
+    probeBad: probeSeen.bad,
+    fanout,
   };
   console.table({
     'raw AES-256-GCM seal (node:crypto, 1 thread)': `${result.rawSealPerSec.toLocaleString()} /s`,

@@ -23,7 +23,10 @@ const arg = (name: string, def: number) => {
 const MESSAGES = arg('messages', 10_000);
 const round = (n: number) => Math.round(n * 10) / 10;
 
-interface Probe { frames: number[]; longTasks: number[] }
+interface Probe {
+  frames: number[];
+  longTasks: number[];
+}
 const frameStats = (p: Probe) => ({
   frames: summary(p.frames),
   over50ms: p.frames.filter((f) => f > 50).length,
@@ -35,14 +38,27 @@ const frameStats = (p: Probe) => ({
 async function main() {
   await ensureBuilt();
   const size = initialSize(path.join(WEB_ROOT, 'dist'));
-  console.log(`initial download: JS ${(size.jsGzip / 1024).toFixed(1)} KB gzipped (${(size.jsBytes / 1024).toFixed(0)} KB raw), CSS ${(size.cssGzip / 1024).toFixed(1)} KB gzipped`);
+  console.log(
+    `initial download: JS ${(size.jsGzip / 1024).toFixed(1)} KB gzipped (${(size.jsBytes / 1024).toFixed(0)} KB raw), CSS ${(size.cssGzip / 1024).toFixed(1)} KB gzipped`,
+  );
 
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: tmpDataDir('web'), rateLimits: false, logLevel: 'silent', gatewayConnectionsPerIp: 1_000_000 });
-  const world = await seedWorld(server.ctx);
-  const api = (p: string, init: RequestInit & { token: string; bot?: boolean }) => fetch(`${server.url}/api/v10${p}`, {
-    ...init, headers: { 'content-type': 'application/json', authorization: init.bot ? `Bot ${init.token}` : init.token },
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: tmpDataDir('web'),
+    rateLimits: false,
+    logLevel: 'silent',
+    gatewayConnectionsPerIp: 1_000_000,
   });
-  const created = await (await api(`/guilds/${world.guildId}/channels`, { method: 'POST', token: world.users[0].token, body: JSON.stringify({ name: 'history', type: 0 }) })).json() as { id: string };
+  const world = await seedWorld(server.ctx);
+  const api = (p: string, init: RequestInit & { token: string; bot?: boolean }) =>
+    fetch(`${server.url}/api/v10${p}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', authorization: init.bot ? `Bot ${init.token}` : init.token },
+    });
+  const created = (await (
+    await api(`/guilds/${world.guildId}/channels`, { method: 'POST', token: world.users[0].token, body: JSON.stringify({ name: 'history', type: 0 }) })
+  ).json()) as { id: string };
 
   // 10,000 messages of varied length and markdown, 8 requests in flight.
   const t0 = performance.now();
@@ -51,7 +67,7 @@ async function main() {
   const worker = async () => {
     while (next <= MESSAGES) {
       const n = next++;
-      const content = `#${n} ${lorem.slice(0, 20 + (n * 37) % lorem.length)}${n % 10 === 0 ? `\n> quoted line ${n}` : ''}`;
+      const content = `#${n} ${lorem.slice(0, 20 + ((n * 37) % lorem.length))}${n % 10 === 0 ? `\n> quoted line ${n}` : ''}`;
       const r = await api(`/channels/${created.id}/messages`, { method: 'POST', token: world.botToken, bot: true, body: JSON.stringify({ content }) });
       if (!r.ok) throw new Error(`seeding failed: ${r.status} ${await r.text()}`);
     }
@@ -76,7 +92,7 @@ async function main() {
   await page.goto(url);
   await page.getByText(`#${MESSAGES} `, { exact: false }).first().waitFor();
   const openMs = Date.now() - open0;
-  const openProbe = await page.evaluate('window.__probe.take()') as Probe;
+  const openProbe = (await page.evaluate('window.__probe.take()')) as Probe;
 
   // 2. Scroll up through the whole history: each older page loads as the top comes near (50 per request).
   await page.evaluate('window.__probe.mark()');
@@ -91,12 +107,12 @@ async function main() {
     step();
   })`);
   const upMs = Date.now() - up0;
-  const upProbe = await page.evaluate('window.__probe.take()') as Probe;
+  const upProbe = (await page.evaluate('window.__probe.take()')) as Probe;
   const domRows = await page.locator('.messages__row').count();
 
   // 3. With all 10,000 loaded: scroll from the top to the bottom at 4,000 px/s, then fling back up in big jumps.
   await page.evaluate('window.__probe.mark()');
-  const down = await page.evaluate(`new Promise((done) => {
+  const down = (await page.evaluate(`new Promise((done) => {
     const el = document.querySelector('.messages');
     el.scrollTop = 0;
     let last = performance.now();
@@ -108,8 +124,8 @@ async function main() {
       requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
-  })`) as { ms: number; height: number };
-  const downProbe = await page.evaluate('window.__probe.take()') as Probe;
+  })`)) as { ms: number; height: number };
+  const downProbe = (await page.evaluate('window.__probe.take()')) as Probe;
   await page.evaluate('window.__probe.mark()');
   await page.evaluate(`new Promise((done) => {
     const el = document.querySelector('.messages');
@@ -117,7 +133,7 @@ async function main() {
     const step = () => { el.scrollTop = Math.max(0, el.scrollTop - el.scrollHeight / 40); if (++n >= 40) return done(); requestAnimationFrame(step); };
     requestAnimationFrame(step);
   })`);
-  const flingProbe = await page.evaluate('window.__probe.take()') as Probe;
+  const flingProbe = (await page.evaluate('window.__probe.take()')) as Probe;
   const heap = await page.evaluate('performance.memory ? Math.round(performance.memory.usedJSHeapSize / 1048576) : null');
 
   const results = {
@@ -134,7 +150,9 @@ async function main() {
   fs.writeFileSync(path.join(RESULTS_DIR, 'web-latest.json'), JSON.stringify(results, null, 2));
 
   const row = (name: string, p: ReturnType<typeof frameStats>, extra = '') =>
-    console.log(`${name.padEnd(34)} frames p50 ${p.frames.p50} ms, p99 ${p.frames.p99} ms, max ${p.frames.max} ms; >50 ms: ${p.over50ms}/${p.frames.count}; long tasks ${p.longTasks} (${p.longTaskMs} ms, longest ${p.longestTask} ms)${extra}`);
+    console.log(
+      `${name.padEnd(34)} frames p50 ${p.frames.p50} ms, p99 ${p.frames.p99} ms, max ${p.frames.max} ms; >50 ms: ${p.over50ms}/${p.frames.count}; long tasks ${p.longTasks} (${p.longTaskMs} ms, longest ${p.longestTask} ms)${extra}`,
+    );
   console.log(`open channel (newest on screen)    ${openMs} ms`);
   row('open', results.open);
   row('scroll up, loading all pages', results.scrollUpLoadingAll, `; ${upMs} ms; ${domRows} rows in the DOM after`);

@@ -10,7 +10,9 @@ export function initialSize(dist: string) {
     const data = fs.readFileSync(path.join(dist, ref));
     return { file: ref, kind: ref.endsWith('.js') ? 'js' : 'css', bytes: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length };
   });
-  const lazy = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js') && !refs.includes(`/assets/${f}`))
+  const lazy = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .filter((f) => f.endsWith('.js') && !refs.includes(`/assets/${f}`))
     .map((f) => ({ file: `/assets/${f}`, gzip: zlib.gzipSync(fs.readFileSync(path.join(dist, 'assets', f)), { level: 9 }).length }));
   const sum = (k: 'js' | 'css', f: 'bytes' | 'gzip') => files.filter((x) => x.kind === k).reduce((n, x) => n + x[f], 0);
   return { files, jsBytes: sum('js', 'bytes'), jsGzip: sum('js', 'gzip'), cssGzip: sum('css', 'gzip'), lazyChunks: lazy };

@@ -1,6 +1,18 @@
 import {
-  ActionRowBuilder, ButtonBuilder, ButtonStyle, Client, Events, GatewayIntentBits, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle,
-  type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type ModalSubmitInteraction,
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  Client,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  ModalBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import { parseDelay } from './duration.js';
 import { timerScheduler, type Scheduler } from './scheduler.js';
@@ -51,7 +63,9 @@ export function createBot(options: BotOptions): RemindBot {
       return;
     }
     const input = new TextInputBuilder().setCustomId('note').setLabel('What should I remind you of?').setStyle(TextInputStyle.Short).setMaxLength(200);
-    await i.showModal(new ModalBuilder().setCustomId(`remind:${when}`).setTitle('Your reminder').addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input)));
+    await i.showModal(
+      new ModalBuilder().setCustomId(`remind:${when}`).setTitle('Your reminder').addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input)),
+    );
   }
 
   async function save(i: ModalSubmitInteraction, when: string): Promise<void> {
@@ -79,7 +93,11 @@ export function createBot(options: BotOptions): RemindBot {
       return;
     }
     const upgrade = new ButtonBuilder().setStyle(ButtonStyle.Premium).setSKUId(sku);
-    await i.reply({ content: 'This needs Remind Premium.', components: [new ActionRowBuilder<ButtonBuilder>().addComponents(upgrade)], flags: MessageFlags.Ephemeral });
+    await i.reply({
+      content: 'This needs Remind Premium.',
+      components: [new ActionRowBuilder<ButtonBuilder>().addComponents(upgrade)],
+      flags: MessageFlags.Ephemeral,
+    });
   }
 
   async function onInteraction(i: Interaction): Promise<void> {

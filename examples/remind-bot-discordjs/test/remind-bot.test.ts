@@ -13,7 +13,13 @@ import { COMMANDS } from '../src/commands.ts';
 // One Accord, one world and one bot for the file, set up at its top level (node:test runs an `after` registered in a
 // `before` hook when that hook ends).
 const accord = await startAccord();
-const { people: { alice, bob }, apps: { remind }, guild: { channels: { general } } } = await accord.world({ apps: { remind: { commands: COMMANDS } } });
+const {
+  people: { alice, bob },
+  apps: { remind },
+  guild: {
+    channels: { general },
+  },
+} = await accord.world({ apps: { remind: { commands: COMMANDS } } });
 const premiumSku = await alice.call(`/applications/${remind.id}/skus`, 'POST', { name: 'Remind Premium', type: 5, price: 299, published: true });
 const clock = await accord.clock.scheduler();
 const bot = createBot({ token: remind.token, api: accord.api.replace(/\/v10$/, ''), premiumSkuId: premiumSku.id, now: clock.now, schedule: clock.schedule });
@@ -21,7 +27,8 @@ await bot.start();
 accord.onClose(() => bot.stop()); // before the platform goes away, or discord.js keeps trying to reconnect
 
 /** A test entitlement to the premium SKU, as the app grants one with its bot token. */
-const grantPremium = (p: Person) => accord.request(`/applications/${remind.id}/entitlements`, { body: { sku_id: premiumSku.id, owner_id: p.id, owner_type: 2 }, auth: `Bot ${remind.token}` });
+const grantPremium = (p: Person) =>
+  accord.request(`/applications/${remind.id}/entitlements`, { body: { sku_id: premiumSku.id, owner_id: p.id, owner_type: 2 }, auth: `Bot ${remind.token}` });
 
 test('/remind → "Add a note" → modal → a confirmation only Alice sees', async () => {
   await alice.runCommand(remind, 'remind', { when: '30m' }, { channel: general });
@@ -31,7 +38,7 @@ test('/remind → "Add a note" → modal → a confirmation only Alice sees', as
   assert.equal(answer.content, 'Saved: I will remind you in 30m: stretch');
 });
 
-test('the reminder is posted in the channel once Accord\'s clock has moved 30 minutes', async () => {
+test("the reminder is posted in the channel once Accord's clock has moved 30 minutes", async () => {
   await alice.runCommand(remind, 'remind', { when: '30m' }, { channel: general });
   await alice.click(await alice.nextMessage({ from: remind, match: 'Add a note?' }), `remind:30m:${alice.id}`);
   await alice.submitModal(await alice.nextModal(), { note: 'drink water' });
@@ -44,10 +51,13 @@ test('the reminder is posted in the channel once Accord\'s clock has moved 30 mi
   assert.equal(clock.pending, 0);
   const reminder = await bob.nextMessage({ channel: general, from: remind, match: 'drink water' });
   assert.equal(reminder.content, `Reminder for <@${alice.id}>: drink water`);
-  assert.deepEqual(reminder.mentions.map((u: { id: string }) => u.id), [alice.id]);
+  assert.deepEqual(
+    reminder.mentions.map((u: { id: string }) => u.id),
+    [alice.id],
+  );
 });
 
-test('only the reminder\'s author can add its note', async () => {
+test("only the reminder's author can add its note", async () => {
   await alice.runCommand(remind, 'remind', { when: '2h' }, { channel: general });
   await bob.click(await bob.nextMessage({ from: remind, match: 'Reminder in 2h' }), `remind:2h:${alice.id}`);
   const refusal = await bob.nextMessage({ from: remind, ephemeral: true });

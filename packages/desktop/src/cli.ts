@@ -17,8 +17,14 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      server: { type: 'string' }, token: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' },
-      dev: { type: 'boolean' }, 'no-ipc': { type: 'boolean' }, 'no-websocket': { type: 'boolean' }, help: { type: 'boolean' },
+      server: { type: 'string' },
+      token: { type: 'string' },
+      login: { type: 'string' },
+      password: { type: 'string' },
+      dev: { type: 'boolean' },
+      'no-ipc': { type: 'boolean' },
+      'no-websocket': { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) return void console.log(HELP);

@@ -60,7 +60,13 @@ export class DesktopClient {
     this.gateway = new UserGateway(url, token);
     if (o.websocket !== false && o.webConsent !== false) this.link = new WebConsentLink(this.api, String(this.user.id), o.prompter);
     this.core = new RpcCore({
-      api: this.api, gateway: this.gateway, state: this.state, prompter: this.link ?? o.prompter, user: this.user, baseUrl: this.api.baseUrl, commands: allCommands(),
+      api: this.api,
+      gateway: this.gateway,
+      state: this.state,
+      prompter: this.link ?? o.prompter,
+      user: this.user,
+      baseUrl: this.api.baseUrl,
+      commands: allCommands(),
     });
     await this.gateway.start();
     try {

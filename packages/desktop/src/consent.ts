@@ -35,7 +35,10 @@ export class AutoApprovePrompter implements ConsentPrompter {
 export class TerminalPrompter implements ConsentPrompter {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin, private readonly output: NodeJS.WritableStream = process.stdout) {}
+  constructor(
+    private readonly input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stdout,
+  ) {}
 
   ask(request: ConsentRequest): Promise<boolean> {
     const run = this.queue.then(() => this.prompt(request));

@@ -4,7 +4,10 @@ import { describe, it } from 'node:test';
 import { TerminalPrompter, type ConsentRequest } from '../src/consent.ts';
 
 const request: ConsentRequest = {
-  application: { id: '42', name: 'Space Game', icon: null }, scopes: ['rpc', 'identify'], user: { id: '7', username: 'alice', global_name: 'Alice' }, transport: 'ipc',
+  application: { id: '42', name: 'Space Game', icon: null },
+  scopes: ['rpc', 'identify'],
+  user: { id: '7', username: 'alice', global_name: 'Alice' },
+  transport: 'ipc',
 };
 
 /** Asks once on a fake terminal and types `typed` when the question is shown. */

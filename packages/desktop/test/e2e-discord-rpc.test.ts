@@ -37,8 +37,13 @@ for (const transport of ['ipc', 'websocket'] as const) {
       const seq = lastSeq(bob);
       const seen = nextPresence(bob, w.alice.id, (d) => d.activities?.length === 1, seq);
       const echo = await client.setActivity({
-        details: 'Ranked', state: 'In a group', startTimestamp: Math.floor(Date.now() / 1000),
-        partyId: 'lobby-42', partySize: 3, partyMax: 4, instance: true,
+        details: 'Ranked',
+        state: 'In a group',
+        startTimestamp: Math.floor(Date.now() / 1000),
+        partyId: 'lobby-42',
+        partySize: 3,
+        partyMax: 4,
+        instance: true,
         buttons: [{ label: 'Join the fun', url: 'https://example.com/join' }],
       });
       assert.equal(echo.application_id, w.appId);
@@ -66,7 +71,10 @@ for (const transport of ['ipc', 'websocket'] as const) {
       assert.equal(client.user.id, w.alice.id);
       assert.equal(w.prompter.asked.at(-1)?.transport, transport);
       const { guilds } = await client.getGuilds();
-      assert.deepEqual(guilds.map((g: any) => g.id), [w.t.world.guildId]);
+      assert.deepEqual(
+        guilds.map((g: any) => g.id),
+        [w.t.world.guildId],
+      );
 
       const status = waitEvent(client, 'GUILD_STATUS', (d: any) => 'guild' in d);
       await client.subscribe('GUILD_STATUS', { guild_id: w.t.world.guildId });
@@ -74,7 +82,11 @@ for (const transport of ['ipc', 'websocket'] as const) {
 
       await client.subscribe('MESSAGE_CREATE', { channel_id: w.t.world.textChannelId });
       const got = waitEvent(client, 'MESSAGE_CREATE', (d: any) => d.message?.content === `hello from bob (${transport})`);
-      const sent = await w.t.api(`/channels/${w.t.world.textChannelId}/messages`, { method: 'POST', token: w.bob.token, body: { content: `hello from bob (${transport})` } });
+      const sent = await w.t.api(`/channels/${w.t.world.textChannelId}/messages`, {
+        method: 'POST',
+        token: w.bob.token,
+        body: { content: `hello from bob (${transport})` },
+      });
       assert.equal(sent.status, 200, sent.text);
       const [d] = await got;
       assert.equal(d.channel_id, w.t.world.textChannelId);
@@ -127,7 +139,7 @@ describe('WebSocket transport details', () => {
     assert.equal((await open(`?v=1&client_id=${w.appId}&encoding=etf`).closed).code, 4005);
   });
 
-  it('checks the Origin against the app\'s rpc_origins (4001), and an allowed origin still needs AUTHENTICATE', async () => {
+  it("checks the Origin against the app's rpc_origins (4001), and an allowed origin still needs AUTHENTICATE", async () => {
     const refused = open(`?v=1&client_id=${w.appId}`, 'https://evil.example');
     assert.deepEqual(await refused.closed, { code: 4001, reason: 'Invalid Origin' });
 

@@ -33,7 +33,13 @@ describe('activity invites between two local clients (@xhayper/discord-rpc and d
   async function localClient(token: string): Promise<{ desktop: DesktopClient; dir: string }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-ipc-'));
     dirs.push(dir);
-    const desktop = await new DesktopClient({ server: t.server.url, token, prompter: new AutoApprovePrompter(), websocket: false, env: { XDG_RUNTIME_DIR: dir } }).start();
+    const desktop = await new DesktopClient({
+      server: t.server.url,
+      token,
+      prompter: new AutoApprovePrompter(),
+      websocket: false,
+      env: { XDG_RUNTIME_DIR: dir },
+    }).start();
     desktops.push(desktop);
     return { desktop, dir };
   }
@@ -75,7 +81,11 @@ describe('activity invites between two local clients (@xhayper/discord-rpc and d
 
     // Bob asks to join from his Accord client: a join request (type 5) in their DM, with his user token.
     const request = first(host, 'ACTIVITY_JOIN_REQUEST');
-    const ask = await t.api('/users/@me/activity-invites', { method: 'POST', token: bob.token, body: { recipient_id: alice.id, application_id: appId, type: 5, party_id: shown.party.id } });
+    const ask = await t.api('/users/@me/activity-invites', {
+      method: 'POST',
+      token: bob.token,
+      body: { recipient_id: alice.id, application_id: appId, type: 5, party_id: shown.party.id },
+    });
     assert.equal(ask.status, 201, ask.text);
     const req = await request;
     assert.equal(req.user.id, bob.id);
@@ -101,7 +111,7 @@ describe('activity invites between two local clients (@xhayper/discord-rpc and d
     const invite = await offered;
     assert.equal(invite.type, 1);
     assert.equal(invite.user.id, alice.id);
-    assert.equal(invite.activity.party.id, 'party-77', 'the sender\'s activity as her presence shows it');
+    assert.equal(invite.activity.party.id, 'party-77', "the sender's activity as her presence shows it");
     assert.match(invite.message_id, /^\d+$/);
     const joined = first(guest, 'ACTIVITY_JOIN');
     await guest.request('ACCEPT_ACTIVITY_INVITE', { type: 1, user_id: alice.id, channel_id: invite.channel_id, message_id: invite.message_id });

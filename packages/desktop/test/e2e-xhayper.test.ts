@@ -35,9 +35,19 @@ describe('@xhayper/discord-rpc over IPC', () => {
     const seen = nextPresence(bob, w.alice.id, (d) => d.activities?.length === 1, seq);
     const start = Date.now();
     const echo: any = await client.user!.setActivity({
-      details: 'Competitive', state: 'In a match', type: 0, startTimestamp: start,
-      partyId: 'party-1234', partySize: 2, partyMax: 5, largeImageKey: 'numbani', largeImageText: 'Numbani',
-      buttons: [{ label: 'Watch', url: 'https://example.com/watch' }, { label: 'Website', url: 'https://example.com' }],
+      details: 'Competitive',
+      state: 'In a match',
+      type: 0,
+      startTimestamp: start,
+      partyId: 'party-1234',
+      partySize: 2,
+      partyMax: 5,
+      largeImageKey: 'numbani',
+      largeImageText: 'Numbani',
+      buttons: [
+        { label: 'Watch', url: 'https://example.com/watch' },
+        { label: 'Website', url: 'https://example.com' },
+      ],
     });
     assert.equal(echo.application_id, w.appId);
     assert.equal(echo.name, 'Dev Bot');
@@ -71,7 +81,10 @@ describe('@xhayper/discord-rpc over IPC', () => {
     assert.equal(client.application?.id, w.appId);
     assert.equal(client.user?.id, w.alice.id);
     const guilds = await client.user!.fetchGuilds();
-    assert.deepEqual(guilds.map((g) => [g.id, g.name, g.icon_url]), [[w.t.world.guildId, 'Accord Dev', null]]);
+    assert.deepEqual(
+      guilds.map((g) => [g.id, g.name, g.icon_url]),
+      [[w.t.world.guildId, 'Accord Dev', null]],
+    );
     const channels = await client.user!.fetchChannels(w.t.world.guildId);
     assert.ok(channels.some((c) => c.id === w.t.world.textChannelId));
   });

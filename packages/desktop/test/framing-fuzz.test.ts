@@ -24,13 +24,20 @@ const chunked = (bytes: Buffer, cuts: number[]) => {
 describe('framing (fast-check)', () => {
   it('decodes the same frames however the stream is split or coalesced', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ op: fc.constantFrom(0, 1, 2, 3, 4), payload: json }), { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), (frames, cuts) => {
-        const bytes = Buffer.concat(frames.map((f) => encodeFrame(f.op, f.payload)));
-        const d = new FrameDecoder();
-        const got = chunked(bytes, cuts).flatMap((c) => d.push(c));
-        assert.deepEqual(got, frames.map((f) => ({ kind: 'frame', op: f.op, payload: JSON.parse(JSON.stringify(f.payload)) })));
-        assert.equal(d.pending, 0);
-      }),
+      fc.property(
+        fc.array(fc.record({ op: fc.constantFrom(0, 1, 2, 3, 4), payload: json }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (frames, cuts) => {
+          const bytes = Buffer.concat(frames.map((f) => encodeFrame(f.op, f.payload)));
+          const d = new FrameDecoder();
+          const got = chunked(bytes, cuts).flatMap((c) => d.push(c));
+          assert.deepEqual(
+            got,
+            frames.map((f) => ({ kind: 'frame', op: f.op, payload: JSON.parse(JSON.stringify(f.payload)) })),
+          );
+          assert.equal(d.pending, 0);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -67,17 +74,31 @@ const hostile = fc.oneof(
     return h;
   }),
   // coalesced: a handshake and many frames in one write, some with garbage JSON bodies
-  fc.array(fc.oneof(validFrame, fc.string({ maxLength: 40 }).map((s) => {
-    const body = Buffer.from(`{${s}`);
-    const h = Buffer.alloc(8);
-    h.writeUInt32LE(1, 0);
-    h.writeUInt32LE(body.length, 4);
-    return Buffer.concat([h, body]);
-  })), { maxLength: 10 }).map((frames) => Buffer.concat(frames)),
+  fc
+    .array(
+      fc.oneof(
+        validFrame,
+        fc.string({ maxLength: 40 }).map((s) => {
+          const body = Buffer.from(`{${s}`);
+          const h = Buffer.alloc(8);
+          h.writeUInt32LE(1, 0);
+          h.writeUInt32LE(body.length, 4);
+          return Buffer.concat([h, body]);
+        }),
+      ),
+      { maxLength: 10 },
+    )
+    .map((frames) => Buffer.concat(frames)),
   // unknown opcodes
   fc.tuple(fc.integer({ min: 5, max: 0xffffffff }), json).map(([op, p]) => encodeFrame(op, p)),
   // commands with hostile shapes
-  fc.record({ cmd: fc.oneof(fc.constantFrom('SET_ACTIVITY', 'SUBSCRIBE', 'AUTHORIZE', 'GET_GUILD', 'DISPATCH'), fc.string()), nonce: fc.oneof(fc.string(), fc.constant(undefined)), args: json, evt: fc.oneof(fc.string(), json) })
+  fc
+    .record({
+      cmd: fc.oneof(fc.constantFrom('SET_ACTIVITY', 'SUBSCRIBE', 'AUTHORIZE', 'GET_GUILD', 'DISPATCH'), fc.string()),
+      nonce: fc.oneof(fc.string(), fc.constant(undefined)),
+      args: json,
+      evt: fc.oneof(fc.string(), json),
+    })
     .map((p) => encodeFrame(1, p)),
   // anything at all
   fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
@@ -100,19 +121,24 @@ describe('hostile frames against the running local client', () => {
     let runs = 0;
 
     await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.array(hostile, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 5 }), async (handshakeFirst, chunks, cuts) => {
-        runs++;
-        const bad = await RawIpc.connect(sock);
-        if (handshakeFirst) bad.raw(encodeFrame(0, { v: 1, client_id: w.appId }));
-        for (const piece of chunked(Buffer.concat(chunks), cuts)) bad.raw(piece);
-        bad.socket.end();
-        await Promise.race([bad.closed, new Promise((r) => setTimeout(r, 200))]);
-        bad.socket.destroy();
-        // The good app still gets answers, and keeps its activity.
-        const nonce = `probe-${runs}`;
-        good.send(3, nonce);
-        await good.wait((f) => f.op === 4 && f.payload === nonce);
-      }),
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.array(hostile, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        async (handshakeFirst, chunks, cuts) => {
+          runs++;
+          const bad = await RawIpc.connect(sock);
+          if (handshakeFirst) bad.raw(encodeFrame(0, { v: 1, client_id: w.appId }));
+          for (const piece of chunked(Buffer.concat(chunks), cuts)) bad.raw(piece);
+          bad.socket.end();
+          await Promise.race([bad.closed, new Promise((r) => setTimeout(r, 200))]);
+          bad.socket.destroy();
+          // The good app still gets answers, and keeps its activity.
+          const nonce = `probe-${runs}`;
+          good.send(3, nonce);
+          await good.wait((f) => f.op === 4 && f.payload === nonce);
+        },
+      ),
       { numRuns: 60 },
     );
 

@@ -146,7 +146,10 @@ describe('IPC protocol against the local client', () => {
     const text = await c.command('SELECT_VOICE_CHANNEL', { channel_id: w.t.world.textChannelId, force: true });
     assert.deepEqual(text.data, { code: 4005, message: 'Channel is not a voice channel' });
     const other = await w.t.api(`/guilds/${w.t.world.guildId}/channels`, { method: 'POST', token: w.alice.token, body: { name: 'Lounge', type: 2 } });
-    assert.deepEqual((await c.command('SELECT_VOICE_CHANNEL', { channel_id: other.body.id })).data, { code: 5003, message: 'User is already joined to a voice channel.' });
+    assert.deepEqual((await c.command('SELECT_VOICE_CHANNEL', { channel_id: other.body.id })).data, {
+      code: 5003,
+      message: 'User is already joined to a voice channel.',
+    });
     assert.equal((await c.command('SELECT_VOICE_CHANNEL', { channel_id: null })).data, null);
     c.end();
   });
@@ -161,7 +164,13 @@ describe('IPC protocol against the local client', () => {
     assert.equal((await a.command('SET_ACTIVITY', { pid: 11, activity: { state: 'Game one' } })).data.state, 'Game one');
     assert.equal((await b.command('SET_ACTIVITY', { pid: 12, activity: { state: 'Game two', type: 2 } })).data.name, 'Second Game');
     const d = await both;
-    assert.deepEqual(d.activities.map((x: any) => [x.name, x.state, x.type]), [['Dev Bot', 'Game one', 0], ['Second Game', 'Game two', 2]]);
+    assert.deepEqual(
+      d.activities.map((x: any) => [x.name, x.state, x.type]),
+      [
+        ['Dev Bot', 'Game one', 0],
+        ['Second Game', 'Game two', 2],
+      ],
+    );
     seq = lastSeq(bob);
     const one = nextPresence(bob, w.alice.id, (x) => x.activities?.length === 1, seq);
     a.end();
@@ -242,7 +251,9 @@ describe('claiming an IPC slot', () => {
     const slot1 = path.join(dir, 'discord-ipc-1');
     const slot2 = path.join(dir, 'discord-ipc-2');
     // A process that listens on slot 1 and is killed: its socket file stays behind, with nobody listening.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(slot1)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(slot1)}, () => console.log('up'))`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise((resolve) => child.stdout!.once('data', resolve));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -270,7 +281,9 @@ describe('claiming an IPC slot', () => {
 /** An access token of the app for alice with `scopes`, through the platform's own consent API and token endpoint. */
 async function accessToken(w: DesktopWorld, scopes: string[]): Promise<string> {
   const consent = await w.t.api(`/oauth2/authorize?client_id=${w.appId}&response_type=code&scope=${encodeURIComponent(scopes.join(' '))}`, {
-    method: 'POST', token: w.alice.token, body: { authorize: true },
+    method: 'POST',
+    token: w.alice.token,
+    body: { authorize: true },
   });
   assert.equal(consent.status, 200, consent.text);
   const code = new URL(consent.body.location).searchParams.get('code')!;

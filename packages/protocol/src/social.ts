@@ -17,13 +17,26 @@ export const Capability = {
 
 /** Relationship types (Discord and game relationships share the numbers). */
 export const RelationshipType = {
-  NONE: 0, FRIEND: 1, BLOCKED: 2, PENDING_INCOMING: 3, PENDING_OUTGOING: 4, IMPLICIT: 5, SUGGESTION: 6,
+  NONE: 0,
+  FRIEND: 1,
+  BLOCKED: 2,
+  PENDING_INCOMING: 3,
+  PENDING_OUTGOING: 4,
+  IMPLICIT: 5,
+  SUGGESTION: 6,
 } as const;
 
 /** `external_auth_type` values of the partner-sdk routes (discord-api-spec), plus Accord's opt-in device ids. */
 export const EXTERNAL_AUTH_TYPES = [
-  'OIDC', 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 'EPIC_ONLINE_SERVICES_ID_TOKEN', 'STEAM_SESSION_TICKET',
-  'UNITY_SERVICES_ID_TOKEN', 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', 'APPLE_ID_TOKEN', 'PLAYSTATION_NETWORK_ID_TOKEN', 'DEVICE_ID',
+  'OIDC',
+  'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
+  'EPIC_ONLINE_SERVICES_ID_TOKEN',
+  'STEAM_SESSION_TICKET',
+  'UNITY_SERVICES_ID_TOKEN',
+  'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+  'APPLE_ID_TOKEN',
+  'PLAYSTATION_NETWORK_ID_TOKEN',
+  'DEVICE_ID',
 ] as const;
 export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
 

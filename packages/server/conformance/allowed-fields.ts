@@ -23,7 +23,11 @@ export const KINDS = {
 } as const;
 export type Kind = keyof typeof KINDS;
 
-export interface AllowedField { field: string; on: Kind; source: string }
+export interface AllowedField {
+  field: string;
+  on: Kind;
+  source: string;
+}
 
 const USERDOCCERS = 'discord-userdoccers `pages/resources';
 export const ALLOWED_FIELDS: AllowedField[] = [
@@ -31,20 +35,40 @@ export const ALLOWED_FIELDS: AllowedField[] = [
   { field: 'display_name_styles', on: 'user', source: `${USERDOCCERS}/user.mdx\`: \`display_name_styles?\` on the user object` },
   { field: 'bio', on: 'user', source: `${USERDOCCERS}/user.mdx\`: \`bio\` on the current user` },
   { field: 'description', on: 'role', source: `${USERDOCCERS}/guild.mdx\`: role \`description ?string\` (max 90 characters)` },
-  { field: 'permissions_new', on: 'role', source: 'seed SPEC.md (permissions): "Permission bitfields also have string forms permissions_new, allow_new, deny_new"' },
+  {
+    field: 'permissions_new',
+    on: 'role',
+    source: 'seed SPEC.md (permissions): "Permission bitfields also have string forms permissions_new, allow_new, deny_new"',
+  },
   { field: 'allow_new', on: 'overwrite', source: 'seed SPEC.md (permissions): string forms `allow_new`, `deny_new`' },
   { field: 'deny_new', on: 'overwrite', source: 'seed SPEC.md (permissions): string forms `allow_new`, `deny_new`' },
   { field: 'icon_hash', on: 'guild', source: 'discord-api-types `payloads/v10/guild.d.ts`: `APIGuild.icon_hash?`; docs `resources/guild` (guild object)' },
-  { field: 'summary', on: 'application', source: 'discord-api-types `payloads/v10/application.d.ts`: `APIApplication.summary: \'\'` (deprecated, always empty)' },
+  { field: 'summary', on: 'application', source: "discord-api-types `payloads/v10/application.d.ts`: `APIApplication.summary: ''` (deprecated, always empty)" },
   { field: 'hook', on: 'application', source: `${USERDOCCERS}/application.mdx\`: \`hook\` boolean on the application object` },
   { field: 'is_monetized', on: 'application', source: `${USERDOCCERS}/application.mdx\`: \`is_monetized\`` },
   { field: 'is_verified', on: 'application', source: `${USERDOCCERS}/application.mdx\`: \`is_verified\`` },
   { field: 'is_discoverable', on: 'application', source: `${USERDOCCERS}/application.mdx\`: \`is_discoverable\`` },
   { field: 'storefront_available', on: 'application', source: `${USERDOCCERS}/application.mdx\`: \`storefront_available\`` },
-  { field: 'promotion_id', on: 'entitlement', source: 'docs `resources/entitlement` example payloads (reference webhook-events-and-monetization.md); userdoccers entitlement.mdx' },
-  { field: 'gift_code_flags', on: 'entitlement', source: 'docs `resources/entitlement` example payloads (reference webhook-events-and-monetization.md); userdoccers entitlement.mdx' },
-  { field: 'subscription_id', on: 'entitlement', source: 'docs `monetization` entitlement examples (reference webhook-events-and-monetization.md); userdoccers entitlement.mdx `subscription_id?`' },
-  { field: 'burst_me', on: 'reaction', source: 'recorded reaction payloads: real reaction objects carry `burst_me` beside `me_burst` (deserialized by public Go, Kotlin and Python client models)' },
+  {
+    field: 'promotion_id',
+    on: 'entitlement',
+    source: 'docs `resources/entitlement` example payloads (reference webhook-events-and-monetization.md); userdoccers entitlement.mdx',
+  },
+  {
+    field: 'gift_code_flags',
+    on: 'entitlement',
+    source: 'docs `resources/entitlement` example payloads (reference webhook-events-and-monetization.md); userdoccers entitlement.mdx',
+  },
+  {
+    field: 'subscription_id',
+    on: 'entitlement',
+    source: 'docs `monetization` entitlement examples (reference webhook-events-and-monetization.md); userdoccers entitlement.mdx `subscription_id?`',
+  },
+  {
+    field: 'burst_me',
+    on: 'reaction',
+    source: 'recorded reaction payloads: real reaction objects carry `burst_me` beside `me_burst` (deserialized by public Go, Kotlin and Python client models)',
+  },
 ];
 
 type Step = { key: string } | { each: true };
@@ -70,7 +94,9 @@ export function carriers(body: unknown, path: string): Obj[] {
   for (const s of steps) {
     const next: unknown[] = [];
     for (const v of here) {
-      if ('each' in s) { if (Array.isArray(v)) next.push(...v); } else if (v && typeof v === 'object' && !Array.isArray(v) && s.key in v) next.push((v as Obj)[s.key]);
+      if ('each' in s) {
+        if (Array.isArray(v)) next.push(...v);
+      } else if (v && typeof v === 'object' && !Array.isArray(v) && s.key in v) next.push((v as Obj)[s.key]);
     }
     here = next;
   }
@@ -79,7 +105,10 @@ export function carriers(body: unknown, path: string): Obj[] {
 
 /** The allow-list entry that covers an undeclared field at `path`, or null: every carrier must be of the entry's kind. */
 export function allowedEntry(body: unknown, path: string): AllowedField | null {
-  const field = path.split('.').pop()!.replace(/(\[\])+$/, '');
+  const field = path
+    .split('.')
+    .pop()!
+    .replace(/(\[\])+$/, '');
   const objs = carriers(body, path);
   if (!objs.length) return null;
   return ALLOWED_FIELDS.find((e) => e.field === field && objs.every((o) => KINDS[e.on](o))) ?? null;

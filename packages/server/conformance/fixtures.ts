@@ -5,10 +5,7 @@
  * table order, because they destroy or take away something (the bot's membership, a channel, a ban…). Destructive
  * operations work on throwaway resources made by their own setup.
  */
-import {
-  BOT, NONE, SetupError, asUser, bearer, oggDataUri, png, pngDataUri,
-  type Auth, type Harness, type Response,
-} from './world.js';
+import { BOT, NONE, SetupError, asUser, bearer, oggDataUri, png, pngDataUri, type Auth, type Harness, type Response } from './world.js';
 
 export interface Request {
   params?: Record<string, string>;
@@ -41,10 +38,12 @@ export const DEFAULT_PARAMS: Record<string, string> = {
 const THUMBS = '👍';
 const future = (days: number) => new Date(Date.now() + days * 86400_000).toISOString();
 const json = (r: Response): any => (r.isJson ? r.json : undefined);
-const keep = (name: string, field = 'id') => (h: Harness, r: Response) => {
-  const v = json(r)?.[field];
-  if (typeof v === 'string') h.ids[name] = v;
-};
+const keep =
+  (name: string, field = 'id') =>
+  (h: Harness, r: Response) => {
+    const v = json(r)?.[field];
+    if (typeof v === 'string') h.ids[name] = v;
+  };
 
 function form(payload: Record<string, unknown>, files: { field: string; name: string; type: string; data: Buffer }[]): FormData {
   const f = new FormData();
@@ -68,13 +67,22 @@ async function firstOf(h: Harness, path: string, what: string, auth: Auth = BOT,
 }
 
 const scheduledEvent = (name: string) => ({
-  name, privacy_level: 2, entity_type: 3, scheduled_start_time: future(2), scheduled_end_time: future(3),
-  entity_metadata: { location: 'Online' }, description: 'Conformance event',
+  name,
+  privacy_level: 2,
+  entity_type: 3,
+  scheduled_start_time: future(2),
+  scheduled_end_time: future(3),
+  entity_metadata: { location: 'Online' },
+  description: 'Conformance event',
 });
 
 const automodRule = (name: string) => ({
-  name, event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['conformance-forbidden'] },
-  actions: [{ type: 1, metadata: { custom_message: 'Blocked by the conformance rule' } }], enabled: true,
+  name,
+  event_type: 1,
+  trigger_type: 1,
+  trigger_metadata: { keyword_filter: ['conformance-forbidden'] },
+  actions: [{ type: 1, metadata: { custom_message: 'Blocked by the conformance rule' } }],
+  enabled: true,
 });
 
 export const FIXTURES: Record<string, Fixture> = {
@@ -133,7 +141,9 @@ export const FIXTURES: Record<string, Fixture> = {
     },
   },
   get_application_command: { build: (h) => ({ params: { command_id: h.need('globalCommand') } }) },
-  update_application_command: { build: (h) => ({ params: { command_id: h.need('globalCommand') }, body: { description: 'Conformance global command (edited)' } }) },
+  update_application_command: {
+    build: (h) => ({ params: { command_id: h.need('globalCommand') }, body: { description: 'Conformance global command (edited)' } }),
+  },
   list_guild_application_commands: {},
   create_guild_application_command: {
     build: () => ({ body: { name: 'conformance-created', description: 'Made by create_guild_application_command', type: 1 } }),
@@ -154,7 +164,9 @@ export const FIXTURES: Record<string, Fixture> = {
     },
   },
   get_guild_application_command: { build: (h) => ({ params: { command_id: h.need('guildCommand') } }) },
-  update_guild_application_command: { build: (h) => ({ params: { command_id: h.need('guildCommand') }, body: { description: 'Conformance guild command (edited)' } }) },
+  update_guild_application_command: {
+    build: (h) => ({ params: { command_id: h.need('guildCommand') }, body: { description: 'Conformance guild command (edited)' } }),
+  },
   set_guild_application_command_permissions: {
     build: (h) => ({
       auth: bearer('alice', 'applications.commands.permissions.update'),
@@ -170,12 +182,21 @@ export const FIXTURES: Record<string, Fixture> = {
     build: async (h) => {
       const i = await h.interaction();
       h.ids.interactionToken = i.token;
-      return { auth: NONE, params: { interaction_id: i.id, interaction_token: i.token }, query: { with_response: true }, body: { type: 4, data: { content: 'conformance: interaction response' } } };
+      return {
+        auth: NONE,
+        params: { interaction_id: i.id, interaction_token: i.token },
+        query: { with_response: true },
+        body: { type: 4, data: { content: 'conformance: interaction response' } },
+      };
     },
   },
   get_original_webhook_message: { build: (h) => ({ auth: NONE, params: { webhook_id: h.need('app'), webhook_token: h.need('interactionToken') } }) },
   update_original_webhook_message: {
-    build: (h) => ({ auth: NONE, params: { webhook_id: h.need('app'), webhook_token: h.need('interactionToken') }, body: { content: 'conformance: edited response' } }),
+    build: (h) => ({
+      auth: NONE,
+      params: { webhook_id: h.need('app'), webhook_token: h.need('interactionToken') },
+      body: { content: 'conformance: edited response' },
+    }),
   },
 
   // ------------------------------------------------------------------------------------------------------- emojis
@@ -189,18 +210,36 @@ export const FIXTURES: Record<string, Fixture> = {
   update_guild_emoji: { build: (h) => ({ params: { emoji_id: h.need('emoji') }, body: { name: 'conformance2' } }) },
 
   // ------------------------------------------------------------------------------------------- stickers, soundboard
-  list_sticker_packs: { build: () => ({ auth: NONE }), after: (h, r) => { const p = json(r)?.sticker_packs?.[0]; if (p?.id) h.ids.stickerPack = p.id; } },
+  list_sticker_packs: {
+    build: () => ({ auth: NONE }),
+    after: (h, r) => {
+      const p = json(r)?.sticker_packs?.[0];
+      if (p?.id) h.ids.stickerPack = p.id;
+    },
+  },
   get_sticker_pack: { build: (h) => ({ params: { pack_id: h.need('stickerPack') } }) },
   create_guild_sticker: {
-    build: () => ({ body: form({ name: 'conformance', tags: 'white_check_mark', description: 'Conformance sticker' }, [{ field: 'file', name: 'sticker.png', type: 'image/png', data: png(320) }]) }),
+    build: () => ({
+      body: form({ name: 'conformance', tags: 'white_check_mark', description: 'Conformance sticker' }, [
+        { field: 'file', name: 'sticker.png', type: 'image/png', data: png(320) },
+      ]),
+    }),
     after: keep('sticker'),
   },
   list_guild_stickers: {},
   get_guild_sticker: { build: (h) => ({ params: { sticker_id: h.need('sticker') } }) },
   update_guild_sticker: { build: (h) => ({ params: { sticker_id: h.need('sticker') }, body: { name: 'conformance2' } }) },
   get_sticker: { build: (h) => ({ params: { sticker_id: h.need('sticker') } }) },
-  get_soundboard_default_sounds: { after: (h, r) => { const s = (json(r) as any[])?.[0]; if (s?.sound_id) h.ids.defaultSound = s.sound_id; } },
-  create_guild_soundboard_sound: { build: () => ({ body: { name: 'conformance', sound: oggDataUri(), volume: 1, emoji_name: THUMBS } }), after: keep('sound', 'sound_id') },
+  get_soundboard_default_sounds: {
+    after: (h, r) => {
+      const s = (json(r) as any[])?.[0];
+      if (s?.sound_id) h.ids.defaultSound = s.sound_id;
+    },
+  },
+  create_guild_soundboard_sound: {
+    build: () => ({ body: { name: 'conformance', sound: oggDataUri(), volume: 1, emoji_name: THUMBS } }),
+    after: keep('sound', 'sound_id'),
+  },
   list_guild_soundboard_sounds: {},
   get_guild_soundboard_sound: { build: (h) => ({ params: { sound_id: h.need('sound') } }) },
   update_guild_soundboard_sound: { build: (h) => ({ params: { sound_id: h.need('sound') }, body: { name: 'conformance2', volume: 0.5 } }) },
@@ -218,14 +257,32 @@ export const FIXTURES: Record<string, Fixture> = {
   put_guilds_onboarding: {
     build: (h) => ({
       body: {
-        default_channel_ids: [h.need('text')], enabled: false, mode: 0,
-        prompts: [{ id: '1', title: 'What brings you here?', single_select: true, required: false, in_onboarding: true, type: 0, options: [{ title: 'Testing', channel_ids: [h.need('text')] }] }],
+        default_channel_ids: [h.need('text')],
+        enabled: false,
+        mode: 0,
+        prompts: [
+          {
+            id: '1',
+            title: 'What brings you here?',
+            single_select: true,
+            required: false,
+            in_onboarding: true,
+            type: 0,
+            options: [{ title: 'Testing', channel_ids: [h.need('text')] }],
+          },
+        ],
       },
     }),
   },
   get_guild_welcome_screen: {},
   update_guild_welcome_screen: {
-    build: (h) => ({ body: { enabled: false, description: 'Welcome to the conformance guild', welcome_channels: [{ channel_id: h.need('text'), description: 'Say hi', emoji_name: THUMBS }] } }),
+    build: (h) => ({
+      body: {
+        enabled: false,
+        description: 'Welcome to the conformance guild',
+        welcome_channels: [{ channel_id: h.need('text'), description: 'Say hi', emoji_name: THUMBS }],
+      },
+    }),
   },
   update_guild_widget_settings: { build: (h) => ({ body: { enabled: true, channel_id: h.need('text') } }) },
   get_guild_widget_settings: {},
@@ -233,7 +290,10 @@ export const FIXTURES: Record<string, Fixture> = {
   get_guild_widget_png: { build: () => ({ auth: NONE, query: { style: 'shield' } }) },
   preview_prune_guild: { build: () => ({ query: { days: 30 } }) },
   get_guild_join_requests: {
-    after: (h, r) => { const j = json(r)?.guild_join_requests?.[0] ?? (json(r) as any)?.[0]; if (j?.id ?? j?.join_request_id) h.ids.joinRequest = j.id ?? j.join_request_id; },
+    after: (h, r) => {
+      const j = json(r)?.guild_join_requests?.[0] ?? (json(r) as any)?.[0];
+      if (j?.id ?? j?.join_request_id) h.ids.joinRequest = j.id ?? j.join_request_id;
+    },
   },
   action_guild_join_request: { build: (h) => ({ params: { request_id: h.need('joinRequest') }, body: { action: 'APPROVED' } }) },
   list_guild_audit_log_entries: { build: () => ({ query: { limit: 50 } }) },
@@ -256,7 +316,10 @@ export const FIXTURES: Record<string, Fixture> = {
   },
 
   // ---------------------------------------------------------------------------------------------- templates
-  create_guild_template: { build: () => ({ body: { name: 'Conformance template', description: 'made by the conformance run' } }), after: keep('template', 'code') },
+  create_guild_template: {
+    build: () => ({ body: { name: 'Conformance template', description: 'made by the conformance run' } }),
+    after: keep('template', 'code'),
+  },
   list_guild_templates: {},
   get_guild_template: { build: (h) => ({ auth: NONE, params: { code: h.need('template') } }) },
   sync_guild_template: { build: (h) => ({ params: { code: h.need('template') } }) },
@@ -264,7 +327,10 @@ export const FIXTURES: Record<string, Fixture> = {
 
   // ---------------------------------------------------------------------------------------------- roles, members
   list_guild_roles: {},
-  create_guild_role: { build: () => ({ body: { name: 'conformance-created', permissions: 0, color: 0x5865f2, hoist: false, mentionable: false } }), after: keep('createdRole') },
+  create_guild_role: {
+    build: () => ({ body: { name: 'conformance-created', permissions: 0, color: 0x5865f2, hoist: false, mentionable: false } }),
+    after: keep('createdRole'),
+  },
   get_guild_role: {},
   update_guild_role: { build: () => ({ body: { name: 'conformance (edited)' } }) },
   bulk_update_guild_roles: { build: (h) => ({ body: [{ id: h.need('role'), position: 1 }] }) },
@@ -313,7 +379,9 @@ export const FIXTURES: Record<string, Fixture> = {
       start.setUTCHours(18, 0, 0, 0);
       const ev = await h.must('post', `/guilds/${h.need('guild')}/scheduled-events`, {
         body: {
-          ...scheduledEvent('Conformance weekly'), scheduled_start_time: start.toISOString(), scheduled_end_time: new Date(start.getTime() + 3600_000).toISOString(),
+          ...scheduledEvent('Conformance weekly'),
+          scheduled_start_time: start.toISOString(),
+          scheduled_end_time: new Date(start.getTime() + 3600_000).toISOString(),
           recurrence_rule: { start: start.toISOString(), frequency: 2, interval: 1, by_weekday: [(start.getUTCDay() + 6) % 7] },
         },
       });
@@ -323,7 +391,11 @@ export const FIXTURES: Record<string, Fixture> = {
         body: { original_scheduled_start_time: new Date(start.getTime() + 7 * 86400_000).toISOString(), is_canceled: true },
       };
     },
-    after: (h, r) => { const v = json(r); const id = v?.event_exception_id ?? v?.id; if (typeof id === 'string') h.ids.eventException = id; },
+    after: (h, r) => {
+      const v = json(r);
+      const id = v?.event_exception_id ?? v?.id;
+      if (typeof id === 'string') h.ids.eventException = id;
+    },
   },
   update_guild_scheduled_event_exception: {
     build: (h) => ({ params: { guild_scheduled_event_id: h.need('recurringEvent'), exception_id: h.need('eventException') }, body: { is_canceled: false } }),
@@ -334,7 +406,10 @@ export const FIXTURES: Record<string, Fixture> = {
 
   // ------------------------------------------------------------------------------------------------------ channels
   list_guild_channels: {},
-  create_guild_channel: { build: () => ({ body: { name: 'conformance-created', type: 0, topic: 'made by create_guild_channel' } }), after: keep('createdChannel') },
+  create_guild_channel: {
+    build: () => ({ body: { name: 'conformance-created', type: 0, topic: 'made by create_guild_channel' } }),
+    after: keep('createdChannel'),
+  },
   bulk_update_guild_channels: { build: (h) => ({ body: [{ id: h.need('text'), position: 0 }] }) },
   get_channel: {},
   update_channel: { build: () => ({ body: { topic: 'Accord conformance channel' } }) },
@@ -349,7 +424,10 @@ export const FIXTURES: Record<string, Fixture> = {
 
   // ------------------------------------------------------------------------------------------------------ messages
   list_messages: { build: () => ({ query: { limit: 50 } }) },
-  create_message: { build: () => ({ body: { content: 'conformance: create_message', embeds: [{ title: 'Conformance', description: 'An embed' }] } }), after: keep('createdMessage') },
+  create_message: {
+    build: () => ({ body: { content: 'conformance: create_message', embeds: [{ title: 'Conformance', description: 'An embed' }] } }),
+    after: keep('createdMessage'),
+  },
   get_message: {},
   update_message: { build: () => ({ body: { content: 'conformance: a message with reactions (edited)' } }) },
   crosspost_message: { build: (h) => ({ params: { channel_id: h.need('news'), message_id: h.need('newsMessage') } }) },
@@ -365,7 +443,10 @@ export const FIXTURES: Record<string, Fixture> = {
   // ------------------------------------------------------------------------------------------------------- threads
   create_thread: { build: () => ({ body: { name: 'conformance created thread', type: 11, auto_archive_duration: 1440 } }), after: keep('createdThread') },
   create_thread_from_message: {
-    build: async (h) => ({ params: { message_id: await message(h, h.need('text'), 'conformance: thread starter') }, body: { name: 'conformance thread from message', auto_archive_duration: 1440 } }),
+    build: async (h) => ({
+      params: { message_id: await message(h, h.need('text'), 'conformance: thread starter') },
+      body: { name: 'conformance thread from message', auto_archive_duration: 1440 },
+    }),
   },
   list_thread_members: { build: (h) => ({ params: { channel_id: h.need('thread') }, query: { with_member: true } }) },
   join_thread: { build: (h) => ({ params: { channel_id: h.need('thread') } }) },
@@ -379,7 +460,11 @@ export const FIXTURES: Record<string, Fixture> = {
   // ------------------------------------------------------------------------------------------------------ invites
   invite_resolve: { build: () => ({ auth: NONE, query: { with_counts: true, with_expiration: true } }) },
   update_invite_target_users: {
-    build: (h) => ({ body: form({}, [{ field: 'target_users_file', name: 'users.csv', type: 'text/csv', data: Buffer.from(`user_id\n${h.need('bob')}\n${h.need('carol')}\n`) }]) }),
+    build: (h) => ({
+      body: form({}, [
+        { field: 'target_users_file', name: 'users.csv', type: 'text/csv', data: Buffer.from(`user_id\n${h.need('bob')}\n${h.need('carol')}\n`) },
+      ]),
+    }),
   },
   get_invite_target_users: {},
   get_invite_target_users_job_status: {},
@@ -393,7 +478,9 @@ export const FIXTURES: Record<string, Fixture> = {
   update_webhook_by_token: { build: () => ({ auth: NONE, body: { name: 'conformance (edited by token)' } }) },
   execute_webhook: { build: () => ({ auth: NONE, query: { wait: true }, body: { content: 'conformance: execute_webhook', username: 'Conformance' } }) },
   get_webhook_message: { build: (h) => ({ auth: NONE, params: { message_id: h.need('webhookMessage') } }) },
-  update_webhook_message: { build: (h) => ({ auth: NONE, params: { message_id: h.need('webhookMessage') }, body: { content: 'conformance: webhook (edited)' } }) },
+  update_webhook_message: {
+    build: (h) => ({ auth: NONE, params: { message_id: h.need('webhookMessage') }, body: { content: 'conformance: webhook (edited)' } }),
+  },
   execute_slack_compatible_webhook: { build: () => ({ auth: NONE, query: { wait: true }, body: { text: 'conformance: slack', username: 'Slack' } }) },
   execute_github_compatible_webhook: {
     build: () => ({
@@ -416,7 +503,10 @@ export const FIXTURES: Record<string, Fixture> = {
   update_voice_state: { build: (h) => ({ params: { user_id: h.need('alice') }, body: { channel_id: h.need('stage'), suppress: true } }) },
   // The bot plays the sound in the voice channel it joined, then moves to the stage for its own stage state.
   send_soundboard_sound: {
-    build: (h) => ({ params: { channel_id: h.need('botVoice') }, body: { sound_id: h.ids.sound ?? h.need('defaultSound'), source_guild_id: h.ids.sound ? h.need('guild') : undefined } }),
+    build: (h) => ({
+      params: { channel_id: h.need('botVoice') },
+      body: { sound_id: h.ids.sound ?? h.need('defaultSound'), source_guild_id: h.ids.sound ? h.need('guild') : undefined },
+    }),
   },
   update_self_voice_state: {
     build: async (h) => {
@@ -431,7 +521,9 @@ export const FIXTURES: Record<string, Fixture> = {
   get_entitlement: { build: (h) => ({ params: { entitlement_id: h.need('entitlement') } }) },
   consume_entitlement: {
     build: async (h) => {
-      const e = await h.must('post', `/applications/${h.need('app')}/entitlements`, { body: { sku_id: h.need('consumableSku'), owner_id: h.need('bob'), owner_type: 2 } });
+      const e = await h.must('post', `/applications/${h.need('app')}/entitlements`, {
+        body: { sku_id: h.need('consumableSku'), owner_id: h.need('bob'), owner_type: 2 },
+      });
       return { params: { entitlement_id: e.id } };
     },
   },
@@ -442,7 +534,9 @@ export const FIXTURES: Record<string, Fixture> = {
   // ------------------------------------------------------------------------------------------------------ lobbies
   create_lobby: {
     // alice may link a channel (CAN_LINK_LOBBY): edit_lobby_channel_link runs with her token.
-    build: (h) => ({ body: { members: [{ id: h.need('alice'), flags: 1 }, { id: h.need('bob') }], metadata: { mode: 'conformance' }, idle_timeout_seconds: 300 } }),
+    build: (h) => ({
+      body: { members: [{ id: h.need('alice'), flags: 1 }, { id: h.need('bob') }], metadata: { mode: 'conformance' }, idle_timeout_seconds: 300 },
+    }),
     after: keep('lobby'),
   },
   create_or_join_lobby: {
@@ -453,10 +547,21 @@ export const FIXTURES: Record<string, Fixture> = {
   edit_lobby: { build: (h) => ({ params: { lobby_id: h.need('lobby') }, body: { metadata: { mode: 'edited' } } }) },
   add_lobby_member: { build: (h) => ({ params: { lobby_id: h.need('lobby'), user_id: h.need('carol') }, body: { metadata: { role: 'guest' } } }) },
   bulk_update_lobby_members: { build: (h) => ({ params: { lobby_id: h.need('lobby') }, body: [{ id: h.need('dave'), metadata: { role: 'bulk' } }] }) },
-  edit_lobby_channel_link: { build: (h) => ({ auth: bearer('alice', 'lobbies.write', 'sdk.social_layer', 'guilds'), params: { lobby_id: h.need('lobby') }, body: { channel_id: h.need('text') } }) },
-  create_linked_lobby_guild_invite_for_self: { build: (h) => ({ auth: bearer('alice', 'lobbies.write', 'sdk.social_layer'), params: { lobby_id: h.need('lobby') } }) },
+  edit_lobby_channel_link: {
+    build: (h) => ({
+      auth: bearer('alice', 'lobbies.write', 'sdk.social_layer', 'guilds'),
+      params: { lobby_id: h.need('lobby') },
+      body: { channel_id: h.need('text') },
+    }),
+  },
+  create_linked_lobby_guild_invite_for_self: {
+    build: (h) => ({ auth: bearer('alice', 'lobbies.write', 'sdk.social_layer'), params: { lobby_id: h.need('lobby') } }),
+  },
   create_linked_lobby_guild_invite_for_user: { build: (h) => ({ params: { lobby_id: h.need('lobby'), user_id: h.need('alice') } }) },
-  create_lobby_message: { build: (h) => ({ params: { lobby_id: h.need('lobby') }, body: { content: 'conformance: lobby message' } }), after: keep('lobbyMessage') },
+  create_lobby_message: {
+    build: (h) => ({ params: { lobby_id: h.need('lobby') }, body: { content: 'conformance: lobby message' } }),
+    after: keep('lobbyMessage'),
+  },
   get_lobby_messages: { build: (h) => ({ params: { lobby_id: h.need('lobby') }, query: { limit: 10 } }) },
   update_lobby_message_external_moderation_metadata: {
     build: (h) => ({ params: { lobby_id: h.need('lobby'), message_id: h.need('lobbyMessage') }, body: { verdict: 'allowed' } }),
@@ -472,18 +577,27 @@ export const FIXTURES: Record<string, Fixture> = {
   },
 
   // ============================================================================================ late (destructive)
-  delete_original_webhook_message: { late: true, build: (h) => ({ auth: NONE, params: { webhook_id: h.need('app'), webhook_token: h.need('interactionToken') } }) },
+  delete_original_webhook_message: {
+    late: true,
+    build: (h) => ({ auth: NONE, params: { webhook_id: h.need('app'), webhook_token: h.need('interactionToken') } }),
+  },
   delete_webhook_message: {
     late: true,
     build: async (h) => {
-      const m = await h.must('post', `/webhooks/${h.need('webhook')}/${h.need('webhookToken')}`, { auth: NONE, query: { wait: true }, body: { content: 'conformance: to delete' } });
+      const m = await h.must('post', `/webhooks/${h.need('webhook')}/${h.need('webhookToken')}`, {
+        auth: NONE,
+        query: { wait: true },
+        body: { content: 'conformance: to delete' },
+      });
       return { auth: NONE, params: { message_id: m.id } };
     },
   },
   delete_message: { late: true, build: async (h) => ({ params: { message_id: await message(h, h.need('text'), 'conformance: to delete') } }) },
   bulk_delete_messages: {
     late: true,
-    build: async (h) => ({ body: { messages: [await message(h, h.need('text'), 'conformance: bulk 1'), await message(h, h.need('text'), 'conformance: bulk 2')] } }),
+    build: async (h) => ({
+      body: { messages: [await message(h, h.need('text'), 'conformance: bulk 1'), await message(h, h.need('text'), 'conformance: bulk 2')] },
+    }),
   },
   delete_pin: {
     late: true,
@@ -548,11 +662,17 @@ export const FIXTURES: Record<string, Fixture> = {
   prune_guild: { late: true, build: () => ({ body: { days: 30, compute_prune_count: true } }) },
   delete_guild_role: {
     late: true,
-    build: async (h) => ({ params: { role_id: h.ids.createdRole ?? (await h.must('post', `/guilds/${h.need('guild')}/roles`, { body: { name: 'to delete' } })).id } }),
+    build: async (h) => ({
+      params: { role_id: h.ids.createdRole ?? (await h.must('post', `/guilds/${h.need('guild')}/roles`, { body: { name: 'to delete' } })).id },
+    }),
   },
   delete_auto_moderation_rule: {
     late: true,
-    build: async (h) => ({ params: { rule_id: h.ids.automodRule ?? (await h.must('post', `/guilds/${h.need('guild')}/auto-moderation/rules`, { body: automodRule('to delete') })).id } }),
+    build: async (h) => ({
+      params: {
+        rule_id: h.ids.automodRule ?? (await h.must('post', `/guilds/${h.need('guild')}/auto-moderation/rules`, { body: automodRule('to delete') })).id,
+      },
+    }),
   },
   delete_guild_scheduled_event_exception: {
     late: true,
@@ -573,7 +693,9 @@ export const FIXTURES: Record<string, Fixture> = {
   bulk_remove_invite_target_users: { late: true, build: (h) => ({ body: { user_ids: [h.need('frank')] } }) },
   invite_revoke: {
     late: true,
-    build: async (h) => ({ params: { code: h.ids.createdInvite ?? (await h.must('post', `/channels/${h.need('text')}/invites`, { body: { unique: true } })).code } }),
+    build: async (h) => ({
+      params: { code: h.ids.createdInvite ?? (await h.must('post', `/channels/${h.need('text')}/invites`, { body: { unique: true } })).code },
+    }),
   },
   add_group_dm_user: {
     late: true,
@@ -617,7 +739,9 @@ export const FIXTURES: Record<string, Fixture> = {
   delete_webhook: { late: true, build: (h) => ({ params: { webhook_id: h.need('createdWebhook') } }) },
   delete_channel: {
     late: true,
-    build: async (h) => ({ params: { channel_id: h.ids.createdChannel ?? (await h.must('post', `/guilds/${h.need('guild')}/channels`, { body: { name: 'to-delete' } })).id } }),
+    build: async (h) => ({
+      params: { channel_id: h.ids.createdChannel ?? (await h.must('post', `/guilds/${h.need('guild')}/channels`, { body: { name: 'to-delete' } })).id },
+    }),
   },
   delete_guild_integration: {
     late: true,

@@ -21,9 +21,13 @@ if (!args.has('--no-write')) {
 }
 if (args.has('--update-baseline')) {
   // The per-operation record (outcome and undeclared fields) is what the suite holds every later run to.
-  const operations = Object.fromEntries(report.results.map((r) => [r.operationId, { outcome: r.outcome, warnings: [...r.warnings].sort(), emptyLists: [...r.emptyLists].sort() }]));
+  const operations = Object.fromEntries(
+    report.results.map((r) => [r.operationId, { outcome: r.outcome, warnings: [...r.warnings].sort(), emptyLists: [...r.emptyLists].sort() }]),
+  );
   fs.writeFileSync(BASELINE_PATH, `${JSON.stringify({ passing: report.passingPrimary, total: report.totalPrimary, operations }, null, 2)}\n`);
 }
-console.log(`all ${report.totalAll} operations of discord-api-spec@${report.specVersion}: ${report.passingAll}/${report.totalAll}; docs/conformance.md${args.has('--no-write') ? ' not written' : ' written'}`);
+console.log(
+  `all ${report.totalAll} operations of discord-api-spec@${report.specVersion}: ${report.passingAll}/${report.totalAll}; docs/conformance.md${args.has('--no-write') ? ' not written' : ' written'}`,
+);
 console.log(summaryLine(report));
 process.exit(0);

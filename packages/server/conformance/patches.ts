@@ -16,7 +16,7 @@ export interface SpecPatch {
 export const SPEC_PATCHES: SpecPatch[] = [
   {
     id: 'strict-objects',
-    why: 'Objects are checked strictly: an undeclared field becomes an `unrecognized_keys` issue, which the validator reports as a warning. The package\'s own `setStrictObject(true)` cannot do it: every schema is built while the module is evaluated, before any caller can flip the switch.',
+    why: "Objects are checked strictly: an undeclared field becomes an `unrecognized_keys` issue, which the validator reports as a warning. The package's own `setStrictObject(true)` cannot do it: every schema is built while the module is evaluated, before any caller can flip the switch.",
     find: 'let zObject = z.object;',
     replace: 'let zObject = z.strictObject;',
   },
@@ -30,7 +30,8 @@ export const SPEC_PATCHES: SpecPatch[] = [
     id: 'ratelimit-code-optional',
     why: 'The 429 body is `{message, retry_after, global, code?}`: `code` is optional (docs, discord-api-types); the spec requires it through Error.',
     find: /export const RatelimitedResponseSchema = [^;]*;/,
-    replace: 'export const RatelimitedResponseSchema = zObject({ code: z.optional(z.number()), message: z.string(), retry_after: z.number(), global: z.boolean() });',
+    replace:
+      'export const RatelimitedResponseSchema = zObject({ code: z.optional(z.number()), message: z.string(), retry_after: z.number(), global: z.boolean() });',
   },
   {
     id: 'entitlement-types',
@@ -75,10 +76,14 @@ export const SPEC_PATCHES: SpecPatch[] = [
 export function applyPatches(source: string, patches: SpecPatch[]): string {
   let out = source;
   for (const p of patches) {
-    const re = typeof p.find === 'string' ? new RegExp(escapeRe(p.find), 'g') : new RegExp(p.find.source, p.find.flags.includes('g') ? p.find.flags : `${p.find.flags}g`);
+    const re =
+      typeof p.find === 'string'
+        ? new RegExp(escapeRe(p.find), 'g')
+        : new RegExp(p.find.source, p.find.flags.includes('g') ? p.find.flags : `${p.find.flags}g`);
     const n = out.match(re)?.length ?? 0;
     const want = p.count ?? 1;
-    if (want === -1 ? n === 0 : n !== want) throw new Error(`spec patch ${p.id}: expected ${want === -1 ? 'at least one match' : `${want} match(es)`}, found ${n}`);
+    if (want === -1 ? n === 0 : n !== want)
+      throw new Error(`spec patch ${p.id}: expected ${want === -1 ? 'at least one match' : `${want} match(es)`}, found ${n}`);
     out = out.replace(re, p.replace);
   }
   return out;

@@ -33,7 +33,7 @@ export function renderMarkdown(r: ConformanceReport): string {
   out.push('is not in the reviewed allow-list (real-platform fields, each with its source, below) is a failure. An allowed');
   out.push('undeclared field makes a warning (still passing). A route that answers partly from constants ("Still partial")');
   out.push('is reported `partial`, never `pass`. Empty lists anywhere in an answer are listed per operation, since their');
-  out.push('items\' shape is not exercised. 204 operations pass on 204 with an empty body.');
+  out.push("items' shape is not exercised. 204 operations pass on 204 with an empty body.");
   out.push('');
   out.push(`**${summaryLine(r)}** (the 242 operations of openapi.json @74fda0f) · **${r.passingAll}/${r.totalAll}** over the`);
   out.push(`${r.totalAll} operations of the npm package \`discord-api-spec@${r.specVersion}\` (which adds four invite target-user routes).`);
@@ -44,13 +44,16 @@ export function renderMarkdown(r: ConformanceReport): string {
   out.push(`| all ${r.totalAll} operations of the package | ${count('pass')} | ${count('warn')} | ${count('partial')} | ${count('fail')} |`);
   const withEmpty = r.results.filter((x) => x.emptyLists.length);
   out.push('');
-  out.push(`Empty lists: ${withEmpty.length} operations answer with at least one empty list (${withEmpty.reduce((n, x) => n + x.emptyLists.length, 0)} lists in all).`);
+  out.push(
+    `Empty lists: ${withEmpty.length} operations answer with at least one empty list (${withEmpty.reduce((n, x) => n + x.emptyLists.length, 0)} lists in all).`,
+  );
   out.push('');
 
   out.push('## Failures by cause');
   out.push('');
   const failing = r.results.filter((x) => x.outcome === 'fail');
-  const line = (x: OperationResult, why: boolean) => `- \`${x.operationId}\` ${x.method} \`${x.path}\`${why ? ` — ${cell(x.why)}` : ''}${x.primary ? '' : ' (npm package only)'}`;
+  const line = (x: OperationResult, why: boolean) =>
+    `- \`${x.operationId}\` ${x.method} \`${x.path}\`${why ? ` — ${cell(x.why)}` : ''}${x.primary ? '' : ' (npm package only)'}`;
   const missing = failing.filter((x) => x.cause === 'missing-route');
   if (missing.length) {
     out.push(`### ${CAUSES['missing-route']} (${missing.length}), by owner`);
@@ -89,7 +92,12 @@ export function renderMarkdown(r: ConformanceReport): string {
     for (const [field, ops] of [...undeclared].sort((a, b) => b[1].size - a[1].size)) {
       const list = [...ops];
       const entry = ALLOWED_FIELDS.find((e) => e.field === field);
-      out.push(`| \`${field}\` | ${entry?.on ?? '—'} | ${cell(entry?.source ?? '—')} | ${list.length}: ${list.slice(0, 6).map((o) => `\`${o}\``).join(', ')}${list.length > 6 ? ', …' : ''} |`);
+      out.push(
+        `| \`${field}\` | ${entry?.on ?? '—'} | ${cell(entry?.source ?? '—')} | ${list.length}: ${list
+          .slice(0, 6)
+          .map((o) => `\`${o}\``)
+          .join(', ')}${list.length > 6 ? ', …' : ''} |`,
+      );
     }
     out.push('');
   }
@@ -114,8 +122,8 @@ export function renderMarkdown(r: ConformanceReport): string {
 
   out.push('## How operations map to schemas');
   out.push('');
-  out.push('The package\'s runtime `pathsList` has paths only and its zod module has one `<Name>Schema` per component, nothing');
-  out.push('per operation. The per-operation data of openapi.json survives in the package\'s TypeScript declaration');
+  out.push("The package's runtime `pathsList` has paths only and its zod module has one `<Name>Schema` per component, nothing");
+  out.push("per operation. The per-operation data of openapi.json survives in the package's TypeScript declaration");
   out.push('(`build/discord-api-spec.ts`, `interface Paths`): for each path and method a `responses` object keyed by status, each');
   out.push('member commented `<status> response for <operationId>` and typed with component names. The harness parses that');
   out.push('interface with the TypeScript compiler API and maps each 2xx type to zod: a component `Foo` to `FooSchema`, `T[]` to');

@@ -134,7 +134,10 @@ async function runAll(h: Harness, spec: Spec, opts: RunOptions): Promise<Operati
     const r = await runOne(h, op, implemented);
     r.ms = Date.now() - t0;
     results.push(r);
-    if (opts.verbose) console.log(`${r.outcome.padEnd(4)} ${String(r.status ?? '---')} ${String(r.ms).padStart(5)}ms ${op.method.toUpperCase().padEnd(6)} ${op.path}  ${op.operationId}${r.why ? `  — ${r.why}` : ''}${r.requestIssues ? `  [request: ${r.requestIssues.join('; ')}]` : ''}`);
+    if (opts.verbose)
+      console.log(
+        `${r.outcome.padEnd(4)} ${String(r.status ?? '---')} ${String(r.ms).padStart(5)}ms ${op.method.toUpperCase().padEnd(6)} ${op.path}  ${op.operationId}${r.why ? `  — ${r.why}` : ''}${r.requestIssues ? `  [request: ${r.requestIssues.join('; ')}]` : ''}`,
+      );
   }
   // Report in spec order.
   const index = new Map(spec.operations.map((o, i) => [o.operationId, i]));
@@ -162,7 +165,7 @@ export async function runOne(h: Harness, op: SpecOperation, implemented: Set<str
     });
   } catch (e) {
     if (!registered) return missing(null);
-    const why = e instanceof SetupError ? e.message : `harness error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`;
+    const why = e instanceof SetupError ? e.message : `harness error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
     return { ...base, status: null, outcome: 'fail', why, warnings: [], failures: [why], emptyLists: [], cause: 'setup' };
   }
   // The harness's own request must be valid for the spec (checked strictly, like the answers).
@@ -237,10 +240,29 @@ function classify(base: Pick<OperationResult, 'operationId' | 'method' | 'path' 
   const v = validate(schema, body);
   const empty = emptyLists(body);
   if (v.failures.length) {
-    return { ...base, status, outcome: 'fail', why: v.failures.slice(0, 6).join('; ') + (v.failures.length > 6 ? `; … (${v.failures.length} in all)` : ''), warnings: v.warnings, failures: v.failures, emptyLists: empty, cause: 'shape' };
+    return {
+      ...base,
+      status,
+      outcome: 'fail',
+      why: v.failures.slice(0, 6).join('; ') + (v.failures.length > 6 ? `; … (${v.failures.length} in all)` : ''),
+      warnings: v.warnings,
+      failures: v.failures,
+      emptyLists: empty,
+      cause: 'shape',
+    };
   }
   // Empty lists validate trivially: say so, since their items' shape was not exercised.
   const emptyWhy = empty.length ? `empty lists (items not exercised): ${empty.join(', ')}` : '';
-  if (v.warnings.length) return { ...base, status, outcome: 'warn', why: [`undeclared fields: ${v.warnings.join(', ')}`, emptyWhy].filter(Boolean).join('; '), warnings: v.warnings, failures: [], emptyLists: empty, cause: 'ok' };
+  if (v.warnings.length)
+    return {
+      ...base,
+      status,
+      outcome: 'warn',
+      why: [`undeclared fields: ${v.warnings.join(', ')}`, emptyWhy].filter(Boolean).join('; '),
+      warnings: v.warnings,
+      failures: [],
+      emptyLists: empty,
+      cause: 'ok',
+    };
   return { ...base, status, outcome: 'pass', why: emptyWhy, warnings: [], failures: [], emptyLists: empty, cause: 'ok' };
 }

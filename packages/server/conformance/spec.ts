@@ -149,7 +149,11 @@ function parseOperation(sf: ts.SourceFile, p: string, method: Method, op: ts.Typ
     if (!ts.isPropertySignature(r) || !r.type) continue;
     const status = propName(r.name);
     if (!/^2\d\d$/.test(status)) continue;
-    const comment = ts.getLeadingCommentRanges(sf.text, r.getFullStart())?.map((c) => sf.text.slice(c.pos, c.end)).join('\n') ?? '';
+    const comment =
+      ts
+        .getLeadingCommentRanges(sf.text, r.getFullStart())
+        ?.map((c) => sf.text.slice(c.pos, c.end))
+        .join('\n') ?? '';
     const id = /\d{3} response for (\w+)/.exec(comment)?.[1];
     if (!id) throw new Error(`${method} ${p} ${status}: no operation id in the comment`);
     if (operationId && operationId !== id) throw new Error(`${method} ${p}: two operation ids ${operationId} / ${id}`);
@@ -171,7 +175,10 @@ function parseOperation(sf: ts.SourceFile, p: string, method: Method, op: ts.Typ
         const kind = propName(s.name);
         if (kind === 'BotToken') security.push({ kind: 'bot' });
         else if (kind === 'OAuth2') {
-          const scopes = s.type && ts.isTupleTypeNode(s.type) ? s.type.elements.map((e) => (ts.isLiteralTypeNode(e) && ts.isStringLiteral(e.literal) ? e.literal.text : '')) : [];
+          const scopes =
+            s.type && ts.isTupleTypeNode(s.type)
+              ? s.type.elements.map((e) => (ts.isLiteralTypeNode(e) && ts.isStringLiteral(e.literal) ? e.literal.text : ''))
+              : [];
           security.push({ kind: 'bearer', scopes });
         }
       }
@@ -201,10 +208,14 @@ function toZod(node: ts.TypeNode, schema: (name: string) => Schema): Schema {
   }
   if (ts.isLiteralTypeNode(node) && node.literal.kind === ts.SyntaxKind.NullKeyword) return z.null() as unknown as Schema;
   switch (node.kind) {
-    case ts.SyntaxKind.StringKeyword: return z.string() as unknown as Schema;
-    case ts.SyntaxKind.NumberKeyword: return z.number() as unknown as Schema;
-    case ts.SyntaxKind.BooleanKeyword: return z.boolean() as unknown as Schema;
-    case ts.SyntaxKind.UnknownKeyword: return z.unknown() as unknown as Schema;
+    case ts.SyntaxKind.StringKeyword:
+      return z.string() as unknown as Schema;
+    case ts.SyntaxKind.NumberKeyword:
+      return z.number() as unknown as Schema;
+    case ts.SyntaxKind.BooleanKeyword:
+      return z.boolean() as unknown as Schema;
+    case ts.SyntaxKind.UnknownKeyword:
+      return z.unknown() as unknown as Schema;
   }
   if (ts.isTypeLiteralNode(node)) {
     const index = node.members.find(ts.isIndexSignatureDeclaration);

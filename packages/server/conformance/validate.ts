@@ -24,7 +24,9 @@ interface Issue {
 }
 
 export function validate(schema: Schema, value: unknown): Verdict {
-  const r = (schema as unknown as { safeParse(v: unknown, p: { reportInput: boolean }): { success: boolean; error?: { issues: Issue[] } } }).safeParse(value, { reportInput: true });
+  const r = (schema as unknown as { safeParse(v: unknown, p: { reportInput: boolean }): { success: boolean; error?: { issues: Issue[] } } }).safeParse(value, {
+    reportInput: true,
+  });
   if (r.success) return { failures: [], warnings: [] };
   const v = classify(r.error!.issues, []);
   return { failures: dedupe(v.failures), warnings: dedupe(v.warnings) };

@@ -24,11 +24,7 @@ import { ALL_PERMISSIONS, P } from '@accord/protocol';
 import { RawGateway } from '../test/helpers/gateway-client.js';
 import { startOidcProvider, type OidcProvider } from '../test/helpers/oidc-provider.js';
 
-export type Auth =
-  | { kind: 'none' }
-  | { kind: 'bot' }
-  | { kind: 'user'; user: UserKey }
-  | { kind: 'bearer'; user: UserKey; scopes: string[] };
+export type Auth = { kind: 'none' } | { kind: 'bot' } | { kind: 'user'; user: UserKey } | { kind: 'bearer'; user: UserKey; scopes: string[] };
 
 export const BOT: Auth = { kind: 'bot' };
 export const NONE: Auth = { kind: 'none' };
@@ -76,7 +72,9 @@ export class Harness {
     });
   }
 
-  get ctx() { return this.server.ctx; }
+  get ctx() {
+    return this.server.ctx;
+  }
 
   /** A gateway session (bot or user) kept open for the run: voice states need a connected session. */
   async gateway(token: string, intents: number): Promise<RawGateway> {
@@ -95,9 +93,14 @@ export class Harness {
     const userId = who === 'bot' ? this.need('bot') : this.users[who].id;
     const since = gw.frames.length;
     gw.send(4, { guild_id: this.need('guild'), channel_id: channelId, self_mute: false, self_deaf: false });
-    await gw.wait((f) => gw.frames.indexOf(f) >= since && f.op === 0 && f.t === 'VOICE_STATE_UPDATE' && f.d?.user_id === userId && f.d?.channel_id === channelId, 1500).catch(() => {
-      throw new SetupError(`no VOICE_STATE_UPDATE for ${who} after opcode 4 (voice states over the Gateway not implemented)`);
-    });
+    await gw
+      .wait(
+        (f) => gw.frames.indexOf(f) >= since && f.op === 0 && f.t === 'VOICE_STATE_UPDATE' && f.d?.user_id === userId && f.d?.channel_id === channelId,
+        1500,
+      )
+      .catch(() => {
+        throw new SetupError(`no VOICE_STATE_UPDATE for ${who} after opcode 4 (voice states over the Gateway not implemented)`);
+      });
   }
 
   /** Local services started for the run (an OIDC provider), stopped by close(). */
@@ -119,7 +122,14 @@ export class Harness {
     const code = new URL(consent.location).searchParams.get('code');
     if (!code) throw new SetupError(`no code in ${consent.location}`);
     await this.must('post', '/oauth2/token', {
-      auth: NONE, body: { grant_type: 'authorization_code', code, client_id: this.need('app'), external_auth_type: externalAuthType, external_auth_token: externalAuthToken },
+      auth: NONE,
+      body: {
+        grant_type: 'authorization_code',
+        code,
+        client_id: this.need('app'),
+        external_auth_type: externalAuthType,
+        external_auth_token: externalAuthToken,
+      },
     });
   }
 
@@ -135,14 +145,21 @@ export class Harness {
 
   async token(auth: Auth): Promise<string | null> {
     switch (auth.kind) {
-      case 'none': return null;
-      case 'bot': return `Bot ${this.botToken}`;
-      case 'user': return this.users[auth.user].token;
+      case 'none':
+        return null;
+      case 'bot':
+        return `Bot ${this.botToken}`;
+      case 'user':
+        return this.users[auth.user].token;
       case 'bearer': {
         const key = `${auth.user}:${[...auth.scopes].sort().join(' ')}`;
         let t = this.bearers.get(key);
         if (!t) {
-          t = await issueToken(this.ctx, this.users[auth.user].id, 'bearer', { applicationId: this.need('app'), scopes: auth.scopes, expiresAt: this.ctx.clock.now() + 7 * 86400_000 });
+          t = await issueToken(this.ctx, this.users[auth.user].id, 'bearer', {
+            applicationId: this.need('app'),
+            scopes: auth.scopes,
+            expiresAt: this.ctx.clock.now() + 7 * 86400_000,
+          });
           this.bearers.set(key, t);
         }
         return `Bearer ${t}`;
@@ -170,7 +187,12 @@ export class Harness {
     let json: unknown;
     let isJson = false;
     if (text && contentType.includes('json')) {
-      try { json = JSON.parse(text); isJson = true; } catch { /* not JSON after all */ }
+      try {
+        json = JSON.parse(text);
+        isJson = true;
+      } catch {
+        /* not JSON after all */
+      }
     }
     return { status: res.status, contentType, text, json, isJson };
   }
@@ -199,8 +221,12 @@ export class Harness {
     await this.must('post', '/interactions', {
       auth: asUser('alice'),
       body: {
-        type: 2, application_id: this.need('app'), guild_id: this.need('guild'), channel_id: this.need('text'),
-        session_id: 'conformance', nonce: String(Date.now()),
+        type: 2,
+        application_id: this.need('app'),
+        guild_id: this.need('guild'),
+        channel_id: this.need('text'),
+        session_id: 'conformance',
+        nonce: String(Date.now()),
         data: { id: this.need('guildCommand'), name: 'conformance', type: 1, version: this.need('guildCommand') },
       },
     });
@@ -297,8 +323,13 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
   h.users.alice = { id: seed.users[0].id, token: seed.users[0].token };
   h.users.bob = { id: seed.users[1].id, token: seed.users[1].token };
   Object.assign(h.ids, {
-    app: seed.applicationId, bot: seed.botUserId, guild: seed.guildId, text: seed.textChannelId, voice: seed.voiceChannelId,
-    alice: h.users.alice.id, bob: h.users.bob.id,
+    app: seed.applicationId,
+    bot: seed.botUserId,
+    guild: seed.guildId,
+    text: seed.textChannelId,
+    voice: seed.voiceChannelId,
+    alice: h.users.alice.id,
+    bob: h.users.bob.id,
   });
   const suffix = crypto.randomBytes(2).toString('hex');
   for (const name of USER_KEYS) {
@@ -329,7 +360,12 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
   await h.step('bob has the role', [], async () => {
     await h.must('put', `/guilds/${G}/members/${h.users.bob.id}/roles/${h.need('role')}`);
   });
-  for (const [key, type, name] of [['news', 5, 'announcements'], ['stage', 13, 'stage'], ['forum', 15, 'forum'], ['category', 4, 'category']] as const) {
+  for (const [key, type, name] of [
+    ['news', 5, 'announcements'],
+    ['stage', 13, 'stage'],
+    ['forum', 15, 'forum'],
+    ['category', 4, 'category'],
+  ] as const) {
     await h.step(`channel ${key}`, [key], async () => {
       h.ids[key] = (await h.must('post', `/guilds/${G}/channels`, { body: { name, type } })).id;
     });
@@ -348,7 +384,12 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
     h.ids.pinned = m.id;
   });
   await h.step('poll', ['poll'], async () => {
-    const poll = { question: { text: 'Which?' }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 24, allow_multiselect: false };
+    const poll = {
+      question: { text: 'Which?' },
+      answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }],
+      duration: 24,
+      allow_multiselect: false,
+    };
     h.ids.poll = (await h.must('post', `/channels/${T}/messages`, { body: { poll } })).id;
     h.ids.pollToExpire = (await h.must('post', `/channels/${T}/messages`, { body: { poll } })).id;
   });
@@ -370,16 +411,30 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
     h.ids.webhookToken = w.token;
   });
   await h.step('webhook message', ['webhookMessage'], async () => {
-    h.ids.webhookMessage = (await h.must('post', `/webhooks/${h.need('webhook')}/${h.need('webhookToken')}`, { auth: NONE, query: { wait: true }, body: { content: 'conformance: webhook' } })).id;
+    h.ids.webhookMessage = (
+      await h.must('post', `/webhooks/${h.need('webhook')}/${h.need('webhookToken')}`, {
+        auth: NONE,
+        query: { wait: true },
+        body: { content: 'conformance: webhook' },
+      })
+    ).id;
   });
   await h.step('invite', ['invite'], async () => {
     h.ids.invite = (await h.must('post', `/channels/${T}/invites`, { body: { max_age: 86400, unique: true } })).code;
   });
   await h.step('global command', ['globalCommand'], async () => {
-    h.ids.globalCommand = (await h.must('post', `/applications/${seed.applicationId}/commands`, { body: { name: 'conformance', description: 'Conformance global command', type: 1 } })).id;
+    h.ids.globalCommand = (
+      await h.must('post', `/applications/${seed.applicationId}/commands`, {
+        body: { name: 'conformance', description: 'Conformance global command', type: 1 },
+      })
+    ).id;
   });
   await h.step('guild command', ['guildCommand'], async () => {
-    h.ids.guildCommand = (await h.must('post', `/applications/${seed.applicationId}/guilds/${G}/commands`, { body: { name: 'conformance', description: 'Conformance guild command', type: 1 } })).id;
+    h.ids.guildCommand = (
+      await h.must('post', `/applications/${seed.applicationId}/guilds/${G}/commands`, {
+        body: { name: 'conformance', description: 'Conformance guild command', type: 1 },
+      })
+    ).id;
   });
   await h.step('dm channel', ['dm'], async () => {
     h.ids.dm = (await h.must('post', '/users/@me/channels', { body: { recipient_id: h.users.alice.id } })).id;
@@ -391,10 +446,15 @@ export async function buildWorld(server: RunningServer): Promise<Harness> {
     h.ids.groupDm = (await h.must('post', '/users/@me/channels', { body: { access_tokens: tokens, nicks: { [h.users.alice.id]: 'Alice' } } })).id;
   });
   // SKUs are made by the app's owner (a durable one for test entitlements, a consumable one, a subscription).
-  for (const [key, type, extra] of [['sku', 2, {}], ['consumableSku', 3, {}], ['subscriptionSku', 5, { flags: 1 << 8 }]] as const) {
+  for (const [key, type, extra] of [
+    ['sku', 2, {}],
+    ['consumableSku', 3, {}],
+    ['subscriptionSku', 5, { flags: 1 << 8 }],
+  ] as const) {
     await h.step(`sku ${key}`, [key], async () => {
       const sku = await h.must('post', `/applications/${seed.applicationId}/skus`, {
-        auth: asUser('alice'), body: { name: `Conformance ${key}`, type, price: 199, currency: 'usd', published: true, ...extra },
+        auth: asUser('alice'),
+        body: { name: `Conformance ${key}`, type, price: 199, currency: 'usd', published: true, ...extra },
       });
       h.ids[key] = sku.id;
     });
@@ -426,7 +486,9 @@ export async function extendWorld(h: Harness): Promise<void> {
   await h.step('connection', [], async () => {
     // Third-party accounts are linked through the dev API (the providers' OAuth is out of scope).
     const r = await fetch(`${h.server.url}/__dev/users/${h.users.alice.id}/connections`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': h.server.ctx.config.devToken ?? '' }, body: JSON.stringify({ type: 'github', id: '583231', name: 'alice-gh', verified: true, visibility: 1 }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-accord-dev-token': h.server.ctx.config.devToken ?? '' },
+      body: JSON.stringify({ type: 'github', id: '583231', name: 'alice-gh', verified: true, visibility: 1 }),
     });
     if (!r.ok) throw new SetupError(`POST /__dev/users/{id}/connections → ${r.status} ${short(await r.text())}`);
   });
@@ -436,7 +498,10 @@ export async function extendWorld(h: Harness): Promise<void> {
   await h.step('game dm message', ['gameDmMessage'], async () => {
     // Moderation metadata is the app's to set on its own game DMs only (ownership before existence).
     await h.must('post', '/users/@me/channels', { auth: asUser('alice'), body: { recipient_id: h.users.bob.id } }); // they DM already
-    const m = await h.must('post', `/users/@me/dms/${h.users.bob.id}/messages`, { auth: bearer('alice', 'dm_channels.messages.write'), body: { content: 'conformance: a game DM' } });
+    const m = await h.must('post', `/users/@me/dms/${h.users.bob.id}/messages`, {
+      auth: bearer('alice', 'dm_channels.messages.write'),
+      body: { content: 'conformance: a game DM' },
+    });
     h.ids.gameDmMessage = m.id;
   });
   await h.step('subscription', ['subscription'], async () => {
@@ -450,7 +515,11 @@ export async function extendWorld(h: Harness): Promise<void> {
   // an interaction with LAUNCH_ACTIVITY.
   await h.step('activity instance', ['activityInstance'], async () => {
     const app = await h.ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', h.need('app')).executeTakeFirstOrThrow();
-    await h.ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(app.flags as any) | (1n << 17n)).toString() }).where('id', '=', h.need('app')).execute();
+    await h.ctx.repos.store.db
+      .updateTable('applications')
+      .set({ flags: (BigInt(app.flags as any) | (1n << 17n)).toString() })
+      .where('id', '=', h.need('app'))
+      .execute();
     const i = await h.interaction();
     const r = await h.must('post', `/interactions/${i.id}/${i.token}/callback`, { auth: NONE, query: { with_response: true }, body: { type: 12 } });
     const id = r?.interaction?.activity_instance_id ?? r?.resource?.activity_instance?.id;
@@ -465,7 +534,10 @@ export async function extendWorld(h: Harness): Promise<void> {
     h.oidc = provider;
     const app = await h.must('get', `/applications/${h.need('app')}`, { auth: asUser('alice') });
     await h.must('patch', `/applications/${h.need('app')}`, { auth: asUser('alice'), body: { flags: Number(app.flags) | (1 << 8) } });
-    await h.must('post', `/applications/${h.need('app')}/external-auth-providers`, { auth: asUser('alice'), body: { type: 'OIDC', issuer: provider.issuer, client_id: provider.clientId } });
+    await h.must('post', `/applications/${h.need('app')}/external-auth-providers`, {
+      auth: asUser('alice'),
+      body: { type: 'OIDC', issuer: provider.issuer, client_id: provider.clientId },
+    });
     h.ids.oidcToken = await provider.idToken('conformance-player-1', { preferred_username: 'conformance' }, { now: h.ctx.clock.now() });
   });
   h.why.joinRequest ??= 'no pending join request (member verification applications)';

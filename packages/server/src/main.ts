@@ -27,7 +27,10 @@ async function main() {
     return runPrimary(config, workers);
   }
   const index = workerIndex();
-  const server = await startServer(cluster.isWorker ? { ...workerOverrides(config, index), workers: 1 } : {}, command === 'seed' ? [...argv, '--port', '0'] : argv);
+  const server = await startServer(
+    cluster.isWorker ? { ...workerOverrides(config, index), workers: 1 } : {},
+    command === 'seed' ? [...argv, '--port', '0'] : argv,
+  );
   if (command === 'seed' || (config.seed && index === 0)) {
     const world = await seedWorld(server.ctx);
     printWorld(server.url, world);
@@ -39,14 +42,20 @@ async function main() {
   const ms = (performance.now() - t0).toFixed(0);
   const where = cluster.isWorker ? `worker ${index}, pid ${process.pid}, ` : '';
   const role = server.role === 'all' ? '' : `role ${server.role}, `;
-  console.log(`accord: listening on ${server.url} (${role}${where}${server.ctx.repos.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`);
+  console.log(
+    `accord: listening on ${server.url} (${role}${where}${server.ctx.repos.store.dialect}${config.redisUrl ? ' + redis' : ''}${config.dev ? ', dev mode' : ''}) ready in ${ms} ms`,
+  );
   // The one secret printed (besides a seeded world's, asked for with --seed): local dev tools need it.
-  if (server.ctx.config.devToken && index === 0) console.log(`accord: dev token ${server.ctx.config.devToken}  (send as X-Accord-Dev-Token to /__dev/…; the web client on localhost gets it from its page)`);
+  if (server.ctx.config.devToken && index === 0)
+    console.log(`accord: dev token ${server.ctx.config.devToken}  (send as X-Accord-Dev-Token to /__dev/…; the web client on localhost gets it from its page)`);
   if (config.tls && !config.tlsCert && index === 0) {
     const ca = localCaPath(config.dataDir);
-    console.log(`accord: TLS uses the local CA ${ca}; trust it with  NODE_EXTRA_CA_CERTS=${ca}  (Node, set before it starts) or  SSL_CERT_FILE=${ca}  (Python: a bundle, so add the system CAs if other hosts are needed)`);
+    console.log(
+      `accord: TLS uses the local CA ${ca}; trust it with  NODE_EXTRA_CA_CERTS=${ca}  (Node, set before it starts) or  SSL_CERT_FILE=${ca}  (Python: a bundle, so add the system CAs if other hosts are needed)`,
+    );
   }
-  if (server.role === 'all' || server.role === 'api') console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
+  if (server.role === 'all' || server.role === 'api')
+    console.log(`accord: point discord.js at it with  new Client({ rest: { api: '${server.url}/api' }, ... })`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

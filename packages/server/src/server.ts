@@ -67,7 +67,10 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   const node = config.redisUrl ? await (await import('./distributed.js')).connectDistributed(config, clock, health) : null;
   const bus: EventBus = node?.bus ?? new InProcessBus();
   const ctx: Ctx = {
-    config, clock, bus, health,
+    config,
+    clock,
+    bus,
+    health,
     repos: new Repos(store),
     ids: node?.ids ?? new Snowflakes(clock, 1n, config.deterministic ? 0n : undefined),
     access: new GuildAccess(new Repos(store), clock, bus),
@@ -87,10 +90,12 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
   // --tls: every role's port (API, CDN, Gateway, probes) speaks HTTPS, so the URLs built from publicUrl are https/wss.
   const tls = prepareApiTls(config);
   const app = has('http') ? buildHttp(ctx, ctx.limits, tls).app : buildProbeHttp(tls);
-  registerHealth(app, role, [
-    { name: 'store' as const, check: () => ctx.repos.ping() },
-    ...(node ? [{ name: 'redis' as const, check: () => node.ping() }] : []),
-  ], health);
+  registerHealth(
+    app,
+    role,
+    [{ name: 'store' as const, check: () => ctx.repos.ping() }, ...(node ? [{ name: 'redis' as const, check: () => node.ping() }] : [])],
+    health,
+  );
   let dev: ReturnType<typeof registerDevRoutes> | null = null;
   if (has('http')) {
     registerCdn(app, ctx);
@@ -147,7 +152,9 @@ export async function startServer(overrides: Partial<Config> = {}, argv: string[
     throw new Error(`this node (role ${role}) runs no ${part}`);
   };
   return {
-    ctx, port, role,
+    ctx,
+    port,
+    role,
     url: ctx.publicUrl,
     get gateway() {
       return gateway ?? missing('Gateway');

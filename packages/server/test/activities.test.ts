@@ -20,14 +20,21 @@ import { AllowList, LOOPBACK_CIDRS } from '../src/core/address-policy.js';
 /** The proxy's guarded client as a loopback server has it (tests' upstreams listen on 127.0.0.1). */
 const loopbackGuard = new OutgoingClient(new AllowList(LOOPBACK_CIDRS));
 
-interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A stand-in Activity backend: records what reaches it, answers by path. */
 async function startUpstream(): Promise<{ url: string; port: number; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       if (req.url!.startsWith('/hang')) return; // never answers
@@ -36,7 +43,9 @@ async function startUpstream(): Promise<{ url: string; port: number; seen: Seen[
         return void res.end(Buffer.alloc(2048));
       }
       res.writeHead(200, {
-        'content-type': 'application/json', 'content-security-policy': "default-src *", 'x-frame-options': 'DENY',
+        'content-type': 'application/json',
+        'content-security-policy': 'default-src *',
+        'x-frame-options': 'DENY',
         'set-cookie': 'sid=1; Domain=upstream.example; Path=/; HttpOnly',
       });
       res.end(JSON.stringify({ path: req.url, method: req.method, body }));
@@ -50,8 +59,15 @@ async function startUpstream(): Promise<{ url: string; port: number; seen: Seen[
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`, port, seen,
-    close: () => new Promise((r) => { wss.close(); server.closeAllConnections(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    port,
+    seen,
+    close: () =>
+      new Promise((r) => {
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -66,15 +82,23 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
   /** A request to the app's proxy origin (Host header `<app>.localhost:<port>`), as a browser would send it. */
   function viaProxy(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; host?: string } = {}) {
     return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-      const req = http.request({
-        host: '127.0.0.1', port: t.server.port, path, method: opts.method ?? 'GET',
-        headers: { host: opts.host ?? proxyHost, ...opts.headers },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: t.server.port,
+          path,
+          method: opts.method ?? 'GET',
+          headers: { host: opts.host ?? proxyHost, ...opts.headers },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+        },
+      );
       req.on('error', reject);
       req.end(opts.body);
     });
@@ -94,14 +118,23 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
   test('enabling Activities gives the app its Launch entry point; settings are validated and shown', async () => {
     const owner = { token: alice().token };
     const before = await t.api(`/applications/${appId}/commands`, { token: t.world.botToken, bot: true });
-    assert.equal(before.body.some((c: any) => c.type === 4), false);
+    assert.equal(
+      before.body.some((c: any) => c.type === 4),
+      false,
+    );
     const app = (await t.api(`/applications/${appId}`, owner)).body;
     const on = await t.api(`/applications/${appId}`, {
-      ...owner, method: 'PATCH',
+      ...owner,
+      method: 'PATCH',
       body: {
         flags: app.flags | (1 << 17),
         embedded_activity_config: { supported_platforms: ['web', 'ios'], default_orientation_lock_state: 3, requires_age_gate: false },
-        proxy_config: { url_map: [{ prefix: '/', target: `http://127.0.0.1:${up.port}/app` }, { prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` }] },
+        proxy_config: {
+          url_map: [
+            { prefix: '/', target: `http://127.0.0.1:${up.port}/app` },
+            { prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` },
+          ],
+        },
       },
     });
     assert.equal(on.status, 200, on.text);
@@ -123,12 +156,24 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const proxy = await t.api(`/applications/${appId}/proxy-config`, owner);
     assert.equal(proxy.body.url_map.length, 2);
 
-    const reserved = await t.api(`/applications/${appId}/proxy-config`, { ...owner, method: 'PATCH', body: { url_map: [{ prefix: '/.proxy/x', target: 'example.com' }] } });
+    const reserved = await t.api(`/applications/${appId}/proxy-config`, {
+      ...owner,
+      method: 'PATCH',
+      body: { url_map: [{ prefix: '/.proxy/x', target: 'example.com' }] },
+    });
     expectError(reserved, 400, 50035);
     assert.equal(reserved.body.errors.proxy_config.url_map['0'].prefix._errors[0].code, 'URL_MAPPING_PREFIX_RESERVED');
-    const badTarget = await t.api(`/applications/${appId}/proxy-config`, { ...owner, method: 'PATCH', body: { url_map: [{ prefix: '/x', target: 'ftp://a b' }] } });
+    const badTarget = await t.api(`/applications/${appId}/proxy-config`, {
+      ...owner,
+      method: 'PATCH',
+      body: { url_map: [{ prefix: '/x', target: 'ftp://a b' }] },
+    });
     expectError(badTarget, 400, 50035);
-    const badOrientation = await t.api(`/applications/${appId}/embedded-activity-config`, { ...owner, method: 'PATCH', body: { default_orientation_lock_state: 7 } });
+    const badOrientation = await t.api(`/applications/${appId}/embedded-activity-config`, {
+      ...owner,
+      method: 'PATCH',
+      body: { default_orientation_lock_state: 7 },
+    });
     expectError(badOrientation, 400, 50035);
     expectError(await t.api(`/applications/${appId}/proxy-config`, { token: bob().token }), 403, 20012);
   });
@@ -157,7 +202,13 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     assert.equal(both.instance_id, first.instance_id);
     const read = await t.api(`/applications/${appId}/activity-instances/${first.instance_id}`, { token: t.world.botToken, bot: true });
     assert.equal(read.status, 200);
-    assert.deepEqual(read.body, { application_id: appId, instance_id: first.instance_id, launch_id: first.launch_id, location: first.location, users: [alice().id, bob().id] });
+    assert.deepEqual(read.body, {
+      application_id: appId,
+      instance_id: first.instance_id,
+      launch_id: first.launch_id,
+      location: first.location,
+      users: [alice().id, bob().id],
+    });
     // A third session of the guild sees running instances in GUILD_CREATE.
     const gwC = await RawGateway.connect(t.server.url);
     await gwC.identify(bob().token);
@@ -166,17 +217,35 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     gwC.ws.close(1000);
 
     const loc = first.location.id;
-    assert.deepEqual((await t.api(`/applications/${appId}/activities/${loc}/instances/${first.instance_id}/leave`, { token: bob().token, method: 'POST', body: { session_id: readyB.session_id } })).body, {});
+    assert.deepEqual(
+      (
+        await t.api(`/applications/${appId}/activities/${loc}/instances/${first.instance_id}/leave`, {
+          token: bob().token,
+          method: 'POST',
+          body: { session_id: readyB.session_id },
+        })
+      ).body,
+      {},
+    );
     await gwA.dispatch('EMBEDDED_ACTIVITY_UPDATE_V2', (d) => d.participants.length === 1 && d !== both);
-    assert.deepEqual((await t.api(`/applications/${appId}/activity-instances/${first.instance_id}`, { token: t.world.botToken, bot: true })).body.users, [alice().id]);
+    assert.deepEqual((await t.api(`/applications/${appId}/activity-instances/${first.instance_id}`, { token: t.world.botToken, bot: true })).body.users, [
+      alice().id,
+    ]);
     // Alice's session ends: the last participant is gone, so is the instance.
     gwA.ws.close(1000);
     await gwB.dispatch('EMBEDDED_ACTIVITY_UPDATE_V2', (d) => d.instance_id === first.instance_id && d.participants.length === 0);
     const ended = await t.api(`/applications/${appId}/activity-instances/${first.instance_id}`, { token: t.world.botToken, bot: true });
     assert.deepEqual([ended.status, ended.body], [404, { message: '404: Not Found', code: 0 }]);
-    expectError(await t.api(`/applications/${appId}/activities/${loc}/instances/${first.instance_id}/leave`, { token: bob().token, method: 'POST', body: {} }), 404, 0);
+    expectError(
+      await t.api(`/applications/${appId}/activities/${loc}/instances/${first.instance_id}/leave`, { token: bob().token, method: 'POST', body: {} }),
+      404,
+      0,
+    );
     // Bots are not told about instances.
-    assert.equal(botGw.frames.some((f) => f.t === 'EMBEDDED_ACTIVITY_UPDATE_V2'), false);
+    assert.equal(
+      botGw.frames.some((f) => f.t === 'EMBEDDED_ACTIVITY_UPDATE_V2'),
+      false,
+    );
     gwB.ws.close(1000);
     botGw.ws.close(1000);
   });
@@ -191,12 +260,14 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     expectError(await t.api(`/activities/${ch}/${appId}`, { token: stranger.token, method: 'POST', body }), 404, 10003);
     // A channel Bob cannot view, then one where @everyone lacks USE_EMBEDDED_ACTIVITIES.
     const hidden = await t.api(`/guilds/${t.world.guildId}/channels`, {
-      token: alice().token, method: 'POST',
+      token: alice().token,
+      method: 'POST',
       body: { name: 'hidden', type: 0, permission_overwrites: [{ id: t.world.guildId, type: 0, deny: String(1 << 10) }] },
     });
     expectError(await t.api(`/activities/${hidden.body.id}/${appId}`, { token: bob().token, method: 'POST', body }), 403, 50001);
     const noActivities = await t.api(`/guilds/${t.world.guildId}/channels`, {
-      token: alice().token, method: 'POST',
+      token: alice().token,
+      method: 'POST',
       body: { name: 'no-activities', type: 0, permission_overwrites: [{ id: t.world.guildId, type: 0, deny: String(1n << 39n) }] },
     });
     expectError(await t.api(`/activities/${noActivities.body.id}/${appId}`, { token: bob().token, method: 'POST', body }), 403, 50013);
@@ -211,8 +282,17 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const cmds = (await t.api(`/applications/${appId}/commands`, { token: t.world.botToken, bot: true })).body;
     const entry = cmds.find((c: any) => c.type === 4);
     const r = await t.api('/interactions', {
-      token: alice().token, method: 'POST',
-      body: { type: 2, application_id: appId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: ready.session_id, nonce: 'entry-1', data: { id: entry.id, name: entry.name, type: 4 } },
+      token: alice().token,
+      method: 'POST',
+      body: {
+        type: 2,
+        application_id: appId,
+        guild_id: t.world.guildId,
+        channel_id: t.world.textChannelId,
+        session_id: ready.session_id,
+        nonce: 'entry-1',
+        data: { id: entry.id, name: entry.name, type: 4 },
+      },
     });
     assert.equal(r.status, 204, r.text);
     const ok = await gw.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === 'entry-1');
@@ -230,8 +310,17 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const gwB = await RawGateway.connect(t.server.url);
     const readyB = await gwB.identify(bob().token);
     await t.api('/interactions', {
-      token: bob().token, method: 'POST',
-      body: { type: 2, application_id: appId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: readyB.session_id, nonce: 'entry-2', data: { id: entry.id, name: entry.name, type: 4 } },
+      token: bob().token,
+      method: 'POST',
+      body: {
+        type: 2,
+        application_id: appId,
+        guild_id: t.world.guildId,
+        channel_id: t.world.textChannelId,
+        session_id: readyB.session_id,
+        nonce: 'entry-2',
+        data: { id: entry.id, name: entry.name, type: 4 },
+      },
     });
     const i = await botGw.dispatch('INTERACTION_CREATE', (d) => d.data?.id === entry.id);
     const cb = await t.api(`/interactions/${i.id}/${i.token}/callback?with_response=true`, { method: 'POST', body: { type: 12 } });
@@ -249,7 +338,11 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     const root = await viaProxy('/?frame_id=f&instance_id=i&platform=desktop');
     assert.equal(root.status, 200);
     assert.equal(JSON.parse(root.text).path, '/app/?frame_id=f&instance_id=i&platform=desktop');
-    const api = await viaProxy('/api/token', { method: 'POST', body: 'code=abc', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '6.6.6.6', 'x-signature-ed25519': 'forged' } });
+    const api = await viaProxy('/api/token', {
+      method: 'POST',
+      body: 'code=abc',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '6.6.6.6', 'x-signature-ed25519': 'forged' },
+    });
     assert.deepEqual(JSON.parse(api.text), { path: '/backend/token', method: 'POST', body: 'code=abc' });
     const seen = up.seen.at(-1)!;
     assert.equal(seen.headers.host, `127.0.0.1:${up.port}`);
@@ -264,7 +357,11 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     assert.deepEqual(api.headers['set-cookie'], ['sid=1; Path=/; HttpOnly']);
 
     // Nothing unmapped is reachable: other paths of the backend, absolute-form targets, other apps, other hosts.
-    const noRoot = await t.api(`/applications/${appId}/proxy-config`, { token: alice().token, method: 'PATCH', body: { url_map: [{ prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` }] } });
+    const noRoot = await t.api(`/applications/${appId}/proxy-config`, {
+      token: alice().token,
+      method: 'PATCH',
+      body: { url_map: [{ prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` }] },
+    });
     assert.equal(noRoot.status, 200);
     assert.equal((await viaProxy('/anything')).status, 404);
     assert.equal((await viaProxy('/api/../secret')).status, 400); // dot segments are refused before matching (issue 20)
@@ -275,23 +372,55 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     assert.ok(up.seen.slice(count).every((s) => s.url.startsWith('/backend/')));
     // The API itself is untouched on the plain host.
     assert.equal((await t.api('/gateway')).status, 200);
-    await t.api(`/applications/${appId}/proxy-config`, { token: alice().token, method: 'PATCH', body: { url_map: [{ prefix: '/', target: `http://127.0.0.1:${up.port}/app` }, { prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` }] } });
+    await t.api(`/applications/${appId}/proxy-config`, {
+      token: alice().token,
+      method: 'PATCH',
+      body: {
+        url_map: [
+          { prefix: '/', target: `http://127.0.0.1:${up.port}/app` },
+          { prefix: '/api', target: `http://127.0.0.1:${up.port}/backend` },
+        ],
+      },
+    });
   });
 
   test('bodies and waits are bounded', async () => {
-    const big = await viaProxy('/api/upload', { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1), headers: { 'content-type': 'application/octet-stream' } });
+    const big = await viaProxy('/api/upload', {
+      method: 'POST',
+      body: Buffer.alloc(10 * 1024 * 1024 + 1),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     assert.equal(big.status, 413);
     const limits = { headersTimeoutMs: 300, idleTimeoutMs: 300, maxRequestBytes: 1024, maxResponseBytes: 1024 };
-    await assert.rejects(upstreamRequest(loopbackGuard, new URL(`${up.url}/hang`), 'GET', {}, null, limits), (e: unknown) => e instanceof UpstreamError && e.status === 504);
+    await assert.rejects(
+      upstreamRequest(loopbackGuard, new URL(`${up.url}/hang`), 'GET', {}, null, limits),
+      (e: unknown) => e instanceof UpstreamError && e.status === 504,
+    );
     const res = await upstreamRequest(loopbackGuard, new URL(`${up.url}/big`), 'GET', {}, null, limits);
-    await assert.rejects(async () => { for await (const _ of res.body) { /* drain */ } }, (e: unknown) => e instanceof UpstreamError && e.status === 502);
-    await assert.rejects(upstreamRequest(loopbackGuard, new URL(`${up.url}/x`), 'POST', {}, Readable.from([Buffer.alloc(2048)]), limits), (e: unknown) => e instanceof UpstreamError && e.status === 413);
-    await assert.rejects(upstreamRequest(loopbackGuard, new URL('http://127.0.0.1:1/'), 'GET', {}, null, limits), (e: unknown) => e instanceof UpstreamError && e.status === 502);
+    await assert.rejects(
+      async () => {
+        for await (const _ of res.body) {
+          /* drain */
+        }
+      },
+      (e: unknown) => e instanceof UpstreamError && e.status === 502,
+    );
+    await assert.rejects(
+      upstreamRequest(loopbackGuard, new URL(`${up.url}/x`), 'POST', {}, Readable.from([Buffer.alloc(2048)]), limits),
+      (e: unknown) => e instanceof UpstreamError && e.status === 413,
+    );
+    await assert.rejects(
+      upstreamRequest(loopbackGuard, new URL('http://127.0.0.1:1/'), 'GET', {}, null, limits),
+      (e: unknown) => e instanceof UpstreamError && e.status === 502,
+    );
   });
 
   test('WebSockets pass through, on mapped paths only', async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${t.server.port}/.proxy/api/socket`, { headers: { host: proxyHost } });
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     ws.send('hello');
     const [reply] = await new Promise<any[]>((resolve) => ws.once('message', (...a) => resolve(a)));
     assert.equal(String(reply), 'echo /backend/socket hello');
@@ -321,14 +450,25 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
 
     assert.equal(minted.body.origin, `http://${proxyHost}`);
     // Given to the bridge page, the ticket becomes the origin's cookie with the page itself.
-    const framed = await viaProxy(`/.well-known/accord/activity-bridge.html?frame_id=f&instance_id=i&platform=desktop&accord_ticket=${encodeURIComponent(minted.body.ticket)}`);
+    const framed = await viaProxy(
+      `/.well-known/accord/activity-bridge.html?frame_id=f&instance_id=i&platform=desktop&accord_ticket=${encodeURIComponent(minted.body.ticket)}`,
+    );
     assert.match(String(framed.headers['set-cookie']), /^accord_proxy_ticket=.+; HttpOnly; Secure; SameSite=None; Partitioned$/);
     assert.equal((await viaProxy('/.well-known/accord/activity-bridge.html?accord_ticket=forged.00')).headers['set-cookie'], undefined);
     const stored = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: minted.body.ticket, headers: { origin: `http://${proxyHost}` } });
     assert.equal(stored.status, 204);
     const cookie = stored.headers['set-cookie']![0];
     assert.match(cookie, /^accord_proxy_ticket=.+; Path=\/; Max-Age=\d+; HttpOnly; Secure; SameSite=None; Partitioned$/);
-    assert.equal((await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: flipLastHex(minted.body.ticket), headers: { origin: `http://${proxyHost}` } })).status, 401);
+    assert.equal(
+      (
+        await viaProxy('/.well-known/accord/proxy-ticket', {
+          method: 'POST',
+          body: flipLastHex(minted.body.ticket),
+          headers: { origin: `http://${proxyHost}` },
+        })
+      ).status,
+      401,
+    );
 
     await viaProxy('/api/me', { headers: { cookie: `${cookie.split(';')[0]}; other=1` } });
     const h = up.seen.at(-1)!.headers;
@@ -360,7 +500,10 @@ describe('activities: settings, instances, proxy host', { timeout: 120_000 }, ()
     assert.equal(await signed({ 'sec-fetch-site': 'same-site' }, 'GET'), false);
     const wsSigned = async (origin: string) => {
       const ws = new WebSocket(`ws://127.0.0.1:${t.server.port}/api/whoami`, { headers: { host: proxyHost, cookie: jar, origin } });
-      const [msg] = await new Promise<any[]>((resolve, reject) => { ws.once('message', (...a) => resolve(a)); ws.once('error', reject); });
+      const [msg] = await new Promise<any[]>((resolve, reject) => {
+        ws.once('message', (...a) => resolve(a));
+        ws.once('error', reject);
+      });
       ws.close();
       return String(msg);
     };

@@ -32,7 +32,9 @@ describe('an in-development Activity', { timeout: 60_000 }, () => {
     entry = (await t.api(`/applications/${appId}/commands`, { token: botToken, bot: true })).body.find((c: any) => c.type === 4);
     assert.ok(entry, 'enabling Activities made the Launch entry point');
   });
-  after(async () => { await t?.close(); });
+  after(async () => {
+    await t?.close();
+  });
 
   const indexOf = async (token: string, guild = guildId()) => {
     const r = await t.api(`/guilds/${guild}/application-command-index`, { token });
@@ -40,10 +42,18 @@ describe('an in-development Activity', { timeout: 60_000 }, () => {
     return r.body;
   };
   const offered = (index: any) => index.application_commands.some((c: any) => c.id === entry.id) && index.applications.some((a: any) => a.id === appId);
-  const launchBody = (nonce: string) => ({ type: 2, application_id: appId, guild_id: guildId(), channel_id: channelId(), session_id: 'sess', nonce, data: { id: entry.id, name: entry.name, type: 4 } });
+  const launchBody = (nonce: string) => ({
+    type: 2,
+    application_id: appId,
+    guild_id: guildId(),
+    channel_id: channelId(),
+    session_id: 'sess',
+    nonce,
+    data: { id: entry.id, name: entry.name, type: 4 },
+  });
 
   test('the owner finds it in the launcher of a small server and launches it with no install', async () => {
-    assert.ok(offered(await indexOf(bob().token)), 'the entry point is in the owner\'s launcher');
+    assert.ok(offered(await indexOf(bob().token)), "the entry point is in the owner's launcher");
     const r = await t.api('/interactions', { method: 'POST', token: bob().token, body: launchBody('preview-1') });
     assert.equal(r.status, 204, r.text);
     const msgs = (await t.api(`/channels/${channelId()}/messages?limit=5`, { token: bob().token })).body;
@@ -65,7 +75,9 @@ describe('an in-development Activity', { timeout: 60_000 }, () => {
 
     // Alice installs it (commands only): now it is the guild's, for everyone.
     const install = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'applications.commands' })}`, {
-      method: 'POST', token: alice().token, body: { authorize: true, guild_id: guildId() },
+      method: 'POST',
+      token: alice().token,
+      body: { authorize: true, guild_id: guildId() },
     });
     assert.equal(install.status, 200, install.text);
     assert.ok(offered(await indexOf(alice().token)));

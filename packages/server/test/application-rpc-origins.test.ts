@@ -15,7 +15,11 @@ describe('application rpc_origins', () => {
     const owner = t.world.users[0];
     const id = t.world.applicationId;
     assert.deepEqual((await t.api(`/oauth2/applications/${id}/rpc`)).body.rpc_origins, []);
-    const r = await t.api(`/applications/${id}`, { method: 'PATCH', token: owner.token, body: { rpc_origins: ['https://game.example', 'http://localhost:3344'], tags: ['rpc'] } });
+    const r = await t.api(`/applications/${id}`, {
+      method: 'PATCH',
+      token: owner.token,
+      body: { rpc_origins: ['https://game.example', 'http://localhost:3344'], tags: ['rpc'] },
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.rpc_origins, ['https://game.example', 'http://localhost:3344']);
     assert.deepEqual(r.body.tags, ['rpc']);

@@ -34,20 +34,38 @@ test('architecture check: reports a cycle, an upward import, an undocumented or 
       'packages/server/src/services/messages/y.ts': 'export {};',
       'packages/server/src/services/guilds/q.ts': "export const q = (ctx: any) => ctx.db.selectFrom('guilds').selectAll().execute();",
       'packages/server/src/gateway/k.ts': "import { sql } from 'kysely';\nexport const k = sql`SELECT 1`;",
-      'packages/server/src/http/router.ts': "export const r = 1;",
+      'packages/server/src/http/router.ts': 'export const r = 1;',
       'packages/web/package.json': '{}',
       'packages/web/src/app.ts': "import { a } from '../../server/src/core/a.js';",
     });
     const problems: string[] = checkRepository(root);
-    assert.ok(problems.some((p) => p.startsWith('cycle in packages/server') && p.includes('core/a.ts') && p.includes('core/b.ts')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.includes('services/guilds/x.ts (services) imports ../../http/router.js (http), a higher layer')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('cycle in packages/server') && p.includes('core/a.ts') && p.includes('core/b.ts')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.includes('services/guilds/x.ts (services) imports ../../http/router.js (http), a higher layer')),
+      problems.join('\n'),
+    );
     assert.ok(problems.includes('services/loose.ts is not in a domain folder'));
     // Storage only through the repositories: a service with a query handle, a transport importing Kysely.
-    assert.ok(problems.some((p) => p.startsWith('packages/server/src/services/guilds/q.ts uses a query handle')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('packages/server/src/services/guilds/q.ts builds a query')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('packages/server/src/gateway/k.ts imports kysely')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('packages/server/src/services/guilds/q.ts uses a query handle')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('packages/server/src/services/guilds/q.ts builds a query')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('packages/server/src/gateway/k.ts imports kysely')),
+      problems.join('\n'),
+    );
     assert.ok(problems.includes('services/messages/ has no README.md saying what it owns'));
-    assert.ok(problems.some((p) => p.startsWith("packages/web/src/app.ts imports another package's file")), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith("packages/web/src/app.ts imports another package's file")),
+      problems.join('\n'),
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

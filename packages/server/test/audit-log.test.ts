@@ -48,7 +48,16 @@ after(async () => {
 
 test('the audit log object: every list present, newest first, VIEW_AUDIT_LOG required', async () => {
   const body = await log();
-  for (const k of ['audit_log_entries', 'users', 'integrations', 'webhooks', 'guild_scheduled_events', 'threads', 'application_commands', 'auto_moderation_rules']) {
+  for (const k of [
+    'audit_log_entries',
+    'users',
+    'integrations',
+    'webhooks',
+    'guild_scheduled_events',
+    'threads',
+    'application_commands',
+    'auto_moderation_rules',
+  ]) {
     assert.ok(Array.isArray(body[k]), k);
   }
   // The seed installed the bot: BOT_ADD (28) and INTEGRATION_CREATE (80) by the owner.
@@ -66,7 +75,12 @@ test('the audit log object: every list present, newest first, VIEW_AUDIT_LOG req
 });
 
 test('guild, channel, overwrite, role and member actions write entries, with the X-Audit-Log-Reason', async () => {
-  const gu = await t.api(`/guilds/${g()}`, { method: 'PATCH', ...bot(), headers: reason('Rename: spring édition ✨'), body: { name: 'Accord Spring', description: 'hi' } });
+  const gu = await t.api(`/guilds/${g()}`, {
+    method: 'PATCH',
+    ...bot(),
+    headers: reason('Rename: spring édition ✨'),
+    body: { name: 'Accord Spring', description: 'hi' },
+  });
   assert.equal(gu.status, 200, gu.text);
   const e1 = await latest(1, g());
   assert.equal(e1.user_id, t.world.botUserId);
@@ -186,7 +200,10 @@ test('kicks, bans and unbans write entries with the reason', async () => {
   const e22 = await latest(22, victim.userId);
   assert.equal(e22.reason, 'more spam');
   const withUsers = await log(`?action_type=22&limit=1`);
-  assert.ok(withUsers.users.some((u: any) => u.id === victim.userId), 'the banned user is listed');
+  assert.ok(
+    withUsers.users.some((u: any) => u.id === victim.userId),
+    'the banned user is listed',
+  );
   await t.api(`/guilds/${g()}/bans/${victim.userId}`, { method: 'DELETE', ...alice() });
   assert.equal((await latest(23, victim.userId)).user_id, t.world.users[0].id);
 });
@@ -195,14 +212,34 @@ test('filters: user_id, action_type, target_id; before is newest first, after is
   const all = (await log('?limit=100')).audit_log_entries;
   assert.ok(all.length >= 10);
   const ids = all.map((e: any) => BigInt(e.id));
-  assert.deepEqual([...ids].sort((a, b) => (a > b ? -1 : 1)), ids, 'newest first');
+  assert.deepEqual(
+    [...ids].sort((a, b) => (a > b ? -1 : 1)),
+    ids,
+    'newest first',
+  );
   const mid = all[5].id;
   const older = (await log(`?before=${mid}&limit=3`)).audit_log_entries;
-  assert.deepEqual(older.map((e: any) => e.id), all.slice(6, 9).map((e: any) => e.id));
+  assert.deepEqual(
+    older.map((e: any) => e.id),
+    all.slice(6, 9).map((e: any) => e.id),
+  );
   const newer = (await log(`?after=${mid}&limit=100`)).audit_log_entries;
-  assert.deepEqual(newer.map((e: any) => e.id), all.slice(0, 5).map((e: any) => e.id).reverse(), 'after: ascending');
+  assert.deepEqual(
+    newer.map((e: any) => e.id),
+    all
+      .slice(0, 5)
+      .map((e: any) => e.id)
+      .reverse(),
+    'after: ascending',
+  );
   const oldest = (await log('?after=0&limit=2')).audit_log_entries;
-  assert.deepEqual(oldest.map((e: any) => e.id), all.slice(-2).reverse().map((e: any) => e.id));
+  assert.deepEqual(
+    oldest.map((e: any) => e.id),
+    all
+      .slice(-2)
+      .reverse()
+      .map((e: any) => e.id),
+  );
   const byAlice = (await log(`?user_id=${t.world.users[0].id}`)).audit_log_entries;
   assert.ok(byAlice.length > 0 && byAlice.every((e: any) => e.user_id === t.world.users[0].id));
   assert.deepEqual((await log('?action_type=999')).audit_log_entries, []);
@@ -279,7 +316,10 @@ test('integrations: installed bots are "discord" integrations; DELETE removes th
     assert.ok(mine.scopes.includes('bot'));
     assert.equal(mine.user.id, t.world.users[0].id);
     assert.equal(mine.account.id, extra.userId);
-    assert.ok(list.body.some((i: any) => i.id === t.world.applicationId), 'the seed bot too');
+    assert.ok(
+      list.body.some((i: any) => i.id === t.world.applicationId),
+      'the seed bot too',
+    );
     assert.equal((await t.api(`/guilds/${g()}/integrations`, bob())).body.code, 50013);
 
     const del = await t.api(`/guilds/${g()}/integrations/${extra.appId}`, { method: 'DELETE', ...alice(), headers: reason('cleanup') });
@@ -300,7 +340,13 @@ test('integrations: installed bots are "discord" integrations; DELETE removes th
 });
 
 test('entries are kept 45 days by the server clock', async () => {
-  const entry = await writeAuditLog(t.server.ctx, { guildId: g(), userId: t.world.users[0].id, actionType: 1, targetId: g(), changes: [{ key: 'name', old_value: 'a', new_value: 'b' }] });
+  const entry = await writeAuditLog(t.server.ctx, {
+    guildId: g(),
+    userId: t.world.users[0].id,
+    actionType: 1,
+    targetId: g(),
+    changes: [{ key: 'name', old_value: 'a', new_value: 'b' }],
+  });
   assert.ok(entry);
   try {
     await setClock(t, new Date(Date.now() + 44 * 86400_000).toISOString());

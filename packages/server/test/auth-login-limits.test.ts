@@ -49,7 +49,7 @@ test('an unknown account runs the same password check as a wrong password, and g
   assert.equal(passwordWork.checks, before + 3);
 });
 
-test('a guesser spread over many IPs meets the account\'s exponential back-off; the owner gets in once it passes', T, async () => {
+test("a guesser spread over many IPs meets the account's exponential back-off; the owner gets in once it passes", T, async () => {
   const u = await newUser('distributed');
   for (let i = 0; i < LOGIN_LIMITS.FREE_FAILURES; i++) assert.equal((await login(`198.51.100.${i + 1}`, u.username, `guess ${i}`)).status, 400);
   const checks = passwordWork.checks;
@@ -78,31 +78,37 @@ test('a guesser spread over many IPs meets the account\'s exponential back-off; 
   assert.equal(backoff(100), LOGIN_LIMITS.MAX_BACKOFF_MS);
 });
 
-test('an IP over its limit is refused even for the right password; the locked-out user gets in from another IP, and from the same one once its window passes', T, async () => {
-  const u = await newUser('sharedip');
-  const shared = '192.0.2.77';
-  for (let i = 0; i < LOGIN_LIMITS.FREE_FAILURES; i++) assert.equal((await login(shared, u.username, `guess ${i}`)).status, 400);
-  for (let i = LOGIN_LIMITS.FREE_FAILURES; i < LOGIN_LIMITS.IP_FAILURES; i++) assert.equal((await login(shared, `ghost_${i}_${Date.now()}`, 'x')).status, 400);
-  const locked = await login(shared, u.username, u.password);
-  assert.equal(locked.status, 429, 'the real user behind the same address is locked out');
-  assert.ok(locked.body.retry_after > 60, String(locked.body.retry_after));
-  // A fresh account from the same address is refused too: the limit is the address's.
-  assert.equal((await login(shared, `ghost_last_${Date.now()}`, 'x')).status, 429);
+test(
+  'an IP over its limit is refused even for the right password; the locked-out user gets in from another IP, and from the same one once its window passes',
+  T,
+  async () => {
+    const u = await newUser('sharedip');
+    const shared = '192.0.2.77';
+    for (let i = 0; i < LOGIN_LIMITS.FREE_FAILURES; i++) assert.equal((await login(shared, u.username, `guess ${i}`)).status, 400);
+    for (let i = LOGIN_LIMITS.FREE_FAILURES; i < LOGIN_LIMITS.IP_FAILURES; i++)
+      assert.equal((await login(shared, `ghost_${i}_${Date.now()}`, 'x')).status, 400);
+    const locked = await login(shared, u.username, u.password);
+    assert.equal(locked.status, 429, 'the real user behind the same address is locked out');
+    assert.ok(locked.body.retry_after > 60, String(locked.body.retry_after));
+    // A fresh account from the same address is refused too: the limit is the address's.
+    assert.equal((await login(shared, `ghost_last_${Date.now()}`, 'x')).status, 429);
 
-  advance(backoff(LOGIN_LIMITS.FREE_FAILURES) + 1);
-  const elsewhere = await login('203.0.113.50', u.username, u.password);
-  assert.equal(elsewhere.status, 200, elsewhere.text);
-  assert.equal((await login(shared, u.username, u.password)).status, 429, 'the shared address is still within its window');
+    advance(backoff(LOGIN_LIMITS.FREE_FAILURES) + 1);
+    const elsewhere = await login('203.0.113.50', u.username, u.password);
+    assert.equal(elsewhere.status, 200, elsewhere.text);
+    assert.equal((await login(shared, u.username, u.password)).status, 429, 'the shared address is still within its window');
 
-  advance(LOGIN_LIMITS.IP_WINDOW_MS);
-  const back = await login(shared, u.username, u.password);
-  assert.equal(back.status, 200, back.text);
-});
+    advance(LOGIN_LIMITS.IP_WINDOW_MS);
+    const back = await login(shared, u.username, u.password);
+    assert.equal(back.status, 200, back.text);
+  },
+);
 
-test('without --trust-proxy, X-Forwarded-For is ignored: every request is the socket\'s address', T, async () => {
+test("without --trust-proxy, X-Forwarded-For is ignored: every request is the socket's address", T, async () => {
   const plain = await startTestServer();
   try {
-    const hit = (ip: string) => plain.api('/auth/login', { method: 'POST', body: { login: `ghost_${Math.random()}`, password: 'x' }, headers: { 'x-forwarded-for': ip } });
+    const hit = (ip: string) =>
+      plain.api('/auth/login', { method: 'POST', body: { login: `ghost_${Math.random()}`, password: 'x' }, headers: { 'x-forwarded-for': ip } });
     for (let i = 0; i < LOGIN_LIMITS.IP_FAILURES; i++) assert.equal((await hit(`10.1.0.${i + 1}`)).status, 400);
     const r = await hit('10.1.1.1');
     assert.equal(r.status, 429, 'a forged header does not buy a fresh address');

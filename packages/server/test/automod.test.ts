@@ -24,9 +24,16 @@ const g = () => t.world.guildId;
 const rules = `/guilds/${'{g}'}/auto-moderation/rules`;
 const url = (suffix = '') => rules.replace('{g}', g()) + suffix;
 const createRule = (body: unknown, who: { token: string; bot?: boolean } = bot()) => t.api(url(), { method: 'POST', ...who, body });
-const send = (content: string, who = bob(), channel = t.world.textChannelId) => t.api(`/channels/${channel}/messages`, { method: 'POST', ...who, body: { content } });
+const send = (content: string, who = bob(), channel = t.world.textChannelId) =>
+  t.api(`/channels/${channel}/messages`, { method: 'POST', ...who, body: { content } });
 const keyword = (extra: Record<string, unknown> = {}) => ({
-  name: 'No crypto', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['crypto*', 'nft'] }, actions: [{ type: 1, metadata: { custom_message: 'Not here' } }], enabled: true, ...extra,
+  name: 'No crypto',
+  event_type: 1,
+  trigger_type: 1,
+  trigger_metadata: { keyword_filter: ['crypto*', 'nft'] },
+  actions: [{ type: 1, metadata: { custom_message: 'Not here' } }],
+  enabled: true,
+  ...extra,
 });
 
 before(async () => {
@@ -59,9 +66,21 @@ test('rules of every trigger type, each with its trigger metadata shape; rules s
   assert.deepEqual(spam.body.trigger_metadata, {});
   assert.deepEqual(spam.body.actions[0], { type: 1, metadata: {} });
   assert.deepEqual(spam.body.actions[1], { type: 2, metadata: { channel_id: alertChannel } });
-  const preset = await createRule({ name: 'presets', event_type: 1, trigger_type: 4, trigger_metadata: { presets: [1, 3], allow_list: ['scunthorpe'] }, actions: [{ type: 1 }] });
+  const preset = await createRule({
+    name: 'presets',
+    event_type: 1,
+    trigger_type: 4,
+    trigger_metadata: { presets: [1, 3], allow_list: ['scunthorpe'] },
+    actions: [{ type: 1 }],
+  });
   assert.deepEqual(preset.body.trigger_metadata, { allow_list: ['scunthorpe'], presets: [1, 3] });
-  const mention = await createRule({ name: 'mentions', event_type: 1, trigger_type: 5, trigger_metadata: { mention_total_limit: 5 }, actions: [{ type: 3, metadata: { duration_seconds: 60 } }] });
+  const mention = await createRule({
+    name: 'mentions',
+    event_type: 1,
+    trigger_type: 5,
+    trigger_metadata: { mention_total_limit: 5 },
+    actions: [{ type: 3, metadata: { duration_seconds: 60 } }],
+  });
   assert.deepEqual(mention.body.trigger_metadata, { mention_total_limit: 5, mention_raid_protection_enabled: false });
   assert.deepEqual(mention.body.actions, [{ type: 3, metadata: { duration_seconds: 60 } }]);
   const profile = await createRule({ name: 'names', event_type: 2, trigger_type: 6, trigger_metadata: { keyword_filter: ['admin'] }, actions: [{ type: 4 }] });
@@ -93,7 +112,10 @@ test('validation: event type per trigger, actions per trigger, metadata limits, 
   };
   await bad(keyword({ event_type: 2 }), 'event_type');
   await bad({ name: 'n', event_type: 2, trigger_type: 6, trigger_metadata: { keyword_filter: ['x'] }, actions: [{ type: 1 }] }, 'actions');
-  await bad({ name: 'p', event_type: 1, trigger_type: 4, trigger_metadata: { presets: [1] }, actions: [{ type: 3, metadata: { duration_seconds: 5 } }] }, 'actions');
+  await bad(
+    { name: 'p', event_type: 1, trigger_type: 4, trigger_metadata: { presets: [1] }, actions: [{ type: 3, metadata: { duration_seconds: 5 } }] },
+    'actions',
+  );
   await bad(keyword({ actions: [{ type: 4 }] }), 'actions');
   await bad(keyword({ actions: [] }), 'actions');
   await bad(keyword({ actions: Array.from({ length: 6 }, () => ({ type: 1 })) }), 'actions');
@@ -115,7 +137,13 @@ test('validation: event type per trigger, actions per trigger, metadata limits, 
   await bad(keyword({ exempt_channels: ['12345'] }), 'exempt_channels');
   await bad(keyword({ trigger_type: 2 }), 'trigger_type');
   // A KEYWORD_PRESET allow list may hold 1000 entries.
-  const big = await createRule({ name: 'p', event_type: 1, trigger_type: 4, trigger_metadata: { presets: [1], allow_list: Array.from({ length: 1000 }, (_, i) => `w${i}`) }, actions: [{ type: 1 }] });
+  const big = await createRule({
+    name: 'p',
+    event_type: 1,
+    trigger_type: 4,
+    trigger_metadata: { presets: [1], allow_list: Array.from({ length: 1000 }, (_, i) => `w${i}`) },
+    actions: [{ type: 1 }],
+  });
   assert.equal(big.status, 200, big.text);
 });
 
@@ -138,7 +166,11 @@ test('PATCH edits every field but the trigger type; events go to MANAGE_GUILD se
   try {
     const r = (await createRule(keyword({ enabled: false }))).body;
     await gw.dispatch('AUTO_MODERATION_RULE_CREATE', (d) => d.id === r.id);
-    const p = await t.api(url(`/${r.id}`), { method: 'PATCH', ...bot(), body: { name: 'No NFTs', enabled: true, trigger_type: 4, trigger_metadata: { keyword_filter: ['nft*'] }, exempt_channels: [alertChannel] } });
+    const p = await t.api(url(`/${r.id}`), {
+      method: 'PATCH',
+      ...bot(),
+      body: { name: 'No NFTs', enabled: true, trigger_type: 4, trigger_metadata: { keyword_filter: ['nft*'] }, exempt_channels: [alertChannel] },
+    });
     assert.equal(p.status, 200, p.text);
     assert.equal(p.body.name, 'No NFTs');
     assert.equal(p.body.enabled, true);
@@ -150,9 +182,15 @@ test('PATCH edits every field but the trigger type; events go to MANAGE_GUILD se
     assert.equal((await t.api(url(`/${r.id}`), { method: 'PATCH', ...bot(), body: { event_type: 2 } })).body.code, 50035);
     assert.equal((await t.api(url(`/${r.id}`), { method: 'PATCH', ...bot(), body: { actions: [{ type: 4 }] } })).body.code, 50035);
     const audit = (await t.api(`/guilds/${g()}/audit-logs?target_id=${r.id}`, bot())).body;
-    assert.deepEqual(audit.audit_log_entries.map((e: any) => e.action_type), [141, 140]);
+    assert.deepEqual(
+      audit.audit_log_entries.map((e: any) => e.action_type),
+      [141, 140],
+    );
     assert.ok(audit.auto_moderation_rules.some((x: any) => x.id === r.id));
-    assert.deepEqual(audit.audit_log_entries[0].changes.find((c: any) => c.key === 'name'), { key: 'name', old_value: 'No crypto', new_value: 'No NFTs' });
+    assert.deepEqual(
+      audit.audit_log_entries[0].changes.find((c: any) => c.key === 'name'),
+      { key: 'name', old_value: 'No crypto', new_value: 'No NFTs' },
+    );
     assert.equal((await t.api(url(`/${r.id}`), { method: 'DELETE', ...bot() })).status, 204);
     await gw.dispatch('AUTO_MODERATION_RULE_DELETE', (d) => d.id === r.id);
     assert.equal((await t.api(`/guilds/${g()}/audit-logs?action_type=142&limit=1`, bot())).body.audit_log_entries[0].target_id, r.id);
@@ -163,10 +201,14 @@ test('PATCH edits every field but the trigger type; events go to MANAGE_GUILD se
 });
 
 test('KEYWORD rules block messages and edits (200000), run every action, and honour allow lists and exemptions', async () => {
-  const rule = (await createRule(keyword({
-    trigger_metadata: { keyword_filter: ['crypto*', 'nft'], allow_list: ['cryptography'] },
-    actions: [{ type: 1 }, { type: 2, metadata: { channel_id: alertChannel } }],
-  }))).body;
+  const rule = (
+    await createRule(
+      keyword({
+        trigger_metadata: { keyword_filter: ['crypto*', 'nft'], allow_list: ['cryptography'] },
+        actions: [{ type: 1 }, { type: 2, metadata: { channel_id: alertChannel } }],
+      }),
+    )
+  ).body;
   // A session without MESSAGE_CONTENT gets the execution without content.
   const noContent = await RawGateway.connect(t.server.url);
   await noContent.identify(t.world.botToken, { intents: INTENTS });
@@ -225,12 +267,16 @@ test('KEYWORD rules block messages and edits (200000), run every action, and hon
 });
 
 test('alert-only rules let the message through; TIMEOUT times the member out (entry 145)', async () => {
-  await createRule(keyword({ name: 'Alert only', trigger_metadata: { keyword_filter: ['heads up'] }, actions: [{ type: 2, metadata: { channel_id: alertChannel } }] }));
+  await createRule(
+    keyword({ name: 'Alert only', trigger_metadata: { keyword_filter: ['heads up'] }, actions: [{ type: 2, metadata: { channel_id: alertChannel } }] }),
+  );
   const through = await send('heads up everyone');
   assert.equal(through.status, 200, through.text);
   await gw.dispatch('AUTO_MODERATION_ACTION_EXECUTION', (d) => d.action.type === 2 && d.content === 'heads up everyone');
 
-  await createRule(keyword({ name: 'Cool down', trigger_metadata: { keyword_filter: ['rage'] }, actions: [{ type: 1 }, { type: 3, metadata: { duration_seconds: 600 } }] }));
+  await createRule(
+    keyword({ name: 'Cool down', trigger_metadata: { keyword_filter: ['rage'] }, actions: [{ type: 1 }, { type: 3, metadata: { duration_seconds: 600 } }] }),
+  );
   assert.equal((await send('so much rage')).body.code, 200000);
   const member = await t.api(`/guilds/${g()}/members/${t.world.users[1].id}`, bot());
   assert.ok(member.body.communication_disabled_until, 'timed out');
@@ -247,7 +293,14 @@ test('alert-only rules let the message through; TIMEOUT times the member out (en
 });
 
 test('KEYWORD_PRESET, MENTION_SPAM and SPAM rules', async () => {
-  await createRule({ name: 'Profanity', event_type: 1, trigger_type: 4, trigger_metadata: { presets: [1], allow_list: ['shitake'] }, actions: [{ type: 1 }], enabled: true });
+  await createRule({
+    name: 'Profanity',
+    event_type: 1,
+    trigger_type: 4,
+    trigger_metadata: { presets: [1], allow_list: ['shitake'] },
+    actions: [{ type: 1 }],
+    enabled: true,
+  });
   assert.equal((await send('well shit')).body.code, 200000);
   assert.equal((await send('shitake mushrooms')).status, 200);
   await createRule({ name: 'Mentions', event_type: 1, trigger_type: 5, trigger_metadata: { mention_total_limit: 2 }, actions: [{ type: 1 }], enabled: true });
@@ -262,7 +315,14 @@ test('KEYWORD_PRESET, MENTION_SPAM and SPAM rules', async () => {
 });
 
 test('MEMBER_PROFILE rules quarantine matching names (member flag 128, entry 146)', async () => {
-  await createRule({ name: 'Impersonation', event_type: 2, trigger_type: 6, trigger_metadata: { keyword_filter: ['*moderator*'] }, actions: [{ type: 4 }, { type: 2, metadata: { channel_id: alertChannel } }], enabled: true });
+  await createRule({
+    name: 'Impersonation',
+    event_type: 2,
+    trigger_type: 6,
+    trigger_metadata: { keyword_filter: ['*moderator*'] },
+    actions: [{ type: 4 }, { type: 2, metadata: { channel_id: alertChannel } }],
+    enabled: true,
+  });
   const bobId = t.world.users[1].id;
   const r = await t.api(`/guilds/${g()}/members/@me`, { method: 'PATCH', ...bob(), body: { nick: 'Real Moderator' } });
   assert.equal(r.status, 200, r.text);
@@ -276,17 +336,40 @@ test('MEMBER_PROFILE rules quarantine matching names (member flag 128, entry 146
 
 test('malformed rule bodies never give a 5xx', async () => {
   const fc = (await import('fast-check')).default;
-  const garbage = fc.oneof(fc.anything(), fc.constantFrom(null, '', [], {}, -1, 1e300, '99999999999999999999999', [{ type: 2 }], [{ type: 3, metadata: null }], { presets: ['x'] }, { keyword_filter: [null] }));
+  const garbage = fc.oneof(
+    fc.anything(),
+    fc.constantFrom(
+      null,
+      '',
+      [],
+      {},
+      -1,
+      1e300,
+      '99999999999999999999999',
+      [{ type: 2 }],
+      [{ type: 3, metadata: null }],
+      { presets: ['x'] },
+      { keyword_filter: [null] },
+    ),
+  );
   const base = keyword();
   const fields = ['name', 'event_type', 'trigger_type', 'trigger_metadata', 'actions', 'enabled', 'exempt_roles', 'exempt_channels'];
   const r0 = (await createRule(keyword({ name: 'fuzz target' }))).body;
-  await fc.assert(fc.asyncProperty(fc.subarray(fields, { minLength: 1 }), fc.array(garbage, { minLength: fields.length, maxLength: fields.length }), async (keys, values) => {
-    const body: Record<string, unknown> = { ...base };
-    keys.forEach((k, i) => { body[k] = values[i]; });
-    for (const [method, path] of [['POST', url()], ['PATCH', url(`/${r0.id}`)]] as const) {
-      const r = await t.api(path, { method, ...bot(), body });
-      assert.ok(r.status < 500, `${method} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
-      if (method === 'POST' && r.status === 200) await t.api(url(`/${r.body.id}`), { method: 'DELETE', ...bot() });
-    }
-  }), { numRuns: 60 });
+  await fc.assert(
+    fc.asyncProperty(fc.subarray(fields, { minLength: 1 }), fc.array(garbage, { minLength: fields.length, maxLength: fields.length }), async (keys, values) => {
+      const body: Record<string, unknown> = { ...base };
+      keys.forEach((k, i) => {
+        body[k] = values[i];
+      });
+      for (const [method, path] of [
+        ['POST', url()],
+        ['PATCH', url(`/${r0.id}`)],
+      ] as const) {
+        const r = await t.api(path, { method, ...bot(), body });
+        assert.ok(r.status < 500, `${method} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
+        if (method === 'POST' && r.status === 200) await t.api(url(`/${r.body.id}`), { method: 'DELETE', ...bot() });
+      }
+    }),
+    { numRuns: 60 },
+  );
 });

@@ -5,13 +5,20 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { expectError, register } from './helpers/fixtures.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
-after(async () => { await t?.close(); });
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => {
+  await t?.close();
+});
 
 test('a DM with a bot lists its commands offered in bot DMs; a guild channel answers with the guild index', async () => {
   const alice = t.world.users[0];
   const put = await t.api(`/applications/${t.world.applicationId}/commands`, {
-    method: 'PUT', token: t.world.botToken, bot: true, body: [
+    method: 'PUT',
+    token: t.world.botToken,
+    bot: true,
+    body: [
       { name: 'everywhere', description: 'All contexts', contexts: [0, 1, 2] },
       { name: 'guildonly', description: 'Guild only', contexts: [0] },
       { name: 'legacy', description: 'No contexts, DMs allowed' },
@@ -24,7 +31,10 @@ test('a DM with a bot lists its commands offered in bot DMs; a guild channel ans
   const idx = await t.api(`/channels/${dm.body.id}/application-command-index`, { token: alice.token });
   assert.equal(idx.status, 200, idx.text);
   assert.deepEqual(idx.body.application_commands.map((c: any) => c.name).sort(), ['everywhere', 'legacy']);
-  assert.deepEqual(idx.body.applications.map((a: any) => a.id), [t.world.applicationId]);
+  assert.deepEqual(
+    idx.body.applications.map((a: any) => a.id),
+    [t.world.applicationId],
+  );
 
   const inGuild = await t.api(`/channels/${t.world.textChannelId}/application-command-index`, { token: alice.token });
   assert.equal(inGuild.status, 200);

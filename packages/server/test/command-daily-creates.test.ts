@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer({ overrides: { dev: true } }); });
+before(async () => {
+  t = await startTestServer({ overrides: { dev: true } });
+});
 after(async () => t?.close());
 
 const bot = (path: string, method: string, body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
@@ -51,7 +53,11 @@ test('the 201st command create in a day answers 429 30034 with retry_after, and 
   assert.equal(global.status, 201, global.text);
 
   // A day later on the platform clock the window is free again.
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 86_400_000 + 1000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: 86_400_000 + 1000 }),
+  });
   assert.equal(moved.status, 200);
   const later = await bot(guildCommands(), 'POST', user('c201'));
   assert.equal(later.status, 201, later.text);

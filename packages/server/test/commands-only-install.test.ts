@@ -36,49 +36,80 @@ describe('commands-only installs', { timeout: 60_000 }, () => {
     botId = (await t.api('/users/@me', { token: botToken, bot: true })).body.id;
     // A channel whose @everyone overwrite takes EMBED_LINKS away: the app's permissions follow it.
     const ch = await t.api(`/guilds/${guildId()}/channels`, {
-      method: 'POST', token: alice().token,
+      method: 'POST',
+      token: alice().token,
       body: { name: 'no-embeds', type: 0, permission_overwrites: [{ id: guildId(), type: 0, allow: '0', deny: String(P.EMBED_LINKS) }] },
     });
     assert.equal(ch.status, 201, ch.text);
     channelId = ch.body.id;
   });
-  after(async () => { await t?.close(); });
+  after(async () => {
+    await t?.close();
+  });
 
   /** Bob runs a chat command in the channel; resolves with the payload the app received. */
   async function invoke(cmd: { id: string; name: string }): Promise<any> {
     const from = events.length;
     const r = await t.api('/interactions', {
-      method: 'POST', token: bob().token,
+      method: 'POST',
+      token: bob().token,
       body: { type: 2, application_id: appId, guild_id: guildId(), channel_id: channelId, session_id: 's1', data: { id: cmd.id, name: cmd.name, type: 1 } },
     });
     assert.equal(r.status, 204, r.text);
-    return until(() => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId) && e.d.token)?.d, 3000, 'the app\'s interaction');
+    return until(
+      () => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId) && e.d.token)?.d,
+      3000,
+      "the app's interaction",
+    );
   }
 
   test('a commands-only install: the index lists its commands, people invoke them, the app answers; the bot never joins', async () => {
     const install = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'applications.commands' })}`, {
-      method: 'POST', token: alice().token, body: { authorize: true, guild_id: guildId() },
+      method: 'POST',
+      token: alice().token,
+      body: { authorize: true, guild_id: guildId() },
     });
     assert.equal(install.status, 200, install.text);
     expectError(await t.api(`/guilds/${guildId()}/members/${botId}`, { token: alice().token }), 404, 10007);
 
     const global = await t.api(`/applications/${appId}/commands`, {
-      method: 'POST', token: botToken, bot: true, body: { name: 'hello', description: 'says hello', integration_types: [0], contexts: [0] },
+      method: 'POST',
+      token: botToken,
+      bot: true,
+      body: { name: 'hello', description: 'says hello', integration_types: [0], contexts: [0] },
     });
     assert.equal(global.status, 201, global.text);
     // Guild commands need the app installed in the guild, which a commands-only install is.
     const local = await t.api(`/applications/${appId}/guilds/${guildId()}/commands`, {
-      method: 'POST', token: botToken, bot: true, body: { name: 'local', description: 'this guild only' },
+      method: 'POST',
+      token: botToken,
+      bot: true,
+      body: { name: 'local', description: 'this guild only' },
     });
     assert.equal(local.status, 201, local.text);
 
     const index = await t.api(`/guilds/${guildId()}/application-command-index`, { token: bob().token });
     assert.equal(index.status, 200, index.text);
-    assert.ok(index.body.applications.some((a: any) => a.id === appId), 'the app is in the index');
-    assert.deepEqual(index.body.application_commands.filter((c: any) => c.application_id === appId).map((c: any) => c.name).sort(), ['hello', 'local']);
+    assert.ok(
+      index.body.applications.some((a: any) => a.id === appId),
+      'the app is in the index',
+    );
+    assert.deepEqual(
+      index.body.application_commands
+        .filter((c: any) => c.application_id === appId)
+        .map((c: any) => c.name)
+        .sort(),
+      ['hello', 'local'],
+    );
     // The channel index of a guild channel is the guild's.
     const byChannel = await t.api(`/channels/${channelId}/application-command-index`, { token: bob().token });
-    assert.deepEqual(byChannel.body.application_commands.filter((c: any) => c.application_id === appId).map((c: any) => c.name).sort(), ['hello', 'local']);
+    assert.deepEqual(
+      byChannel.body.application_commands
+        .filter((c: any) => c.application_id === appId)
+        .map((c: any) => c.name)
+        .sort(),
+      ['hello', 'local'],
+    );
 
     const i = await invoke(global.body);
     assert.deepEqual(i.authorizing_integration_owners, { '0': guildId() });
@@ -127,14 +158,20 @@ describe('commands-only installs', { timeout: 60_000 }, () => {
       assert.equal(set.status, 200, set.text);
       const cmd = (await t.api(`/applications/${appId}/commands`, { token: botToken, bot: true })).body.find((c: any) => c.name === 'hello');
       const r = await t.api('/interactions', {
-        method: 'POST', token: bob().token,
+        method: 'POST',
+        token: bob().token,
         body: { type: 2, application_id: appId, guild_id: guildId(), channel_id: channelId, session_id: 's1', data: { id: cmd.id, name: 'hello', type: 1 } },
       });
       assert.equal(r.status, 204, r.text);
-      const posted = await until(async () => {
-        const msgs = (await t.api(`/channels/${channelId}/messages?limit=5`, { token: bob().token })).body;
-        return msgs.find((m: any) => m.content === `sunny for ${bob().username}`);
-      }, 3000, 'the inline answer', 100);
+      const posted = await until(
+        async () => {
+          const msgs = (await t.api(`/channels/${channelId}/messages?limit=5`, { token: bob().token })).body;
+          return msgs.find((m: any) => m.content === `sunny for ${bob().username}`);
+        },
+        3000,
+        'the inline answer',
+        100,
+      );
       assert.equal(posted.application_id, appId);
       assert.deepEqual(seen.find((b) => b.type === 2).authorizing_integration_owners, { '0': guildId() });
     } finally {
@@ -143,13 +180,15 @@ describe('commands-only installs', { timeout: 60_000 }, () => {
     }
   });
 
-  test('the app\'s guild count includes commands-only installs', async () => {
+  test("the app's guild count includes commands-only installs", async () => {
     const count = async () => (await t.api(`/applications/${appId}`, { token: alice().token })).body.approximate_guild_count;
     assert.equal(await count(), 1);
     // Another guild, installed with the bot this time; then the bot leaves it and the commands stay.
     const other = await t.api('/guilds', { method: 'POST', token: alice().token, body: { name: 'Second' } });
     const withBot = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot applications.commands' })}`, {
-      method: 'POST', token: alice().token, body: { authorize: true, guild_id: other.body.id, permissions: '0' },
+      method: 'POST',
+      token: alice().token,
+      body: { authorize: true, guild_id: other.body.id, permissions: '0' },
     });
     assert.equal(withBot.status, 200, withBot.text);
     assert.equal(await count(), 2);
@@ -162,7 +201,13 @@ describe('commands-only installs', { timeout: 60_000 }, () => {
     const del = await t.api(`/guilds/${guildId()}/integrations/${appId}`, { method: 'DELETE', token: alice().token });
     assert.equal(del.status, 204, del.text);
     const index = await t.api(`/guilds/${guildId()}/application-command-index`, { token: bob().token });
-    assert.equal(index.body.applications.some((a: any) => a.id === appId), false);
-    assert.equal(index.body.application_commands.some((c: any) => c.application_id === appId), false);
+    assert.equal(
+      index.body.applications.some((a: any) => a.id === appId),
+      false,
+    );
+    assert.equal(
+      index.body.application_commands.some((c: any) => c.application_id === appId),
+      false,
+    );
   });
 });

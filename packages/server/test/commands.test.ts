@@ -56,8 +56,12 @@ describe('global commands', () => {
   test('create, read, list, patch and delete', async () => {
     await clearGlobal();
     const made = await post(G(), {
-      name: 'ping', description: 'Replies with pong',
-      options: [{ type: 3, name: 'text', description: 'What to echo', required: true, min_length: 1, max_length: 20 }, { type: 5, name: 'loud', description: 'Shout it' }],
+      name: 'ping',
+      description: 'Replies with pong',
+      options: [
+        { type: 3, name: 'text', description: 'What to echo', required: true, min_length: 1, max_length: 20 },
+        { type: 5, name: 'loud', description: 'Shout it' },
+      ],
     });
     assert.equal(made.status, 201, made.text);
     const c = made.body;
@@ -82,7 +86,10 @@ describe('global commands', () => {
     assert.equal(one.status, 200);
     assert.deepEqual(one.body, c);
     const list = await t.api(G(), asBot());
-    assert.deepEqual(list.body.map((x: any) => x.id), [c.id]);
+    assert.deepEqual(
+      list.body.map((x: any) => x.id),
+      [c.id],
+    );
     const owner = await t.api(G(), { token: alice });
     assert.equal(owner.status, 200, 'the owner reads with a user token');
 
@@ -166,8 +173,19 @@ describe('global commands', () => {
   test('localizations: full maps on single responses and with ?with_localizations=true', async () => {
     await clearGlobal();
     const c = await post(G(), {
-      name: 'hello', description: 'Says hello', name_localizations: { fr: 'bonjour' }, description_localizations: { fr: 'Dit bonjour' },
-      options: [{ type: 3, name: 'who', description: 'Whom', name_localizations: { de: 'wer' }, choices: [{ name: 'All', value: 'all', name_localizations: { fr: 'Tous' } }] }],
+      name: 'hello',
+      description: 'Says hello',
+      name_localizations: { fr: 'bonjour' },
+      description_localizations: { fr: 'Dit bonjour' },
+      options: [
+        {
+          type: 3,
+          name: 'who',
+          description: 'Whom',
+          name_localizations: { de: 'wer' },
+          choices: [{ name: 'All', value: 'all', name_localizations: { fr: 'Tous' } }],
+        },
+      ],
     });
     assert.equal(c.status, 201, c.text);
     assert.deepEqual(c.body.name_localizations, { fr: 'bonjour' });
@@ -181,7 +199,11 @@ describe('global commands', () => {
     assert.deepEqual(full.description_localizations, { fr: 'Dit bonjour' });
     assert.deepEqual(full.options[0].name_localizations, { de: 'wer' });
     assertFormError(await post(G(), { name: 'x', description: 'x', name_localizations: { xx: 'y' } }), ['name_localizations', 'xx'], 'BASE_TYPE_CHOICES');
-    assertFormError(await post(G(), { name: 'x', description: 'x', name_localizations: { fr: 'Bad Name' } }), ['name_localizations', 'fr'], 'STRING_TYPE_REGEX');
+    assertFormError(
+      await post(G(), { name: 'x', description: 'x', name_localizations: { fr: 'Bad Name' } }),
+      ['name_localizations', 'fr'],
+      'STRING_TYPE_REGEX',
+    );
   });
 });
 
@@ -214,26 +236,90 @@ describe('validation', () => {
   test('options: count, order, uniqueness, choices and autocomplete, ranges, nesting', async () => {
     const many = Array.from({ length: 26 }, (_, i) => opt(`o${i}`));
     assertFormError(await post(G(), { name: 'a', description: 'x', options: many }), ['options'], 'BASE_TYPE_MAX_LENGTH');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('o1'), opt('o2', { required: true })] }), ['options', 1], 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('o1'), opt('o1')] }), ['options', 1, 'name'], 'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS');
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [opt('o1'), opt('o2', { required: true })] }),
+      ['options', 1],
+      'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [opt('o1'), opt('o1')] }),
+      ['options', 1, 'name'],
+      'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS',
+    );
     assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('o1', { type: 12 })] }), ['options', 0, 'type'], 'BASE_TYPE_CHOICES');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('o1', { description: '' })] }), ['options', 0, 'description'], 'BASE_TYPE_BAD_LENGTH');
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [opt('o1', { description: '' })] }),
+      ['options', 0, 'description'],
+      'BASE_TYPE_BAD_LENGTH',
+    );
     const choices = Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `v${i}` }));
     assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('o', { choices })] }), ['options', 0, 'choices'], 'BASE_TYPE_MAX_LENGTH');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('o', { choices: choices.slice(0, 2), autocomplete: true })] }), ['options', 0, 'autocomplete'], 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES_EXCLUSIVE');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [{ type: 5, name: 'b', description: 'x', choices: [{ name: 'y', value: true }] }] }), ['options', 0, 'choices'], 'APPLICATION_COMMAND_OPTION_CHOICES_NOT_ALLOWED');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [{ type: 4, name: 'n', description: 'x', choices: [{ name: 'half', value: 1.5 }] }] }), ['options', 0, 'choices', 0, 'value'], 'NUMBER_TYPE_COERCE');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [{ type: 4, name: 'n', description: 'x', min_value: 5, max_value: 1 }] }), ['options', 0, 'min_value'], 'NUMBER_TYPE_MAX');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [opt('s', { max_length: 6001 })] }), ['options', 0, 'max_length'], 'NUMBER_TYPE_MAX');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [{ type: 7, name: 'c', description: 'x', channel_types: [99] }] }), ['options', 0, 'channel_types', 0], 'BASE_TYPE_CHOICES');
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [opt('o', { choices: choices.slice(0, 2), autocomplete: true })] }),
+      ['options', 0, 'autocomplete'],
+      'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES_EXCLUSIVE',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [{ type: 5, name: 'b', description: 'x', choices: [{ name: 'y', value: true }] }] }),
+      ['options', 0, 'choices'],
+      'APPLICATION_COMMAND_OPTION_CHOICES_NOT_ALLOWED',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [{ type: 4, name: 'n', description: 'x', choices: [{ name: 'half', value: 1.5 }] }] }),
+      ['options', 0, 'choices', 0, 'value'],
+      'NUMBER_TYPE_COERCE',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [{ type: 4, name: 'n', description: 'x', min_value: 5, max_value: 1 }] }),
+      ['options', 0, 'min_value'],
+      'NUMBER_TYPE_MAX',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [opt('s', { max_length: 6001 })] }),
+      ['options', 0, 'max_length'],
+      'NUMBER_TYPE_MAX',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [{ type: 7, name: 'c', description: 'x', channel_types: [99] }] }),
+      ['options', 0, 'channel_types', 0],
+      'BASE_TYPE_CHOICES',
+    );
     const sub = (name: string, options: unknown[] = []) => ({ type: 1, name, description: 'sub', options });
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [sub('s'), opt('o')] }), ['options', 1, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [sub('s', [sub('deeper')])] }), ['options', 0, 'options', 0, 'type'], 'BASE_TYPE_CHOICES');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [{ type: 2, name: 'g', description: 'group', options: [opt('o')] }] }), ['options', 0, 'options', 0, 'type'], 'BASE_TYPE_CHOICES');
-    assertFormError(await post(G(), { name: 'a', description: 'x', options: [{ type: 2, name: 'g', description: 'group' }] }), ['options', 0, 'options'], 'BASE_TYPE_REQUIRED');
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [sub('s'), opt('o')] }),
+      ['options', 1, 'type'],
+      'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [sub('s', [sub('deeper')])] }),
+      ['options', 0, 'options', 0, 'type'],
+      'BASE_TYPE_CHOICES',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [{ type: 2, name: 'g', description: 'group', options: [opt('o')] }] }),
+      ['options', 0, 'options', 0, 'type'],
+      'BASE_TYPE_CHOICES',
+    );
+    assertFormError(
+      await post(G(), { name: 'a', description: 'x', options: [{ type: 2, name: 'g', description: 'group' }] }),
+      ['options', 0, 'options'],
+      'BASE_TYPE_REQUIRED',
+    );
     const nested = await post(G(), {
-      name: 'admin', description: 'x', options: [
-        { type: 2, name: 'user', description: 'users', options: [sub('ban', [{ type: 6, name: 'target', description: 't', required: true }, { type: 4, name: 'days', description: 'd', min_value: 0, max_value: 7 }])] },
+      name: 'admin',
+      description: 'x',
+      options: [
+        {
+          type: 2,
+          name: 'user',
+          description: 'users',
+          options: [
+            sub('ban', [
+              { type: 6, name: 'target', description: 't', required: true },
+              { type: 4, name: 'days', description: 'd', min_value: 0, max_value: 7 },
+            ]),
+          ],
+        },
         sub('stats', [opt('q', { autocomplete: true })]),
       ],
     });
@@ -244,7 +330,9 @@ describe('validation', () => {
   });
 
   test('combined size over 8000 is APPLICATION_COMMAND_TOO_LARGE at errors._errors', async () => {
-    const options = Array.from({ length: 25 }, (_, i) => opt(`o${i}`, { description: 'd'.repeat(100), choices: Array.from({ length: 25 }, (_, j) => ({ name: `c${j}`.padEnd(100, 'x'), value: `v${j}` })) }));
+    const options = Array.from({ length: 25 }, (_, i) =>
+      opt(`o${i}`, { description: 'd'.repeat(100), choices: Array.from({ length: 25 }, (_, j) => ({ name: `c${j}`.padEnd(100, 'x'), value: `v${j}` })) }),
+    );
     const r = await post(G(), { name: 'big', description: 'x', options });
     assertFormError(r, [], 'APPLICATION_COMMAND_TOO_LARGE');
   });
@@ -254,8 +342,16 @@ describe('validation', () => {
     assert.equal(a.body.default_member_permissions, '8');
     const zero = await post(G(), { name: 'perm0', description: 'x', default_member_permissions: '0' });
     assert.equal(zero.body.default_member_permissions, '0');
-    assertFormError(await post(G(), { name: 'perm', description: 'x', default_member_permissions: 'admin' }), ['default_member_permissions'], 'NUMBER_TYPE_COERCE');
-    assertFormError(await post(G(), { name: 'perm', description: 'x', default_member_permissions: (1n << 60n).toString() }), ['default_member_permissions'], 'NUMBER_TYPE_MAX');
+    assertFormError(
+      await post(G(), { name: 'perm', description: 'x', default_member_permissions: 'admin' }),
+      ['default_member_permissions'],
+      'NUMBER_TYPE_COERCE',
+    );
+    assertFormError(
+      await post(G(), { name: 'perm', description: 'x', default_member_permissions: (1n << 60n).toString() }),
+      ['default_member_permissions'],
+      'NUMBER_TYPE_MAX',
+    );
     await clearGlobal();
   });
 
@@ -266,7 +362,10 @@ describe('validation', () => {
     assert.equal(sixteenth.body.code, 30032);
     assert.equal((await post(G(), { name: 'User 3', type: 2 })).status, 200, 'overwriting an existing one is not a new command');
     assert.equal((await post(G(), { name: 'Message 0', type: 3 })).status, 201, 'limits are per type');
-    const tooMany = await put(G(), Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, description: 'x' })));
+    const tooMany = await put(
+      G(),
+      Array.from({ length: 101 }, (_, i) => ({ name: `c${i}`, description: 'x' })),
+    );
     assert.equal(tooMany.body.code, 30032);
     await clearGlobal();
   });
@@ -297,10 +396,19 @@ describe('validation', () => {
 describe('bulk overwrite', () => {
   test('keeps ids of commands matched by name and type, replaces the rest, in one transaction', async () => {
     await clearGlobal();
-    const first = await put(G(), [{ name: 'alpha', description: 'a' }, { name: 'beta', description: 'b' }, { name: 'Alpha', type: 2 }]);
+    const first = await put(G(), [
+      { name: 'alpha', description: 'a' },
+      { name: 'beta', description: 'b' },
+      { name: 'Alpha', type: 2 },
+    ]);
     assert.equal(first.status, 200, first.text);
     const [alpha, beta, ctxMenu] = first.body;
-    const second = await put(G(), [{ name: 'alpha', description: 'a' }, { name: 'gamma', description: 'g' }, { name: 'Alpha', type: 2 }, { id: beta.id, name: 'beta2', description: 'renamed by id' }]);
+    const second = await put(G(), [
+      { name: 'alpha', description: 'a' },
+      { name: 'gamma', description: 'g' },
+      { name: 'Alpha', type: 2 },
+      { id: beta.id, name: 'beta2', description: 'renamed by id' },
+    ]);
     assert.equal(second.status, 200, second.text);
     const byName = Object.fromEntries(second.body.map((c: any) => [`${c.type}:${c.name}`, c]));
     assert.equal(byName['1:alpha'].id, alpha.id);
@@ -313,9 +421,15 @@ describe('bulk overwrite', () => {
     assert.deepEqual(list.body.map((c: any) => c.name).sort(), ['Alpha', 'alpha', 'beta2', 'gamma']);
 
     // One bad item: nothing changes.
-    const bad = await put(G(), [{ name: 'delta', description: 'd' }, { name: 'Bad', description: 'x' }]);
+    const bad = await put(G(), [
+      { name: 'delta', description: 'd' },
+      { name: 'Bad', description: 'x' },
+    ]);
     assertFormError(bad, [1, 'name'], 'APPLICATION_COMMAND_INVALID_NAME');
-    const dup = await put(G(), [{ name: 'same', description: 'd' }, { name: 'same', description: 'x' }]);
+    const dup = await put(G(), [
+      { name: 'same', description: 'd' },
+      { name: 'same', description: 'x' },
+    ]);
     assertFormError(dup, [1], 'APPLICATION_COMMANDS_DUPLICATE_NAME');
     assertFormError(await put(G(), { name: 'x' }), [], 'LIST_TYPE_CONVERT');
     const after = await t.api(G(), asBot());
@@ -336,17 +450,26 @@ describe('guild commands', () => {
     const again = await post(GG(), { name: 'local', description: 'guild only 2' });
     assert.equal(again.status, 200);
     assert.equal(again.body.id, made.body.id);
-    assert.deepEqual((await t.api(GG(), asBot())).body.map((c: any) => c.id), [made.body.id]);
+    assert.deepEqual(
+      (await t.api(GG(), asBot())).body.map((c: any) => c.id),
+      [made.body.id],
+    );
     assert.equal((await post(G(), { name: 'local', description: 'same name globally' })).status, 201, 'global and guild scopes are separate');
     assert.equal((await t.api(`${G()}/${made.body.id}`, asBot())).body.code, 10063, 'a guild command is not reachable as global');
     const patched = await t.api(`${GG()}/${made.body.id}`, asBot({ method: 'PATCH', body: { description: 'patched' } }));
     assert.equal(patched.body.description, 'patched');
-    const bulk = await put(GG(), [{ name: 'local', description: 'bulk' }, { name: 'other', description: 'o' }]);
+    const bulk = await put(GG(), [
+      { name: 'local', description: 'bulk' },
+      { name: 'other', description: 'o' },
+    ]);
     assert.equal(bulk.body[0].id, made.body.id);
 
     const ctx = t.server.ctx;
     assert.deepEqual((await listCommandsFor(ctx, app, guild)).map((c) => c.name).sort(), ['local', 'local', 'other']);
-    assert.deepEqual((await listCommandsFor(ctx, app, null)).map((c) => c.name), ['local']);
+    assert.deepEqual(
+      (await listCommandsFor(ctx, app, null)).map((c) => c.name),
+      ['local'],
+    );
     assert.equal((await getCommand(ctx, app, made.body.id))?.guild_id, guild);
     assert.equal(await getCommand(ctx, app, '1'), null);
 
@@ -368,7 +491,13 @@ describe('permissions', () => {
     assert.equal(missing.body.code, 10066);
     assert.deepEqual((await t.api(`${GG()}/permissions`, asBot())).body, []);
 
-    const body = { permissions: [{ id: guild, type: 1, permission: false }, { id: t.world.users[1].id, type: 2, permission: true }, { id: (BigInt(guild) - 1n).toString(), type: 3, permission: true }] };
+    const body = {
+      permissions: [
+        { id: guild, type: 1, permission: false },
+        { id: t.world.users[1].id, type: 2, permission: true },
+        { id: (BigInt(guild) - 1n).toString(), type: 3, permission: true },
+      ],
+    };
     const byBot = await put(P_(cmd.id), body);
     assert.equal(byBot.status, 403);
     assert.equal(byBot.body.code, 20001);
@@ -403,7 +532,11 @@ describe('permissions', () => {
     assertFormError(tooMany, ['permissions'], 'BASE_TYPE_MAX_LENGTH');
     assertFormError(await put(P_(cmd.id), { permissions: [{ id: guild, type: 4, permission: true }] }, tok), ['permissions', 0, 'type'], 'BASE_TYPE_CHOICES');
     assertFormError(await put(P_(cmd.id), { permissions: [{ id: guild, type: 1 }] }, tok), ['permissions', 0, 'permission'], 'BASE_TYPE_REQUIRED');
-    assertFormError(await put(P_(cmd.id), { permissions: [{ id: '42', type: 1, permission: true }] }, tok), ['permissions', 0, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID');
+    assertFormError(
+      await put(P_(cmd.id), { permissions: [{ id: '42', type: 1, permission: true }] }, tok),
+      ['permissions', 0, 'id'],
+      'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID',
+    );
     assertFormError(await put(P_(cmd.id), {}, tok), ['permissions'], 'BASE_TYPE_REQUIRED');
     assert.equal((await put(P_('999'), body, tok)).body.code, 10063);
 
@@ -448,13 +581,23 @@ describe('command index and use checks', () => {
     const openCmd = (await getCommand(ctx, app, open.id))!;
     assert.equal(await canUseCommand(ctx, { command: openCmd, guildId: guild, userId: t.world.users[1].id, channelId: t.world.textChannelId }), false);
     assert.equal(await canUseCommand(ctx, { command: openCmd, guildId: guild, userId: t.world.users[1].id, channelId: t.world.voiceChannelId }), true);
-    assert.equal(await canUseCommand(ctx, { command: (await getCommand(ctx, app, admins.id))!, guildId: guild, userId: t.world.users[0].id }), true, 'the owner may use admin commands');
+    assert.equal(
+      await canUseCommand(ctx, { command: (await getCommand(ctx, app, admins.id))!, guildId: guild, userId: t.world.users[0].id }),
+      true,
+      'the owner may use admin commands',
+    );
 
     const noneYet = await t.api('/users/@me/application-command-index', { token: bob });
     assert.deepEqual(noneYet.body, { applications: [], application_commands: [], version: '0' });
-    await ctx.repos.store.db.insertInto('oauth_grants').values({ application_id: app, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: ctx.clock.now() }).execute();
+    await ctx.repos.store.db
+      .insertInto('oauth_grants')
+      .values({ application_id: app, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: ctx.clock.now() })
+      .execute();
     const userIndex = await t.api('/users/@me/application-command-index', { token: bob });
-    assert.deepEqual(userIndex.body.application_commands.map((c: any) => c.id), [userApp.id]);
+    assert.deepEqual(
+      userIndex.body.application_commands.map((c: any) => c.id),
+      [userApp.id],
+    );
     assert.equal(userIndex.body.applications[0].id, app);
     assert.equal(userIndex.body.version, userApp.version);
     assert.ok(dmOnly.id);
@@ -467,42 +610,91 @@ describe('command index and use checks', () => {
 });
 
 describe('robustness', () => {
-  const junk = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant([]), fc.constant({}), fc.constant('Bad Name'), fc.constant(1e300));
+  const junk = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.string(),
+    fc.boolean(),
+    fc.constant([]),
+    fc.constant({}),
+    fc.constant('Bad Name'),
+    fc.constant(1e300),
+  );
   const { option } = fc.letrec((tie) => ({
-    option: fc.record({
-      type: fc.oneof(fc.integer({ min: 0, max: 12 }), junk),
-      name: fc.oneof(fc.constantFrom('a', 'b', 'A', "it's"), junk),
-      description: fc.oneof(fc.constant('d'), junk),
-      required: fc.oneof(fc.boolean(), junk),
-      autocomplete: fc.oneof(fc.boolean(), junk),
-      choices: fc.oneof(fc.array(fc.record({ name: fc.oneof(fc.string(), junk), value: fc.oneof(fc.string(), fc.integer(), fc.double(), junk), name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'xx', '__proto__'), fc.oneof(fc.string(), junk)), junk) }, { requiredKeys: [] }), { maxLength: 3 }), junk),
-      options: fc.oneof(fc.array(tie('option'), { maxLength: 3 }), junk),
-      min_value: fc.oneof(fc.double(), junk), max_value: fc.oneof(fc.double(), junk),
-      min_length: fc.oneof(fc.integer(), junk), max_length: fc.oneof(fc.integer(), junk),
-      channel_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 20 }), { maxLength: 3 }), junk),
-      name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'de', 'xx'), fc.oneof(fc.string(), junk)), junk),
-    }, { requiredKeys: [] }),
+    option: fc.record(
+      {
+        type: fc.oneof(fc.integer({ min: 0, max: 12 }), junk),
+        name: fc.oneof(fc.constantFrom('a', 'b', 'A', "it's"), junk),
+        description: fc.oneof(fc.constant('d'), junk),
+        required: fc.oneof(fc.boolean(), junk),
+        autocomplete: fc.oneof(fc.boolean(), junk),
+        choices: fc.oneof(
+          fc.array(
+            fc.record(
+              {
+                name: fc.oneof(fc.string(), junk),
+                value: fc.oneof(fc.string(), fc.integer(), fc.double(), junk),
+                name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'xx', '__proto__'), fc.oneof(fc.string(), junk)), junk),
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 3 },
+          ),
+          junk,
+        ),
+        options: fc.oneof(fc.array(tie('option'), { maxLength: 3 }), junk),
+        min_value: fc.oneof(fc.double(), junk),
+        max_value: fc.oneof(fc.double(), junk),
+        min_length: fc.oneof(fc.integer(), junk),
+        max_length: fc.oneof(fc.integer(), junk),
+        channel_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 20 }), { maxLength: 3 }), junk),
+        name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'de', 'xx'), fc.oneof(fc.string(), junk)), junk),
+      },
+      { requiredKeys: [] },
+    ),
   }));
-  const command = fc.record({
-    type: fc.oneof(fc.integer({ min: 0, max: 5 }), junk), name: fc.oneof(fc.constantFrom('cmd', 'Cmd'), junk), description: fc.oneof(fc.constant('d'), junk),
-    options: fc.oneof(fc.array(option, { maxLength: 4 }), junk), default_member_permissions: fc.oneof(fc.constantFrom('0', '8', '-1', '99999999999999999999'), junk),
-    contexts: fc.oneof(fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 4 }), junk), integration_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 2 }), { maxLength: 3 }), junk),
-    handler: fc.oneof(fc.integer({ min: 0, max: 3 }), junk), nsfw: fc.oneof(fc.boolean(), junk), dm_permission: fc.oneof(fc.boolean(), junk),
-    name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'de', 'xx', 'constructor'), fc.oneof(fc.string(), junk)), junk),
-  }, { requiredKeys: [] });
+  const command = fc.record(
+    {
+      type: fc.oneof(fc.integer({ min: 0, max: 5 }), junk),
+      name: fc.oneof(fc.constantFrom('cmd', 'Cmd'), junk),
+      description: fc.oneof(fc.constant('d'), junk),
+      options: fc.oneof(fc.array(option, { maxLength: 4 }), junk),
+      default_member_permissions: fc.oneof(fc.constantFrom('0', '8', '-1', '99999999999999999999'), junk),
+      contexts: fc.oneof(fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 4 }), junk),
+      integration_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 2 }), { maxLength: 3 }), junk),
+      handler: fc.oneof(fc.integer({ min: 0, max: 3 }), junk),
+      nsfw: fc.oneof(fc.boolean(), junk),
+      dm_permission: fc.oneof(fc.boolean(), junk),
+      name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'de', 'xx', 'constructor'), fc.oneof(fc.string(), junk)), junk),
+    },
+    { requiredKeys: [] },
+  );
 
   test('validation only ever answers 50035', () => {
-    fc.assert(fc.property(fc.oneof(command, junk), fc.constantFrom('global', 'guild') as fc.Arbitrary<'global' | 'guild'>, (body, scope) => {
-      const c = new Checker();
-      validateCommand(c, body, [], { scope, defaultIntegrationTypes: [0] });
-      try { c.throwIfAny(); } catch (e) { if (!(e instanceof ApiError) || e.code !== 50035) throw e; }
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.oneof(command, junk), fc.constantFrom('global', 'guild') as fc.Arbitrary<'global' | 'guild'>, (body, scope) => {
+        const c = new Checker();
+        validateCommand(c, body, [], { scope, defaultIntegrationTypes: [0] });
+        try {
+          c.throwIfAny();
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.code !== 50035) throw e;
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   test('random bodies on the routes never give a 5xx', async () => {
     const samples = fc.sample(fc.oneof(command, junk, fc.array(command, { maxLength: 3 })), 60);
     for (const body of samples) {
-      for (const [method, path] of [['POST', G()], ['PUT', G()], ['POST', GG()], ['PUT', `${GG()}/${app}/permissions`]] as const) {
+      for (const [method, path] of [
+        ['POST', G()],
+        ['PUT', G()],
+        ['POST', GG()],
+        ['PUT', `${GG()}/${app}/permissions`],
+      ] as const) {
         const r = await t.api(path, { method, body, ...(path.endsWith('permissions') ? { token: alice } : asBot()) });
         assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} → ${r.status} ${r.text}`);
       }

@@ -30,10 +30,17 @@ async function answer(client: ShardClient, i: any): Promise<void> {
     await rest.executeWebhook(i.application_id, i.token, { content: answers.followUp });
   } else if (i.type === 2 && i.data.name === 'panel') {
     const [row] = answers.button.components;
-    await rest.createInteractionResponse(i.id, i.token, 4, { content: answers.panel, components: [{ type: 1, components: [{ type: 2, style: 1, customId: row.custom_id, label: row.label }] }] as never });
+    await rest.createInteractionResponse(i.id, i.token, 4, {
+      content: answers.panel,
+      components: [{ type: 1, components: [{ type: 2, style: 1, customId: row.custom_id, label: row.label }] }] as never,
+    });
   } else if (i.type === 2 && i.data.name === 'form') {
     // 0.16 predates modals: createInteractionResponse keeps only message fields, so the modal goes through its generic post.
-    await rest.post({ route: { method: 'POST', path: '/interactions/:id/:token/callback', params: { id: i.id, token: i.token } }, body: { type: 9, data: answers.modal }, useAuth: false } as never);
+    await rest.post({
+      route: { method: 'POST', path: '/interactions/:id/:token/callback', params: { id: i.id, token: i.token } },
+      body: { type: 9, data: answers.modal },
+      useAuth: false,
+    } as never);
   } else if (i.type === 3) {
     await rest.createInteractionResponse(i.id, i.token, 7, { content: answers.bumped, components: [] });
   } else if (i.type === 5) {
@@ -47,7 +54,11 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
   const ch = () => s.t.world.textChannelId;
 
   before(async () => {
-    client = new ShardClient(s.t.world.botToken, { isBot: true, gateway: { intents: INTENTS, reconnectDelay: 100 }, rest: { baseUrl: `${s.t.server.url}/api/v9` } } as never);
+    client = new ShardClient(s.t.world.botToken, {
+      isBot: true,
+      gateway: { intents: INTENTS, reconnectDelay: 100 },
+      rest: { baseUrl: `${s.t.server.url}/api/v9` },
+    } as never);
     client.on('raw', (p: { t?: string; d?: any }) => {
       if (p.t) s.dispatched.push(p.t);
       if (p.t === 'INTERACTION_CREATE') answer(client, p.d).catch((e) => s.errors.push(e));
@@ -63,21 +74,29 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     assert.equal((await client.rest.fetchMe()).id, s.t.world.botUserId);
   });
 
-  test('messages: a person\'s post arrives with content; an embed and a file go out and download byte for byte', async () => {
+  test("messages: a person's post arrives with content; an embed and a file go out and download byte for byte", async () => {
     const seen = waitEvent<[{ message: any }]>(client as never, 'messageCreate', ({ message }) => message.content === 'hi detritus');
     const posted = await s.person.post('hi detritus');
     const [{ message }] = await seen;
     assert.equal(message.id, posted.id);
     assert.equal(message.author.id, s.person.id);
 
-    const sent = await client.rest.createMessage(ch(), { content: 'with a file', embed: { title: 'Card', description: 'an embed' }, file: { filename: 'dot.png', value: PNG } });
+    const sent = await client.rest.createMessage(ch(), {
+      content: 'with a file',
+      embed: { title: 'Card', description: 'an embed' },
+      file: { filename: 'dot.png', value: PNG },
+    });
     await s.person.expectCard(ch(), sent.id);
   });
 
   test('reactions: createReaction, and messageReactionAdd for a person reacting', async () => {
     const msg = await client.rest.createMessage(ch(), { content: 'react here' });
     await client.rest.createReaction(ch(), msg.id, '🎉');
-    const seen = waitEvent<[{ messageId: string; userId: string; reaction: any }]>(client as never, 'messageReactionAdd', (p) => p.messageId === msg.id && p.userId === s.person.id);
+    const seen = waitEvent<[{ messageId: string; userId: string; reaction: any }]>(
+      client as never,
+      'messageReactionAdd',
+      (p) => p.messageId === msg.id && p.userId === s.person.id,
+    );
     await s.person.react(ch(), msg.id);
     const [p] = await seen;
     assert.equal(p.reaction.emoji.name, '👍');
@@ -91,7 +110,10 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     await client.rest.createMessage(thread.id, { content: 'in the thread' });
     const forum = await client.rest.createGuildChannel(s.t.world.guildId, { name: 'detritus-forum', type: 15 });
     // createChannelThread sends no `message` (0.16 predates forums): the post goes through the generic post.
-    const post: any = await client.rest.post({ route: { method: 'POST', path: '/channels/:channelId/threads', params: { channelId: forum.id } }, body: { name: 'First post', message: { content: 'forum body' } } } as never);
+    const post: any = await client.rest.post({
+      route: { method: 'POST', path: '/channels/:channelId/threads', params: { channelId: forum.id } },
+      body: { name: 'First post', message: { content: 'forum body' } },
+    } as never);
     assert.equal(post.parent_id, forum.id);
     assert.equal(await s.person.starter(post.id), 'forum body');
   });
@@ -121,7 +143,7 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     assert.deepEqual(s.errors, []);
   });
 
-  test('errors: DiscordHTTPError with Discord\'s code and status', async () => {
+  test("errors: DiscordHTTPError with Discord's code and status", async () => {
     const is = (code: number, status: number) => (e: any) => e instanceof DiscordHTTPError && e.code === code && e.response.statusCode === status;
     await assert.rejects(client.rest.fetchChannel('1'), is(10003, 404));
     await assert.rejects(client.rest.createMessage(ch(), { content: '' }), is(50006, 400));
@@ -131,7 +153,13 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     const msg = await client.rest.createMessage(ch(), { content: 'rate limit me' });
     const statuses: number[] = [];
     client.rest.raw.on('response', ({ response }: { response: { statusCode: number } }) => statuses.push(response.statusCode));
-    await throughA429(s.t, ch(), msg.id, () => client.rest.createReaction(ch(), msg.id, '👎'), () => statuses.includes(429));
+    await throughA429(
+      s.t,
+      ch(),
+      msg.id,
+      () => client.rest.createReaction(ch(), msg.id, '👎'),
+      () => statuses.includes(429),
+    );
     assert.equal(statuses.at(-1), 204, 'the retried request succeeded');
     const read = await client.rest.fetchMessage(ch(), msg.id);
     assert.ok(read.reactions.some((r: any) => r.emoji.name === '👎' && r.me));
@@ -141,7 +169,9 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     const resumed = waitEvent(client as never, 'gatewayResumed', () => true, 20_000);
     const missed = waitEvent<[{ message: any }]>(client as never, 'messageCreate', ({ message }) => message.content === 'while away', 20_000);
     const readies = s.dispatched.filter((x) => x === 'READY').length;
-    await dropAndResume(s.t, async () => { await s.person.post('while away'); });
+    await dropAndResume(s.t, async () => {
+      await s.person.post('while away');
+    });
     await Promise.all([resumed, missed]);
     assert.equal(s.dispatched.filter((x) => x === 'READY').length, readies, 'no new READY');
   });

@@ -14,16 +14,23 @@ import { compatRun, COMMANDS, answers, PNG, interactionRound, throughA429, dropA
 const INTENTS = Intents.Guilds | Intents.GuildMembers | Intents.GuildMessages | Intents.GuildMessageReactions | Intents.MessageContent;
 
 function newBot(token: string, baseUrl: string, events: EventEmitter) {
-  const on = (name: string) => (...args: unknown[]) => events.emit(name, ...args);
+  const on =
+    (name: string) =>
+    (...args: unknown[]) =>
+      events.emit(name, ...args);
   return createBot({
-    token, intents: INTENTS,
+    token,
+    intents: INTENTS,
     // Every field kept: discordeno drops what is not asked for.
     desiredProperties: createDesiredPropertiesObject({}, true) as never,
     rest: { token, proxy: { baseUrl } },
     // One shard: no need to wait between identifies; member requests answered as promises.
     gateway: { token, spawnShardDelay: 0, cache: { requestMembers: { enabled: true } } },
     events: {
-      raw: on('raw'), messageCreate: on('messageCreate'), reactionAdd: on('reactionAdd'), guildMemberUpdate: on('guildMemberUpdate'),
+      raw: on('raw'),
+      messageCreate: on('messageCreate'),
+      reactionAdd: on('reactionAdd'),
+      guildMemberUpdate: on('guildMemberUpdate'),
       interactionCreate: on('interactionCreate'),
     },
   });
@@ -77,8 +84,12 @@ describe('@discordeno/bot against Accord', { timeout: 60_000 }, () => {
   const id = (x: unknown) => String(x);
 
   before(async () => {
-    events.on('raw', (p: { t?: string }) => { if (p.t) s.dispatched.push(p.t); });
-    events.on('interactionCreate', (i) => { answer(bot, i).catch((e) => s.errors.push(e)); });
+    events.on('raw', (p: { t?: string }) => {
+      if (p.t) s.dispatched.push(p.t);
+    });
+    events.on('interactionCreate', (i) => {
+      answer(bot, i).catch((e) => s.errors.push(e));
+    });
     bot = newBot(s.t.world.botToken, `${s.t.server.url}/api`, events);
     const guild = waitEvent(events, 'raw', (p: { t?: string }) => p.t === 'GUILD_CREATE', 20_000);
     await bot.start();
@@ -92,14 +103,18 @@ describe('@discordeno/bot against Accord', { timeout: 60_000 }, () => {
     assert.equal(me.username, 'Dev Bot');
   });
 
-  test('messages: a person\'s post arrives with content; an embed and a file go out and download byte for byte', async () => {
+  test("messages: a person's post arrives with content; an embed and a file go out and download byte for byte", async () => {
     const seen = waitEvent<[any]>(events, 'messageCreate', (m) => m.content === 'hi discordeno');
     const posted = await s.person.post('hi discordeno');
     const [m] = await seen;
     assert.equal(id(m.id), posted.id);
     assert.equal(id(m.author.id), s.person.id);
 
-    const sent = await bot.helpers.sendMessage(ch(), { content: 'with a file', embeds: [{ title: 'Card', description: 'an embed' }], files: [{ name: 'dot.png', blob: new Blob([PNG]) }] });
+    const sent = await bot.helpers.sendMessage(ch(), {
+      content: 'with a file',
+      embeds: [{ title: 'Card', description: 'an embed' }],
+      files: [{ name: 'dot.png', blob: new Blob([PNG]) }],
+    });
     await s.person.expectCard(ch(), id(sent.id));
   });
 
@@ -149,26 +164,46 @@ describe('@discordeno/bot against Accord', { timeout: 60_000 }, () => {
     assert.deepEqual(s.errors, []);
   });
 
-  test('errors: an Error whose cause carries the status and Discord\'s code', async () => {
+  test("errors: an Error whose cause carries the status and Discord's code", async () => {
     await assert.rejects(bot.helpers.getChannel('1'), apiError(10003, 404));
     await assert.rejects(bot.helpers.sendMessage(ch(), {}), apiError(50006, 400));
   });
 
-  test('a 429: surfaced through a proxy base URL; waited out by discordeno\'s own queue', async () => {
+  test("a 429: surfaced through a proxy base URL; waited out by discordeno's own queue", async () => {
     const msg = await bot.helpers.sendMessage(ch(), { content: 'rate limit me' });
     // As configured (a proxy base URL): the 429 comes back as the error, with the platform's body.
     let surfaced: any = null;
-    await throughA429(s.t, ch(), id(msg.id), () => bot.helpers.addReaction(ch(), msg.id, '👎').catch((e) => { surfaced = e; }), () => surfaced !== null);
+    await throughA429(
+      s.t,
+      ch(),
+      id(msg.id),
+      () =>
+        bot.helpers.addReaction(ch(), msg.id, '👎').catch((e) => {
+          surfaced = e;
+        }),
+      () => surfaced !== null,
+    );
     assert.equal(surfaced.cause.status, 429);
     assert.equal(typeof JSON.parse(surfaced.cause.body).retry_after, 'number');
     // Its own queue (isProxied off): it meets the 429, waits Reset-After and succeeds.
     const waited: string[] = [];
     const logger = bot.rest.logger;
-    bot.rest.logger = { ...logger, debug: (...a: unknown[]) => { waited.push(a.map(String).join(' ')); } } as typeof logger;
+    bot.rest.logger = {
+      ...logger,
+      debug: (...a: unknown[]) => {
+        waited.push(a.map(String).join(' '));
+      },
+    } as typeof logger;
     bot.rest.isProxied = false;
     bot.rest.deleteQueueDelay = 1; // its idle queues would otherwise hold the process open for a minute
     try {
-      await throughA429(s.t, ch(), id(msg.id), () => bot.helpers.addReaction(ch(), msg.id, '🙂'), () => waited.some((l) => /was ratelimited/.test(l)));
+      await throughA429(
+        s.t,
+        ch(),
+        id(msg.id),
+        () => bot.helpers.addReaction(ch(), msg.id, '🙂'),
+        () => waited.some((l) => /was ratelimited/.test(l)),
+      );
     } finally {
       bot.rest.isProxied = true;
       bot.rest.logger = logger;
@@ -181,7 +216,9 @@ describe('@discordeno/bot against Accord', { timeout: 60_000 }, () => {
     const resumed = waitEvent(events, 'raw', (p: { t?: string }) => p.t === 'RESUMED', 20_000);
     const missed = waitEvent<[any]>(events, 'messageCreate', (m) => m.content === 'while away', 20_000);
     const readies = s.dispatched.filter((x) => x === 'READY').length;
-    await dropAndResume(s.t, async () => { await s.person.post('while away'); });
+    await dropAndResume(s.t, async () => {
+      await s.person.post('while away');
+    });
     await Promise.all([resumed, missed]);
     assert.equal(s.dispatched.filter((x) => x === 'READY').length, readies, 'no new READY');
   });

@@ -11,8 +11,12 @@ import { Client, GatewayDispatchEvents, GatewayIntentBits, InteractionType, Comp
 import { waitEvent } from './helpers/wait.js';
 import { compatRun, COMMANDS, answers, PNG, interactionRound, throughA429, dropAndResume } from './helpers/compat.js';
 
-const INTENTS = GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildMessages
-  | GatewayIntentBits.GuildMessageReactions | GatewayIntentBits.MessageContent;
+const INTENTS =
+  GatewayIntentBits.Guilds |
+  GatewayIntentBits.GuildMembers |
+  GatewayIntentBits.GuildMessages |
+  GatewayIntentBits.GuildMessageReactions |
+  GatewayIntentBits.MessageContent;
 
 /** The bot's answers to the shared command set (see helpers/compat.ts). */
 async function answer(api: API, i: APIInteraction): Promise<void> {
@@ -49,8 +53,12 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     rest = new REST({ api: `${s.t.server.url}/api`, version: '10' }).setToken(s.t.world.botToken);
     gateway = new WebSocketManager({ token: s.t.world.botToken, intents: INTENTS, rest });
     client = new Client({ rest, gateway });
-    gateway.on(WebSocketShardEvents.Dispatch, (p) => { s.dispatched.push(p.t); });
-    client.on(GatewayDispatchEvents.InteractionCreate, ({ data, api }) => { answer(api, data).catch((e) => s.errors.push(e)); });
+    gateway.on(WebSocketShardEvents.Dispatch, (p) => {
+      s.dispatched.push(p.t);
+    });
+    client.on(GatewayDispatchEvents.InteractionCreate, ({ data, api }) => {
+      answer(api, data).catch((e) => s.errors.push(e));
+    });
     const guild = waitEvent(client as never, GatewayDispatchEvents.GuildCreate, () => true, 20_000);
     await gateway.connect();
     await guild;
@@ -63,7 +71,7 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     assert.equal(me.bot, true);
   });
 
-  test('messages: a person\'s post arrives with content; an embed and a file go out and download byte for byte', async () => {
+  test("messages: a person's post arrives with content; an embed and a file go out and download byte for byte", async () => {
     const seen = waitEvent<[{ data: any }]>(client as never, GatewayDispatchEvents.MessageCreate, ({ data }) => data.content === 'hi core');
     const posted = await s.person.post('hi core');
     const [{ data }] = await seen;
@@ -71,7 +79,9 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     assert.equal(data.author.id, s.person.id);
 
     const sent = await client.api.channels.createMessage(ch(), {
-      content: 'with a file', embeds: [{ title: 'Card', description: 'an embed', color: 0x5865f2 }], files: [{ name: 'dot.png', data: PNG }],
+      content: 'with a file',
+      embeds: [{ title: 'Card', description: 'an embed', color: 0x5865f2 }],
+      files: [{ name: 'dot.png', data: PNG }],
     });
     await s.person.expectCard(ch(), sent.id);
   });
@@ -79,7 +89,11 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
   test('reactions: addMessageReaction, and MESSAGE_REACTION_ADD for a person reacting', async () => {
     const msg = await client.api.channels.createMessage(ch(), { content: 'react here' });
     await client.api.channels.addMessageReaction(ch(), msg.id, '🎉');
-    const seen = waitEvent<[{ data: any }]>(client as never, GatewayDispatchEvents.MessageReactionAdd, ({ data }) => data.message_id === msg.id && data.user_id === s.person.id);
+    const seen = waitEvent<[{ data: any }]>(
+      client as never,
+      GatewayDispatchEvents.MessageReactionAdd,
+      ({ data }) => data.message_id === msg.id && data.user_id === s.person.id,
+    );
     await s.person.react(ch(), msg.id);
     const [{ data }] = await seen;
     assert.equal(data.emoji.name, '👍');
@@ -110,7 +124,11 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
   test('roles: createRole, addRoleToMember seen as GUILD_MEMBER_UPDATE, removeRoleFromMember', async () => {
     const role = await client.api.guilds.createRole(s.t.world.guildId, { name: 'core role', color: 0x00ff00 });
     const bob = s.t.world.users[1].id;
-    const updated = waitEvent<[{ data: any }]>(client as never, GatewayDispatchEvents.GuildMemberUpdate, ({ data }) => data.user.id === bob && data.roles.includes(role.id));
+    const updated = waitEvent<[{ data: any }]>(
+      client as never,
+      GatewayDispatchEvents.GuildMemberUpdate,
+      ({ data }) => data.user.id === bob && data.roles.includes(role.id),
+    );
     await client.api.guilds.addRoleToMember(s.t.world.guildId, bob, role.id);
     await updated;
     await client.api.guilds.removeRoleFromMember(s.t.world.guildId, bob, role.id);
@@ -123,7 +141,7 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     assert.deepEqual(s.errors, []);
   });
 
-  test('errors: DiscordAPIError with Discord\'s code and status', async () => {
+  test("errors: DiscordAPIError with Discord's code and status", async () => {
     await assert.rejects(client.api.channels.get('1'), (e: unknown) => e instanceof DiscordAPIError && e.code === 10003 && e.status === 404);
     await assert.rejects(client.api.channels.createMessage(ch(), {}), (e: unknown) => e instanceof DiscordAPIError && e.code === 50006 && e.status === 400);
   });
@@ -134,7 +152,13 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     const statuses: number[] = [];
     rest.on(RESTEvents.RateLimited, (info) => limited.push(info));
     rest.on(RESTEvents.Response, (_req, res) => statuses.push(res.status));
-    await throughA429(s.t, ch(), msg.id, () => client.api.channels.addMessageReaction(ch(), msg.id, '👎'), () => statuses.includes(429));
+    await throughA429(
+      s.t,
+      ch(),
+      msg.id,
+      () => client.api.channels.addMessageReaction(ch(), msg.id, '👎'),
+      () => statuses.includes(429),
+    );
     assert.ok(limited.length > 0, 'it reported the rate limit');
     assert.equal(statuses.at(-1), 204, 'the retried request succeeded');
     assert.ok((await client.api.channels.getMessage(ch(), msg.id)).reactions?.some((r) => r.emoji.name === '👎' && r.me));
@@ -144,7 +168,9 @@ describe('@discordjs/core against Accord', { timeout: 60_000 }, () => {
     const resumed = waitEvent(gateway as never, WebSocketShardEvents.Resumed, () => true, 20_000);
     const missed = waitEvent<[{ data: any }]>(client as never, GatewayDispatchEvents.MessageCreate, ({ data }) => data.content === 'while away', 20_000);
     const readies = s.dispatched.filter((x) => x === 'READY').length;
-    await dropAndResume(s.t, async () => { await s.person.post('while away'); });
+    await dropAndResume(s.t, async () => {
+      await s.person.post('while away');
+    });
     await Promise.all([resumed, missed]);
     assert.equal(s.dispatched.filter((x) => x === 'READY').length, readies, 'no new READY');
     assert.ok(s.dispatched.includes('RESUMED'));

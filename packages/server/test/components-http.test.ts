@@ -18,14 +18,23 @@ test('a Components V2 message is accepted, numbered, stored and served back', as
     flags: V2,
     components: [
       text('# Title'),
-      { type: 17, accent_color: 0x5865f2, components: [text('inside'), { type: 14, divider: true, spacing: 1 }, { type: 9, components: [text('a section')], accessory: button('sec') }] },
+      {
+        type: 17,
+        accent_color: 0x5865f2,
+        components: [text('inside'), { type: 14, divider: true, spacing: 1 }, { type: 9, components: [text('a section')], accessory: button('sec') }],
+      },
       { type: 1, components: [button('row')] },
     ],
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.flags & V2, V2);
   const ids: number[] = [];
-  const walk = (cs: any[]) => cs.forEach((c) => { ids.push(c.id); if (c.components) walk(c.components); if (c.accessory) walk([c.accessory]); });
+  const walk = (cs: any[]) =>
+    cs.forEach((c) => {
+      ids.push(c.id);
+      if (c.components) walk(c.components);
+      if (c.accessory) walk([c.accessory]);
+    });
   walk(res.body.components);
   assert.equal(new Set(ids).size, ids.length, 'ids unique across levels');
   const again = await t.api(`/channels/${t.world.textChannelId}/messages/${res.body.id}`, { token: t.world.botToken, bot: true });
@@ -33,7 +42,12 @@ test('a Components V2 message is accepted, numbered, stored and served back', as
 });
 
 test('Components V2 refuses content, embeds, poll and stickers beside the flag', async () => {
-  for (const extra of [{ content: 'hi' }, { embeds: [{ title: 'x' }] }, { poll: { question: { text: 'q' }, answers: [{ poll_media: { text: 'a' } }] } }, { sticker_ids: ['1'] }]) {
+  for (const extra of [
+    { content: 'hi' },
+    { embeds: [{ title: 'x' }] },
+    { poll: { question: { text: 'q' }, answers: [{ poll_media: { text: 'a' } }] } },
+    { sticker_ids: ['1'] },
+  ]) {
     const res = await send({ flags: V2, components: [text('x')], ...extra });
     assert.equal(res.status, 400, JSON.stringify(extra));
     assert.equal(res.body.code, 50035);
@@ -50,9 +64,16 @@ test('Components V2 counts at most 40 components across all levels', async () =>
 
 test('Components V2 shows attachments only through media gallery, thumbnail or file references', async () => {
   const form = new FormData();
-  form.append('payload_json', JSON.stringify({ flags: V2, attachments: [{ id: 0, filename: 'a.txt' }], components: [{ type: 13, file: { url: 'attachment://a.txt' } }] }));
+  form.append(
+    'payload_json',
+    JSON.stringify({ flags: V2, attachments: [{ id: 0, filename: 'a.txt' }], components: [{ type: 13, file: { url: 'attachment://a.txt' } }] }),
+  );
   form.append('files[0]', new Blob([Buffer.from('hello')]), 'a.txt');
-  const ok = await fetch(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/messages`, { method: 'POST', headers: { authorization: `Bot ${t.world.botToken}` }, body: form });
+  const ok = await fetch(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bot ${t.world.botToken}` },
+    body: form,
+  });
   assert.equal(ok.status, 200);
   const missing = await send({ flags: V2, components: [{ type: 13, file: { url: 'attachment://nope.txt' } }] });
   assert.equal(missing.status, 400);

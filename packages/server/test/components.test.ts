@@ -2,7 +2,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ApiError, type ErrorTree } from '../src/core/errors.js';
-import { validateMessageComponents, validateModal, modalSubmitShape, submittedValues, type MessageComponentOpts } from '../src/services/apps/components/index.js';
+import {
+  validateMessageComponents,
+  validateModal,
+  modalSubmitShape,
+  submittedValues,
+  type MessageComponentOpts,
+} from '../src/services/apps/components/index.js';
 
 const V2 = 1 << 15;
 type P = (string | number)[];
@@ -17,28 +23,56 @@ function leafAt(tree: ErrorTree | undefined, path: P) {
 /** Runs fn, expects 50035 with `code` at exactly `path`. */
 function fails(fn: () => unknown, path: P, code: string) {
   let err: unknown;
-  try { fn(); } catch (e) { err = e; }
+  try {
+    fn();
+  } catch (e) {
+    err = e;
+  }
   assert.ok(err instanceof ApiError, `expected an ApiError at ${path.join('.')} (${code}), got ${err === undefined ? 'success' : String(err)}`);
   assert.equal(err.code, 50035);
   assert.equal(err.status, 400);
   const leaves = leafAt(err.errors, path);
-  assert.ok(leaves?.some((l) => l.code === code), `expected ${code} at ${path.join('.')}, got ${JSON.stringify(err.errors)}`);
+  assert.ok(
+    leaves?.some((l) => l.code === code),
+    `expected ${code} at ${path.join('.')}, got ${JSON.stringify(err.errors)}`,
+  );
 }
 
 const legacy = (components: unknown, opts: Partial<MessageComponentOpts> = {}) => validateMessageComponents(components, { flags: 0, ...opts });
 const v2 = (components: unknown, opts: Partial<MessageComponentOpts> = {}) => validateMessageComponents(components, { flags: V2, ...opts });
 const row = (...components: unknown[]) => ({ type: 1, components });
 const btn = (custom_id: string, extra: Record<string, unknown> = {}) => ({ type: 2, style: 1, label: custom_id, custom_id, ...extra });
-const sel = (custom_id: string, extra: Record<string, unknown> = {}) => ({ type: 3, custom_id, options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }], ...extra });
+const sel = (custom_id: string, extra: Record<string, unknown> = {}) => ({
+  type: 3,
+  custom_id,
+  options: [
+    { label: 'A', value: 'a' },
+    { label: 'B', value: 'b' },
+  ],
+  ...extra,
+});
 const text = (content: string) => ({ type: 10, content });
 
 describe('legacy message components', () => {
   test('rows of buttons and a select are accepted; ids are assigned in reading order; leaves list interactive parts', () => {
     const r = legacy([row(btn('a'), btn('b'), { type: 2, style: 5, label: 'site', url: 'https://example.com' }), row(sel('s'))]);
-    assert.deepEqual(r.components.map((c) => c.id), [1, 5]);
-    assert.deepEqual((r.components[0].components as any[]).map((c) => c.id), [2, 3, 4]);
+    assert.deepEqual(
+      r.components.map((c) => c.id),
+      [1, 5],
+    );
+    assert.deepEqual(
+      (r.components[0].components as any[]).map((c) => c.id),
+      [2, 3, 4],
+    );
     assert.equal((r.components[1].components as any[])[0].id, 6);
-    assert.deepEqual(r.leaves.map((l) => [l.custom_id, l.type, l.id]), [['a', 2, 2], ['b', 2, 3], ['s', 3, 6]]);
+    assert.deepEqual(
+      r.leaves.map((l) => [l.custom_id, l.type, l.id]),
+      [
+        ['a', 2, 2],
+        ['b', 2, 3],
+        ['s', 3, 6],
+      ],
+    );
     assert.equal((r.components[0].components as any[])[2].url, 'https://example.com');
   });
 
@@ -50,7 +84,10 @@ describe('legacy message components', () => {
   test('explicit ids are kept and auto ids skip them; duplicates are refused', () => {
     const r = legacy([row(btn('a', { id: 2 }), btn('b'))]);
     assert.equal(r.components[0].id, 1);
-    assert.deepEqual((r.components[0].components as any[]).map((c) => c.id), [2, 3]);
+    assert.deepEqual(
+      (r.components[0].components as any[]).map((c) => c.id),
+      [2, 3],
+    );
     fails(() => legacy([row(btn('a', { id: 7 }), btn('b', { id: 7 }))]), ['components', 0, 'components', 1, 'id'], 'COMPONENT_ID_DUPLICATED');
     fails(() => legacy([row(btn('a', { id: -1 }))]), ['components', 0, 'components', 0, 'id'], 'NUMBER_TYPE_MIN');
   });
@@ -129,8 +166,26 @@ describe('legacy message components', () => {
     fails(() => legacy([row(sel('s', { options: many }))]), [...at, 'options'], 'BASE_TYPE_BAD_LENGTH');
     fails(() => legacy([row(sel('s', { options: [{ value: 'a' }] }))]), [...at, 'options', 0, 'label'], 'BASE_TYPE_REQUIRED');
     fails(() => legacy([row(sel('s', { options: [{ label: 'a', value: 'x'.repeat(101) }] }))]), [...at, 'options', 0, 'value'], 'BASE_TYPE_BAD_LENGTH');
-    fails(() => legacy([row(sel('s', { options: [{ label: 'a', value: 'a', description: 'x'.repeat(101) }] }))]), [...at, 'options', 0, 'description'], 'BASE_TYPE_MAX_LENGTH');
-    fails(() => legacy([row(sel('s', { options: [{ label: 'a', value: 'a' }, { label: 'b', value: 'a' }] }))]), [...at, 'options', 1, 'value'], 'SELECT_COMPONENT_OPTION_VALUE_DUPLICATED');
+    fails(
+      () => legacy([row(sel('s', { options: [{ label: 'a', value: 'a', description: 'x'.repeat(101) }] }))]),
+      [...at, 'options', 0, 'description'],
+      'BASE_TYPE_MAX_LENGTH',
+    );
+    fails(
+      () =>
+        legacy([
+          row(
+            sel('s', {
+              options: [
+                { label: 'a', value: 'a' },
+                { label: 'b', value: 'a' },
+              ],
+            }),
+          ),
+        ]),
+      [...at, 'options', 1, 'value'],
+      'SELECT_COMPONENT_OPTION_VALUE_DUPLICATED',
+    );
     fails(() => legacy([row(sel('s', { placeholder: 'x'.repeat(151) }))]), [...at, 'placeholder'], 'BASE_TYPE_MAX_LENGTH');
     fails(() => legacy([row(sel('s', { min_values: 26 }))]), [...at, 'min_values'], 'NUMBER_TYPE_MAX');
     fails(() => legacy([row(sel('s', { max_values: 0 }))]), [...at, 'max_values'], 'NUMBER_TYPE_MIN');
@@ -147,10 +202,42 @@ describe('legacy message components', () => {
     const at = ['components', 0, 'components', 0];
     const ok = legacy([row({ type: 5, custom_id: 'u', default_values: [{ id: '1', type: 'user' }] })]);
     assert.deepEqual((ok.components[0].components as any[])[0].default_values, [{ id: '1', type: 'user' }]);
-    legacy([row({ type: 7, custom_id: 'm', max_values: 2, default_values: [{ id: '1', type: 'user' }, { id: '2', type: 'role' }] })]);
-    fails(() => legacy([row({ type: 5, custom_id: 'u', default_values: [{ id: '1', type: 'role' }] })]), [...at, 'default_values', 0, 'type'], 'BASE_TYPE_CHOICES');
-    fails(() => legacy([row({ type: 6, custom_id: 'r', default_values: [{ id: 'x', type: 'role' }] })]), [...at, 'default_values', 0, 'id'], 'NUMBER_TYPE_COERCE');
-    fails(() => legacy([row({ type: 5, custom_id: 'u', default_values: [{ id: '1', type: 'user' }, { id: '2', type: 'user' }] })]), [...at, 'default_values'], 'BASE_TYPE_BAD_LENGTH');
+    legacy([
+      row({
+        type: 7,
+        custom_id: 'm',
+        max_values: 2,
+        default_values: [
+          { id: '1', type: 'user' },
+          { id: '2', type: 'role' },
+        ],
+      }),
+    ]);
+    fails(
+      () => legacy([row({ type: 5, custom_id: 'u', default_values: [{ id: '1', type: 'role' }] })]),
+      [...at, 'default_values', 0, 'type'],
+      'BASE_TYPE_CHOICES',
+    );
+    fails(
+      () => legacy([row({ type: 6, custom_id: 'r', default_values: [{ id: 'x', type: 'role' }] })]),
+      [...at, 'default_values', 0, 'id'],
+      'NUMBER_TYPE_COERCE',
+    );
+    fails(
+      () =>
+        legacy([
+          row({
+            type: 5,
+            custom_id: 'u',
+            default_values: [
+              { id: '1', type: 'user' },
+              { id: '2', type: 'user' },
+            ],
+          }),
+        ]),
+      [...at, 'default_values'],
+      'BASE_TYPE_BAD_LENGTH',
+    );
     fails(() => legacy([row({ type: 8, custom_id: 'c', channel_types: [0, 99] })]), [...at, 'channel_types', 1], 'BASE_TYPE_CHOICES');
     const ch = legacy([row({ type: 8, custom_id: 'c', channel_types: [0, 2] })]);
     assert.deepEqual((ch.components[0].components as any[])[0].channel_types, [0, 2]);
@@ -158,27 +245,42 @@ describe('legacy message components', () => {
 });
 
 describe('Components V2 messages', () => {
-  const attachments = [{ filename: 'cat.png', id: '55', url: 'http://cdn/cat.png', proxy_url: 'http://cdn/cat.png', content_type: 'image/png', width: 10, height: 20, size: 99 }, { filename: 'notes.txt' }];
+  const attachments = [
+    { filename: 'cat.png', id: '55', url: 'http://cdn/cat.png', proxy_url: 'http://cdn/cat.png', content_type: 'image/png', width: 10, height: 20, size: 99 },
+    { filename: 'notes.txt' },
+  ];
 
   test('a full layout is accepted; attachment references are resolved; ids cover every level', () => {
-    const r = v2([
-      text('# Title'),
-      {
-        type: 17, accent_color: 0xff0000, components: [
-          { type: 9, components: [text('a'), text('b')], accessory: { type: 11, media: { url: 'attachment://cat.png' }, description: 'a cat' } },
-          { type: 9, components: [text('c')], accessory: btn('sec') },
-          { type: 14, divider: false, spacing: 2 },
-          { type: 12, items: [{ media: { url: 'https://example.com/x.png' } }, { media: { url: 'attachment://cat.png' }, spoiler: true }] },
-          { type: 13, file: { url: 'attachment://notes.txt' } },
-          row(btn('go')),
-        ],
-      },
-      { type: 13, file: { url: 'attachment://cat.png' }, spoiler: true },
-    ], { attachments });
+    const r = v2(
+      [
+        text('# Title'),
+        {
+          type: 17,
+          accent_color: 0xff0000,
+          components: [
+            { type: 9, components: [text('a'), text('b')], accessory: { type: 11, media: { url: 'attachment://cat.png' }, description: 'a cat' } },
+            { type: 9, components: [text('c')], accessory: btn('sec') },
+            { type: 14, divider: false, spacing: 2 },
+            { type: 12, items: [{ media: { url: 'https://example.com/x.png' } }, { media: { url: 'attachment://cat.png' }, spoiler: true }] },
+            { type: 13, file: { url: 'attachment://notes.txt' } },
+            row(btn('go')),
+          ],
+        },
+        { type: 13, file: { url: 'attachment://cat.png' }, spoiler: true },
+      ],
+      { attachments },
+    );
     const ids: number[] = [];
-    const walk = (c: any) => { ids.push(c.id); (c.components ?? []).forEach(walk); if (c.accessory) walk(c.accessory); };
+    const walk = (c: any) => {
+      ids.push(c.id);
+      (c.components ?? []).forEach(walk);
+      if (c.accessory) walk(c.accessory);
+    };
     r.components.forEach(walk);
-    assert.deepEqual(ids, Array.from({ length: ids.length }, (_, i) => i + 1));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: ids.length }, (_, i) => i + 1),
+    );
     assert.equal(ids.length, 15);
     const container = r.components[1] as any;
     assert.equal(container.accent_color, 0xff0000);
@@ -192,7 +294,10 @@ describe('Components V2 messages', () => {
     assert.equal(file.name, 'cat.png');
     assert.equal(file.size, 99);
     assert.equal(file.file.url, 'http://cdn/cat.png');
-    assert.deepEqual(r.leaves.map((l) => l.custom_id), ['sec', 'go']);
+    assert.deepEqual(
+      r.leaves.map((l) => l.custom_id),
+      ['sec', 'go'],
+    );
   });
 
   test('content, embeds, poll and stickers are refused beside the flag (paths beside components)', () => {
@@ -200,7 +305,11 @@ describe('Components V2 messages', () => {
     fails(() => v2([text('x')], { hasEmbeds: true }), ['embeds'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2');
     fails(() => v2([text('x')], { hasPoll: true }), ['poll'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2');
     fails(() => v2([text('x')], { hasStickers: true }), ['sticker_ids'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2');
-    fails(() => validateMessageComponents([text('x')], { flags: V2, hasContent: true }, ['data', 'components']), ['data', 'content'], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2');
+    fails(
+      () => validateMessageComponents([text('x')], { flags: V2, hasContent: true }, ['data', 'components']),
+      ['data', 'content'],
+      'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+    );
     // Without the flag they are fine.
     legacy([row(btn('a'))], { hasContent: true, hasEmbeds: true, hasPoll: true, hasStickers: true });
   });
@@ -224,11 +333,19 @@ describe('Components V2 messages', () => {
   });
 
   test('sections: 1-3 text displays and a button or thumbnail accessory', () => {
-    fails(() => v2([{ type: 9, components: [text('a'), text('b'), text('c'), text('d')], accessory: btn('x') }]), ['components', 0, 'components'], 'BASE_TYPE_BAD_LENGTH');
+    fails(
+      () => v2([{ type: 9, components: [text('a'), text('b'), text('c'), text('d')], accessory: btn('x') }]),
+      ['components', 0, 'components'],
+      'BASE_TYPE_BAD_LENGTH',
+    );
     fails(() => v2([{ type: 9, components: [text('a')] }]), ['components', 0, 'accessory'], 'BASE_TYPE_REQUIRED');
     fails(() => v2([{ type: 9, components: [text('a')], accessory: sel('s') }]), ['components', 0, 'accessory'], 'UNION_TYPE_CHOICES');
     fails(() => v2([{ type: 9, components: [btn('q')], accessory: btn('x') }]), ['components', 0, 'components', 0], 'UNION_TYPE_CHOICES');
-    fails(() => v2([{ type: 9, components: [text('a')], accessory: { type: 11, media: { url: 'https://x.y/a.png' }, description: 'x'.repeat(1025) } }]), ['components', 0, 'accessory', 'description'], 'BASE_TYPE_MAX_LENGTH');
+    fails(
+      () => v2([{ type: 9, components: [text('a')], accessory: { type: 11, media: { url: 'https://x.y/a.png' }, description: 'x'.repeat(1025) } }]),
+      ['components', 0, 'accessory', 'description'],
+      'BASE_TYPE_MAX_LENGTH',
+    );
     fails(() => v2([{ type: 9, components: [text('a')], accessory: { type: 11 } }]), ['components', 0, 'accessory', 'media'], 'BASE_TYPE_REQUIRED');
   });
 
@@ -244,13 +361,21 @@ describe('Components V2 messages', () => {
     fails(() => v2([{ type: 12, items: Array(11).fill(item) }]), ['components', 0, 'items'], 'BASE_TYPE_BAD_LENGTH');
     fails(() => v2([{ type: 12, items: [{ ...item, description: 'x'.repeat(1025) }] }]), ['components', 0, 'items', 0, 'description'], 'BASE_TYPE_MAX_LENGTH');
     fails(() => v2([{ type: 12, items: [{ media: { url: 'ftp://x' } }] }]), ['components', 0, 'items', 0, 'media', 'url'], 'URL_TYPE_INVALID_URL');
-    fails(() => v2([{ type: 12, items: [{ media: { url: 'attachment://missing.png' } }] }], { attachments }), ['components', 0, 'items', 0, 'media', 'url'], 'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND');
+    fails(
+      () => v2([{ type: 12, items: [{ media: { url: 'attachment://missing.png' } }] }], { attachments }),
+      ['components', 0, 'items', 0, 'media', 'url'],
+      'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND',
+    );
     fails(() => v2([{ type: 12, items: [{}] }]), ['components', 0, 'items', 0, 'media'], 'BASE_TYPE_REQUIRED');
   });
 
   test('file: attachment:// of an uploaded attachment only', () => {
     fails(() => v2([{ type: 13, file: { url: 'https://x.y/a.txt' } }]), ['components', 0, 'file', 'url'], 'UNFURLED_MEDIA_ITEM_ATTACHMENT_REQUIRED');
-    fails(() => v2([{ type: 13, file: { url: 'attachment://nope.txt' } }], { attachments }), ['components', 0, 'file', 'url'], 'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND');
+    fails(
+      () => v2([{ type: 13, file: { url: 'attachment://nope.txt' } }], { attachments }),
+      ['components', 0, 'file', 'url'],
+      'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND',
+    );
     fails(() => v2([{ type: 13, file: { url: 'attachment://notes.txt' } }]), ['components', 0, 'file', 'url'], 'UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND');
     fails(() => v2([{ type: 13 }]), ['components', 0, 'file'], 'BASE_TYPE_REQUIRED');
     // Echoing back a stored message's component (its resolved url) still names the attachment.
@@ -271,7 +396,11 @@ describe('Components V2 messages', () => {
 
   test('several errors are reported together', () => {
     let err: any;
-    try { v2([text(''), { type: 14, spacing: 9 }]); } catch (e) { err = e; }
+    try {
+      v2([text(''), { type: 14, spacing: 9 }]);
+    } catch (e) {
+      err = e;
+    }
     assert.ok(leafAt(err.errors, ['components', 0, 'content']));
     assert.ok(leafAt(err.errors, ['components', 1, 'spacing']));
   });
@@ -284,21 +413,42 @@ describe('modals', () => {
   const D = ['data', 'components'];
 
   test('every allowed component is accepted and numbered', () => {
-    const m = validateModal(modal([
-      text('Intro'),
-      label(input('name', { min_length: 2, max_length: 10, placeholder: 'you', value: 'Al' }), { description: 'Your name' }),
-      label(sel('color')),
-      label({ type: 5, custom_id: 'who', max_values: 3 }),
-      label({ type: 19, custom_id: 'files', min_values: 1, max_values: 3, file_types: ['image', '.pdf'] }),
-      label({ type: 21, custom_id: 'radio', options: [{ label: 'Yes', value: 'y' }, { label: 'No', value: 'n', default: true }] }),
-      label({ type: 22, custom_id: 'boxes', options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }], min_values: 0, max_values: 2 }),
-      label({ type: 23, custom_id: 'agree', default: true }),
-      row(input('legacy', { label: 'Old style', style: 2 })),
-    ]));
+    const m = validateModal(
+      modal([
+        text('Intro'),
+        label(input('name', { min_length: 2, max_length: 10, placeholder: 'you', value: 'Al' }), { description: 'Your name' }),
+        label(sel('color')),
+        label({ type: 5, custom_id: 'who', max_values: 3 }),
+        label({ type: 19, custom_id: 'files', min_values: 1, max_values: 3, file_types: ['image', '.pdf'] }),
+        label({
+          type: 21,
+          custom_id: 'radio',
+          options: [
+            { label: 'Yes', value: 'y' },
+            { label: 'No', value: 'n', default: true },
+          ],
+        }),
+        label({
+          type: 22,
+          custom_id: 'boxes',
+          options: [
+            { label: 'A', value: 'a' },
+            { label: 'B', value: 'b' },
+          ],
+          min_values: 0,
+          max_values: 2,
+        }),
+        label({ type: 23, custom_id: 'agree', default: true }),
+        row(input('legacy', { label: 'Old style', style: 2 })),
+      ]),
+    );
     assert.equal(m.custom_id, 'm');
     assert.equal(m.title, 'Title');
     assert.equal(m.components.length, 9);
-    assert.deepEqual(m.components.slice(0, 3).map((c) => c.id), [1, 2, 4]);
+    assert.deepEqual(
+      m.components.slice(0, 3).map((c) => c.id),
+      [1, 2, 4],
+    );
     assert.equal((m.components[1] as any).component.id, 3);
     assert.equal((m.components[1] as any).description, 'Your name');
     assert.equal((m.components[8] as any).components[0].label, 'Old style');
@@ -344,7 +494,14 @@ describe('modals', () => {
   });
 
   test('selects, radio groups, checkboxes and file uploads only inside a Label', () => {
-    for (const c of [sel('s'), { type: 19, custom_id: 'f' }, { type: 21, custom_id: 'r', options: [] }, { type: 22, custom_id: 'g', options: [] }, { type: 23, custom_id: 'c' }, input('t')]) {
+    for (const c of [
+      sel('s'),
+      { type: 19, custom_id: 'f' },
+      { type: 21, custom_id: 'r', options: [] },
+      { type: 22, custom_id: 'g', options: [] },
+      { type: 23, custom_id: 'c' },
+      input('t'),
+    ]) {
       fails(() => validateModal(modal([c])), [...D, 0], 'UNION_TYPE_CHOICES');
     }
   });
@@ -373,8 +530,16 @@ describe('modals', () => {
     const opts = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `L${i}`, value: `v${i}` }));
     fails(() => validateModal(modal([label({ type: 21, custom_id: 'r', options: opts(1) })])), [...at, 'options'], 'BASE_TYPE_BAD_LENGTH');
     fails(() => validateModal(modal([label({ type: 21, custom_id: 'r', options: opts(11) })])), [...at, 'options'], 'BASE_TYPE_BAD_LENGTH');
-    fails(() => validateModal(modal([label({ type: 21, custom_id: 'r', options: opts(2).map((o) => ({ ...o, default: true })) })])), [...at, 'options'], 'RADIO_GROUP_TOO_MANY_DEFAULTS');
-    fails(() => validateModal(modal([label({ type: 21, custom_id: 'r', options: [{ label: 'a' }, { label: 'b', value: 'b' }] })])), [...at, 'options', 0, 'value'], 'BASE_TYPE_REQUIRED');
+    fails(
+      () => validateModal(modal([label({ type: 21, custom_id: 'r', options: opts(2).map((o) => ({ ...o, default: true })) })])),
+      [...at, 'options'],
+      'RADIO_GROUP_TOO_MANY_DEFAULTS',
+    );
+    fails(
+      () => validateModal(modal([label({ type: 21, custom_id: 'r', options: [{ label: 'a' }, { label: 'b', value: 'b' }] })])),
+      [...at, 'options', 0, 'value'],
+      'BASE_TYPE_REQUIRED',
+    );
   });
 
   test('checkbox group: 1-10 options, min/max values; checkbox: custom_id, default', () => {
@@ -383,7 +548,11 @@ describe('modals', () => {
     fails(() => validateModal(modal([label({ type: 22, custom_id: 'g', options: opts(11) })])), [...at, 'options'], 'BASE_TYPE_BAD_LENGTH');
     fails(() => validateModal(modal([label({ type: 22, custom_id: 'g', options: [] })])), [...at, 'options'], 'BASE_TYPE_BAD_LENGTH');
     fails(() => validateModal(modal([label({ type: 22, custom_id: 'g', options: opts(2), max_values: 3 })])), [...at, 'max_values'], 'NUMBER_TYPE_MAX');
-    fails(() => validateModal(modal([label({ type: 22, custom_id: 'g', options: opts(3), min_values: 3, max_values: 2 })])), [...at, 'min_values'], 'NUMBER_TYPE_MAX');
+    fails(
+      () => validateModal(modal([label({ type: 22, custom_id: 'g', options: opts(3), min_values: 3, max_values: 2 })])),
+      [...at, 'min_values'],
+      'NUMBER_TYPE_MAX',
+    );
     fails(() => validateModal(modal([label({ type: 22, custom_id: 'g', options: opts(3), min_values: 11 })])), [...at, 'min_values'], 'NUMBER_TYPE_MAX');
     fails(() => validateModal(modal([label({ type: 23 })])), [...at, 'custom_id'], 'BASE_TYPE_REQUIRED');
     fails(() => validateModal(modal([label({ type: 23, custom_id: 'c', default: 'yes' })])), [...at, 'default'], 'BOOLEAN_TYPE_COERCE');
@@ -396,15 +565,53 @@ describe('modals', () => {
 
 describe('modal submissions', () => {
   const m = validateModal({
-    custom_id: 'm', title: 'T', components: [
+    custom_id: 'm',
+    title: 'T',
+    components: [
       { type: 10, content: 'hi' },
       { type: 18, label: 'Name', component: { type: 4, custom_id: 'name', style: 1, min_length: 2, max_length: 5 } },
       { type: 18, label: 'Bio', component: { type: 4, custom_id: 'bio', style: 2, required: false } },
-      { type: 18, label: 'Color', component: { type: 3, custom_id: 'color', options: [{ label: 'Red', value: 'r' }, { label: 'Blue', value: 'b' }], max_values: 2 } },
+      {
+        type: 18,
+        label: 'Color',
+        component: {
+          type: 3,
+          custom_id: 'color',
+          options: [
+            { label: 'Red', value: 'r' },
+            { label: 'Blue', value: 'b' },
+          ],
+          max_values: 2,
+        },
+      },
       { type: 18, label: 'Who', component: { type: 5, custom_id: 'who', required: false } },
       { type: 18, label: 'Files', component: { type: 19, custom_id: 'files', max_values: 2 } },
-      { type: 18, label: 'Pick', component: { type: 21, custom_id: 'radio', options: [{ label: 'Y', value: 'y' }, { label: 'N', value: 'n' }] } },
-      { type: 18, label: 'Boxes', component: { type: 22, custom_id: 'boxes', options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }], min_values: 0, max_values: 1 } },
+      {
+        type: 18,
+        label: 'Pick',
+        component: {
+          type: 21,
+          custom_id: 'radio',
+          options: [
+            { label: 'Y', value: 'y' },
+            { label: 'N', value: 'n' },
+          ],
+        },
+      },
+      {
+        type: 18,
+        label: 'Boxes',
+        component: {
+          type: 22,
+          custom_id: 'boxes',
+          options: [
+            { label: 'A', value: 'a' },
+            { label: 'B', value: 'b' },
+          ],
+          min_values: 0,
+          max_values: 1,
+        },
+      },
       { type: 18, label: 'Agree', component: { type: 23, custom_id: 'agree' } },
       { type: 1, components: [{ type: 4, custom_id: 'old', style: 1, label: 'Old', required: false }] },
     ],
@@ -464,47 +671,90 @@ describe('modal submissions', () => {
 
 describe('robustness', () => {
   /** Component-ish values: mostly valid shapes with fields swapped for junk, nested a few levels. */
-  const junk = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant([]), fc.constant({}), fc.constant(-1), fc.constant(1e20));
+  const junk = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.string(),
+    fc.boolean(),
+    fc.constant([]),
+    fc.constant({}),
+    fc.constant(-1),
+    fc.constant(1e20),
+  );
   const { comp } = fc.letrec((tie) => ({
-    comp: fc.record({
-      type: fc.oneof(fc.integer({ min: 0, max: 24 }), junk),
-      id: fc.oneof(fc.integer({ min: -2, max: 5 }), junk),
-      custom_id: fc.oneof(fc.constantFrom('a', 'b', ''), junk),
-      style: fc.oneof(fc.integer({ min: 0, max: 7 }), junk),
-      label: fc.oneof(fc.string(), junk),
-      url: fc.oneof(fc.constantFrom('https://x.y', 'attachment://a.png', 'attachment://'), junk),
-      sku_id: fc.oneof(fc.constant('1'), junk),
-      content: fc.oneof(fc.string(), junk),
-      options: fc.oneof(fc.array(fc.record({ label: fc.oneof(fc.string(), junk), value: fc.oneof(fc.string(), junk), default: fc.oneof(fc.boolean(), junk) }, { requiredKeys: [] }), { maxLength: 4 }), junk),
-      components: fc.oneof(fc.array(tie('comp'), { maxLength: 3 }), junk),
-      component: fc.oneof(tie('comp'), junk),
-      accessory: fc.oneof(tie('comp'), junk),
-      media: fc.oneof(fc.record({ url: fc.oneof(fc.constantFrom('https://x.y/a.png', 'attachment://a.png'), junk) }), junk),
-      file: fc.oneof(fc.record({ url: fc.oneof(fc.constant('attachment://a.png'), junk) }), junk),
-      items: fc.oneof(fc.array(fc.record({ media: fc.oneof(fc.record({ url: fc.string() }), junk) }), { maxLength: 3 }), junk),
-      min_values: fc.oneof(fc.integer({ min: -1, max: 30 }), junk),
-      max_values: fc.oneof(fc.integer({ min: -1, max: 30 }), junk),
-      default_values: fc.oneof(fc.array(fc.record({ id: fc.oneof(fc.constant('1'), junk), type: fc.oneof(fc.constantFrom('user', 'role', 'channel'), junk) }), { maxLength: 3 }), junk),
-      emoji: fc.oneof(fc.record({ name: fc.oneof(fc.string(), junk), id: junk }, { requiredKeys: [] }), junk),
-    }, { requiredKeys: ['type'] }),
+    comp: fc.record(
+      {
+        type: fc.oneof(fc.integer({ min: 0, max: 24 }), junk),
+        id: fc.oneof(fc.integer({ min: -2, max: 5 }), junk),
+        custom_id: fc.oneof(fc.constantFrom('a', 'b', ''), junk),
+        style: fc.oneof(fc.integer({ min: 0, max: 7 }), junk),
+        label: fc.oneof(fc.string(), junk),
+        url: fc.oneof(fc.constantFrom('https://x.y', 'attachment://a.png', 'attachment://'), junk),
+        sku_id: fc.oneof(fc.constant('1'), junk),
+        content: fc.oneof(fc.string(), junk),
+        options: fc.oneof(
+          fc.array(
+            fc.record({ label: fc.oneof(fc.string(), junk), value: fc.oneof(fc.string(), junk), default: fc.oneof(fc.boolean(), junk) }, { requiredKeys: [] }),
+            { maxLength: 4 },
+          ),
+          junk,
+        ),
+        components: fc.oneof(fc.array(tie('comp'), { maxLength: 3 }), junk),
+        component: fc.oneof(tie('comp'), junk),
+        accessory: fc.oneof(tie('comp'), junk),
+        media: fc.oneof(fc.record({ url: fc.oneof(fc.constantFrom('https://x.y/a.png', 'attachment://a.png'), junk) }), junk),
+        file: fc.oneof(fc.record({ url: fc.oneof(fc.constant('attachment://a.png'), junk) }), junk),
+        items: fc.oneof(fc.array(fc.record({ media: fc.oneof(fc.record({ url: fc.string() }), junk) }), { maxLength: 3 }), junk),
+        min_values: fc.oneof(fc.integer({ min: -1, max: 30 }), junk),
+        max_values: fc.oneof(fc.integer({ min: -1, max: 30 }), junk),
+        default_values: fc.oneof(
+          fc.array(fc.record({ id: fc.oneof(fc.constant('1'), junk), type: fc.oneof(fc.constantFrom('user', 'role', 'channel'), junk) }), { maxLength: 3 }),
+          junk,
+        ),
+        emoji: fc.oneof(fc.record({ name: fc.oneof(fc.string(), junk), id: junk }, { requiredKeys: [] }), junk),
+      },
+      { requiredKeys: ['type'] },
+    ),
   }));
   const onlyFormErrors = (fn: () => unknown) => {
-    try { fn(); } catch (e) {
+    try {
+      fn();
+    } catch (e) {
       if (!(e instanceof ApiError) || e.code !== 50035) throw e;
     }
   };
 
   test('the validators only ever answer 50035, whatever the input', () => {
-    fc.assert(fc.property(fc.oneof(fc.array(comp, { maxLength: 6 }), junk), fc.integer({ min: 0, max: 1 << 16 }), (components, flags) => {
-      onlyFormErrors(() => validateMessageComponents(components, { flags, attachments: [{ filename: 'a.png', url: 'http://cdn/a.png' }], skuExists: () => true }));
-    }), { numRuns: 400 });
-    fc.assert(fc.property(fc.oneof(fc.record({ custom_id: fc.oneof(fc.string(), junk), title: fc.oneof(fc.string(), junk), components: fc.oneof(fc.array(comp, { maxLength: 5 }), junk) }), junk), (data) => {
-      onlyFormErrors(() => {
-        const m = validateModal(data);
-        const values = new Map<string, any>();
-        for (const id of ['a', 'b']) values.set(id, fc.sample(fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 3 }), fc.boolean(), fc.constant(null)), 1)[0]);
-        modalSubmitShape(m, values);
-      });
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.oneof(fc.array(comp, { maxLength: 6 }), junk), fc.integer({ min: 0, max: 1 << 16 }), (components, flags) => {
+        onlyFormErrors(() =>
+          validateMessageComponents(components, { flags, attachments: [{ filename: 'a.png', url: 'http://cdn/a.png' }], skuExists: () => true }),
+        );
+      }),
+      { numRuns: 400 },
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.record({
+            custom_id: fc.oneof(fc.string(), junk),
+            title: fc.oneof(fc.string(), junk),
+            components: fc.oneof(fc.array(comp, { maxLength: 5 }), junk),
+          }),
+          junk,
+        ),
+        (data) => {
+          onlyFormErrors(() => {
+            const m = validateModal(data);
+            const values = new Map<string, any>();
+            for (const id of ['a', 'b'])
+              values.set(id, fc.sample(fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 3 }), fc.boolean(), fc.constant(null)), 1)[0]);
+            modalSubmitShape(m, values);
+          });
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -11,7 +11,11 @@ import { renderMarkdown, summaryLine } from '../conformance/report.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 type Outcome = 'pass' | 'warn' | 'partial' | 'fail';
-const baseline = JSON.parse(fs.readFileSync(path.join(here, '../conformance/baseline.json'), 'utf8')) as { passing: number; total: number; operations: Record<string, { outcome: Outcome; warnings: string[]; emptyLists?: string[] }> };
+const baseline = JSON.parse(fs.readFileSync(path.join(here, '../conformance/baseline.json'), 'utf8')) as {
+  passing: number;
+  total: number;
+  operations: Record<string, { outcome: Outcome; warnings: string[]; emptyLists?: string[] }>;
+};
 
 /**
  * Operations whose outcome, undeclared fields or empty lists are worse than the baseline's: a new (allowed)
@@ -33,8 +37,14 @@ export function regressions(report: Pick<ConformanceReport, 'results'>, base: ty
 }
 
 const user = {
-  id: '1100000000000000001', username: 'alice', discriminator: '0', global_name: 'Alice', avatar: null,
-  public_flags: 0, flags: 0, primary_guild: null,
+  id: '1100000000000000001',
+  username: 'alice',
+  discriminator: '0',
+  global_name: 'Alice',
+  avatar: null,
+  public_flags: 0,
+  flags: 0,
+  primary_guild: null,
 };
 
 test('conformance validator: strict on types and required fields, lenient (warning) on undeclared fields', async () => {
@@ -93,7 +103,11 @@ test('mutation: renaming an optional field of a real answer fails the operation 
     assert.equal(mutated.outcome, 'fail');
     assert.match(mutated.why, /undeclared fields not in the reviewed allow-list: tag$/);
     // The same rename reported against the baseline is a regression of that operation.
-    assert.ok(regressions({ results: [{ ...mutated, operationId: 'get_guild_role' }] }, baseline).includes(`get_guild_role: ${baseline.operations.get_guild_role.outcome} -> fail (${mutated.why})`));
+    assert.ok(
+      regressions({ results: [{ ...mutated, operationId: 'get_guild_role' }] }, baseline).includes(
+        `get_guild_role: ${baseline.operations.get_guild_role.outcome} -> fail (${mutated.why})`,
+      ),
+    );
     // An allowed field on the wrong kind of object is not allowed: `clan` belongs on users, not on roles.
     assert.equal(judge(base, op, answer({ ...res.body, clan: null })).outcome, 'fail');
   } finally {
@@ -107,9 +121,17 @@ test('the per-operation baseline catches one regression hidden by one fix', () =
   // A baseline with one failing operation (the real one may have none left): that one gets fixed, another breaks.
   const fixed = passing[passing.length - 1];
   const base = { ...baseline, operations: { ...baseline.operations, [fixed]: { ...baseline.operations[fixed], outcome: 'fail' as const } } };
-  const results = ops.map((id) => ({ operationId: id, outcome: base.operations[id].outcome, warnings: base.operations[id].warnings, emptyLists: base.operations[id].emptyLists ?? [], why: '' }));
+  const results = ops.map((id) => ({
+    operationId: id,
+    outcome: base.operations[id].outcome,
+    warnings: base.operations[id].warnings,
+    emptyLists: base.operations[id].emptyLists ?? [],
+    why: '',
+  }));
   // Swap one pass for a fail and one fail for a pass: the count is unchanged, the per-operation check is not fooled.
-  const broken = results.map((r) => (r.operationId === passing[0] ? { ...r, outcome: 'fail' as const, why: 'mutated' } : r.operationId === fixed ? { ...r, outcome: 'pass' as const } : r));
+  const broken = results.map((r) =>
+    r.operationId === passing[0] ? { ...r, outcome: 'fail' as const, why: 'mutated' } : r.operationId === fixed ? { ...r, outcome: 'pass' as const } : r,
+  );
   assert.equal(broken.filter((r) => r.outcome !== 'fail').length, results.filter((r) => r.outcome !== 'fail').length);
   assert.deepEqual(regressions({ results: broken } as any, base), [`${passing[0]}: ${base.operations[passing[0]].outcome} -> fail (mutated)`]);
   // A new undeclared field on an operation is a regression too.
@@ -121,7 +143,11 @@ test('conformance oracle: the known spec defects are patched, not the check', as
   const spec = await loadSpec();
   // Nested _errors[].code is a string; the top-level code stays an integer.
   const err = spec.schema('ErrorResponse');
-  const body = { code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } } };
+  const body = {
+    code: 50035,
+    message: 'Invalid Form Body',
+    errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } },
+  };
   assert.deepEqual(validate(err, body).failures, []);
   assert.notDeepEqual(validate(err, { ...body, code: '50035' }).failures, []);
   // 429 without code.
@@ -152,7 +178,10 @@ test('conformance run: every operation is attempted and classified, and the figu
     assert.ok(!r.why.startsWith('harness error'), `${r.operationId}: ${r.why}`);
   }
   // The harness's own requests are valid for the spec's request schemas.
-  assert.deepEqual(report.results.filter((r) => r.requestIssues).map((r) => `${r.operationId}: ${r.requestIssues!.join('; ')}`), []);
+  assert.deepEqual(
+    report.results.filter((r) => r.requestIssues).map((r) => `${r.operationId}: ${r.requestIssues!.join('; ')}`),
+    [],
+  );
   const md = renderMarkdown(report);
   for (const o of spec.operations) assert.ok(md.includes(`\`${o.operationId}\``), o.operationId);
   assert.match(summaryLine(report), /^conformance: \d+\/242 operations$/);
@@ -160,6 +189,9 @@ test('conformance run: every operation is attempted and classified, and the figu
   assert.deepEqual(regressions(report, baseline), [], 'per-operation regressions against conformance/baseline.json');
   assert.ok(
     report.passingPrimary >= baseline.passing,
-    `conformance regressed: ${report.passingPrimary}/242, baseline ${baseline.passing}. Failing: ${report.results.filter((r) => r.outcome === 'fail' && r.cause !== 'missing-route').map((r) => `${r.operationId} (${r.why})`).join('; ')}`,
+    `conformance regressed: ${report.passingPrimary}/242, baseline ${baseline.passing}. Failing: ${report.results
+      .filter((r) => r.outcome === 'fail' && r.cause !== 'missing-route')
+      .map((r) => `${r.operationId} (${r.why})`)
+      .join('; ')}`,
   );
 });

@@ -23,7 +23,11 @@ const CONFIGURATION: Record<string, string> = {
   'GET /voice/regions': 'the one voice region this server runs (its own UDP voice server); the platform lists its data centres',
 };
 
-interface Found { key: string; file: string; line: number }
+interface Found {
+  key: string;
+  file: string;
+  line: number;
+}
 
 /** `METHOD /path` of every route handler in the routes folder whose body reads nothing. */
 export function constantRoutes(): Found[] {
@@ -35,7 +39,11 @@ export function constantRoutes(): Found[] {
         const [p, , handler] = node.arguments;
         if ((ts.isArrowFunction(handler) || ts.isFunctionExpression(handler)) && readsNothing(handler)) {
           const route = ts.isStringLiteralLike(p) ? p.text : p.getText(src);
-          out.push({ key: routeKey(node.expression.name.text, route), file, line: src.getLineAndCharacterOfPosition(node.expression.name.getStart()).line + 1 });
+          out.push({
+            key: routeKey(node.expression.name.text, route),
+            file,
+            line: src.getLineAndCharacterOfPosition(node.expression.name.getStart()).line + 1,
+          });
         }
       }
       ts.forEachChild(node, visit);
@@ -63,7 +71,10 @@ function readsNothing(fn: ts.ArrowFunction | ts.FunctionExpression): boolean {
 test('every route that answers a constant is listed as partial (or is configuration by nature)', () => {
   const found = constantRoutes();
   // The search works: it finds the known constant answers.
-  assert.ok(found.some((f) => f.key === 'GET /voice/regions'), JSON.stringify(found));
+  assert.ok(
+    found.some((f) => f.key === 'GET /voice/regions'),
+    JSON.stringify(found),
+  );
   const partial = partialRoutes();
   const configuration = new Set(Object.keys(CONFIGURATION).map((k) => routeKey(k.split(' ')[0], k.split(' ')[1])));
   const unlisted = found.filter((f) => !partial.has(f.key) && !configuration.has(f.key)).map((f) => `${f.key} (${f.file}:${f.line})`);

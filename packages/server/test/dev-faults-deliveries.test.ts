@@ -29,18 +29,32 @@ describe('webhook_events faults', () => {
   async function enable(appId: string): Promise<void> {
     const receiver = (receivers[appId] = await WebhookReceiver.start());
     receiver.publicKey = (await t.api(`/applications/${appId}`, { token: owner().token })).body.verify_key;
-    const r = await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner().token, body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['ENTITLEMENT_CREATE'] } });
+    const r = await t.api(`/applications/${appId}`, {
+      method: 'PATCH',
+      token: owner().token,
+      body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['ENTITLEMENT_CREATE'] },
+    });
     assert.equal(r.status, 200, r.text);
   }
   /** An ENTITLEMENT_CREATE event for the app: its bot grants a test entitlement of a new SKU. */
   async function entitlement(appId: string, botToken: string): Promise<string> {
-    const sku = await t.api(`/applications/${appId}/skus`, { method: 'POST', token: owner().token, body: { name: `Item ${Math.random()}`, type: 2, published: true } });
+    const sku = await t.api(`/applications/${appId}/skus`, {
+      method: 'POST',
+      token: owner().token,
+      body: { name: `Item ${Math.random()}`, type: 2, published: true },
+    });
     assert.equal(sku.status, 201, sku.text);
-    const e = await t.api(`/applications/${appId}/entitlements`, { method: 'POST', token: botToken, bot: true, body: { sku_id: sku.body.id, owner_id: t.world.users[1].id, owner_type: 2 } });
+    const e = await t.api(`/applications/${appId}/entitlements`, {
+      method: 'POST',
+      token: botToken,
+      bot: true,
+      body: { sku_id: sku.body.id, owner_id: t.world.users[1].id, owner_type: 2 },
+    });
     assert.equal(e.status, 200, e.text);
     return e.body.id;
   }
-  const deliveries = async (appId: string) => (await t.api(`/applications/${appId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: owner().token })).body.reverse();
+  const deliveries = async (appId: string) =>
+    (await t.api(`/applications/${appId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: owner().token })).body.reverse();
 
   before(async () => {
     t = await startTestServer({ overrides: { dev: true, webhookBackoffMs: 100, webhookBackoffMaxMs: 200 } });
@@ -60,16 +74,25 @@ describe('webhook_events faults', () => {
     await addFault(t, { application_id: app, kind: 'webhook_events', timeout: true, count: 1 });
     const id = await entitlement(app, t.world.botToken);
     const bystanderId = await entitlement(other.appId, other.token);
-    await until(() => receivers[other.appId].events('ENTITLEMENT_CREATE').some((r) => r.body.event.data.id === bystanderId), 10_000, 'the other app\'s event');
+    await until(() => receivers[other.appId].events('ENTITLEMENT_CREATE').some((r) => r.body.event.data.id === bystanderId), 10_000, "the other app's event");
     await until(async () => (await deliveries(app)).length >= 3, 20_000, 'three attempts');
     const log = await deliveries(app);
-    assert.deepEqual(log.map((d: any) => [d.attempt, d.ok, d.status_code, d.error]), [
-      [1, false, 500, 'HTTP 500'], [2, false, null, 'no answer within 3000 ms'], [3, true, 204, null],
-    ]);
+    assert.deepEqual(
+      log.map((d: any) => [d.attempt, d.ok, d.status_code, d.error]),
+      [
+        [1, false, 500, 'HTTP 500'],
+        [2, false, null, 'no answer within 3000 ms'],
+        [3, true, 204, null],
+      ],
+    );
     const arrived = receivers[app].events('ENTITLEMENT_CREATE');
     assert.equal(arrived.length, 1, 'the failed attempts never reached the endpoint');
     assert.equal(arrived[0].body.event.data.id, id);
-    assert.deepEqual((await deliveries(other.appId)).map((d: any) => [d.attempt, d.ok]), [[1, true]], 'the other app\'s first attempt succeeded');
+    assert.deepEqual(
+      (await deliveries(other.appId)).map((d: any) => [d.attempt, d.ok]),
+      [[1, true]],
+      "the other app's first attempt succeeded",
+    );
   });
 });
 
@@ -90,7 +113,8 @@ describe('interactions_endpoint faults', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
         const raw = Buffer.concat(chunks);
-        if (!(await verifyKey(raw, String(req.headers['x-signature-ed25519']), String(req.headers['x-signature-timestamp']), key))) return void res.writeHead(401).end();
+        if (!(await verifyKey(raw, String(req.headers['x-signature-ed25519']), String(req.headers['x-signature-timestamp']), key)))
+          return void res.writeHead(401).end();
         const body = JSON.parse(raw.toString());
         res.setHeader('content-type', 'application/json');
         if (body.type === 1) return void res.end(JSON.stringify({ type: 1 }));
@@ -111,8 +135,17 @@ describe('interactions_endpoint faults', () => {
   async function run(appId: string): Promise<string> {
     const n = String(++nonce);
     const r = await t.api('/interactions', {
-      method: 'POST', token: t.world.users[0].token,
-      body: { type: 2, application_id: appId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: 'faults', nonce: n, data: { id: commands[appId], name: 'ping', type: 1 } },
+      method: 'POST',
+      token: t.world.users[0].token,
+      body: {
+        type: 2,
+        application_id: appId,
+        guild_id: t.world.guildId,
+        channel_id: t.world.textChannelId,
+        session_id: 'faults',
+        nonce: n,
+        data: { id: commands[appId], name: 'ping', type: 1 },
+      },
     });
     assert.equal(r.status, 204, r.text);
     return n;

@@ -17,11 +17,11 @@ describe('faults on two nodes of one deployment', { skip: !enabled && 'needs RED
   const nodes = twoNodes({ overrides: { dev: true } });
   const me = (t: typeof nodes.a) => t.api('/users/@me', { token: t.world.botToken, bot: true });
 
-  test('a rule made on node A answers on node B; B\'s uses and A\'s deletion reach the other node', async () => {
+  test("a rule made on node A answers on node B; B's uses and A's deletion reach the other node", async () => {
     const { a, b } = nodes;
     const rule = await addFault(a, { application_id: a.world.applicationId, kind: 'http', route: 'GET /users/@me', status: 503, count: 3 });
     await until(async () => (await me(b)).status === 503, 5000, 'the rule on node B');
-    await until(async () => (await faultsApi(a, 'GET')).body[0]?.remaining === 2, 5000, 'node B\'s use counted on node A');
+    await until(async () => (await faultsApi(a, 'GET')).body[0]?.remaining === 2, 5000, "node B's use counted on node A");
     assert.equal((await faultsApi(a, 'DELETE', `/${rule.id}`)).status, 204);
     await until(async () => (await faultsApi(b, 'GET')).body.length === 0, 5000, 'the deletion on node B');
     assert.equal((await me(b)).status, 200);
@@ -32,14 +32,18 @@ describe('faults on two nodes of one deployment', { skip: !enabled && 'needs RED
     const rule = await addFault(a, { application_id: a.world.applicationId, kind: 'voice', loss: 0.5, ttl_ms: 60_000 });
     const c = await startTestServer({ overrides: { dev: true }, join: a });
     try {
-      await until(async () => (await faultsApi(c, 'GET')).body.some((r: any) => r.id === rule.id && r.loss === 0.5 && r.expires_at === rule.expires_at), 5000, 'the rule on the new node');
+      await until(
+        async () => (await faultsApi(c, 'GET')).body.some((r: any) => r.id === rule.id && r.loss === 0.5 && r.expires_at === rule.expires_at),
+        5000,
+        'the rule on the new node',
+      );
     } finally {
       await c.close();
       await faultsApi(a, 'DELETE');
     }
   });
 
-  test('gateway.close made on node A closes the bot\'s session on node B', async () => {
+  test("gateway.close made on node A closes the bot's session on node B", async () => {
     const { a, b } = nodes;
     const gw = await nodes.connect(b);
     await gw.identify(b.world.botToken, { intents: 1 });

@@ -39,7 +39,10 @@ const bystanderSees = (id: string) => bystander.dispatch('MESSAGE_CREATE', (d) =
 const lastSeq = (gw: RawGateway) => Math.max(...gw.frames.filter((f) => typeof f.s === 'number').map((f) => f.s as number));
 
 function newClient(): Client {
-  return new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent], rest: { api: `${t.server.url}/api` } });
+  return new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
+    rest: { api: `${t.server.url}/api` },
+  });
 }
 
 before(async () => {
@@ -62,18 +65,21 @@ test('gateway.close 4000: a raw client is left closed; discord.js resumes and mi
     const naive = await rawBot();
     const resumed = waitEvent(client, Events.ShardResume, () => true, 20_000);
     const answer = await addFault(t, { application_id: app(), kind: 'gateway.close', close_code: 4000 });
-    assert.equal(answer.sessions, 2, 'the raw session and discord.js\'s');
+    assert.equal(answer.sessions, 2, "the raw session and discord.js's");
     assert.deepEqual([answer.kind, answer.close_code, answer.remaining, answer.expires_at], ['gateway.close', 4000, null, null]);
     assert.equal(await naive.gw.closed, 4000);
     const missed = await userPost('while away');
     await resumed;
     const after = await userPost('after the resume');
     await until(() => raw.some((p) => p.t === 'MESSAGE_CREATE' && p.d.id === after.id), 10_000, 'the message after the resume');
-    assert.ok(raw.some((p) => p.t === 'MESSAGE_CREATE' && p.d.id === missed.id), 'the message sent while away was replayed');
+    assert.ok(
+      raw.some((p) => p.t === 'MESSAGE_CREATE' && p.d.id === missed.id),
+      'the message sent while away was replayed',
+    );
     assert.equal(raw.filter((p) => p.t === 'READY').length, 1, 'resumed, not identified again');
     assert.ok(raw.some((p) => p.t === 'RESUMED'));
     await bystanderSees(after.id);
-    assert.equal(bystander.ws.readyState, 1, 'the other app\'s session is still open');
+    assert.equal(bystander.ws.readyState, 1, "the other app's session is still open");
     assert.equal(naive.gw.frames.filter((f) => f.t === 'MESSAGE_CREATE').length, 0, 'the raw client got nothing after its close');
   } finally {
     await client.destroy();

@@ -12,9 +12,12 @@ import { addFault, faultsApi } from './helpers/faults.js';
 import { VoiceDriver, makeBot, opusFrames, SILENCE } from './voice/harness.js';
 import { packetFate } from '../src/dev/faults/voice.js';
 
-test('packet fate: the sender\'s and the receiver\'s faults both apply; users without one pass untouched', () => {
+test("packet fate: the sender's and the receiver's faults both apply; users without one pass untouched", () => {
   const table = { lossy: { loss: 0.5, jitterMs: 0 }, slow: { loss: 0, jitterMs: 100 } };
-  const seq = (...values: number[]) => () => values.shift()!;
+  const seq =
+    (...values: number[]) =>
+    () =>
+      values.shift()!;
   assert.equal(packetFate(table, 'a', 'b'), 0);
   assert.equal(packetFate(table, 'lossy', 'b', seq(0.4)), -1);
   assert.equal(packetFate(table, 'a', 'lossy', seq(0.6)), 0);
@@ -32,10 +35,14 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
     await d.call('received', { name: listener, userId: bots[speaker].userId, clear: true });
     await d.call('play', { name: speaker, frames });
     let got: string[] = [];
-    await until(async () => {
-      got = (await d.call<string[]>('received', { name: listener, userId: bots[speaker].userId })).filter((f) => f !== SILENCE);
-      return got.length >= frames.length;
-    }, 3000, 'frames').catch(() => {});
+    await until(
+      async () => {
+        got = (await d.call<string[]>('received', { name: listener, userId: bots[speaker].userId })).filter((f) => f !== SILENCE);
+        return got.length >= frames.length;
+      },
+      3000,
+      'frames',
+    ).catch(() => {});
     return got;
   }
 
@@ -48,10 +55,14 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
       await d.call('login', { name, token: bots[name].token, api: `${t.server.url}/api` });
     }
     for (const name of ['A', 'B', 'C']) await d.call('join', { name, guildId: t.world.guildId, channelId: t.world.voiceChannelId });
-    await until(async () => {
-      const states = await Promise.all(['A', 'B', 'C'].map((name) => d.call('dave', { name })));
-      return states.every((s) => s.ready && s.userIds.length === 3 && s.privacyCode === states[0].privacyCode);
-    }, 20_000, 'the three bots in one DAVE group');
+    await until(
+      async () => {
+        const states = await Promise.all(['A', 'B', 'C'].map((name) => d.call('dave', { name })));
+        return states.every((s) => s.ready && s.userIds.length === 3 && s.privacyCode === states[0].privacyCode);
+      },
+      20_000,
+      'the three bots in one DAVE group',
+    );
     await d.call('subscribe', { name: 'B', userId: bots.A.userId });
     await d.call('subscribe', { name: 'C', userId: bots.A.userId });
   });
@@ -60,7 +71,7 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
     await t?.close();
   });
 
-  test('loss 1 on B\'s app: B hears nothing, C hears every frame; deleting the rule brings B\'s audio back', async () => {
+  test("loss 1 on B's app: B hears nothing, C hears every frame; deleting the rule brings B's audio back", async () => {
     const rule = await addFault(t, { application_id: bots.B.appId, kind: 'voice', loss: 1 });
     assert.deepEqual([rule.loss, rule.remaining], [1, null]);
     const frames = opusFrames(40, 7);
@@ -73,7 +84,7 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
     assert.deepEqual(await hear('B', 'A', again), again, 'B hears again once the fault is gone');
   });
 
-  test('jitter on B\'s app: packets come late and maybe out of order, and none is lost', async () => {
+  test("jitter on B's app: packets come late and maybe out of order, and none is lost", async () => {
     const rule = await addFault(t, { application_id: bots.B.appId, kind: 'voice', jitter_ms: 30 });
     const frames = opusFrames(40, 9);
     const got = await hear('B', 'A', frames);

@@ -30,7 +30,10 @@ after(() => t?.close());
 test('a rule answers 201 with its parameters, remaining and expiry; it is listed per application and deleted', async () => {
   const rule = await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 500, count: 2, ttl_ms: 60_000 });
   assert.match(rule.id, /^\d+$/);
-  assert.deepEqual({ ...rule, id: 0, expires_at: 0 }, { id: 0, application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 500, remaining: 2, expires_at: 0 });
+  assert.deepEqual(
+    { ...rule, id: 0, expires_at: 0 },
+    { id: 0, application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 500, remaining: 2, expires_at: 0 },
+  );
   const ttl = Date.parse(rule.expires_at) - t.server.ctx.clock.now();
   assert.ok(ttl > 0 && ttl <= 60_000, `expires_at is ttl_ms ahead of the server clock (${ttl})`);
   const mine = await addFault(t, { application_id: other.appId, kind: 'gateway.dispatch', drop: true, events: ['TYPING_START'] });
@@ -39,7 +42,10 @@ test('a rule answers 201 with its parameters, remaining and expiry; it is listed
   const listed = await faultsApi(t, 'GET', `?application_id=${t.world.applicationId}`);
   assert.equal(listed.status, 200);
   assert.deepEqual(listed.body, [rule]);
-  assert.deepEqual((await faultsApi(t, 'GET')).body.map((r: any) => r.id), [rule.id, mine.id]);
+  assert.deepEqual(
+    (await faultsApi(t, 'GET')).body.map((r: any) => r.id),
+    [rule.id, mine.id],
+  );
 
   assert.equal((await faultsApi(t, 'DELETE', `/${rule.id}`)).status, 204);
   assert.equal((await faultsApi(t, 'DELETE', `/${rule.id}`)).status, 204, 'deleting is idempotent');
@@ -68,7 +74,11 @@ test('bad input: 404 10002 for an unknown application, 400 50035 with field erro
   await bad({ kind: 'voice', loss: 2 }, 'loss');
   await bad({ kind: 'voice', loss: 0.5, count: 3 }, 'count');
   await bad({ kind: 'webhook_events', status: 200 }, 'status');
-  const noToken = await fetch(`${t.server.url}/__dev/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ application_id: t.world.applicationId, kind: 'http', status: 500 }) });
+  const noToken = await fetch(`${t.server.url}/__dev/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ application_id: t.world.applicationId, kind: 'http', status: 500 }),
+  });
   assert.equal(noToken.status, 401, 'the dev guard: no token, no fault');
   assert.deepEqual((await faultsApi(t, 'GET')).body, []);
   const noApp = await faultsApi(t, 'POST', '', { kind: 'http', status: 500 });
@@ -76,7 +86,7 @@ test('bad input: 404 10002 for an unknown application, 400 50035 with field erro
   assert.ok(noApp.body.errors.application_id);
 });
 
-test('http 429 on a route: the platform\'s exact 429 to a naive client; @discordjs/rest waits it out and sends', async () => {
+test("http 429 on a route: the platform's exact 429 to a naive client; @discordjs/rest waits it out and sends", async () => {
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 429, retry_after: 1 });
   const naive = await post(t.world.botToken, 'naive');
   assert.equal(naive.status, 429);
@@ -103,7 +113,10 @@ test('http 429 on a route: the platform\'s exact 429 to a naive client; @discord
   const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'robust' } })) as { content: string };
   assert.equal(sent.content, 'robust');
   assert.equal(limited.length, 1, 'the 429 was met');
-  assert.ok(limited.every((l) => !l.global && l.retryAfter >= 1000), JSON.stringify(limited));
+  assert.ok(
+    limited.every((l) => !l.global && l.retryAfter >= 1000),
+    JSON.stringify(limited),
+  );
   assert.deepEqual((await faultsApi(t, 'GET')).body, [], 'the rule is used up');
 });
 
@@ -148,7 +161,12 @@ test('a bucket names every route that shares it; latency alone delays and then s
   const msg = await post(t.world.botToken, 'to edit');
   assert.equal(msg.status, 200);
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', bucket, status: 503 });
-  const edit = await t.api(`/channels/${t.world.textChannelId}/messages/${msg.body.id}`, { method: 'PATCH', token: t.world.botToken, bot: true, body: { content: 'edited' } });
+  const edit = await t.api(`/channels/${t.world.textChannelId}/messages/${msg.body.id}`, {
+    method: 'PATCH',
+    token: t.world.botToken,
+    bot: true,
+    body: { content: 'edited' },
+  });
   assert.equal(edit.status, 503);
   assert.equal(edit.headers.get('retry-after'), '1');
   assert.equal((await t.api('/users/@me', { token: t.world.botToken, bot: true })).status, 200, 'another bucket is untouched');
@@ -164,7 +182,11 @@ test('a bucket names every route that shares it; latency alone delays and then s
 test('a rule ends when the server clock passes its ttl', async () => {
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', status: 503, ttl_ms: 60_000 });
   assert.equal((await post(t.world.botToken, 'x')).status, 503);
-  const clock = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { ...devHeaders(t), 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 61_000 }) });
+  const clock = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { ...devHeaders(t), 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: 61_000 }),
+  });
   assert.equal(clock.status, 200);
   try {
     assert.equal((await post(t.world.botToken, 'x')).status, 200);
@@ -178,7 +200,11 @@ test('a server without --dev has no faults routes and no fault book', async () =
   const plain = await startTestServer();
   try {
     assert.equal(plain.server.ctx.faults, null);
-    const r = await fetch(`${plain.server.url}/__dev/faults`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': 'x' }, body: JSON.stringify({ application_id: plain.world.applicationId, kind: 'http', status: 500 }) });
+    const r = await fetch(`${plain.server.url}/__dev/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-accord-dev-token': 'x' },
+      body: JSON.stringify({ application_id: plain.world.applicationId, kind: 'http', status: 500 }),
+    });
     assert.equal(r.status, 404);
   } finally {
     await plain.close();

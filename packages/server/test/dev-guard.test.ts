@@ -33,7 +33,8 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 
 test('isLoopback takes addresses only: 127/8, ::1 and ::ffff:127.x; never a host name', () => {
   for (const a of ['127.0.0.1', '127.255.0.9', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::ffff:7f00:2']) assert.equal(isLoopback(a), true, a);
-  for (const a of ['127.example.com', '127.0.0.1.nip.io', 'localhost', '10.0.0.1', '::ffff:10.0.0.1', '::2', '128.0.0.1', '1.127.0.0', '', '127.0.0.256']) assert.equal(isLoopback(a), false, a);
+  for (const a of ['127.example.com', '127.0.0.1.nip.io', 'localhost', '10.0.0.1', '::ffff:10.0.0.1', '::2', '128.0.0.1', '1.127.0.0', '', '127.0.0.256'])
+    assert.equal(isLoopback(a), false, a);
   assert.throws(() => loadConfig(['--dev', '--host', '127.example.com'], {}), /non-loopback/);
   assert.equal(loadConfig(['--dev', '--host', 'localhost'], {}).dev, true);
   assert.equal(loadConfig(['--dev', '--host', '::1'], {}).dev, true);
@@ -72,7 +73,7 @@ test('with --dev, a loopback caller without the dev token is refused (401); with
 
 test('X-Forwarded-For is ignored without --trust-proxy; with it, a proxied caller from elsewhere is not local (404 even with the token)', T, async () => {
   const forwarded = { ...devHeaders(t), 'x-forwarded-for': '203.0.113.9' };
-  assert.equal((await fetch(`${t.server.url}/__dev/clock`, { headers: forwarded })).status, 200, 'the header is a client\'s word here');
+  assert.equal((await fetch(`${t.server.url}/__dev/clock`, { headers: forwarded })).status, 200, "the header is a client's word here");
   const proxied = await startTestServer({ dev: true, trustProxy: true });
   try {
     const far = await fetch(`${proxied.server.url}/__dev/clock`, { headers: { ...devHeaders(proxied), 'x-forwarded-for': '203.0.113.9' } });
@@ -85,7 +86,7 @@ test('X-Forwarded-For is ignored without --trust-proxy; with it, a proxied calle
   }
 });
 
-test('the web client\'s page carries the dev token only on a loopback Host, never without --dev', T, async () => {
+test("the web client's page carries the dev token only on a loopback Host, never without --dev", T, async () => {
   const token = t.server.ctx.config.devToken!;
   const local = await get(`${t.server.url}/app`);
   assert.equal(local.status, 200);

@@ -13,7 +13,12 @@ let t: TestServer;
 let bot: RawGateway;
 
 /** An open SSE stream of the inspector: its raw text and the parsed entries so far. */
-interface Feed { text: string; entries: any[]; ready: boolean; close(): void }
+interface Feed {
+  text: string;
+  entries: any[];
+  ready: boolean;
+  close(): void;
+}
 
 async function openFeed(appId: string): Promise<Feed> {
   const ctl = new AbortController();
@@ -42,7 +47,9 @@ async function openFeed(appId: string): Promise<Feed> {
           if (event === 'entry' && data) feed.entries.push(JSON.parse(data));
         }
       }
-    } catch { /* aborted */ }
+    } catch {
+      /* aborted */
+    }
   })();
   await until(() => feed.ready, 5000, 'the stream to be ready');
   return feed;
@@ -56,18 +63,27 @@ after(async () => {
   await t?.close();
 });
 
-test('the inspector streams the app\'s HTTP requests and Gateway dispatches, with no token in them', async () => {
+test("the inspector streams the app's HTTP requests and Gateway dispatches, with no token in them", async () => {
   const appId = t.world.applicationId;
   const feed = await openFeed(appId);
   try {
     bot = await RawGateway.connect(t.server.url);
     await bot.identify(t.world.botToken, { intents: (1 << 0) | (1 << 9) | (1 << 15) });
-    const sent = await t.api(`/channels/${t.world.textChannelId}/messages`, { method: 'POST', token: t.world.botToken, bot: true, body: { content: 'seen by the inspector' } });
+    const sent = await t.api(`/channels/${t.world.textChannelId}/messages`, {
+      method: 'POST',
+      token: t.world.botToken,
+      bot: true,
+      body: { content: 'seen by the inspector' },
+    });
     assert.equal(sent.status, 200, sent.text);
     const missing = await t.api('/channels/1/messages', { token: t.world.botToken, bot: true });
     assert.equal(missing.status, 404);
 
-    const post = await until(() => feed.entries.find((e) => e.kind === 'http' && e.method === 'POST' && e.route === '/channels/{channel_id}/messages'), 5000, 'the POST');
+    const post = await until(
+      () => feed.entries.find((e) => e.kind === 'http' && e.method === 'POST' && e.route === '/channels/{channel_id}/messages'),
+      5000,
+      'the POST',
+    );
     assert.equal(post.status, 200);
     assert.equal(post.path, `/channels/${t.world.textChannelId}/messages`);
     assert.match(post.bucket, /^[0-9a-f]{16}$/);
@@ -81,25 +97,50 @@ test('the inspector streams the app\'s HTTP requests and Gateway dispatches, wit
     assert.equal(ready.seq, 1);
     assert.equal(ready.d.session_id, '[redacted]');
     assert.equal(ready.d.user.id, t.world.botUserId);
-    const created = await until(() => feed.entries.find((e) => e.kind === 'gateway' && e.t === 'MESSAGE_CREATE' && e.d?.id === sent.body.id), 5000, 'MESSAGE_CREATE');
+    const created = await until(
+      () => feed.entries.find((e) => e.kind === 'gateway' && e.t === 'MESSAGE_CREATE' && e.d?.id === sent.body.id),
+      5000,
+      'MESSAGE_CREATE',
+    );
     assert.equal(created.guild_id, t.world.guildId);
     assert.ok(created.bytes > 0);
 
     // An interaction: its token reaches the bot, never the feed; the callback is attributed to the app by its id.
-    const put = await t.api(`/applications/${appId}/commands`, { method: 'PUT', token: t.world.botToken, bot: true, body: [{ name: 'ping', description: 'Ping' }] });
+    const put = await t.api(`/applications/${appId}/commands`, {
+      method: 'PUT',
+      token: t.world.botToken,
+      bot: true,
+      body: [{ name: 'ping', description: 'Ping' }],
+    });
     assert.equal(put.status, 200, put.text);
     const invoked = await t.api('/interactions', {
-      method: 'POST', token: t.world.users[0].token,
-      body: { type: 2, application_id: appId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: 's', nonce: '1', data: { id: put.body[0].id, name: 'ping', type: 1, version: put.body[0].version } },
+      method: 'POST',
+      token: t.world.users[0].token,
+      body: {
+        type: 2,
+        application_id: appId,
+        guild_id: t.world.guildId,
+        channel_id: t.world.textChannelId,
+        session_id: 's',
+        nonce: '1',
+        data: { id: put.body[0].id, name: 'ping', type: 1, version: put.body[0].version },
+      },
     });
     assert.equal(invoked.status, 204, invoked.text);
     const interaction = await bot.dispatch('INTERACTION_CREATE');
     assert.ok(interaction.token.length > 20);
-    const answered = await t.api(`/interactions/${interaction.id}/${interaction.token}/callback`, { method: 'POST', body: { type: 4, data: { content: 'pong' } } });
+    const answered = await t.api(`/interactions/${interaction.id}/${interaction.token}/callback`, {
+      method: 'POST',
+      body: { type: 4, data: { content: 'pong' } },
+    });
     assert.equal(answered.status, 204, answered.text);
     const seen = await until(() => feed.entries.find((e) => e.kind === 'gateway' && e.t === 'INTERACTION_CREATE'), 5000, 'INTERACTION_CREATE');
     assert.equal(seen.d.token, '[redacted]');
-    const callback = await until(() => feed.entries.find((e) => e.kind === 'http' && e.route === '/interactions/{interaction_id}/{interaction_token}/callback'), 5000, 'the callback');
+    const callback = await until(
+      () => feed.entries.find((e) => e.kind === 'http' && e.route === '/interactions/{interaction_id}/{interaction_token}/callback'),
+      5000,
+      'the callback',
+    );
     assert.equal(callback.via, 'interaction');
     assert.equal(callback.path, `/interactions/${interaction.id}/{interaction_token}/callback`);
     assert.equal(feed.text.includes(interaction.token), false, 'the interaction token is not in the feed');
@@ -107,7 +148,10 @@ test('the inspector streams the app\'s HTTP requests and Gateway dispatches, wit
     assert.equal(feed.text.includes(t.world.botToken.split('.')[2]), false);
 
     // A person's own requests are not an app's.
-    assert.equal(feed.entries.some((e) => e.kind === 'http' && e.route === '/interactions' && e.method === 'POST'), false);
+    assert.equal(
+      feed.entries.some((e) => e.kind === 'http' && e.route === '/interactions' && e.method === 'POST'),
+      false,
+    );
   } finally {
     feed.close();
   }
@@ -132,8 +176,17 @@ test('the inspector streams the app\'s HTTP requests and Gateway dispatches, wit
 test('act as user: the seeded people are listed first and a token is issued for one of them', async () => {
   const users = await fetch(`${t.server.url}/__dev/users`, { headers: devHeaders(t) }).then((r): Promise<any> => r.json());
   const [alice, bob] = t.world.users;
-  assert.deepEqual(users.slice(0, 2).map((u: any) => [u.id, u.seeded]), [[alice.id, true], [bob.id, true]]);
-  assert.equal(users.some((u: any) => u.id === t.world.botUserId), false);
+  assert.deepEqual(
+    users.slice(0, 2).map((u: any) => [u.id, u.seeded]),
+    [
+      [alice.id, true],
+      [bob.id, true],
+    ],
+  );
+  assert.equal(
+    users.some((u: any) => u.id === t.world.botUserId),
+    false,
+  );
   assert.equal(JSON.stringify(users).includes('@accord.local'), false, 'no email on the list');
 
   const issued = await fetch(`${t.server.url}/__dev/users/${bob.id}/token`, { method: 'POST', headers: devHeaders(t) }).then((r): Promise<any> => r.json());
@@ -150,7 +203,12 @@ test('act as user: the seeded people are listed first and a token is issued for 
 test('without --dev, none of the dev routes exist', async () => {
   const plain = await startTestServer();
   try {
-    for (const [method, path] of [['GET', '/__dev/users'], ['GET', '/__dev/inspector/applications'], ['POST', `/__dev/users/${plain.world.users[0].id}/token`], ['GET', '/__dev/clock']]) {
+    for (const [method, path] of [
+      ['GET', '/__dev/users'],
+      ['GET', '/__dev/inspector/applications'],
+      ['POST', `/__dev/users/${plain.world.users[0].id}/token`],
+      ['GET', '/__dev/clock'],
+    ]) {
       const r = await fetch(`${plain.server.url}${path}`, { method });
       assert.equal(r.status, 404, `${method} ${path}`);
     }

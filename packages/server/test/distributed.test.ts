@@ -43,19 +43,24 @@ const GUILD_VOICE_STATES = 1 << 7;
 function collector(bus: RedisBus) {
   const got: BusEvent[] = [];
   const waiters: { pred: (e: BusEvent) => boolean; resolve: () => void }[] = [];
-  bus.subscribe((e) => {
-    got.push(e);
-    for (const w of [...waiters]) {
-      if (!w.pred(e)) continue;
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
-  }, { remote: true });
+  bus.subscribe(
+    (e) => {
+      got.push(e);
+      for (const w of [...waiters]) {
+        if (!w.pred(e)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    },
+    { remote: true },
+  );
   const until = (pred: (e: BusEvent) => boolean) =>
-    got.some(pred) ? Promise.resolve() : new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a bus event')), 15_000);
-      waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
-    });
+    got.some(pred)
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('timed out waiting for a bus event')), 15_000);
+          waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
+        });
   return { got, until };
 }
 
@@ -90,8 +95,15 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
     a.publish({ t: 'GUILD_CREATE', d: { n: 2 }, guild_id: '10', user_ids: ['20', '21'] }); // three channels, one event
     a.publish({ t: '__MARK', d: { n: 3 } });
     await seen.until((e) => e.t === '__MARK');
-    assert.deepEqual(seen.got.map((e) => e.d.n), [2, 3]);
-    assert.deepEqual(local.map((e) => e.d.n), [1, 2, 3], 'the publisher delivers to itself at once, once');
+    assert.deepEqual(
+      seen.got.map((e) => e.d.n),
+      [2, 3],
+    );
+    assert.deepEqual(
+      local.map((e) => e.d.n),
+      [1, 2, 3],
+      'the publisher delivers to itself at once, once',
+    );
 
     // After the last unwatch, the topic's events stop reaching b.
     b.unwatch('guild:10');
@@ -99,7 +111,10 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
     a.publish({ t: 'MESSAGE_CREATE', d: { n: 4 }, guild_id: '10' });
     a.publish({ t: '__MARK', d: { n: 5 } });
     await seen.until((e) => e.d.n === 5);
-    assert.deepEqual(seen.got.map((e) => e.d.n), [2, 3, 5]);
+    assert.deepEqual(
+      seen.got.map((e) => e.d.n),
+      [2, 3, 5],
+    );
   });
 
   test('watches are counted: a topic stays until its last watcher lets go', async () => {
@@ -124,8 +139,19 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
     a.publish({ t: '__MARK_ONCE', d: {} });
     await seen.until((e) => e.t === '__MARK_ONCE');
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(seen.got.filter((e) => e.t === 'ONCE').map((e) => e.d.n).sort(), [1, 2], 'each once');
-    assert.deepEqual(atA.map((e) => e.d.n), [1], 'a retry whose event went out runs no local side effect again');
+    assert.deepEqual(
+      seen.got
+        .filter((e) => e.t === 'ONCE')
+        .map((e) => e.d.n)
+        .sort(),
+      [1, 2],
+      'each once',
+    );
+    assert.deepEqual(
+      atA.map((e) => e.d.n),
+      [1],
+      'a retry whose event went out runs no local side effect again',
+    );
     b.unwatch('guild:40');
   });
 });
@@ -174,8 +200,18 @@ describe('the Redis voice-state store', { skip: !REDIS_URL && 'REDIS_URL is unse
   });
 
   const state = (guild: string, user: string, channel: string, session: string): VoiceStateRecord => ({
-    guild_id: guild, channel_id: channel, user_id: user, session_id: session, deaf: false, mute: false, self_deaf: false,
-    self_mute: false, self_stream: false, self_video: false, suppress: false, request_to_speak_timestamp: null,
+    guild_id: guild,
+    channel_id: channel,
+    user_id: user,
+    session_id: session,
+    deaf: false,
+    mute: false,
+    self_deaf: false,
+    self_mute: false,
+    self_stream: false,
+    self_video: false,
+    suppress: false,
+    request_to_speak_timestamp: null,
   });
   const users = (list: VoiceStateRecord[]) => list.map((s) => s.user_id).sort();
 
@@ -254,7 +290,13 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     gw.close(1000);
     await gw.closed;
     await waitFor(() => !bus.topics().includes(`user:${alice.id}`));
-    assert.deepEqual(bus.topics().filter((t) => t.startsWith('user:')).sort(), before.filter((t) => t.startsWith('user:')).sort());
+    assert.deepEqual(
+      bus
+        .topics()
+        .filter((t) => t.startsWith('user:'))
+        .sort(),
+      before.filter((t) => t.startsWith('user:')).sort(),
+    );
   });
 
   test("voice states are shared: a join on node A shows in node B's sessions", async () => {
@@ -271,7 +313,10 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     const bot = await connect(b);
     await bot.identify(world.botToken, { intents: GUILDS | GUILD_VOICE_STATES });
     const guild = await bot.dispatch('GUILD_CREATE', (d) => d.id === world.guildId, 15_000);
-    assert.deepEqual(guild.voice_states.map((s: any) => [s.user_id, s.channel_id]), [[alice.id, world.voiceChannelId]]);
+    assert.deepEqual(
+      guild.voice_states.map((s: any) => [s.user_id, s.channel_id]),
+      [[alice.id, world.voiceChannelId]],
+    );
     atA.send(4, { guild_id: world.guildId, channel_id: null, self_mute: false, self_deaf: false });
     await atB.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === alice.id && d.channel_id === null, 15_000);
   });
@@ -298,7 +343,7 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
     await near.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === near.userId && d.channel_id === null, 15_000);
   });
 
-  test("presences are shared: a session on node B sees who is online on node A", async () => {
+  test('presences are shared: a session on node B sees who is online on node A', async () => {
     const [alice, bob] = a.world.users;
     const atA = await connect(a);
     await atA.identify(alice.token, { presence: { status: 'dnd', activities: [], since: null, afk: false } });
@@ -338,7 +383,8 @@ describe('two nodes of one deployment', { skip: !enabled && 'needs REDIS_URL and
   test('a message bucket is shared by both nodes', async () => {
     await frozen([a, b], async () => {
       const { world } = a;
-      const post = (t: TestServer) => t.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: world.users[1].token, body: { content: 'bucket' } });
+      const post = (t: TestServer) =>
+        t.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: world.users[1].token, body: { content: 'bucket' } });
       const remaining: string[] = [];
       for (const t of [a, b, a, b, a]) {
         const r = await post(t);
@@ -385,7 +431,12 @@ describe('a message create retried on another node', { skip: !enabled && 'needs 
     const nonce = `n${crypto.randomBytes(6).toString('hex')}`;
     const row = { ...messageRow(ctx, ch, alice.id, 0), content: 'committed, never published', nonce };
     await writeMessageRow(ctx, ch, row);
-    const post = (t: TestServer) => t.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'committed, never published', nonce, enforce_nonce: true } });
+    const post = (t: TestServer) =>
+      t.api(`/channels/${world.textChannelId}/messages`, {
+        method: 'POST',
+        token: alice.token,
+        body: { content: 'committed, never published', nonce, enforce_nonce: true },
+      });
     const retried = await post(b);
     assert.equal(retried.status, 200, retried.text);
     assert.equal(retried.body.id, row.id, 'the retry answers with the committed message');
@@ -395,8 +446,16 @@ describe('a message create retried on another node', { skip: !enabled && 'needs 
     assert.equal((await post(b)).body.id, row.id);
     // And a create whose node published (the usual case) is not published again by a retry.
     const nonce2 = `n${crypto.randomBytes(6).toString('hex')}`;
-    const sent = await a.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'published', nonce: nonce2, enforce_nonce: true } });
-    const again = await b.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: alice.token, body: { content: 'published', nonce: nonce2, enforce_nonce: true } });
+    const sent = await a.api(`/channels/${world.textChannelId}/messages`, {
+      method: 'POST',
+      token: alice.token,
+      body: { content: 'published', nonce: nonce2, enforce_nonce: true },
+    });
+    const again = await b.api(`/channels/${world.textChannelId}/messages`, {
+      method: 'POST',
+      token: alice.token,
+      body: { content: 'published', nonce: nonce2, enforce_nonce: true },
+    });
     assert.equal(again.body.id, sent.body.id);
     // Node B's republishes went to Redis before this read on the same connection: the barrier is numbered after them.
     await (b.server.ctx.bus as RedisBus).position();
@@ -418,7 +477,8 @@ describe('the webhook-event outbox on two nodes', { skip: !enabled && 'needs RED
     const me = await a.api(`/applications/${a.world.applicationId}`, { token: owner });
     receiver.publicKey = me.body.verify_key;
     const r = await a.api(`/applications/${a.world.applicationId}`, {
-      method: 'PATCH', token: owner,
+      method: 'PATCH',
+      token: owner,
       body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_AUTHORIZED', 'QUEST_USER_ENROLLMENT'] },
     });
     assert.equal(r.status, 200, r.text);
@@ -429,23 +489,40 @@ describe('the webhook-event outbox on two nodes', { skip: !enabled && 'needs RED
     await receiver?.close();
   });
 
-  const rows = (type: string) => a.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['id', 'status']).where('event_type', '=', type).execute();
+  const rows = (type: string) =>
+    a.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['id', 'status']).where('event_type', '=', type).execute();
 
   test('both workers take events from one outbox; each is sent once', { timeout: 60_000 }, async () => {
     const N = 40;
     // Half enqueued on each node, so both workers are woken and race for the same rows.
-    await Promise.all(Array.from({ length: N }, (_, n) => enqueueWebhookEvent((n % 2 ? a : b).server.ctx, a.world.applicationId, 'QUEST_USER_ENROLLMENT', { n })));
+    await Promise.all(
+      Array.from({ length: N }, (_, n) => enqueueWebhookEvent((n % 2 ? a : b).server.ctx, a.world.applicationId, 'QUEST_USER_ENROLLMENT', { n })),
+    );
     await until(async () => (await rows('QUEST_USER_ENROLLMENT')).every((r) => r.status === 'delivered'), 30_000, 'every event delivered');
-    const got = receiver.events('QUEST_USER_ENROLLMENT').map((r) => r.body.event.data.n).sort((x, y) => x - y);
-    assert.deepEqual(got, Array.from({ length: N }, (_, n) => n), 'each event exactly once');
-    const attempts = await a.server.ctx.repos.store.db.selectFrom('event_webhook_deliveries').select('event_id').where('event_type', '=', 'QUEST_USER_ENROLLMENT').execute();
+    const got = receiver
+      .events('QUEST_USER_ENROLLMENT')
+      .map((r) => r.body.event.data.n)
+      .sort((x, y) => x - y);
+    assert.deepEqual(
+      got,
+      Array.from({ length: N }, (_, n) => n),
+      'each event exactly once',
+    );
+    const attempts = await a.server.ctx.repos.store.db
+      .selectFrom('event_webhook_deliveries')
+      .select('event_id')
+      .where('event_type', '=', 'QUEST_USER_ENROLLMENT')
+      .execute();
     assert.equal(attempts.length, N);
     assert.equal(new Set(attempts.map((x) => String(x.event_id))).size, N);
   });
 
   test('an event the bus carries to every node is enqueued once, by the node that published it', { timeout: 60_000 }, async () => {
     const seenOnB = collector(b.server.ctx.bus as RedisBus);
-    a.server.ctx.bus.publish({ t: '__APPLICATION_AUTHORIZED', d: { application_id: a.world.applicationId, user: { id: a.world.users[1].id }, integration_type: 1, scopes: ['applications.commands'] } });
+    a.server.ctx.bus.publish({
+      t: '__APPLICATION_AUTHORIZED',
+      d: { application_id: a.world.applicationId, user: { id: a.world.users[1].id }, integration_type: 1, scopes: ['applications.commands'] },
+    });
     await seenOnB.until((e) => e.t === '__APPLICATION_AUTHORIZED');
     await until(async () => (await rows('APPLICATION_AUTHORIZED')).some((r) => r.status === 'delivered'), 30_000, 'APPLICATION_AUTHORIZED delivered');
     // An enqueue by b (its producers hear only local events) would have started when the event reached it, above.

@@ -5,15 +5,29 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Client, GatewayIntentBits, Partials, Events, EmbedBuilder, WebhookClient, DiscordAPIError, ChannelType, MessageType,
-  RESTEvents, type TextChannel, type Message, type Guild, type ThreadChannel, type Collection, type Snowflake,
+  Client,
+  GatewayIntentBits,
+  Partials,
+  Events,
+  EmbedBuilder,
+  WebhookClient,
+  DiscordAPIError,
+  ChannelType,
+  MessageType,
+  RESTEvents,
+  type TextChannel,
+  type Message,
+  type Guild,
+  type ThreadChannel,
+  type Collection,
+  type Snowflake,
 } from 'discord.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { waitEvent, until, sleep } from './helpers/wait.js';
 
 const T = { timeout: 30_000 };
 /** An API answer's body as JSON text, for assertion messages and token-leak checks. */
-const show = (r: { body: unknown }) => (typeof r.body === 'string' ? r.body : JSON.stringify(r.body) ?? '');
+const show = (r: { body: unknown }) => (typeof r.body === 'string' ? r.body : (JSON.stringify(r.body) ?? ''));
 const THUMBS_UP = '%F0%9F%91%8D';
 
 const INTENTS = [
@@ -69,7 +83,9 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     // A copy as received: discord.js later links cached structures into the payload objects.
     client.on(Events.Raw, (p: any) => raw.push(JSON.parse(JSON.stringify(p))));
     client.on(Events.Debug, (m: string) => debug.push(m));
-    client.once(Events.ClientReady, () => { readyFired = true; });
+    client.once(Events.ClientReady, () => {
+      readyFired = true;
+    });
     await login(client, t.world.botToken);
   });
 
@@ -104,7 +120,10 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     const voice = g.channels.cache.get(w().voiceChannelId);
     assert.ok(voice, 'voice channel cached');
     assert.equal(voice.type, ChannelType.GuildVoice);
-    assert.ok(g.channels.cache.some((c) => c.type === ChannelType.GuildCategory), 'categories cached');
+    assert.ok(
+      g.channels.cache.some((c) => c.type === ChannelType.GuildCategory),
+      'categories cached',
+    );
 
     const everyone = g.roles.cache.get(g.id);
     assert.ok(everyone, '@everyone role (id = guild id)');
@@ -195,7 +214,10 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
 
     const who = await t.api(`/channels/${ch.id}/messages/${msg.id}/reactions/${THUMBS_UP}`, { token: alice().token });
     assert.equal(who.status, 200, show(who));
-    assert.deepEqual(who.body.map((u: any) => u.id), [w().botUserId]);
+    assert.deepEqual(
+      who.body.map((u: any) => u.id),
+      [w().botUserId],
+    );
 
     const added = waitEvent<[any, any]>(client, Events.MessageReactionAdd, (r, u) => u.id === alice().id && r.message.id === msg.id && r.emoji.name === '👍');
     const put = await t.api(`/channels/${ch.id}/messages/${msg.id}/reactions/${THUMBS_UP}/@me`, { method: 'PUT', token: alice().token });
@@ -221,14 +243,21 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     assert.equal(del.status, 204, show(del));
     await removed;
     const whoAfter = await t.api(`/channels/${ch.id}/messages/${msg.id}/reactions/${THUMBS_UP}`, { token: alice().token });
-    assert.deepEqual(whoAfter.body.map((u: any) => u.id), [w().botUserId]);
+    assert.deepEqual(
+      whoAfter.body.map((u: any) => u.id),
+      [w().botUserId],
+    );
   });
 
   test('pins: msg.pin, fetchPins, channelPinsUpdate, msg.unpin', T, async () => {
     const ch = channel();
     const msg = await ch.send(`pin me ${nonce}`);
     const pinsUpdate = waitEvent<[any, Date]>(client, Events.ChannelPinsUpdate, (c) => c.id === ch.id);
-    const systemMessage = waitEvent<[Message]>(client, Events.MessageCreate, (m) => m.type === MessageType.ChannelPinnedMessage && m.reference?.messageId === msg.id);
+    const systemMessage = waitEvent<[Message]>(
+      client,
+      Events.MessageCreate,
+      (m) => m.type === MessageType.ChannelPinnedMessage && m.reference?.messageId === msg.id,
+    );
     await msg.pin();
     await pinsUpdate;
     await systemMessage;
@@ -243,7 +272,11 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
 
     await msg.unpin();
     const pinsAfter = await ch.messages.fetchPins();
-    assert.equal(pinsAfter.items.some((p) => p.message.id === msg.id), false, 'unpinned message not listed');
+    assert.equal(
+      pinsAfter.items.some((p) => p.message.id === msg.id),
+      false,
+      'unpinned message not listed',
+    );
     const final = await ch.messages.fetch({ message: msg.id, force: true });
     assert.equal(final.pinned, false);
   });
@@ -271,7 +304,10 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     assert.equal(inside.channelId, thread.id);
     const listed = await t.api(`/channels/${thread.id}/messages`, { token: alice().token });
     assert.equal(listed.status, 200, show(listed));
-    assert.ok(listed.body.some((m: any) => m.id === inside.id), 'a user sees the thread message');
+    assert.ok(
+      listed.body.some((m: any) => m.id === inside.id),
+      'a user sees the thread message',
+    );
     const starterNow = await t.api(`/channels/${ch.id}/messages/${starter.id}`, { token: alice().token });
     assert.equal(starterNow.body.thread?.id, thread.id, 'the starter message links its thread');
 
@@ -279,7 +315,11 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     let members = await thread.members.fetch({ cache: false });
     assert.ok(members.has(w().botUserId), 'bot is a thread member');
 
-    const aliceJoined = waitEvent<[any, any, ThreadChannel]>(client, Events.ThreadMembersUpdate, (added: any, _removed: any, th: ThreadChannel) => th.id === thread.id && added.has(alice().id));
+    const aliceJoined = waitEvent<[any, any, ThreadChannel]>(
+      client,
+      Events.ThreadMembersUpdate,
+      (added: any, _removed: any, th: ThreadChannel) => th.id === thread.id && added.has(alice().id),
+    );
     const join = await t.api(`/channels/${thread.id}/thread-members/@me`, { method: 'PUT', token: alice().token });
     assert.equal(join.status, 204, show(join));
     await aliceJoined;
@@ -305,7 +345,13 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
 
   test('roles: guild.roles.create, member.roles.add with guildMemberUpdate, members.fetch() over op 8', T, async () => {
     const g = guild();
-    const role = await g.roles.create({ name: `testers-${nonce}`, colors: { primaryColor: 0x3498db }, hoist: true, mentionable: true, permissions: ['SendMessages'] });
+    const role = await g.roles.create({
+      name: `testers-${nonce}`,
+      colors: { primaryColor: 0x3498db },
+      hoist: true,
+      mentionable: true,
+      permissions: ['SendMessages'],
+    });
     assert.equal(role.name, `testers-${nonce}`);
     assert.equal(role.hoist, true);
     assert.equal(role.mentionable, true);
@@ -348,7 +394,10 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     assert.equal(sent.embeds[0].title, 't');
     assert.equal(sent.embeds[0].description, 'an embed from discord.js');
     assert.equal(sent.embeds[0].color, 0xff0000);
-    assert.deepEqual(sent.embeds[0].fields, [{ name: 'first', value: '1', inline: true }, { name: 'second', value: '2', inline: false }]);
+    assert.deepEqual(sent.embeds[0].fields, [
+      { name: 'first', value: '1', inline: true },
+      { name: 'second', value: '2', inline: false },
+    ]);
     assert.equal(sent.attachments.size, 1);
     const att = sent.attachments.first()!;
     assert.equal(att.name, 'hello.txt');
@@ -403,7 +452,10 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
 
     const list = await t.api(`/channels/${ch.id}/messages?limit=50`, { token: w().botToken, bot: true });
     assert.equal(list.status, 200);
-    assert.ok(list.body.some((x: any) => x.webhook_id === id), 'the webhook message is listed');
+    assert.ok(
+      list.body.some((x: any) => x.webhook_id === id),
+      'the webhook message is listed',
+    );
     assert.equal(JSON.stringify(list.body).includes(token), false, 'REST messages JSON never contains the webhook token');
     assert.equal(JSON.stringify(raw).includes(token), false, 'no gateway dispatch ever contained the webhook token');
 
@@ -414,12 +466,19 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
 
   test('errors: missing permission is 50013/403, an unknown channel is 10003/404', T, async () => {
     const ch = channel();
-    const deny = await t.api(`/channels/${ch.id}/permissions/${w().botUserId}`, { method: 'PUT', token: alice().token, body: { type: 1, deny: '2048', allow: '0' } });
+    const deny = await t.api(`/channels/${ch.id}/permissions/${w().botUserId}`, {
+      method: 'PUT',
+      token: alice().token,
+      body: { type: 1, deny: '2048', allow: '0' },
+    });
     assert.equal(deny.status, 204, show(deny));
     try {
       await assert.rejects(ch.send('this must be refused'), isApiError(50013, 403));
       const check = await t.api(`/channels/${ch.id}/messages?limit=5`, { token: alice().token });
-      assert.equal(check.body.some((m: any) => m.content === 'this must be refused'), false);
+      assert.equal(
+        check.body.some((m: any) => m.content === 'this must be refused'),
+        false,
+      );
     } finally {
       const undo = await t.api(`/channels/${ch.id}/permissions/${w().botUserId}`, { method: 'DELETE', token: alice().token });
       assert.equal(undo.status, 204, show(undo));
@@ -429,7 +488,10 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
 
     await assert.rejects(client.channels.fetch('1'), isApiError(10003, 404));
     await assert.rejects(ch.messages.fetch({ message: '1', force: true }), isApiError(10008, 404));
-    await assert.rejects(guild().members.fetch({ user: '1', force: true }), (e: unknown) => e instanceof DiscordAPIError && (e.code === 10007 || e.code === 10013) && e.status === 404);
+    await assert.rejects(
+      guild().members.fetch({ user: '1', force: true }),
+      (e: unknown) => e instanceof DiscordAPIError && (e.code === 10007 || e.code === 10013) && e.status === 404,
+    );
   });
 
   test('forced RESUME after a server-side 4000 close loses no event and duplicates none', T, async () => {
@@ -441,7 +503,9 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
     const tag = `resume-${nonce}-${Date.now()}`;
     const seenIds: string[] = [];
     const rawCounts = new Map<string, number>();
-    const onMessage = (m: Message) => { if (m.content.startsWith(tag)) seenIds.push(m.id); };
+    const onMessage = (m: Message) => {
+      if (m.content.startsWith(tag)) seenIds.push(m.id);
+    };
     const onRaw = (p: any) => {
       if (p.t === 'MESSAGE_CREATE' && typeof p.d?.content === 'string' && p.d.content.startsWith(tag)) rawCounts.set(p.d.id, (rawCounts.get(p.d.id) ?? 0) + 1);
     };
@@ -465,9 +529,15 @@ describe('discord.js v14 against Accord', { timeout: 240_000 }, () => {
       assert.deepEqual([...seenIds].sort(), [...posted].sort(), 'messageCreate exactly once per message');
       assert.equal(rawCounts.size, posted.length);
       for (const id of posted) assert.equal(rawCounts.get(id), 1, `MESSAGE_CREATE ${id} dispatched exactly once`);
-      assert.ok(debug.slice(debugFrom).some((l) => /resum/i.test(l)), 'discord.js logged a resume');
+      assert.ok(
+        debug.slice(debugFrom).some((l) => /resum/i.test(l)),
+        'discord.js logged a resume',
+      );
       assert.equal(raw.filter((p) => p.t === 'READY').length, readiesBefore, 'no new READY: the session was resumed, not re-identified');
-      assert.ok(raw.some((p) => p.t === 'RESUMED'), 'RESUMED dispatch received');
+      assert.ok(
+        raw.some((p) => p.t === 'RESUMED'),
+        'RESUMED dispatch received',
+      );
       const now = [...t.server.gateway.connections].find((c) => c.session?.userId === w().botUserId);
       assert.ok(now && now !== conn, 'a new connection carries the session');
       assert.equal(now.session!.id, sessionId, 'the same session id');
@@ -552,6 +622,9 @@ describe('discord.js waits out a 429 (rate limits on)', { timeout: 90_000 }, () 
     assert.equal(h.get('x-ratelimit-global'), null);
 
     const reactions = await t.api(`/channels/${ch.id}/messages/${msg.id}`, { token: t.world.botToken, bot: true });
-    assert.ok(reactions.body.reactions.some((r: any) => r.emoji.name === '👎' && r.me), 'the retried reaction landed');
+    assert.ok(
+      reactions.body.reactions.some((r: any) => r.emoji.name === '👎' && r.me),
+      'the retried reaction landed',
+    );
   });
 });

@@ -8,8 +8,19 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  Client, GatewayIntentBits, Events, ActionRowBuilder, ButtonBuilder, ButtonStyle, LabelBuilder, ModalBuilder, TextInputBuilder,
-  TextInputStyle, ApplicationCommandOptionType, MessageFlags, type Interaction,
+  Client,
+  GatewayIntentBits,
+  Events,
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  LabelBuilder,
+  ModalBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  ApplicationCommandOptionType,
+  MessageFlags,
+  type Interaction,
 } from 'discord.js';
 import { verifyKey, InteractionType, InteractionResponseType } from 'discord-interactions';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -31,8 +42,18 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
   async function act(type: number, data: unknown, extra: Record<string, unknown> = {}) {
     const n = String(++nonce);
     const r = await t.api('/interactions', {
-      method: 'POST', token: alice().token,
-      body: { type, application_id: t.world.applicationId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: 'e2e', nonce: n, data, ...extra },
+      method: 'POST',
+      token: alice().token,
+      body: {
+        type,
+        application_id: t.world.applicationId,
+        guild_id: t.world.guildId,
+        channel_id: t.world.textChannelId,
+        session_id: 'e2e',
+        nonce: n,
+        data,
+        ...extra,
+      },
     });
     assert.equal(r.status, 204, r.text);
     return n;
@@ -67,10 +88,15 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
         await i.editReply('Done thinking.');
         await i.followUp({ content: 'And one more thing.' });
       } else if (i.commandName === 'form') {
-        const modal = new ModalBuilder().setCustomId('profile').setTitle('Your profile').addLabelComponents(
-          new LabelBuilder().setLabel('Nickname').setDescription('What should we call you?')
-            .setTextInputComponent(new TextInputBuilder().setCustomId('nick').setStyle(TextInputStyle.Short).setMinLength(2)),
-        );
+        const modal = new ModalBuilder()
+          .setCustomId('profile')
+          .setTitle('Your profile')
+          .addLabelComponents(
+            new LabelBuilder()
+              .setLabel('Nickname')
+              .setDescription('What should we call you?')
+              .setTextInputComponent(new TextInputBuilder().setCustomId('nick').setStyle(TextInputStyle.Short).setMinLength(2)),
+          );
         await i.showModal(modal);
       } else if (i.commandName === 'panel') {
         const row = new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('bump').setLabel('Bump').setStyle(ButtonStyle.Primary));
@@ -135,7 +161,11 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
     assert.equal(modal.components[0].label, 'Nickname');
     assert.equal(modal.components[0].component.custom_id, 'nick');
     const input = modal.components[0].component;
-    await act(5, { id: modal.id, custom_id: 'profile', components: [{ type: 18, id: modal.components[0].id, component: { type: 4, id: input.id, custom_id: 'nick', value: 'Ally' } }] });
+    await act(5, {
+      id: modal.id,
+      custom_id: 'profile',
+      components: [{ type: 18, id: modal.components[0].id, component: { type: 4, id: input.id, custom_id: 'nick', value: 'Ally' } }],
+    });
     const msg = await seenMessage((d) => d.content === 'Nice to meet you, Ally.');
     assert.equal(msg.interaction_metadata.type, 5);
     assert.equal(msg.interaction_metadata.triggering_interaction_metadata.id, modal.id);
@@ -192,14 +222,17 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
         } else if (body.type === InteractionType.APPLICATION_COMMAND && body.data.name === 'later') {
           // Answer through the callback route, then tell the platform with 202.
           const cb = await fetch(`${t.server.url}/api/v10/interactions/${body.id}/${body.token}/callback`, {
-            method: 'POST', headers: { 'content-type': 'application/json' },
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'answered via the callback route' } }),
           });
           res.writeHead(cb.status === 204 ? 202 : 500).end();
         } else if (body.type === InteractionType.APPLICATION_COMMAND && body.data.name === 'broken') {
           res.writeHead(500).end('oops');
         } else if (body.type === InteractionType.APPLICATION_COMMAND) {
-          res.end(JSON.stringify({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: `HTTP says hi to ${body.member.user.username}` } }));
+          res.end(
+            JSON.stringify({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: `HTTP says hi to ${body.member.user.username}` } }),
+          );
         } else {
           res.writeHead(400).end();
         }
@@ -223,12 +256,20 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
       const r = await t.api('/applications/@me', { method: 'PATCH', token: t.world.botToken, bot: true, body: { interactions_endpoint_url: url } });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.interactions_endpoint_url, url);
-      assert.deepEqual(log.map((l) => [l.type, l.verified]), [[1, true], [1, false]]);
+      assert.deepEqual(
+        log.map((l) => [l.type, l.verified]),
+        [
+          [1, true],
+          [1, false],
+        ],
+      );
     });
 
     test('a command is delivered over HTTP, verified, and the inline answer is the reply', async () => {
       const cmds = await t.api(`/applications/${t.world.applicationId}/commands`, {
-        method: 'PUT', token: t.world.botToken, bot: true,
+        method: 'PUT',
+        token: t.world.botToken,
+        bot: true,
         body: [
           { name: 'hello', description: 'hi', options: [{ type: 3, name: 'name', description: 'who', required: true }] },
           { name: 'later', description: 'answers with 202' },
@@ -252,7 +293,10 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
       const failure = await userGw.dispatch('INTERACTION_FAILURE', (d) => d.nonce === b, 2500);
       assert.equal(failure.reason_code, 1);
       await until(() => log.filter((l) => l.type === 2).length === 3, 2000, 'three commands');
-      assert.ok(log.every((l) => l.type !== 2 || l.verified), 'every delivery verifies');
+      assert.ok(
+        log.every((l) => l.type !== 2 || l.verified),
+        'every delivery verifies',
+      );
     });
 
     test('an endpoint that does not check signatures is refused', async () => {
@@ -268,7 +312,11 @@ describe('interactions with discord.js and discord-interactions', { timeout: 120
         assert.equal(r.body.code, 50035);
         assert.equal(r.body.errors.interactions_endpoint_url._errors[0].code, 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID');
         // Also refused through the owner's route; the earlier URL stays.
-        const owner = await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', token: alice().token, body: { interactions_endpoint_url: laxUrl } });
+        const owner = await t.api(`/applications/${t.world.applicationId}`, {
+          method: 'PATCH',
+          token: alice().token,
+          body: { interactions_endpoint_url: laxUrl },
+        });
         assert.equal(owner.status, 400);
         const me = await t.api('/applications/@me', { token: t.world.botToken, bot: true });
         assert.equal(me.body.interactions_endpoint_url, url);

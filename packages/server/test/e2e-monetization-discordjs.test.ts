@@ -6,10 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Client, Events, GatewayIntentBits, EntitlementType, SKUType, SKUFlags, SubscriptionStatus,
-  type Entitlement, type Subscription,
-} from 'discord.js';
+import { Client, Events, GatewayIntentBits, EntitlementType, SKUType, SKUFlags, SubscriptionStatus, type Entitlement, type Subscription } from 'discord.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { waitEvent } from './helpers/wait.js';
 import { advance, now } from './helpers/monetization.js';
@@ -47,10 +44,21 @@ describe('discord.js v14: premium apps', { timeout: 180_000 }, () => {
     assert.ok(skus.some((s) => s.type === SKUType.SubscriptionGroup));
 
     // discord.js patches the cached Subscription in place on the next update: read it when the event fires.
-    const created = new Promise<Record<string, unknown>>((resolve) => client.once(Events.SubscriptionCreate, (s) => resolve({
-      id: s.id, userId: s.userId, skuIds: [...s.skuIds], entitlementIds: [...s.entitlementIds], status: s.status, renewalSkuIds: s.renewalSkuIds,
-      currentPeriodStartTimestamp: s.currentPeriodStartTimestamp, currentPeriodEndTimestamp: s.currentPeriodEndTimestamp, canceledTimestamp: s.canceledTimestamp,
-    })));
+    const created = new Promise<Record<string, unknown>>((resolve) =>
+      client.once(Events.SubscriptionCreate, (s) =>
+        resolve({
+          id: s.id,
+          userId: s.userId,
+          skuIds: [...s.skuIds],
+          entitlementIds: [...s.entitlementIds],
+          status: s.status,
+          renewalSkuIds: s.renewalSkuIds,
+          currentPeriodStartTimestamp: s.currentPeriodStartTimestamp,
+          currentPeriodEndTimestamp: s.currentPeriodEndTimestamp,
+          canceledTimestamp: s.canceledTimestamp,
+        }),
+      ),
+    );
     const entCreated = waitEvent<[Entitlement]>(client, Events.EntitlementCreate);
     const updated = waitEvent<[Subscription | null, Subscription]>(client, Events.SubscriptionUpdate);
     const bought = await t.api(`/store/skus/${plan.id}/purchase`, { method: 'POST', token: bob().token, body: {} });
@@ -61,8 +69,15 @@ describe('discord.js v14: premium apps', { timeout: 180_000 }, () => {
     const end = Date.parse(bought.body.subscription.current_period_end);
 
     assert.deepEqual(await created, {
-      id: subId, userId: bob().id, skuIds: [plan.id], entitlementIds: [], status: SubscriptionStatus.Inactive, renewalSkuIds: null,
-      currentPeriodStartTimestamp: start, currentPeriodEndTimestamp: end, canceledTimestamp: null,
+      id: subId,
+      userId: bob().id,
+      skuIds: [plan.id],
+      entitlementIds: [],
+      status: SubscriptionStatus.Inactive,
+      renewalSkuIds: null,
+      currentPeriodStartTimestamp: start,
+      currentPeriodEndTimestamp: end,
+      canceledTimestamp: null,
     });
 
     const [ent] = await entCreated;

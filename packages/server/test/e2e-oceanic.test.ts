@@ -26,9 +26,14 @@ async function answer(i: AnyInteractionGateway): Promise<void> {
       await i.defer();
       await i.editOriginal({ content: answers.edited });
       await i.createFollowup({ content: answers.followUp });
-    } else if (name === 'panel') await i.createMessage({ content: answers.panel, components: [{ type: 1, components: [{ type: 2, style: 1, customID: 'bump', label: 'Bump' }] }] });
+    } else if (name === 'panel')
+      await i.createMessage({ content: answers.panel, components: [{ type: 1, components: [{ type: 2, style: 1, customID: 'bump', label: 'Bump' }] }] });
     else if (name === 'form') {
-      await i.createModal({ customID: 'profile', title: 'Your profile', components: [{ type: 1, components: [{ type: 4, customID: 'nick', label: 'Nickname', style: 1, minLength: 2 }] }] });
+      await i.createModal({
+        customID: 'profile',
+        title: 'Your profile',
+        components: [{ type: 1, components: [{ type: 4, customID: 'nick', label: 'Nickname', style: 1, minLength: 2 }] }],
+      });
     }
   } else if (i.type === InteractionTypes.MESSAGE_COMPONENT) {
     await i.editParent({ content: answers.bumped, components: [] });
@@ -39,7 +44,7 @@ async function answer(i: AnyInteractionGateway): Promise<void> {
 
 const T = { timeout: 30_000 };
 /** An API answer's body as JSON text, for assertion messages and token-leak checks. */
-const show = (r: { body: unknown }) => (typeof r.body === 'string' ? r.body : JSON.stringify(r.body) ?? '');
+const show = (r: { body: unknown }) => (typeof r.body === 'string' ? r.body : (JSON.stringify(r.body) ?? ''));
 
 describe('oceanic.js against Accord', { timeout: 120_000 }, () => {
   let t: TestServer;
@@ -59,7 +64,9 @@ describe('oceanic.js against Accord', { timeout: 120_000 }, () => {
     });
     client.on('error', (err) => errors.push(err));
     client.on('debug', (m) => debug.push(m));
-    client.on('interactionCreate', (i) => { answer(i).catch((e) => errors.push(e)); });
+    client.on('interactionCreate', (i) => {
+      answer(i).catch((e) => errors.push(e));
+    });
     await Promise.all([waitEvent(client as any, 'ready', () => true, 20_000), client.connect()]);
   });
 
@@ -117,7 +124,9 @@ describe('oceanic.js against Accord', { timeout: 120_000 }, () => {
 
   test('an embed and a file: the person downloads the file byte for byte', T, async () => {
     const sent = await client.rest.channels.createMessage(t.world.textChannelId, {
-      content: 'with a file', embeds: [{ title: 'Card', description: 'an embed' }], files: [{ name: 'dot.png', contents: PNG }],
+      content: 'with a file',
+      embeds: [{ title: 'Card', description: 'an embed' }],
+      files: [{ name: 'dot.png', contents: PNG }],
     });
     await person.expectCard(t.world.textChannelId, sent.id);
   });
@@ -165,7 +174,7 @@ describe('oceanic.js against Accord', { timeout: 120_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('errors: DiscordRESTError with Discord\'s code and status', T, async () => {
+  test("errors: DiscordRESTError with Discord's code and status", T, async () => {
     const is = (code: number, status: number) => (e: unknown) => e instanceof DiscordRESTError && e.code === code && e.status === status;
     await assert.rejects(client.rest.channels.get('1'), is(10003, 404));
     await assert.rejects(client.rest.channels.createMessage(t.world.textChannelId, {}), is(50006, 400));
@@ -175,7 +184,13 @@ describe('oceanic.js against Accord', { timeout: 120_000 }, () => {
     const ch = t.world.textChannelId;
     const msg = await client.rest.channels.createMessage(ch, { content: 'rate limit me' });
     const from = debug.length;
-    await throughA429(t, ch, msg.id, () => client.rest.channels.createReaction(ch, msg.id, '👎'), () => debug.slice(from).some((l) => /RateLimit/.test(l) && / 429: /.test(l)));
+    await throughA429(
+      t,
+      ch,
+      msg.id,
+      () => client.rest.channels.createReaction(ch, msg.id, '👎'),
+      () => debug.slice(from).some((l) => /RateLimit/.test(l) && / 429: /.test(l)),
+    );
     const read = await client.rest.channels.getMessage(ch, msg.id);
     assert.ok(read.reactions.some((r) => r.emoji.name === '👎' && r.me));
   });
@@ -183,9 +198,14 @@ describe('oceanic.js against Accord', { timeout: 120_000 }, () => {
   test('RESUME: a server-side drop is resumed and the missed message replayed', T, async () => {
     const resumed = waitEvent(client as any, 'shardResume', () => true, 20_000);
     const missed = waitEvent<[Message]>(client as any, 'messageCreate', (m) => m.content === 'while away', 20_000);
-    await dropAndResume(t, async () => { await person.post('while away'); });
+    await dropAndResume(t, async () => {
+      await person.post('while away');
+    });
     await Promise.all([resumed, missed]);
     // oceanic reports the drop itself as an 'error' event (4000 is not a code it names), then resumes.
-    assert.deepEqual(errors.filter((e) => !/close: 4000/.test(String(e))), []);
+    assert.deepEqual(
+      errors.filter((e) => !/close: 4000/.test(String(e))),
+      [],
+    );
   });
 });

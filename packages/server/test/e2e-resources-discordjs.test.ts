@@ -7,9 +7,22 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  AuditLogEvent, AutoModerationActionType, AutoModerationRuleEventType, AutoModerationRuleTriggerType, ChannelType, Client, Events,
-  GatewayIntentBits, GuildScheduledEventEntityType, GuildScheduledEventPrivacyLevel, GuildScheduledEventStatus, StickerFormatType,
-  type Guild, type GuildAuditLogsEntry, type GuildEmoji, type StageChannel,
+  AuditLogEvent,
+  AutoModerationActionType,
+  AutoModerationRuleEventType,
+  AutoModerationRuleTriggerType,
+  ChannelType,
+  Client,
+  Events,
+  GatewayIntentBits,
+  GuildScheduledEventEntityType,
+  GuildScheduledEventPrivacyLevel,
+  GuildScheduledEventStatus,
+  StickerFormatType,
+  type Guild,
+  type GuildAuditLogsEntry,
+  type GuildEmoji,
+  type StageChannel,
 } from 'discord.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { waitEvent } from './helpers/wait.js';
@@ -26,8 +39,12 @@ describe('discord.js v14 with emoji, stickers, events, audit logs, soundboard', 
     t = await startTestServer({ overrides: { dev: true } });
     client = new Client({
       intents: [
-        GatewayIntentBits.Guilds, GatewayIntentBits.GuildModeration, GatewayIntentBits.GuildExpressions, GatewayIntentBits.GuildScheduledEvents,
-        GatewayIntentBits.GuildIntegrations, GatewayIntentBits.AutoModerationConfiguration,
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildModeration,
+        GatewayIntentBits.GuildExpressions,
+        GatewayIntentBits.GuildScheduledEvents,
+        GatewayIntentBits.GuildIntegrations,
+        GatewayIntentBits.AutoModerationConfiguration,
       ],
       rest: { api: `${t.server.url}/api`, cdn: t.server.url },
     });
@@ -86,8 +103,13 @@ describe('discord.js v14 with emoji, stickers, events, audit logs, soundboard', 
     const start = Date.now() + 3600_000;
     const created = waitEvent(client, Events.GuildScheduledEventCreate, (e: any) => e.name === 'djs event');
     const event = await guild().scheduledEvents.create({
-      name: 'djs event', scheduledStartTime: start, scheduledEndTime: start + 3600_000, privacyLevel: GuildScheduledEventPrivacyLevel.GuildOnly,
-      entityType: GuildScheduledEventEntityType.External, entityMetadata: { location: 'Online' }, description: 'desc',
+      name: 'djs event',
+      scheduledStartTime: start,
+      scheduledEndTime: start + 3600_000,
+      privacyLevel: GuildScheduledEventPrivacyLevel.GuildOnly,
+      entityType: GuildScheduledEventEntityType.External,
+      entityMetadata: { location: 'Online' },
+      description: 'desc',
     });
     await created;
     assert.equal(event.name, 'djs event');
@@ -102,8 +124,11 @@ describe('discord.js v14 with emoji, stickers, events, audit logs, soundboard', 
     const subscribers = await event.fetchSubscribers();
     assert.equal(subscribers.size, 0);
     const voice = await guild().scheduledEvents.create({
-      name: 'djs voice', scheduledStartTime: start, privacyLevel: GuildScheduledEventPrivacyLevel.GuildOnly,
-      entityType: GuildScheduledEventEntityType.Voice, channel: t.world.voiceChannelId,
+      name: 'djs voice',
+      scheduledStartTime: start,
+      privacyLevel: GuildScheduledEventPrivacyLevel.GuildOnly,
+      entityType: GuildScheduledEventEntityType.Voice,
+      channel: t.world.voiceChannelId,
     });
     assert.equal(voice.channelId, t.world.voiceChannelId);
     const active = await voice.setStatus(GuildScheduledEventStatus.Active);
@@ -166,7 +191,7 @@ describe('discord.js v14 with emoji, stickers, events, audit logs, soundboard', 
   });
 
   test('stage instances, AutoMod rules and integrations through discord.js', T, async () => {
-    const stage = await guild().channels.create({ name: 'djs stage', type: ChannelType.GuildStageVoice }) as StageChannel;
+    const stage = (await guild().channels.create({ name: 'djs stage', type: ChannelType.GuildStageVoice })) as StageChannel;
     const instance = await guild().stageInstances.create(stage, { topic: 'Live from discord.js' });
     assert.equal(instance.topic, 'Live from discord.js');
     assert.equal(instance.channelId, stage.id);
@@ -175,8 +200,12 @@ describe('discord.js v14 with emoji, stickers, events, audit logs, soundboard', 
     await instance.delete();
 
     const rule = await guild().autoModerationRules.create({
-      name: 'djs rule', eventType: AutoModerationRuleEventType.MessageSend, triggerType: AutoModerationRuleTriggerType.Keyword,
-      triggerMetadata: { keywordFilter: ['forbidden'] }, actions: [{ type: AutoModerationActionType.BlockMessage }], enabled: true,
+      name: 'djs rule',
+      eventType: AutoModerationRuleEventType.MessageSend,
+      triggerType: AutoModerationRuleTriggerType.Keyword,
+      triggerMetadata: { keywordFilter: ['forbidden'] },
+      actions: [{ type: AutoModerationActionType.BlockMessage }],
+      enabled: true,
     });
     assert.equal(rule.name, 'djs rule');
     assert.deepEqual(rule.triggerMetadata.keywordFilter, ['forbidden']);

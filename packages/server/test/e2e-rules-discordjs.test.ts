@@ -61,7 +61,11 @@ describe('discord.js v14: polls, forwards, crossposts, obfuscated channels', { t
     const ended = await m.poll.end();
     assert.equal(ended.id, m.id);
     assert.equal(ended.poll?.resultsFinalized, true);
-    const result = await until(async () => (await channel().messages.fetch({ limit: 5 })).find((x) => x.type === 46 && x.reference?.messageId === m.id), 5000, 'the POLL_RESULT message');
+    const result = await until(
+      async () => (await channel().messages.fetch({ limit: 5 })).find((x) => x.type === 46 && x.reference?.messageId === m.id),
+      5000,
+      'the POLL_RESULT message',
+    );
     assert.equal(result.embeds[0].fields.find((f) => f.name === 'victor_answer_text')?.value, 'Coffee');
   });
 
@@ -100,7 +104,9 @@ describe('discord.js v14: polls, forwards, crossposts, obfuscated channels', { t
   test('channel obfuscation: discord.js caches channels the bot cannot view as ___hidden___ with CHANNEL_OBFUSCATED', T, async () => {
     const created = waitEvent(client, Events.ChannelCreate, (c: any) => c.name === '___hidden___');
     const r = await t.api(`/guilds/${t.world.guildId}/channels`, {
-      method: 'POST', token: alice().token, body: { name: 'staff-only', topic: 'plans', permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: String(P.VIEW_CHANNEL) }] },
+      method: 'POST',
+      token: alice().token,
+      body: { name: 'staff-only', topic: 'plans', permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: String(P.VIEW_CHANNEL) }] },
     });
     assert.equal(r.status, 201, show(r));
     const [ch] = await created;
@@ -112,7 +118,11 @@ describe('discord.js v14: polls, forwards, crossposts, obfuscated channels', { t
     assert.equal(cached.viewable, false);
     // Access gained: discord.js updates its cache from the full CHANNEL_UPDATE.
     const updated = waitEvent(client, Events.ChannelUpdate, (_old: any, c: any) => c.id === r.body.id && c.name === 'staff-only');
-    await t.api(`/channels/${r.body.id}/permissions/${t.world.botUserId}`, { method: 'PUT', token: alice().token, body: { type: 1, allow: String(P.VIEW_CHANNEL) } });
+    await t.api(`/channels/${r.body.id}/permissions/${t.world.botUserId}`, {
+      method: 'PUT',
+      token: alice().token,
+      body: { type: 1, allow: String(P.VIEW_CHANNEL) },
+    });
     await updated;
     assert.equal((client.channels.cache.get(r.body.id) as TextChannel).topic, 'plans');
   });

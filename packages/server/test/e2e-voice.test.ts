@@ -29,10 +29,16 @@ describe('voice end to end (discord.js + @discordjs/voice + davey)', { timeout: 
   /** Waits until every named bot is in the DAVE group at `epoch` with the same privacy code; returns it. */
   async function settled(names: string[], epoch: number): Promise<string> {
     let states: any[] = [];
-    await until(async () => {
-      states = await Promise.all(names.map(dave));
-      return states.every((s) => s.ready && s.epoch === String(epoch) && s.privacyCode && s.privacyCode === states[0].privacyCode && s.userIds.length === names.length);
-    }, 15_000, `DAVE epoch ${epoch} for ${names.join(', ')}`).catch((err) => {
+    await until(
+      async () => {
+        states = await Promise.all(names.map(dave));
+        return states.every(
+          (s) => s.ready && s.epoch === String(epoch) && s.privacyCode && s.privacyCode === states[0].privacyCode && s.userIds.length === names.length,
+        );
+      },
+      15_000,
+      `DAVE epoch ${epoch} for ${names.join(', ')}`,
+    ).catch((err) => {
       throw new Error(`${err.message}: ${JSON.stringify(states)}`);
     });
     return states[0].privacyCode;
@@ -43,12 +49,19 @@ describe('voice end to end (discord.js + @discordjs/voice + davey)', { timeout: 
     await d.call('play', { name: speaker, frames });
     for (const l of listeners) {
       let got: string[] = [];
-      await until(async () => {
-        got = (await d.call<string[]>('received', { name: l, userId: bots[speaker].userId })).filter((f) => f !== SILENCE);
-        return got.length >= frames.length;
-      }, 5000, `${l} receiving ${frames.length} frames`).catch(() => {});
+      await until(
+        async () => {
+          got = (await d.call<string[]>('received', { name: l, userId: bots[speaker].userId })).filter((f) => f !== SILENCE);
+          return got.length >= frames.length;
+        },
+        5000,
+        `${l} receiving ${frames.length} frames`,
+      ).catch(() => {});
       assert.equal(got.length, frames.length, `${l} received ${got.length}/${frames.length} frames`);
-      assert.ok(got.every((f, i) => f === frames[i]), `${l} received the frames bit-exact and in order`);
+      assert.ok(
+        got.every((f, i) => f === frames[i]),
+        `${l} received the frames bit-exact and in order`,
+      );
     }
   }
 
@@ -114,7 +127,10 @@ describe('voice end to end (discord.js + @discordjs/voice + davey)', { timeout: 
     assert.ok(log.closeCodes.includes(1006), `B saw the cut (close codes ${log.closeCodes})`);
     const resumed = log.ops.findIndex((o: any) => o.op === 9);
     assert.ok(resumed > 0, 'B got op 9 Resumed');
-    assert.ok(log.ops.slice(resumed + 1).some((o: any) => o.seq && o.seq > seqBefore), 'messages after the cut were replayed after op 9');
+    assert.ok(
+      log.ops.slice(resumed + 1).some((o: any) => o.seq && o.seq > seqBefore),
+      'messages after the cut were replayed after op 9',
+    );
     // Every numbered message reached B exactly once, in order: the sequence has no gap and no repeat.
     const seqs: number[] = log.seqs;
     for (let i = 1; i < seqs.length; i++) assert.equal(seqs[i], (seqs[i - 1] % 0xffff) + 1, `seq ${seqs[i - 1]} then ${seqs[i]}`);

@@ -7,7 +7,18 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import {
-  AFTER_CUTOVER, BEFORE_CUTOVER, GIF, LOTTIE, PNG, dataUri, installBot, mp3, multipart, resetClock, setClock, stripEveryone,
+  AFTER_CUTOVER,
+  BEFORE_CUTOVER,
+  GIF,
+  LOTTIE,
+  PNG,
+  dataUri,
+  installBot,
+  mp3,
+  multipart,
+  resetClock,
+  setClock,
+  stripEveryone,
 } from './helpers/fixtures.js';
 
 const P = { MANAGE_GUILD_EXPRESSIONS: 1n << 30n, CREATE_GUILD_EXPRESSIONS: 1n << 43n, VIEW_CHANNEL: 1n << 10n };
@@ -56,7 +67,10 @@ test('guild emoji: create (201), list, get, edit, delete; GUILD_EMOJIS_UPDATE; t
 
   const list = await t.api(`/guilds/${g()}/emojis`, bot());
   assert.equal(list.status, 200);
-  assert.ok(list.body.some((x: any) => x.id === e.id && x.user?.id === t.world.botUserId), 'uploader shown to expression managers');
+  assert.ok(
+    list.body.some((x: any) => x.id === e.id && x.user?.id === t.world.botUserId),
+    'uploader shown to expression managers',
+  );
   // Bob has CREATE_GUILD_EXPRESSIONS from @everyone, so he sees uploaders in the list; on GET of someone else's emoji he does not.
   const asBob = await t.api(`/guilds/${g()}/emojis/${e.id}`, bob());
   assert.equal(asBob.status, 200);
@@ -112,9 +126,18 @@ test('guild emoji validation: name 2-32 of [A-Za-z0-9_], image data 256 KiB, kno
 test('guild emoji limits: 50 static and 50 animated slots at premium tier 0 (30008 / 30018)', async () => {
   const db = t.server.ctx.repos.store.db;
   const existing = await db.selectFrom('emojis').select(['animated']).where('guild_id', '=', g()).execute();
-  const rows = (animated: number, n: number) => Array.from({ length: n }, (_, i) => ({
-    id: t.server.ctx.ids.next(), guild_id: g(), application_id: null, name: `fill_${animated}_${i}`, user_id: null, roles: '[]', animated, available: 1, created_at: 0,
-  }));
+  const rows = (animated: number, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: t.server.ctx.ids.next(),
+      guild_id: g(),
+      application_id: null,
+      name: `fill_${animated}_${i}`,
+      user_id: null,
+      roles: '[]',
+      animated,
+      available: 1,
+      created_at: 0,
+    }));
   const staticCount = existing.filter((r) => Number(r.animated) === 0).length;
   const animCount = existing.filter((r) => Number(r.animated) === 1).length;
   const fill = [...rows(0, 50 - staticCount), ...rows(1, 50 - animCount)];
@@ -124,7 +147,14 @@ test('guild emoji limits: 50 static and 50 animated slots at premium tier 0 (300
   assert.equal(s.body.code, 30008);
   const a = await t.api(`/guilds/${g()}/emojis`, { method: 'POST', ...bot(), body: { name: 'one_more', image: dataUri(GIF, 'image/gif') } });
   assert.equal(a.body.code, 30018);
-  await db.deleteFrom('emojis').where('id', 'in', fill.map((r) => r.id)).execute();
+  await db
+    .deleteFrom('emojis')
+    .where(
+      'id',
+      'in',
+      fill.map((r) => r.id),
+    )
+    .execute();
 });
 
 test('emoji permissions: own emoji with CREATE_GUILD_EXPRESSIONS, others need MANAGE_GUILD_EXPRESSIONS', async () => {
@@ -170,11 +200,31 @@ test('application emoji: bot-token CRUD under {items}, unique names, 2000 per ap
   assert.equal((await t.api(`/applications/99999999999999999999/emojis`, bot())).body.code, 10002);
 
   const db = t.server.ctx.repos.store.db;
-  const count = Number((await db.selectFrom('emojis').select((eb) => eb.fn.countAll<number>().as('n')).where('application_id', '=', app).executeTakeFirstOrThrow()).n);
+  const count = Number(
+    (
+      await db
+        .selectFrom('emojis')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('application_id', '=', app)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const fill = Array.from({ length: 2000 - count }, (_, i) => ({
-    id: t.server.ctx.ids.next(), guild_id: null, application_id: app, name: `fill_${i}`, user_id: null, roles: '[]', animated: 0, available: 1, created_at: 0,
+    id: t.server.ctx.ids.next(),
+    guild_id: null,
+    application_id: app,
+    name: `fill_${i}`,
+    user_id: null,
+    roles: '[]',
+    animated: 0,
+    available: 1,
+    created_at: 0,
   }));
-  for (let i = 0; i < fill.length; i += 400) await db.insertInto('emojis').values(fill.slice(i, i + 400)).execute();
+  for (let i = 0; i < fill.length; i += 400)
+    await db
+      .insertInto('emojis')
+      .values(fill.slice(i, i + 400))
+      .execute();
   const full = await t.api(`/applications/${app}/emojis`, { method: 'POST', ...bot(), body: { name: 'too_many', image: dataUri(PNG) } });
   assert.equal(full.status, 400);
   assert.equal(full.body.code, 30008);
@@ -199,7 +249,11 @@ test('guild stickers: multipart upload (PNG, GIF; Lottie only for VERIFIED/PARTN
   const lottie = await multipart(t, `/guilds/${g()}/stickers`, stickerForm(LOTTIE, 'anim', 'application/json', 'a.json'), bot());
   assert.equal(lottie.status, 400);
   assert.equal(lottie.body.code, 50035);
-  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: JSON.stringify(['VERIFIED']) }).where('id', '=', g()).execute();
+  await t.server.ctx.repos.store.db
+    .updateTable('guilds')
+    .set({ features: JSON.stringify(['VERIFIED']) })
+    .where('id', '=', g())
+    .execute();
   const lottieOk = await multipart(t, `/guilds/${g()}/stickers`, stickerForm(LOTTIE, 'anim', 'application/json', 'a.json'), bot());
   assert.equal(lottieOk.status, 201, lottieOk.text);
   assert.equal(lottieOk.body.format_type, 3);
@@ -279,7 +333,11 @@ test('soundboard: defaults, guild CRUD ({items}), MP3/Ogg up to 5.2 s, events, C
   assert.equal(defaults.body[0].guild_id, undefined);
   assert.equal((await fetch(`${t.server.url}/soundboard-sounds/1`)).headers.get('content-type'), 'audio/mpeg');
 
-  const created = await t.api(`/guilds/${g()}/soundboard-sounds`, { method: 'POST', ...bot(), body: { name: 'honk', sound: dataUri(mp3(1), 'audio/mpeg'), volume: 0.5, emoji_name: '🦆' } });
+  const created = await t.api(`/guilds/${g()}/soundboard-sounds`, {
+    method: 'POST',
+    ...bot(),
+    body: { name: 'honk', sound: dataUri(mp3(1), 'audio/mpeg'), volume: 0.5, emoji_name: '🦆' },
+  });
   assert.equal(created.status, 201, created.text);
   const s = created.body;
   assert.equal(s.name, 'honk');
@@ -295,13 +353,20 @@ test('soundboard: defaults, guild CRUD ({items}), MP3/Ogg up to 5.2 s, events, C
   assert.equal(long.body.code, 50124);
   const png = await t.api(`/guilds/${g()}/soundboard-sounds`, { method: 'POST', ...bot(), body: { name: 'pic', sound: dataUri(PNG) } });
   assert.equal(png.body.code, 50123);
-  const loud = await t.api(`/guilds/${g()}/soundboard-sounds`, { method: 'POST', ...bot(), body: { name: 'loud', sound: dataUri(mp3(1), 'audio/mpeg'), volume: 2 } });
+  const loud = await t.api(`/guilds/${g()}/soundboard-sounds`, {
+    method: 'POST',
+    ...bot(),
+    body: { name: 'loud', sound: dataUri(mp3(1), 'audio/mpeg'), volume: 2 },
+  });
   assert.equal(loud.body.code, 50035);
   const short = await t.api(`/guilds/${g()}/soundboard-sounds`, { method: 'POST', ...bot(), body: { name: 'x', sound: dataUri(mp3(1), 'audio/mpeg') } });
   assert.equal(short.body.errors.name._errors[0].code, 'BASE_TYPE_BAD_LENGTH');
 
   const list = await t.api(`/guilds/${g()}/soundboard-sounds`, bot());
-  assert.deepEqual(list.body.items.map((x: any) => x.sound_id), [s.sound_id]);
+  assert.deepEqual(
+    list.body.items.map((x: any) => x.sound_id),
+    [s.sound_id],
+  );
   assert.equal((await t.api(`/guilds/${g()}/soundboard-sounds/${s.sound_id}`, bot())).body.name, 'honk');
   const cdn = await fetch(`${t.server.url}/soundboard-sounds/${s.sound_id}`);
   assert.equal(cdn.status, 200);
@@ -314,7 +379,10 @@ test('soundboard: defaults, guild CRUD ({items}), MP3/Ogg up to 5.2 s, events, C
 
   gw.send(31, { guild_ids: [g()] });
   const reply = await gw.dispatch('SOUNDBOARD_SOUNDS', (d) => d.guild_id === g());
-  assert.deepEqual(reply.soundboard_sounds.map((x: any) => x.sound_id), [s.sound_id]);
+  assert.deepEqual(
+    reply.soundboard_sounds.map((x: any) => x.sound_id),
+    [s.sound_id],
+  );
 
   assert.equal((await t.api(`/guilds/${g()}/soundboard-sounds/${s.sound_id}`, { method: 'DELETE', ...bot() })).status, 204);
   const del = await gw.dispatch('GUILD_SOUNDBOARD_SOUND_DELETE', (d) => d.sound_id === s.sound_id);
@@ -341,7 +409,10 @@ test('CREATE_GUILD_EXPRESSIONS: MANAGE_GUILD_EXPRESSIONS alone creates emoji, st
     assert.equal(e2.status, 403);
     assert.equal(e2.body.code, 50013);
     assert.equal((await multipart(t, `/guilds/${g()}/stickers`, stickerForm(PNG, 'modern'), as)).body.code, 50013);
-    assert.equal((await t.api(`/guilds/${g()}/soundboard-sounds`, { method: 'POST', ...as, body: { name: 'modern', sound: dataUri(mp3(1), 'audio/mpeg') } })).body.code, 50013);
+    assert.equal(
+      (await t.api(`/guilds/${g()}/soundboard-sounds`, { method: 'POST', ...as, body: { name: 'modern', sound: dataUri(mp3(1), 'audio/mpeg') } })).body.code,
+      50013,
+    );
     // Managing existing expressions still works with MANAGE_GUILD_EXPRESSIONS.
     assert.equal((await t.api(`/guilds/${g()}/emojis/${e.body.id}`, { method: 'PATCH', ...as, body: { name: 'still_mine' } })).status, 200);
     assert.equal((await t.api(`/guilds/${g()}/stickers/${s.body.id}`, { method: 'DELETE', ...as })).status, 204);
@@ -356,7 +427,10 @@ test('CREATE_GUILD_EXPRESSIONS: MANAGE_GUILD_EXPRESSIONS alone creates emoji, st
 
 test('malformed expression bodies never give a 5xx', async () => {
   const fc = (await import('fast-check')).default;
-  const garbage = fc.oneof(fc.anything(), fc.constantFrom(null, '', [], {}, -1, 1e300, '99999999999999999999999', 'data:image/png;base64,', 'data:;base64,AAAA'));
+  const garbage = fc.oneof(
+    fc.anything(),
+    fc.constantFrom(null, '', [], {}, -1, 1e300, '99999999999999999999999', 'data:image/png;base64,', 'data:;base64,AAAA'),
+  );
   const paths: [string, string, string[]][] = [
     [`/guilds/${g()}/emojis`, 'POST', ['name', 'image', 'roles']],
     [`/applications/${t.world.applicationId}/emojis`, 'POST', ['name', 'image']],
@@ -364,13 +438,23 @@ test('malformed expression bodies never give a 5xx', async () => {
     [`/guilds/${g()}/stickers/99999999999999999999`, 'PATCH', ['name', 'tags', 'description']],
   ];
   for (const [path, method, fields] of paths) {
-    await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), garbage), async (body) => {
-      const r = await t.api(path, { method, ...bot(), body });
-      assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
-    }), { numRuns: 30 });
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), garbage), async (body) => {
+        const r = await t.api(path, { method, ...bot(), body });
+        assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
+      }),
+      { numRuns: 30 },
+    );
   }
   for (const id of ['abc', '99999999999999999999', '-1']) {
-    for (const p of [`/guilds/${g()}/emojis/${id}`, `/guilds/${g()}/stickers/${id}`, `/guilds/${g()}/soundboard-sounds/${id}`, `/stickers/${id}`, `/sticker-packs/${id}`, `/applications/${id}/emojis`]) {
+    for (const p of [
+      `/guilds/${g()}/emojis/${id}`,
+      `/guilds/${g()}/stickers/${id}`,
+      `/guilds/${g()}/soundboard-sounds/${id}`,
+      `/stickers/${id}`,
+      `/sticker-packs/${id}`,
+      `/applications/${id}/emojis`,
+    ]) {
       const r = await t.api(p, bot());
       assert.ok(r.status === 404 || r.status === 403, `${p} -> ${r.status}`);
     }
@@ -383,7 +467,8 @@ test('deleting a guild removes its emoji, stickers, sounds and their bytes', asy
   const gid = made.body.id;
   const e = (await t.api(`/guilds/${gid}/emojis`, { method: 'POST', ...alice(), body: { name: 'temp', image: dataUri(PNG) } })).body;
   const s = (await multipart(t, `/guilds/${gid}/stickers`, stickerForm(PNG, 'temp'), alice())).body;
-  const snd = (await t.api(`/guilds/${gid}/soundboard-sounds`, { method: 'POST', ...alice(), body: { name: 'temp', sound: dataUri(mp3(1), 'audio/mpeg') } })).body;
+  const snd = (await t.api(`/guilds/${gid}/soundboard-sounds`, { method: 'POST', ...alice(), body: { name: 'temp', sound: dataUri(mp3(1), 'audio/mpeg') } }))
+    .body;
   assert.ok(e.id && s.id && snd.sound_id);
   assert.equal((await t.api(`/guilds/${gid}`, { method: 'DELETE', ...alice() })).status, 204);
   const db = t.server.ctx.repos.store.db;

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
+before(async () => {
+  t = await startTestServer();
+});
 after(async () => t?.close());
 
 test('follower webhooks carry source_guild and source_channel', { timeout: 30_000 }, async () => {

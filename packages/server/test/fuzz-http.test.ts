@@ -49,17 +49,35 @@ const PER_ROUTE = Math.max(1, Math.floor(TOTAL / WRITE_ROUTES.length));
 /** Which actors to try on a route: the ones its auth mode takes, and one it refuses. */
 function actorsFor(def: RouteDef): Actor[] {
   switch (def.auth) {
-    case 'none': return ['none'];
-    case 'optional': return ['none', 'user', 'bearer'];
-    case 'user': return ['user', 'bearer', 'bot'];
-    case 'bot': return ['bot', 'user'];
-    default: return ['user', 'bot', 'bearer', 'none'];
+    case 'none':
+      return ['none'];
+    case 'optional':
+      return ['none', 'user', 'bearer'];
+    case 'user':
+      return ['user', 'bearer', 'bot'];
+    case 'bot':
+      return ['bot', 'user'];
+    default:
+      return ['user', 'bot', 'bearer', 'none'];
   }
 }
 
 /** Every scope a test bearer token might need, so bearer routes are reached rather than refused for scope. */
-const SCOPES = ['identify', 'email', 'guilds', 'guilds.members.read', 'connections', 'relationships.read', 'dm_channels.read', 'gdm.join',
-  'applications.commands.update', 'applications.commands.permissions.update', 'applications.entitlements', 'role_connections.write', 'lobbies.write'];
+const SCOPES = [
+  'identify',
+  'email',
+  'guilds',
+  'guilds.members.read',
+  'connections',
+  'relationships.read',
+  'dm_channels.read',
+  'gdm.join',
+  'applications.commands.update',
+  'applications.commands.permissions.update',
+  'applications.entitlements',
+  'role_connections.write',
+  'lobbies.write',
+];
 
 // ---- generators -------------------------------------------------------------------------------------------
 
@@ -67,7 +85,28 @@ const hugeString = fc.tuple(fc.integer({ min: 5_000, max: 300_000 }), fc.constan
 const nastyString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', 'null', 'true', '0', '-1', '1e309', '99999999999999999999999', '18446744073709551616', '@everyone', '<@1>', '__proto__', 'constructor', '../../etc/passwd', '%00', '\ud800', 'a'.repeat(33), 'data:image/png;base64,AAAA', '2020-13-45T99:99:99Z'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'null',
+    'true',
+    '0',
+    '-1',
+    '1e309',
+    '99999999999999999999999',
+    '18446744073709551616',
+    '@everyone',
+    '<@1>',
+    '__proto__',
+    'constructor',
+    '../../etc/passwd',
+    '%00',
+    '\ud800',
+    'a'.repeat(33),
+    'data:image/png;base64,AAAA',
+    '2020-13-45T99:99:99Z',
+  ),
 );
 const nastyNumber = fc.oneof(
   fc.integer(),
@@ -80,15 +119,24 @@ const garbage: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     { arbitrary: leaf, weight: 60 },
     { arbitrary: fc.array(tie('v'), { maxLength: 5 }), weight: 10 },
-    { arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'id', 'type')), tie('v'), { maxKeys: 5 }), weight: 10 },
+    {
+      arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'id', 'type')), tie('v'), { maxKeys: 5 }),
+      weight: 10,
+    },
     { arbitrary: hugeString, weight: 1 },
   ),
 })).v;
 const nest = (depth: number, arr: boolean) => (arr ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
 const deepNest = fc.tuple(fc.integer({ min: 50, max: 3000 }), fc.boolean()).map(([depth, arr]) => nest(depth, arr));
 /** Nesting inside one of the route's fields, from just under the parser's bound (64) to far past any stack (issue 14). */
-const deepIn = (fields: string[]) => fc.tuple(fc.constantFrom(...(fields.length ? fields : ['name', 'content'])), fc.oneof(fc.integer({ min: 30, max: 80 }), fc.integer({ min: 1000, max: 50_000 })), fc.boolean())
-  .map(([field, depth, arr]) => `{${JSON.stringify(field)}: ${nest(depth, arr)}}`);
+const deepIn = (fields: string[]) =>
+  fc
+    .tuple(
+      fc.constantFrom(...(fields.length ? fields : ['name', 'content'])),
+      fc.oneof(fc.integer({ min: 30, max: 80 }), fc.integer({ min: 1000, max: 50_000 })),
+      fc.boolean(),
+    )
+    .map(([field, depth, arr]) => `{${JSON.stringify(field)}: ${nest(depth, arr)}}`);
 
 function objectFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -96,7 +144,12 @@ function objectFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   return fc.record(model, { requiredKeys: [] });
 }
 
-interface FuzzRequest { who: Actor; contentType: string | null; body: string | Buffer | undefined; label: string }
+interface FuzzRequest {
+  who: Actor;
+  contentType: string | null;
+  body: string | Buffer | undefined;
+  label: string;
+}
 
 interface Plan {
   def: RouteDef;
@@ -112,7 +165,12 @@ function requestFor(plan: Plan): fc.Arbitrary<FuzzRequest> {
   const valid = fc.constant(plan.valid);
   const json = fc.oneof(
     { arbitrary: valid, weight: 2 },
-    { arbitrary: fc.tuple(valid, objectFor(plan.fields)).map(([good, bad]) => (good && typeof good === 'object' && !Array.isArray(good) ? { ...good, ...bad } : bad)), weight: 4 },
+    {
+      arbitrary: fc
+        .tuple(valid, objectFor(plan.fields))
+        .map(([good, bad]) => (good && typeof good === 'object' && !Array.isArray(good) ? { ...good, ...bad } : bad)),
+      weight: 4,
+    },
     { arbitrary: objectFor(plan.fields), weight: 4 },
     { arbitrary: fc.array(objectFor(plan.fields), { maxLength: 3 }), weight: 1 },
     { arbitrary: garbage, weight: 2 },
@@ -123,7 +181,19 @@ function requestFor(plan: Plan): fc.Arbitrary<FuzzRequest> {
     jsonText.chain((s) => fc.integer({ min: 0, max: Math.max(0, s.length - 1) }).map((n) => s.slice(0, n))),
     fc.tuple(jsonText, fc.constantFrom(',', '}', ']', 'x', '\u0000', '"')).map(([s, junk]) => s + junk),
     fc.string({ maxLength: 200 }),
-    fc.constantFrom('{', '}', '[', '{"content":', "{'content':'single quotes'}", 'NaN', 'undefined', '{"a":1,}', '\ufeff{"content":"bom"}', '{"content":"\\ud800"}', '{"__proto__":{"admin":true}}'),
+    fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      '{"content":',
+      "{'content':'single quotes'}",
+      'NaN',
+      'undefined',
+      '{"a":1,}',
+      '\ufeff{"content":"bom"}',
+      '{"content":"\\ud800"}',
+      '{"__proto__":{"admin":true}}',
+    ),
     deepNest,
   );
   const bytes = fc.uint8Array({ maxLength: 256 }).map((u) => Buffer.from(u));
@@ -132,7 +202,25 @@ function requestFor(plan: Plan): fc.Arbitrary<FuzzRequest> {
     { arbitrary: invalidText.map((body) => ({ contentType: 'application/json', body, label: 'invalid-json' })), weight: 15 },
     { arbitrary: deepIn(plan.fields).map((body) => ({ contentType: 'application/json', body, label: 'deep-field' })), weight: 5 },
     { arbitrary: jsonText.map((body) => ({ contentType: 'text/plain', body, label: 'json-as-text/plain' })), weight: 5 },
-    { arbitrary: fc.tuple(fc.constantFrom('application/x-www-form-urlencoded', 'application/octet-stream', 'application/xml', 'image/png', 'application/json; charset=latin1', 'multipart/form-data', 'multipart/form-data; boundary=zzz', 'text/html; charset=utf-8', 'x/y'), fc.oneof(jsonText, invalidText, bytes)).map(([contentType, body]) => ({ contentType, body, label: `ct:${contentType}` })), weight: 10 },
+    {
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            'application/x-www-form-urlencoded',
+            'application/octet-stream',
+            'application/xml',
+            'image/png',
+            'application/json; charset=latin1',
+            'multipart/form-data',
+            'multipart/form-data; boundary=zzz',
+            'text/html; charset=utf-8',
+            'x/y',
+          ),
+          fc.oneof(jsonText, invalidText, bytes),
+        )
+        .map(([contentType, body]) => ({ contentType, body, label: `ct:${contentType}` })),
+      weight: 10,
+    },
     { arbitrary: fc.oneof(jsonText, bytes).map((body) => ({ contentType: null, body: Buffer.from(body), label: 'no-content-type' })), weight: 5 },
     { arbitrary: multipart(jsonText, invalidText), weight: 5 },
     { arbitrary: fc.constant({ contentType: 'application/json', body: undefined, label: 'empty' }), weight: 1 },
@@ -142,10 +230,23 @@ function requestFor(plan: Plan): fc.Arbitrary<FuzzRequest> {
 
 function multipart(jsonText: fc.Arbitrary<string>, invalidText: fc.Arbitrary<string>): fc.Arbitrary<Omit<FuzzRequest, 'who'>> {
   const boundary = 'fuzzBoundary7MA4YWxkTrZu0gW';
-  return fc.record({ payload: fc.oneof(jsonText, invalidText), file: fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }), field: fc.constantFrom('files[0]', 'file', 'image'), truncate: fc.boolean() })
+  return fc
+    .record({
+      payload: fc.oneof(jsonText, invalidText),
+      file: fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }),
+      field: fc.constantFrom('files[0]', 'file', 'image'),
+      truncate: fc.boolean(),
+    })
     .map(({ payload, file, field, truncate }) => {
-      const parts: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n`)];
-      if (file) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), Buffer.from(file), Buffer.from('\r\n'));
+      const parts: Buffer[] = [
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n`),
+      ];
+      if (file)
+        parts.push(
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+          Buffer.from(file),
+          Buffer.from('\r\n'),
+        );
       parts.push(Buffer.from(`--${boundary}--\r\n`));
       let body = Buffer.concat(parts);
       if (truncate) body = body.subarray(0, Math.floor(body.length / 2));
@@ -170,33 +271,57 @@ function schemaKeys(schema: Schema | null, depth = 0): string[] {
 function paramFor(h: Harness, name: string, routePath: string): string {
   const id = (k: string) => h.ids[k] ?? '1100000000000000000';
   switch (name) {
-    case 'guild_id': return id('guild');
+    case 'guild_id':
+      return id('guild');
     case 'channel_id':
       if (/thread-members|\/threads\/search/.test(routePath)) return id('thread');
       if (/followers|crosspost/.test(routePath)) return id('news');
       return id('text');
-    case 'message_id': return /polls/.test(routePath) ? id('poll') : /crosspost/.test(routePath) ? id('newsMessage') : id('message');
-    case 'user_id': case 'overwrite_id': return id('bob');
-    case 'user_id_1': return id('alice');
-    case 'user_id_2': return id('bob');
-    case 'role_id': return id('role');
-    case 'webhook_id': return id('webhook');
-    case 'webhook_token': return id('webhookToken');
-    case 'application_id': return id('app');
-    case 'code': return /templates/.test(routePath) ? id('template') : id('invite');
-    case 'emoji': return encodeURIComponent('👍');
-    case 'command_id': return /guilds/.test(routePath) ? id('guildCommand') : id('globalCommand');
-    case 'guild_scheduled_event_id': return id('event');
-    case 'request_id': return id('joinRequest');
-    case 'lobby_id': return id('lobby');
-    case 'rule_id': return id('rule');
-    case 'entitlement_id': return id('entitlement');
-    case 'sku_id': return id('sku');
-    case 'subscription_id': return id('subscription');
-    case 'instance_id': return id('activityInstance');
-    case 'interaction_id': return id('interaction');
-    case 'interaction_token': return id('interactionToken');
-    default: return crypto.randomInt(1, 2 ** 40).toString() + '000000';
+    case 'message_id':
+      return /polls/.test(routePath) ? id('poll') : /crosspost/.test(routePath) ? id('newsMessage') : id('message');
+    case 'user_id':
+    case 'overwrite_id':
+      return id('bob');
+    case 'user_id_1':
+      return id('alice');
+    case 'user_id_2':
+      return id('bob');
+    case 'role_id':
+      return id('role');
+    case 'webhook_id':
+      return id('webhook');
+    case 'webhook_token':
+      return id('webhookToken');
+    case 'application_id':
+      return id('app');
+    case 'code':
+      return /templates/.test(routePath) ? id('template') : id('invite');
+    case 'emoji':
+      return encodeURIComponent('👍');
+    case 'command_id':
+      return /guilds/.test(routePath) ? id('guildCommand') : id('globalCommand');
+    case 'guild_scheduled_event_id':
+      return id('event');
+    case 'request_id':
+      return id('joinRequest');
+    case 'lobby_id':
+      return id('lobby');
+    case 'rule_id':
+      return id('rule');
+    case 'entitlement_id':
+      return id('entitlement');
+    case 'sku_id':
+      return id('sku');
+    case 'subscription_id':
+      return id('subscription');
+    case 'instance_id':
+      return id('activityInstance');
+    case 'interaction_id':
+      return id('interaction');
+    case 'interaction_token':
+      return id('interactionToken');
+    default:
+      return crypto.randomInt(1, 2 ** 40).toString() + '000000';
   }
 }
 
@@ -204,7 +329,11 @@ function paramFor(h: Harness, name: string, routePath: string): string {
 async function tableNames(server: RunningServer): Promise<string[]> {
   const db = server.ctx.repos.store.db;
   const rows = process.env.DATABASE_URL
-    ? (await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)).rows
+    ? (
+        await sql<{
+          t: string;
+        }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+      ).rows
     : (await sql<{ t: string }>`select name as t from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)).rows;
   return rows.map((r) => r.t).sort();
 }
@@ -213,8 +342,17 @@ async function tableNames(server: RunningServer): Promise<string[]> {
 async function snapshot(server: RunningServer, tables: string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const table of tables) {
-    const rows = await server.ctx.repos.store.db.selectFrom(table as any).selectAll().execute();
-    const lines = rows.map((r) => JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : typeof v === 'bigint' ? v.toString() : v))).sort();
+    const rows = await server.ctx.repos.store.db
+      .selectFrom(table as any)
+      .selectAll()
+      .execute();
+    const lines = rows
+      .map((r) =>
+        JSON.stringify(r, (_k, v) =>
+          Buffer.isBuffer(v) ? v.toString('base64') : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : typeof v === 'bigint' ? v.toString() : v,
+        ),
+      )
+      .sort();
     out[table] = `${rows.length}:${crypto.createHash('sha1').update(lines.join('\n')).digest('hex')}`;
   }
   return out;
@@ -232,7 +370,16 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-fuzz-'));
     schema = process.env.DATABASE_URL ? `fuzz_${Date.now()}_${crypto.randomBytes(3).toString('hex')}` : undefined;
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir, rateLimits: false, dev: true, logLevel: 'silent', databaseUrl: process.env.DATABASE_URL || undefined, databaseSchema: schema });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      rateLimits: false,
+      dev: true,
+      logLevel: 'silent',
+      databaseUrl: process.env.DATABASE_URL || undefined,
+      databaseSchema: schema,
+    });
     h = await buildWorld(server);
     await extendWorld(h);
     await seedLists(h);
@@ -250,11 +397,17 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
       let req: { params?: Record<string, string>; body?: unknown } = {};
       const build = op ? FIXTURES[op.operationId]?.build : undefined;
       if (build) {
-        try { req = (await build(h)) ?? {}; } catch { req = {}; } // a fixture whose resource is missing here: no valid body
+        try {
+          req = (await build(h)) ?? {};
+        } catch {
+          req = {};
+        } // a fixture whose resource is missing here: no valid body
       }
-      const body = req.body instanceof FormData ? {} : req.body ?? {};
+      const body = req.body instanceof FormData ? {} : (req.body ?? {});
       const url = def.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(req.params?.[name] ?? paramFor(h, name, def.path)));
-      const fields = [...new Set([...schemaKeys(op?.requestSchema ?? null), ...(body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])])];
+      const fields = [
+        ...new Set([...schemaKeys(op?.requestSchema ?? null), ...(body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])]),
+      ];
       plans.set(`${def.method} ${def.path}`, { def, key, url, fields, valid: body });
     }
     tables = await tableNames(server);
@@ -272,10 +425,25 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
     const G = w.need('guild');
     await w.step('fuzz: scheduled event', ['event'], async () => {
       const start = new Date(Date.now() + 86400_000).toISOString();
-      w.ids.event = (await w.must('post', `/guilds/${G}/scheduled-events`, { body: { name: 'fuzz', privacy_level: 2, entity_type: 3, scheduled_start_time: start, scheduled_end_time: new Date(Date.now() + 2 * 86400_000).toISOString(), entity_metadata: { location: 'here' } } })).id;
+      w.ids.event = (
+        await w.must('post', `/guilds/${G}/scheduled-events`, {
+          body: {
+            name: 'fuzz',
+            privacy_level: 2,
+            entity_type: 3,
+            scheduled_start_time: start,
+            scheduled_end_time: new Date(Date.now() + 2 * 86400_000).toISOString(),
+            entity_metadata: { location: 'here' },
+          },
+        })
+      ).id;
     });
     await w.step('fuzz: automod rule', ['rule'], async () => {
-      w.ids.rule = (await w.must('post', `/guilds/${G}/auto-moderation/rules`, { body: { name: 'fuzz', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['fuzzword'] }, actions: [{ type: 1 }] } })).id;
+      w.ids.rule = (
+        await w.must('post', `/guilds/${G}/auto-moderation/rules`, {
+          body: { name: 'fuzz', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['fuzzword'] }, actions: [{ type: 1 }] },
+        })
+      ).id;
     });
     await w.step('fuzz: lobby', ['lobby'], async () => {
       w.ids.lobby = (await w.must('post', '/lobbies', { body: { members: [{ id: w.need('alice') }], idle_timeout_seconds: 604800 } })).id;
@@ -284,7 +452,9 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
       w.ids.template = (await w.must('post', `/guilds/${G}/templates`, { auth: asUser('alice'), body: { name: 'fuzz' } })).code;
     });
     await w.step('fuzz: entitlement', ['entitlement'], async () => {
-      w.ids.entitlement = (await w.must('post', `/applications/${w.need('app')}/entitlements`, { body: { sku_id: w.need('sku'), owner_id: w.need('bob'), owner_type: 2 } })).id;
+      w.ids.entitlement = (
+        await w.must('post', `/applications/${w.need('app')}/entitlements`, { body: { sku_id: w.need('sku'), owner_id: w.need('bob'), owner_type: 2 } })
+      ).id;
     });
     await w.step('fuzz: interaction', ['interaction', 'interactionToken'], async () => {
       const i = await w.interaction();
@@ -300,8 +470,12 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
   async function settle(): Promise<void> {
     const db = server.ctx.repos.store.db;
     const deadline = Date.now() + 6000;
-    while (Date.now() < deadline && (await db.selectFrom('interactions').select('id').where('state', '=', 'pending').executeTakeFirst())) await new Promise((r) => setTimeout(r, 100));
-    await db.updateTable('lobbies').set({ idle_deadline: server.ctx.clock.now() + 30 * 86400_000 }).execute();
+    while (Date.now() < deadline && (await db.selectFrom('interactions').select('id').where('state', '=', 'pending').executeTakeFirst()))
+      await new Promise((r) => setTimeout(r, 100));
+    await db
+      .updateTable('lobbies')
+      .set({ idle_deadline: server.ctx.clock.now() + 30 * 86400_000 })
+      .execute();
   }
 
   async function send(plan: Plan, req: FuzzRequest) {
@@ -333,10 +507,17 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
     const alice = h.need('alice');
     const row = await db.selectFrom('users').select('bio').where('id', '=', alice).executeTakeFirstOrThrow();
     const before = await snapshot(server, tables);
-    await db.updateTable('users').set({ bio: `${row.bio ?? ''}!` }).where('id', '=', alice).execute();
+    await db
+      .updateTable('users')
+      .set({ bio: `${row.bio ?? ''}!` })
+      .where('id', '=', alice)
+      .execute();
     const changed = await snapshot(server, tables);
     await db.updateTable('users').set({ bio: row.bio }).where('id', '=', alice).execute();
-    assert.deepEqual(Object.keys(changed).filter((k) => changed[k] !== before[k]), ['users']);
+    assert.deepEqual(
+      Object.keys(changed).filter((k) => changed[k] !== before[k]),
+      ['users'],
+    );
     assert.deepEqual(await snapshot(server, tables), before);
   });
 
@@ -361,7 +542,9 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
           }
           assert.match(res.contentType, /^application\/json/, `4xx is JSON: ${where}`);
           let body: any;
-          assert.doesNotThrow(() => { body = JSON.parse(res.text); }, `4xx body parses: ${where}`);
+          assert.doesNotThrow(() => {
+            body = JSON.parse(res.text);
+          }, `4xx body parses: ${where}`);
           assert.ok(body && typeof body === 'object' && !Array.isArray(body), `4xx body is an object: ${where}`);
           if (OAUTH_PROTOCOL.test(plan.def.path) && typeof body.error === 'string') {
             // The OAuth2 protocol endpoints answer their own errors in RFC 6749's form ({error, error_description}), as
@@ -381,10 +564,13 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
     });
   }
 
-  test('the run reached the routes: answers other than the router\'s 404, and some successes', () => {
+  test("the run reached the routes: answers other than the router's 404, and some successes", () => {
     const total = [...statsAll.values()].reduce((a, b) => a + b, 0);
     assert.ok(total >= WRITE_ROUTES.length, `${total} cases`);
-    assert.ok([...statsAll].some(([s, n]) => Number(s) < 300 && n > 0), JSON.stringify(Object.fromEntries(statsAll)));
+    assert.ok(
+      [...statsAll].some(([s, n]) => Number(s) < 300 && n > 0),
+      JSON.stringify(Object.fromEntries(statsAll)),
+    );
   });
 
   test('every route (reads too) and the CDN: bad percent-encoding in the path and the query is 4xx in the envelope', { timeout: 600_000 }, async () => {
@@ -414,13 +600,25 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
       for (const bad of BAD.slice(0, 3)) {
         let first = true;
         const url = def.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-          if (first) { first = false; return bad; }
+          if (first) {
+            first = false;
+            return bad;
+          }
           return encodeURIComponent(paramFor(h, name, def.path));
         });
         await check(`/api/v10${url}`, def.method);
       }
     }
-    for (const path of ['/attachments/%ff/%fe/x.png', '/emojis/%ff%fe.png', '/stickers/%E0%A4%A.png', '/app-icons/%ff/x.png', '/avatars/%ff/%fe.png', '/%c0%af', '/app/%ff']) await check(path, 'GET');
+    for (const path of [
+      '/attachments/%ff/%fe/x.png',
+      '/emojis/%ff%fe.png',
+      '/stickers/%E0%A4%A.png',
+      '/app-icons/%ff/x.png',
+      '/avatars/%ff/%fe.png',
+      '/%c0%af',
+      '/app/%ff',
+    ])
+      await check(path, 'GET');
     assert.ok(seen.size > 0);
     assert.deepEqual(await snapshot(server, tables), before, 'nothing was written');
   });
@@ -428,7 +626,12 @@ describe('fuzz: malformed bodies against every write route of the HTTP API', { t
   test('a body over the size limit is 413 with the envelope, and writes nothing', { timeout: 60_000 }, async () => {
     const plan = plans.get('POST /channels/{channel_id}/messages')!;
     const before = await snapshot(server, tables);
-    const res = await send(plan, { who: 'user', contentType: 'application/json', body: JSON.stringify({ content: 'x'.repeat(27 * 1024 * 1024) }), label: 'too-large' });
+    const res = await send(plan, {
+      who: 'user',
+      contentType: 'application/json',
+      body: JSON.stringify({ content: 'x'.repeat(27 * 1024 * 1024) }),
+      label: 'too-large',
+    });
     assert.equal(res.status, 413, res.text.slice(0, 200));
     const body = JSON.parse(res.text);
     assert.equal(body.code, 40005);

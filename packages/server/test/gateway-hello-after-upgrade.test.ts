@@ -11,7 +11,9 @@ import crypto from 'node:crypto';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
+before(async () => {
+  t = await startTestServer();
+});
 after(() => t.close());
 
 /** Opens a raw upgrade and returns the socket's first two reads. */
@@ -19,8 +21,10 @@ function upgrade(port: number): Promise<{ first: Buffer; second: Buffer }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`GET /?v=10&encoding=json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-        `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+      socket.write(
+        `GET /?v=10&encoding=json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
     });
     socket.on('data', (d) => {
       chunks.push(d);

@@ -55,8 +55,16 @@ test('sessions with the same view of a guild share one serialized GUILD_CREATE; 
   const owner = t.world.users[0].token;
   // A channel only c can see (a member overwrite allows what @everyone is denied).
   const secret = await t.api(`/guilds/${t.world.guildId}/channels`, {
-    token: owner, method: 'POST',
-    body: { name: 'secret', type: 0, permission_overwrites: [{ id: t.world.guildId, type: 0, deny: '1024' }, { id: c.id, type: 1, allow: '1024' }] },
+    token: owner,
+    method: 'POST',
+    body: {
+      name: 'secret',
+      type: 0,
+      permission_overwrites: [
+        { id: t.world.guildId, type: 0, deny: '1024' },
+        { id: c.id, type: 1, allow: '1024' },
+      ],
+    },
   });
   assert.equal(secret.status, 201);
   await t.server.gateway.dispatcher.idle();
@@ -67,19 +75,34 @@ test('sessions with the same view of a guild share one serialized GUILD_CREATE; 
   assert.equal(cache.builds - builds, 1, 'two users with the same view: the body is serialized once');
   assert.deepEqual(shared(sa.guild), shared(sb.guild));
   // What is their own: the member, its join time and presence.
-  for (const [s, who] of [[sa, a], [sb, b]] as const) {
+  for (const [s, who] of [
+    [sa, a],
+    [sb, b],
+  ] as const) {
     assert.equal(s.guild.large, true);
     assert.equal(s.guild.member_count, MEMBERS + 2 + 1); // the crowd, the seeded two and the seeded bot
-    assert.deepEqual(s.guild.members.map((m: any) => m.user.id), [who.id]);
+    assert.deepEqual(
+      s.guild.members.map((m: any) => m.user.id),
+      [who.id],
+    );
     assert.equal(s.guild.joined_at, s.guild.members[0].joined_at);
-    assert.deepEqual(s.guild.presences.map((p: any) => [p.user.id, p.status]), [[who.id, 'online']]);
+    assert.deepEqual(
+      s.guild.presences.map((p: any) => [p.user.id, p.status]),
+      [[who.id, 'online']],
+    );
   }
   assert.ok(!sa.guild.channels.some((ch: any) => ch.id === secret.body.id));
 
   const sc = await connect(c.token);
   assert.equal(cache.builds - builds, 2, 'another view: another body');
-  assert.ok(sc.guild.channels.some((ch: any) => ch.id === secret.body.id), 'the overwrite shows the channel');
-  assert.deepEqual(sc.guild.channels.filter((ch: any) => ch.id !== secret.body.id), sa.guild.channels);
+  assert.ok(
+    sc.guild.channels.some((ch: any) => ch.id === secret.body.id),
+    'the overwrite shows the channel',
+  );
+  assert.deepEqual(
+    sc.guild.channels.filter((ch: any) => ch.id !== secret.body.id),
+    sa.guild.channels,
+  );
 
   // A change to the guild is never served from an older body.
   assert.equal((await t.api(`/guilds/${t.world.guildId}`, { token: owner, method: 'PATCH', body: { name: 'Renamed' } })).status, 200);
@@ -101,7 +124,8 @@ test('large guilds: people get the presences they follow; bots with GUILD_PRESEN
   await bot.identify(t.world.botToken, { intents: GUILDS | GUILD_PRESENCES, large_threshold: 50 });
   await bot.dispatch('GUILD_CREATE', (d) => d.id === t.world.guildId, 15_000);
 
-  const presenceOf = (_gw: RawGateway, userId: string, guildScoped: boolean) => (d: any) => d.user?.id === userId && (guildScoped ? d.guild_id === t.world.guildId : !d.guild_id);
+  const presenceOf = (_gw: RawGateway, userId: string, guildScoped: boolean) => (d: any) =>
+    d.user?.id === userId && (guildScoped ? d.guild_id === t.world.guildId : !d.guild_id);
 
   // A stranger comes online: the bot is told, the watcher (who did not ask) is not.
   await connect(stranger.token);
@@ -112,7 +136,7 @@ test('large guilds: people get the presences they follow; bots with GUILD_PRESEN
   await w.dispatch('PRESENCE_UPDATE', presenceOf(w, friend.id, true));
   // Frames arrive in order: by now the stranger's presence would have come before the friend's.
   const seen = (id: string) => w.frames.filter((f) => f.t === 'PRESENCE_UPDATE' && f.d.user.id === id).length;
-  assert.equal(seen(stranger.id), 0, "no presence of a member the watcher did not ask for");
+  assert.equal(seen(stranger.id), 0, 'no presence of a member the watcher did not ask for');
 
   // Asking for a member's presence (op 8, presences: true) follows it from then on.
   w.send(8, { guild_id: t.world.guildId, user_ids: [asked.id], presences: true });
@@ -125,7 +149,10 @@ test('large guilds: people get the presences they follow; bots with GUILD_PRESEN
   // The member list's request (everyone, with presences) follows every member.
   w.send(8, { guild_id: t.world.guildId, query: '', limit: 0, presences: true });
   const chunk = await w.dispatch('GUILD_MEMBERS_CHUNK', (d) => d.members.length > 2);
-  assert.ok(chunk.presences.some((p: any) => p.user.id === stranger.id && p.status === 'online'), 'online members come with the chunk');
+  assert.ok(
+    chunk.presences.some((p: any) => p.user.id === stranger.id && p.status === 'online'),
+    'online members come with the chunk',
+  );
   const late = people[8];
   await connect(late.token);
   await w.dispatch('PRESENCE_UPDATE', presenceOf(w, late.id, true));

@@ -42,9 +42,13 @@ async function newUser(name: string) {
 
 /** A Social SDK style bearer token of the seeded app for `userId` (what the OAuth2 grant issues). */
 const bearerFor = (userId: string) =>
-  issueToken(t.server.ctx, userId, 'bearer', { applicationId: t.world.applicationId, scopes: ['identify', 'gateway.connect'], expiresAt: Date.now() + 3600_000 });
+  issueToken(t.server.ctx, userId, 'bearer', {
+    applicationId: t.world.applicationId,
+    scopes: ['identify', 'gateway.connect'],
+    expiresAt: Date.now() + 3600_000,
+  });
 
-test('a bot token reset closes the bot\'s open session with 4004; the old token cannot RESUME or Identify', T, async () => {
+test("a bot token reset closes the bot's open session with 4004; the old token cannot RESUME or Identify", T, async () => {
   const owner = t.world.users[0].token;
   const app = await t.api('/applications', { method: 'POST', token: owner, body: { name: 'resetme' } });
   assert.equal(app.status, 200, app.text);
@@ -100,7 +104,10 @@ test('a password change ends the user-token sessions (connected and resumable) b
   resume.close();
   assert.equal((await t.api('/users/@me', { token: u.token })).status, 401);
   assert.equal((await t.api('/users/@me', { token: changed.body.token })).status, 200);
-  const login = await t.api('/auth/login', { method: 'POST', body: { login: (await t.api('/users/@me', { token: changed.body.token })).body.username, password: 'a brand new password' } });
+  const login = await t.api('/auth/login', {
+    method: 'POST',
+    body: { login: (await t.api('/users/@me', { token: changed.body.token })).body.username, password: 'a brand new password' },
+  });
   assert.equal(login.status, 200, login.text);
 
   const { gw: newGw } = await open(changed.body.token);
@@ -153,34 +160,47 @@ test('a guild ban sends the banned user GUILD_DELETE for that guild and keeps th
 test('a platform ban of the account closes its sessions with 4004', T, async () => {
   const u = await newUser('platformban');
   const { gw } = await open(u.token);
-  const ban = await fetch(`${t.server.url}/__dev/users/${u.id}/ban`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: '{}' });
+  const ban = await fetch(`${t.server.url}/__dev/users/${u.id}/ban`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: '{}',
+  });
   assert.equal(ban.status, 204, await ban.text());
   assert.equal(await gw.closed, 4004);
 });
 
-test('two nodes: a token reset or a password change made on node B closes the sessions on node A (4004)', {
-  ...T, skip: !(process.env.REDIS_URL && process.env.DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (distributed mode)',
-}, async () => {
-  const a = await startTestServer();
-  const b = await startTestServer({ join: a });
-  try {
-    const owner = a.world.users[0].token;
-    const app = await b.api('/applications', { method: 'POST', token: owner, body: { name: 'twonodes' } });
-    assert.equal(app.status, 200, app.text);
-    const first = (await b.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner })).body.token as string;
-    const botGw = await RawGateway.connect(a.server.url);
-    await botGw.identify(first, { intents: 1 });
-    const reg = await b.api('/auth/register', { method: 'POST', body: { username: `twonode_${Date.now().toString(36)}`, password: 'first password here' } });
-    const userGw = await RawGateway.connect(a.server.url);
-    await userGw.identify(reg.body.token);
+test(
+  'two nodes: a token reset or a password change made on node B closes the sessions on node A (4004)',
+  {
+    ...T,
+    skip: !(process.env.REDIS_URL && process.env.DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (distributed mode)',
+  },
+  async () => {
+    const a = await startTestServer();
+    const b = await startTestServer({ join: a });
+    try {
+      const owner = a.world.users[0].token;
+      const app = await b.api('/applications', { method: 'POST', token: owner, body: { name: 'twonodes' } });
+      assert.equal(app.status, 200, app.text);
+      const first = (await b.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner })).body.token as string;
+      const botGw = await RawGateway.connect(a.server.url);
+      await botGw.identify(first, { intents: 1 });
+      const reg = await b.api('/auth/register', { method: 'POST', body: { username: `twonode_${Date.now().toString(36)}`, password: 'first password here' } });
+      const userGw = await RawGateway.connect(a.server.url);
+      await userGw.identify(reg.body.token);
 
-    assert.equal((await b.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner })).status, 200);
-    assert.equal(await botGw.closed, 4004);
-    const changed = await b.api('/users/@me', { method: 'PATCH', token: reg.body.token, body: { password: 'first password here', new_password: 'second password here' } });
-    assert.equal(changed.status, 200, changed.text);
-    assert.equal(await userGw.closed, 4004);
-  } finally {
-    await b.close();
-    await a.close();
-  }
-});
+      assert.equal((await b.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner })).status, 200);
+      assert.equal(await botGw.closed, 4004);
+      const changed = await b.api('/users/@me', {
+        method: 'PATCH',
+        token: reg.body.token,
+        body: { password: 'first password here', new_password: 'second password here' },
+      });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(await userGw.closed, 4004);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  },
+);

@@ -129,7 +129,12 @@ test('RESUME replays every missed dispatch in order, then RESUMED', async () => 
   gw.close(4000); // not 1000: the session stays resumable
   await gw.closed;
   for (let i = 0; i < 5; i++) {
-    t.server.ctx.bus.publish({ t: 'TYPING_START', d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: t.world.users[0].id, timestamp: i }, guild_id: t.world.guildId, channel_id: t.world.textChannelId });
+    t.server.ctx.bus.publish({
+      t: 'TYPING_START',
+      d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: t.world.users[0].id, timestamp: i },
+      guild_id: t.world.guildId,
+      channel_id: t.world.textChannelId,
+    });
   }
   await t.server.gateway.dispatcher.idle();
   const again = await connect();
@@ -137,10 +142,21 @@ test('RESUME replays every missed dispatch in order, then RESUMED', async () => 
   again.send(6, { token: t.world.botToken, session_id: ready.session_id, seq: lastSeq });
   await again.dispatch('RESUMED');
   const replayed = again.frames.filter((f) => f.t === 'TYPING_START');
-  assert.deepEqual(replayed.map((f) => f.d.timestamp), [0, 1, 2, 3, 4]);
-  assert.deepEqual(replayed.map((f) => f.s), [lastSeq + 1, lastSeq + 2, lastSeq + 3, lastSeq + 4, lastSeq + 5]);
+  assert.deepEqual(
+    replayed.map((f) => f.d.timestamp),
+    [0, 1, 2, 3, 4],
+  );
+  assert.deepEqual(
+    replayed.map((f) => f.s),
+    [lastSeq + 1, lastSeq + 2, lastSeq + 3, lastSeq + 4, lastSeq + 5],
+  );
   // A live event after RESUMED continues the sequence.
-  t.server.ctx.bus.publish({ t: 'TYPING_START', d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: t.world.users[0].id, timestamp: 9 }, guild_id: t.world.guildId, channel_id: t.world.textChannelId });
+  t.server.ctx.bus.publish({
+    t: 'TYPING_START',
+    d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: t.world.users[0].id, timestamp: 9 },
+    guild_id: t.world.guildId,
+    channel_id: t.world.textChannelId,
+  });
   const live = await again.wait((f) => f.t === 'TYPING_START' && f.d.timestamp === 9);
   assert.equal(live.s, lastSeq + 7); // +5 replayed, +1 RESUMED
   again.close();
@@ -227,12 +243,17 @@ test('intents filter dispatches, and MESSAGE_CONTENT blanks content unless the b
   withContent.close();
 });
 
-test('sharding routes a guild\'s events to the shard that owns it', async () => {
+test("sharding routes a guild's events to the shard that owns it", async () => {
   const shards = [await connect(), await connect()];
   await shards[0].identify(t.world.botToken, { intents: GUILDS | GUILD_MESSAGE_TYPING, shard: [0, 2] });
   await shards[1].identify(t.world.botToken, { intents: GUILDS | GUILD_MESSAGE_TYPING, shard: [1, 2] });
   const owner = shardOf(t.world.guildId, 2);
-  t.server.ctx.bus.publish({ t: 'TYPING_START', d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: t.world.users[0].id, timestamp: 42 }, guild_id: t.world.guildId, channel_id: t.world.textChannelId });
+  t.server.ctx.bus.publish({
+    t: 'TYPING_START',
+    d: { channel_id: t.world.textChannelId, guild_id: t.world.guildId, user_id: t.world.users[0].id, timestamp: 42 },
+    guild_id: t.world.guildId,
+    channel_id: t.world.textChannelId,
+  });
   await shards[owner].dispatch('TYPING_START', (d) => d.timestamp === 42);
   await t.server.gateway.dispatcher.idle();
   assert.equal(shards[1 - owner].frames.filter((f) => f.t === 'TYPING_START').length, 0);
@@ -256,10 +277,17 @@ test('Request Guild Members: chunks, not_found, nonce, and RATE_LIMITED for a se
   assert.deepEqual(limited.meta, { guild_id: t.world.guildId, nonce: 'b' });
   gw.send(8, { guild_id: t.world.guildId, user_ids: [t.world.users[1].id, '123'], nonce: 'c' });
   const byId = await gw.dispatch('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'c');
-  assert.deepEqual(byId.members.map((m: any) => m.user.id), [t.world.users[1].id]);
+  assert.deepEqual(
+    byId.members.map((m: any) => m.user.id),
+    [t.world.users[1].id],
+  );
   assert.deepEqual(byId.not_found, ['123']);
   // Moving the dev clock past the window lifts the limit.
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 31_000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: 31_000 }),
+  });
   assert.equal(moved.status, 200);
   gw.send(8, { guild_id: t.world.guildId, query: '', limit: 0, nonce: 'd' });
   await gw.dispatch('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'd');

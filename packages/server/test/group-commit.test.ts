@@ -46,7 +46,13 @@ test('200 concurrent message creates are all stored, in id order, and one invali
 
   const ids = created.map((r) => BigInt(r.body.id));
   assert.equal(new Set(ids).size, 200, 'every message has its own id');
-  const stored = await t.server.ctx.repos.store.db.selectFrom('messages').select(['id', 'content']).where('channel_id', '=', channelId).where('content', 'like', 'burst %').orderBy('id').execute();
+  const stored = await t.server.ctx.repos.store.db
+    .selectFrom('messages')
+    .select(['id', 'content'])
+    .where('channel_id', '=', channelId)
+    .where('content', 'like', 'burst %')
+    .orderBy('id')
+    .execute();
   assert.equal(stored.length, 200);
   const byId = new Map(created.map((r) => [String(r.body.id), r.body.content]));
   for (const row of stored) assert.equal(row.content, byId.get(String(row.id)), 'each stored row is the one its request answered');
@@ -56,7 +62,11 @@ test('200 concurrent message creates are all stored, in id order, and one invali
   const page = await t.api(`/channels/${channelId}/messages?limit=100`, { token, bot: true });
   assert.equal(page.status, 200);
   const listed = page.body.map((m: { id: string }) => BigInt(m.id));
-  assert.deepEqual(listed, [...listed].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)), 'the API lists them newest first');
+  assert.deepEqual(
+    listed,
+    [...listed].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)),
+    'the API lists them newest first',
+  );
   assert.equal(String(listed[0]), String(max));
 });
 
@@ -88,7 +98,15 @@ test('a write that fails inside a shared transaction leaves nothing behind and d
     if (exec && run) exec.run = run;
   }
 
-  const stored = await ctx.repos.store.db.selectFrom('messages').select(['id', 'content']).where('id', 'in', rows.map((r) => r.id)).execute();
+  const stored = await ctx.repos.store.db
+    .selectFrom('messages')
+    .select(['id', 'content'])
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
   assert.equal(stored.length, 20, 'the other writes are stored');
   const kept = await ctx.repos.store.db.selectFrom('messages').select('content').where('id', '=', first.id).executeTakeFirst();
   assert.equal(kept?.content, 'first', 'the message that had the id keeps it');
@@ -102,12 +120,15 @@ test('a message write waits for a transaction that holds the connection, and sur
   const ch = await loadChannel(ctx, t.world.textChannelId);
   const row = { ...messageRow(ctx, ch, t.world.botUserId, 0), content: 'written beside a rollback' };
   let write: Promise<void> | undefined;
-  await assert.rejects(ctx.repos.store.db.transaction().execute(async (trx) => {
-    await trx.updateTable('channels').set({ topic: 'rolled back' }).where('id', '=', ch.id).execute();
-    write = writeMessageRow(ctx, ch, row);
-    await new Promise((r) => setTimeout(r, 30));
-    throw new Error('roll back');
-  }), /roll back/);
+  await assert.rejects(
+    ctx.repos.store.db.transaction().execute(async (trx) => {
+      await trx.updateTable('channels').set({ topic: 'rolled back' }).where('id', '=', ch.id).execute();
+      write = writeMessageRow(ctx, ch, row);
+      await new Promise((r) => setTimeout(r, 30));
+      throw new Error('roll back');
+    }),
+    /roll back/,
+  );
   await write;
   const stored = await ctx.repos.store.db.selectFrom('messages').select('content').where('id', '=', row.id).executeTakeFirst();
   assert.equal(stored?.content, 'written beside a rollback');

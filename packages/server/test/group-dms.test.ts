@@ -13,7 +13,10 @@ import { issueToken } from '../src/services/identity/tokens.js';
 
 const T = { timeout: 30_000 };
 
-interface Person { id: string; token: string }
+interface Person {
+  id: string;
+  token: string;
+}
 
 describe('group DMs', () => {
   let t: TestServer;
@@ -92,7 +95,10 @@ describe('group DMs', () => {
     await gwDave.dispatch('CHANNEL_CREATE', (d) => d.id === userGroup);
     const sys = await gwBob.dispatch('MESSAGE_CREATE', (d) => d.channel_id === userGroup && d.type === 1);
     assert.equal(sys.author.id, carol.id);
-    assert.deepEqual(sys.mentions.map((u: any) => u.id), [dave.id]);
+    assert.deepEqual(
+      sys.mentions.map((u: any) => u.id),
+      [dave.id],
+    );
 
     // Only the owner removes others; anyone may leave.
     const notOwner = await as(carol, `/channels/${userGroup}/recipients/${dave.id}`, 'DELETE');
@@ -105,7 +111,10 @@ describe('group DMs', () => {
     const rm = await gwBob.dispatch('CHANNEL_RECIPIENT_REMOVE', (d) => d.channel_id === userGroup && d.user.id === dave.id);
     assert.ok(rm);
     const sys2 = await gwBob.dispatch('MESSAGE_CREATE', (d) => d.channel_id === userGroup && d.type === 2);
-    assert.deepEqual(sys2.mentions.map((u: any) => u.id), [dave.id]);
+    assert.deepEqual(
+      sys2.mentions.map((u: any) => u.id),
+      [dave.id],
+    );
     assert.equal((await as(dave, `/channels/${userGroup}`)).status, 403, 'dave no longer sees it');
     assert.equal((await as(alice, `/channels/${userGroup}/recipients/${dave.id}`, 'DELETE')).body.code, 10013);
 
@@ -170,7 +179,16 @@ describe('group DMs', () => {
   });
 
   test('at most 10 managed group DMs per app (30011)', T, async () => {
-    const owned = Number((await t.server.ctx.repos.store.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 3).where('owner_id', '=', t.world.botUserId).executeTakeFirstOrThrow()).n);
+    const owned = Number(
+      (
+        await t.server.ctx.repos.store.db
+          .selectFrom('channels')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('type', '=', 3)
+          .where('owner_id', '=', t.world.botUserId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     for (let i = owned; i < 10; i++) {
       const r = await bot('/users/@me/channels', 'POST', { access_tokens: [await gdmToken(carol)] });
       assert.equal(r.status, 200, r.text);

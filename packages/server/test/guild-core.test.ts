@@ -74,7 +74,9 @@ test('guilds: create (users only), read with counts, edit, delete', async () => 
 test('channels: create, validate, edit, overwrites hide channels, reorder, delete', async () => {
   const before = (await t.api(`/guilds/${g()}/channels`, asOwner())).body.length;
   const bad = await t.api(`/guilds/${g()}/channels`, {
-    method: 'POST', ...asBot(), body: { name: '', type: 3, rate_limit_per_user: 99999, permission_overwrites: [{ id: '1', type: 7 }] },
+    method: 'POST',
+    ...asBot(),
+    body: { name: '', type: 3, rate_limit_per_user: 99999, permission_overwrites: [{ id: '1', type: 7 }] },
   });
   expectError(bad, 400, 50035);
   assert.ok(bad.body.errors.name && bad.body.errors.type && bad.body.errors.rate_limit_per_user);
@@ -82,7 +84,11 @@ test('channels: create, validate, edit, overwrites hide channels, reorder, delet
   const badParent = await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asBot(), body: { name: 'x', parent_id: t.world.textChannelId } });
   expectError(badParent, 400, 50035);
   assert.ok(badParent.body.errors.parent_id);
-  const badRole = await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asBot(), body: { name: 'x', permission_overwrites: [{ id: '12345', type: 0 }] } });
+  const badRole = await t.api(`/guilds/${g()}/channels`, {
+    method: 'POST',
+    ...asBot(),
+    body: { name: 'x', permission_overwrites: [{ id: '12345', type: 0 }] },
+  });
   expectError(badRole, 400, 50035);
   assert.ok(badRole.body.errors.permission_overwrites['0'].id);
   expectError(await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asOwner(), body: { name: 'x', type: 0, topic: 'y'.repeat(1025) } }), 400, 50035);
@@ -94,9 +100,16 @@ test('channels: create, validate, edit, overwrites hide channels, reorder, delet
   events = [];
   const cat = await t.api(`/guilds/${g()}/channels`, {
     // An @everyone deny also hides it from the bot (role grants do not beat channel overwrites), hence its own allow.
-    method: 'POST', ...asBot(), body: { name: 'Staff', type: 4, permission_overwrites: [
-      { id: g(), type: 0, deny: String(P.VIEW_CHANNEL) }, { id: t.world.botUserId, type: 1, allow: String(P.VIEW_CHANNEL) },
-    ] },
+    method: 'POST',
+    ...asBot(),
+    body: {
+      name: 'Staff',
+      type: 4,
+      permission_overwrites: [
+        { id: g(), type: 0, deny: String(P.VIEW_CHANNEL) },
+        { id: t.world.botUserId, type: 1, allow: String(P.VIEW_CHANNEL) },
+      ],
+    },
   });
   assert.equal(cat.status, 201, show(cat));
   const created = seen('CHANNEL_CREATE')[0];
@@ -109,8 +122,13 @@ test('channels: create, validate, edit, overwrites hide channels, reorder, delet
   assert.equal(staff.status, 201, show(staff));
   assert.equal(staff.body.parent_id, cat.body.id);
   assert.equal(staff.body.topic, 'secret');
-  assert.deepEqual(staff.body.permission_overwrites.map((o: any) => [o.id, o.allow, o.deny]),
-    [[g(), '0', String(P.VIEW_CHANNEL)], [t.world.botUserId, String(P.VIEW_CHANNEL), '0']]);
+  assert.deepEqual(
+    staff.body.permission_overwrites.map((o: any) => [o.id, o.allow, o.deny]),
+    [
+      [g(), '0', String(P.VIEW_CHANNEL)],
+      [t.world.botUserId, String(P.VIEW_CHANNEL), '0'],
+    ],
+  );
 
   // Bob cannot view them: they are left out of the list (2026-11-16 rule) and refused one by one.
   const bobList = (await t.api(`/guilds/${g()}/channels`, asBob())).body.map((c: any) => c.id);
@@ -121,21 +139,36 @@ test('channels: create, validate, edit, overwrites hide channels, reorder, delet
   assert.ok(ownerList.includes(staff.body.id) && ownerList.includes(cat.body.id));
 
   // A member overwrite lets Bob in (and his view brings the category back).
-  assert.equal((await t.api(`/channels/${staff.body.id}/permissions/${bob().id}`, { method: 'PUT', ...asBot(), body: { type: 1, allow: String(P.VIEW_CHANNEL) } })).status, 204);
+  assert.equal(
+    (await t.api(`/channels/${staff.body.id}/permissions/${bob().id}`, { method: 'PUT', ...asBot(), body: { type: 1, allow: String(P.VIEW_CHANNEL) } })).status,
+    204,
+  );
   assert.equal((await t.api(`/channels/${staff.body.id}`, asBob())).status, 200);
   const bobList2 = (await t.api(`/guilds/${g()}/channels`, asBob())).body.map((c: any) => c.id);
   assert.ok(bobList2.includes(staff.body.id) && bobList2.includes(cat.body.id));
   assert.equal((await t.api(`/channels/${staff.body.id}/permissions/${bob().id}`, { method: 'DELETE', ...asBot() })).status, 204);
   expectError(await t.api(`/channels/${staff.body.id}`, asBob()), 403, 50001);
   expectError(await t.api(`/channels/${staff.body.id}/permissions/${bob().id}`, { method: 'PUT', ...asBob(), body: { type: 1, allow: '1024' } }), 403, 50001);
-  expectError(await t.api(`/channels/${t.world.textChannelId}/permissions/${bob().id}`, { method: 'PUT', ...asBob(), body: { type: 1, allow: '1024' } }), 403, 50013);
+  expectError(
+    await t.api(`/channels/${t.world.textChannelId}/permissions/${bob().id}`, { method: 'PUT', ...asBob(), body: { type: 1, allow: '1024' } }),
+    403,
+    50013,
+  );
   expectError(await t.api(`/channels/${t.world.textChannelId}/permissions/424242`, { method: 'PUT', ...asBot(), body: { type: 0 } }), 404, 10011);
   // The bot lacks ADMINISTRATOR, so it cannot hand it out through an overwrite.
-  expectError(await t.api(`/channels/${t.world.textChannelId}/permissions/${bob().id}`, { method: 'PUT', ...asBot(), body: { type: 1, allow: String(P.ADMINISTRATOR) } }), 403, 50013);
+  expectError(
+    await t.api(`/channels/${t.world.textChannelId}/permissions/${bob().id}`, { method: 'PUT', ...asBot(), body: { type: 1, allow: String(P.ADMINISTRATOR) } }),
+    403,
+    50013,
+  );
 
   // Edit.
   events = [];
-  const edited = await t.api(`/channels/${staff.body.id}`, { method: 'PATCH', ...asBot(), body: { name: 'staff-room', topic: null, rate_limit_per_user: 30, nsfw: true } });
+  const edited = await t.api(`/channels/${staff.body.id}`, {
+    method: 'PATCH',
+    ...asBot(),
+    body: { name: 'staff-room', topic: null, rate_limit_per_user: 30, nsfw: true },
+  });
   assert.equal(edited.status, 200, show(edited));
   assert.equal(edited.body.name, 'staff-room');
   assert.equal(edited.body.topic, null);
@@ -148,12 +181,23 @@ test('channels: create, validate, edit, overwrites hide channels, reorder, delet
   expectError(await t.api('/channels/abc', asBot()), 404, 10003);
 
   // Positions and parents in one request.
-  assert.equal((await t.api(`/guilds/${g()}/channels`, { method: 'PATCH', ...asBot(), body: [{ id: staff.body.id, position: 7, parent_id: null }] })).status, 204);
+  assert.equal(
+    (await t.api(`/guilds/${g()}/channels`, { method: 'PATCH', ...asBot(), body: [{ id: staff.body.id, position: 7, parent_id: null }] })).status,
+    204,
+  );
   const moved = (await t.api(`/channels/${staff.body.id}`, asBot())).body;
   assert.equal(moved.position, 7);
   assert.equal(moved.parent_id, null);
-  expectError(await t.api(`/guilds/${g()}/channels`, { method: 'PATCH', ...asBot(), body: [{ id: staff.body.id, parent_id: t.world.textChannelId }] }), 400, 50035);
-  assert.equal((await t.api(`/guilds/${g()}/channels`, { method: 'PATCH', ...asBot(), body: [{ id: staff.body.id, parent_id: cat.body.id, lock_permissions: true }] })).status, 204);
+  expectError(
+    await t.api(`/guilds/${g()}/channels`, { method: 'PATCH', ...asBot(), body: [{ id: staff.body.id, parent_id: t.world.textChannelId }] }),
+    400,
+    50035,
+  );
+  assert.equal(
+    (await t.api(`/guilds/${g()}/channels`, { method: 'PATCH', ...asBot(), body: [{ id: staff.body.id, parent_id: cat.body.id, lock_permissions: true }] }))
+      .status,
+    204,
+  );
 
   // Deleting a category frees its children.
   events = [];
@@ -172,7 +216,10 @@ test('channels: DMs are readable by their recipients only', async () => {
   const read = await t.api(`/channels/${dm.body.id}`, asOwner());
   assert.equal(read.status, 200);
   assert.equal(read.body.type, 1);
-  assert.deepEqual(read.body.recipients.map((u: any) => u.id), [bob().id]);
+  assert.deepEqual(
+    read.body.recipients.map((u: any) => u.id),
+    [bob().id],
+  );
   expectError(await t.api(`/channels/${dm.body.id}`, asBot()), 403, 50001);
 });
 
@@ -185,7 +232,11 @@ test('roles: create, colors, hierarchy, managed roles, positions, counts, delete
   expectError(await t.api(`/guilds/${g()}/roles`, { method: 'POST', ...asBot(), body: { permissions: String(P.ADMINISTRATOR) } }), 403, 50013);
 
   events = [];
-  const mod = await t.api(`/guilds/${g()}/roles`, { method: 'POST', ...asBot(), body: { name: 'Mod', permissions: String(P.KICK_MEMBERS | P.MANAGE_NICKNAMES), color: 0x3498db, hoist: true } });
+  const mod = await t.api(`/guilds/${g()}/roles`, {
+    method: 'POST',
+    ...asBot(),
+    body: { name: 'Mod', permissions: String(P.KICK_MEMBERS | P.MANAGE_NICKNAMES), color: 0x3498db, hoist: true },
+  });
   assert.equal(mod.status, 200, show(mod));
   assert.equal(mod.body.position, 1);
   assert.equal(mod.body.permissions, String(P.KICK_MEMBERS | P.MANAGE_NICKNAMES));
@@ -195,15 +246,31 @@ test('roles: create, colors, hierarchy, managed roles, positions, counts, delete
   assert.equal(defaults.body.name, 'new role');
 
   // Gradient colours need ENHANCED_ROLE_COLORS; `color` and `colors.primary_color` stay in sync.
-  const gradient = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, { method: 'PATCH', ...asBot(), body: { colors: { primary_color: 1, secondary_color: 2 } } });
+  const gradient = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, {
+    method: 'PATCH',
+    ...asBot(),
+    body: { colors: { primary_color: 1, secondary_color: 2 } },
+  });
   expectError(gradient, 400, 50035);
   assert.ok(gradient.body.errors.colors.secondary_color);
-  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: JSON.stringify(['ENHANCED_ROLE_COLORS']) }).where('id', '=', g()).execute();
-  const withGradient = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, { method: 'PATCH', ...asBot(), body: { colors: { primary_color: 1, secondary_color: 2 } } });
+  await t.server.ctx.repos.store.db
+    .updateTable('guilds')
+    .set({ features: JSON.stringify(['ENHANCED_ROLE_COLORS']) })
+    .where('id', '=', g())
+    .execute();
+  const withGradient = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, {
+    method: 'PATCH',
+    ...asBot(),
+    body: { colors: { primary_color: 1, secondary_color: 2 } },
+  });
   assert.equal(withGradient.status, 200, show(withGradient));
   assert.equal(withGradient.body.color, 1);
   assert.deepEqual(withGradient.body.colors, { primary_color: 1, secondary_color: 2, tertiary_color: null });
-  const holo = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, { method: 'PATCH', ...asBot(), body: { colors: { primary_color: 5, secondary_color: 6, tertiary_color: 7 } } });
+  const holo = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, {
+    method: 'PATCH',
+    ...asBot(),
+    body: { colors: { primary_color: 5, secondary_color: 6, tertiary_color: 7 } },
+  });
   assert.deepEqual(holo.body.colors, { primary_color: 11127295, secondary_color: 16759788, tertiary_color: 16761760 });
   const legacy = await t.api(`/guilds/${g()}/roles/${mod.body.id}`, { method: 'PATCH', ...asBot(), body: { color: 0xff0000, colors: null } });
   assert.equal(legacy.body.colors.primary_color, 0xff0000);
@@ -255,8 +322,21 @@ test('roles: a guild holds at most 250 roles', async () => {
   const made = await t.api('/guilds', { method: 'POST', ...asOwner(), body: { name: 'Role Farm' } });
   const gid = made.body.id as string;
   const rows = Array.from({ length: 249 }, (_, i) => ({
-    id: t.server.ctx.ids.next(), guild_id: gid, name: `r${i}`, permissions: '0', position: i + 1, color: 0, secondary_color: null,
-    tertiary_color: null, hoist: 0, mentionable: 0, managed: 0, icon: null, unicode_emoji: null, flags: 0, bot_id: null,
+    id: t.server.ctx.ids.next(),
+    guild_id: gid,
+    name: `r${i}`,
+    permissions: '0',
+    position: i + 1,
+    color: 0,
+    secondary_color: null,
+    tertiary_color: null,
+    hoist: 0,
+    mentionable: 0,
+    managed: 0,
+    icon: null,
+    unicode_emoji: null,
+    flags: 0,
+    bot_id: null,
   }));
   await t.server.ctx.repos.store.db.insertInto('roles').values(rows).execute();
   t.server.ctx.access.invalidate(gid);
@@ -275,14 +355,23 @@ test('members: read, list, search, edit with per-field permissions and hierarchy
   const all = (await t.api(`/guilds/${g()}/members?limit=1000`, asBot())).body as any[];
   const ids = all.map((m) => m.user.id);
   assert.equal(ids.length, 3);
-  assert.deepEqual(ids, [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)));
+  assert.deepEqual(
+    ids,
+    [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)),
+  );
   assert.equal((await t.api(`/guilds/${g()}/members`, asBot())).body.length, 1, 'limit defaults to 1');
-  assert.deepEqual((await t.api(`/guilds/${g()}/members?limit=10&after=${ids[0]}`, asBot())).body.map((m: any) => m.user.id), ids.slice(1));
+  assert.deepEqual(
+    (await t.api(`/guilds/${g()}/members?limit=10&after=${ids[0]}`, asBot())).body.map((m: any) => m.user.id),
+    ids.slice(1),
+  );
   expectError(await t.api(`/guilds/${g()}/members?limit=1001`, asBot()), 400, 50035);
 
   const found = await t.api(`/guilds/${g()}/members/search?query=${bob().username.slice(0, 4).toUpperCase()}&limit=10`, asBot());
   assert.equal(found.status, 200, show(found));
-  assert.deepEqual(found.body.map((m: any) => m.user.id), [bob().id]);
+  assert.deepEqual(
+    found.body.map((m: any) => m.user.id),
+    [bob().id],
+  );
   assert.equal((await t.api(`/guilds/${g()}/members/search?query=%25`, asBot())).body.length, 0, 'LIKE wildcards are literal');
   const noQuery = await t.api(`/guilds/${g()}/members/search`, asBot());
   expectError(noQuery, 400, 50035);
@@ -348,14 +437,36 @@ test('bans: ban removes the member and recent messages, list, unban, bulk-ban', 
   const ctx = t.server.ctx;
   const now = ctx.clock.now();
   const msg = (createdAt: number) => ({
-    id: ctx.ids.next(), channel_id: t.world.textChannelId, guild_id: g(), author_id: bob().id, webhook_id: null, application_id: null,
-    type: 0, content: 'hi', tts: 0, mention_everyone: 0, mentions: '[]', mention_roles: '[]', attachments: '[]', embeds: '[]',
-    components: '[]', sticker_items: null, flags: 0, nonce: null, pinned_at: null, edited_at: null, message_reference: null, extra: '{}',
+    id: ctx.ids.next(),
+    channel_id: t.world.textChannelId,
+    guild_id: g(),
+    author_id: bob().id,
+    webhook_id: null,
+    application_id: null,
+    type: 0,
+    content: 'hi',
+    tts: 0,
+    mention_everyone: 0,
+    mentions: '[]',
+    mention_roles: '[]',
+    attachments: '[]',
+    embeds: '[]',
+    components: '[]',
+    sticker_items: null,
+    flags: 0,
+    nonce: null,
+    pinned_at: null,
+    edited_at: null,
+    message_reference: null,
+    extra: '{}',
     created_at: createdAt,
   });
   const recent = [msg(now - 60_000), msg(now - 120_000)];
   const old = msg(now - 2 * 86400_000);
-  await ctx.repos.store.db.insertInto('messages').values([...recent, old]).execute();
+  await ctx.repos.store.db
+    .insertInto('messages')
+    .values([...recent, old])
+    .execute();
 
   expectError(await t.api(`/guilds/${g()}/bans/${bob().id}`, { method: 'PUT', ...asBot(), body: { delete_message_seconds: 604801 } }), 400, 50035);
   expectError(await t.api(`/guilds/${g()}/bans/${owner().id}`, { method: 'PUT', ...asBot(), body: {} }), 403, 50013);
@@ -370,7 +481,10 @@ test('bans: ban removes the member and recent messages, list, unban, bulk-ban', 
   assert.equal(seen('GUILD_BAN_ADD')[0]?.d.user.id, bob().id);
   assert.equal(seen('GUILD_MEMBER_REMOVE').length, 1);
   const left = await ctx.repos.store.db.selectFrom('messages').select('id').where('author_id', '=', bob().id).execute();
-  assert.deepEqual(left.map((r) => String(r.id)), [old.id]);
+  assert.deepEqual(
+    left.map((r) => String(r.id)),
+    [old.id],
+  );
   expectError(await t.api(`/guilds/${g()}/members/${bob().id}`, asBot()), 404, 10007);
 
   const ban = await t.api(`/guilds/${g()}/bans/${bob().id}`, asBot());
@@ -394,7 +508,11 @@ test('bans: ban removes the member and recent messages, list, unban, bulk-ban', 
   assert.equal(res.status, 200, show(res));
   assert.deepEqual(res.body, { banned_users: [carol.id], failed_users: ['424242', owner().id] });
   expectError(await t.api(`/guilds/${g()}/bulk-ban`, { method: 'POST', ...asBot(), body: { user_ids: ['424242'] } }), 400, 500000);
-  expectError(await t.api(`/guilds/${g()}/bulk-ban`, { method: 'POST', ...asBot(), body: { user_ids: Array.from({ length: 201 }, (_, i) => String(i + 1)) } }), 400, 50035);
+  expectError(
+    await t.api(`/guilds/${g()}/bulk-ban`, { method: 'POST', ...asBot(), body: { user_ids: Array.from({ length: 201 }, (_, i) => String(i + 1)) } }),
+    400,
+    50035,
+  );
   assert.equal((await t.api(`/guilds/${g()}/bans/${carol.id}`, { method: 'DELETE', ...asBot() })).status, 204);
   // Paging by user id.
   const lists = await t.api(`/guilds/${g()}/bans?limit=5`, asBot());
@@ -421,7 +539,10 @@ test('invites: create, reuse, resolve, accept by a new user, use up, expire, rev
   assert.equal(ev.d.guild_id, g());
   // Without `unique`, the same settings give the same invite back.
   assert.equal((await t.api(`/channels/${ch}/invites`, { method: 'POST', ...asBot(), body: { max_age: 0, max_uses: 0 } })).body.code, inv.body.code);
-  assert.notEqual((await t.api(`/channels/${ch}/invites`, { method: 'POST', ...asBot(), body: { max_age: 0, max_uses: 0, unique: true } })).body.code, inv.body.code);
+  assert.notEqual(
+    (await t.api(`/channels/${ch}/invites`, { method: 'POST', ...asBot(), body: { max_age: 0, max_uses: 0, unique: true } })).body.code,
+    inv.body.code,
+  );
 
   const resolved = await t.api(`/invites/${inv.body.code}?with_counts=true&with_expiration=true`);
   assert.equal(resolved.status, 200, show(resolved));

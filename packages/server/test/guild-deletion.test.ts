@@ -27,8 +27,18 @@ after(async () => t?.close());
 async function tables(): Promise<Map<string, string[]>> {
   const db = t.server.ctx.repos.store.db;
   const rows = process.env.DATABASE_URL
-    ? (await sql<{ t: string; c: string }>`select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema()`.execute(db)).rows
-    : (await sql<{ t: string; c: string }>`select m.name as t, p.name as c from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`.execute(db)).rows;
+    ? (
+        await sql<{
+          t: string;
+          c: string;
+        }>`select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema()`.execute(db)
+      ).rows
+    : (
+        await sql<{
+          t: string;
+          c: string;
+        }>`select m.name as t, p.name as c from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`.execute(db)
+      ).rows;
   const out = new Map<string, string[]>();
   for (const r of rows) out.set(r.t, [...(out.get(r.t) ?? []), r.c]);
   return out;
@@ -38,7 +48,10 @@ async function tables(): Promise<Map<string, string[]>> {
 async function cellsNaming(needles: Set<string>): Promise<string[]> {
   const found: string[] = [];
   for (const [table, cols] of await tables()) {
-    const rows = await t.server.ctx.repos.store.db.selectFrom(table as any).selectAll().execute();
+    const rows = await t.server.ctx.repos.store.db
+      .selectFrom(table as any)
+      .selectAll()
+      .execute();
     for (const row of rows as Record<string, unknown>[]) {
       for (const c of cols) if (row[c] != null && needles.has(String(row[c]))) found.push(`${table}.${c} = ${String(row[c])}`);
     }
@@ -84,16 +97,46 @@ test('deleting a guild removes everything that names it, in every table', { time
   const invite = await t.api(`/channels/${text}/invites`, { ...owner, method: 'POST', body: form });
   ok(invite, 'invite with targets and roles');
 
-  const poll = await t.api(`/channels/${text}/messages`, { ...owner, method: 'POST', body: { poll: { question: { text: 'q' }, answers: [{ poll_media: { text: 'a' } }, { poll_media: { text: 'b' } }], duration: 1 } } });
+  const poll = await t.api(`/channels/${text}/messages`, {
+    ...owner,
+    method: 'POST',
+    body: { poll: { question: { text: 'q' }, answers: [{ poll_media: { text: 'a' } }, { poll_media: { text: 'b' } }], duration: 1 } },
+  });
   ok(poll, 'poll');
   ok(await t.api(`/channels/${text}/polls/${poll.body.id}/answers/@me`, { ...owner, method: 'PUT', body: { answer_ids: ['1'] } }), 'vote');
 
-  const cmd = await t.api(`/applications/${t.world.applicationId}/guilds/${g}/commands`, { ...bot, method: 'POST', body: { name: 'local', description: 'guild command' } });
+  const cmd = await t.api(`/applications/${t.world.applicationId}/guilds/${g}/commands`, {
+    ...bot,
+    method: 'POST',
+    body: { name: 'local', description: 'guild command' },
+  });
   ok(cmd, 'guild command');
   const perms = `Bearer ${await issueToken(t.server.ctx, t.world.users[0].id, 'bearer', { applicationId: t.world.applicationId, scopes: ['applications.commands.permissions.update'] })}`;
-  ok(await t.api(`/applications/${t.world.applicationId}/guilds/${g}/commands/${cmd.body.id}/permissions`, { token: perms, method: 'PUT', body: { permissions: [{ id: role.body.id, type: 1, permission: true }] } }), 'command permissions');
+  ok(
+    await t.api(`/applications/${t.world.applicationId}/guilds/${g}/commands/${cmd.body.id}/permissions`, {
+      token: perms,
+      method: 'PUT',
+      body: { permissions: [{ id: role.body.id, type: 1, permission: true }] },
+    }),
+    'command permissions',
+  );
   const from = events.length;
-  ok(await t.api('/interactions', { ...owner, method: 'POST', body: { type: 2, application_id: t.world.applicationId, guild_id: g, channel_id: text, session_id: 's', nonce: '1', data: { id: cmd.body.id, name: 'local', type: 1, version: cmd.body.version } } }), 'interaction');
+  ok(
+    await t.api('/interactions', {
+      ...owner,
+      method: 'POST',
+      body: {
+        type: 2,
+        application_id: t.world.applicationId,
+        guild_id: g,
+        channel_id: text,
+        session_id: 's',
+        nonce: '1',
+        data: { id: cmd.body.id, name: 'local', type: 1, version: cmd.body.version },
+      },
+    }),
+    'interaction',
+  );
   await until(() => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.d.token), 5000, 'INTERACTION_CREATE');
 
   // A lobby linked to one of the guild's channels.

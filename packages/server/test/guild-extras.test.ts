@@ -81,7 +81,10 @@ test('guild templates: create (one per guild), read by code, sync, edit, create 
   const chans = await t.api(`/guilds/${fromTpl.body.id}/channels`, asBob());
   assert.ok(chans.body.some((c: any) => c.name === 'added-later'));
   const general = chans.body.find((c: any) => c.name === 'general');
-  assert.ok(chans.body.some((c: any) => c.id === general.parent_id && c.type === 4), 'parents are rebuilt');
+  assert.ok(
+    chans.body.some((c: any) => c.id === general.parent_id && c.type === 4),
+    'parents are rebuilt',
+  );
   assert.equal((await t.api(`/guilds/templates/${tpl.code}`)).body.usage_count, 1);
 
   const del = await t.api(`/guilds/${g()}/templates/${tpl.code}`, { method: 'DELETE', ...asBot() });
@@ -90,18 +93,26 @@ test('guild templates: create (one per guild), read by code, sync, edit, create 
   expectError(await t.api(`/guilds/templates/${tpl.code}`), 404, 10057);
 });
 
-test('welcome screen: MANAGE_GUILD to edit, members read it once enabled, channels must be the guild\'s', async () => {
+test("welcome screen: MANAGE_GUILD to edit, members read it once enabled, channels must be the guild's", async () => {
   expectError(await t.api(`/guilds/${g()}/welcome-screen`, asBob()), 404, 10069);
-  const bad = await t.api(`/guilds/${g()}/welcome-screen`, { method: 'PATCH', ...asBot(), body: { welcome_channels: [{ channel_id: '123', description: 'x' }] } });
+  const bad = await t.api(`/guilds/${g()}/welcome-screen`, {
+    method: 'PATCH',
+    ...asBot(),
+    body: { welcome_channels: [{ channel_id: '123', description: 'x' }] },
+  });
   expectError(bad, 400, 50035);
   assert.equal(bad.body.errors.welcome_channels['0'].channel_id._errors[0].code, 'CHANNEL_INVALID');
   expectError(await t.api(`/guilds/${g()}/welcome-screen`, { method: 'PATCH', ...asBob(), body: { enabled: true } }), 403, 50013);
   const set = await t.api(`/guilds/${g()}/welcome-screen`, {
-    method: 'PATCH', ...asBot(),
+    method: 'PATCH',
+    ...asBot(),
     body: { enabled: false, description: 'Hello', welcome_channels: [{ channel_id: t.world.textChannelId, description: 'Chat here', emoji_name: '👋' }] },
   });
   assert.equal(set.status, 200, show(set));
-  assert.deepEqual(set.body, { description: 'Hello', welcome_channels: [{ channel_id: t.world.textChannelId, description: 'Chat here', emoji_id: null, emoji_name: '👋' }] });
+  assert.deepEqual(set.body, {
+    description: 'Hello',
+    welcome_channels: [{ channel_id: t.world.textChannelId, description: 'Chat here', emoji_id: null, emoji_name: '👋' }],
+  });
   expectError(await t.api(`/guilds/${g()}/welcome-screen`, asBob()), 403, 50013);
   await t.api(`/guilds/${g()}/welcome-screen`, { method: 'PATCH', ...asBot(), body: { enabled: true } });
   const read = await t.api(`/guilds/${g()}/welcome-screen`, asBob());
@@ -113,7 +124,15 @@ test('onboarding: read by members; PUT needs MANAGE_GUILD and MANAGE_ROLES; ids 
   const empty = await t.api(`/guilds/${g()}/onboarding`, asBob());
   assert.deepEqual(empty.body, { guild_id: g(), prompts: [], default_channel_ids: [], enabled: false, mode: 0 });
   const body = {
-    prompts: [{ id: '0', type: 0, title: 'What brings you here?', single_select: true, options: [{ id: '1', title: 'Chat', channel_ids: [t.world.textChannelId], role_ids: [] }] }],
+    prompts: [
+      {
+        id: '0',
+        type: 0,
+        title: 'What brings you here?',
+        single_select: true,
+        options: [{ id: '1', title: 'Chat', channel_ids: [t.world.textChannelId], role_ids: [] }],
+      },
+    ],
     default_channel_ids: [t.world.textChannelId],
     enabled: true,
     mode: 0,
@@ -142,7 +161,10 @@ test('widget: settings (MANAGE_GUILD), widget.json and widget.png only when enab
   assert.equal(json.body.id, g());
   assert.equal(json.body.name, 'Accord Dev');
   assert.match(json.body.instant_invite, /\/invite\/[A-Za-z0-9x]{8}$/);
-  assert.ok(json.body.channels.some((c: any) => c.id === t.world.voiceChannelId), 'voice channels @everyone can see');
+  assert.ok(
+    json.body.channels.some((c: any) => c.id === t.world.voiceChannelId),
+    'voice channels @everyone can see',
+  );
   assert.deepEqual(json.body.members, []);
   assert.equal(json.body.presence_count, 0);
   const png = await fetch(`${t.server.url}/api/v10/guilds/${g()}/widget.png`);
@@ -195,7 +217,12 @@ test('prune: count and begin need MANAGE_GUILD and KICK_MEMBERS; inactive role-l
   assert.ok(!members.has(dave.id), 'the idle member is pruned');
   assert.ok(members.has(bob().id), 'a member who posted stays');
   assert.ok(members.has(kicker.id), 'members with roles stay');
-  const entries = await t.server.ctx.repos.store.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', g()).where('action_type', '=', 21).execute();
+  const entries = await t.server.ctx.repos.store.db
+    .selectFrom('audit_log_entries')
+    .selectAll()
+    .where('guild_id', '=', g())
+    .where('action_type', '=', 21)
+    .execute();
   assert.equal(entries.length, 1, 'MEMBER_PRUNE audit entry');
   assert.equal((await t.api(`/guilds/${g()}/prune`, { method: 'POST', ...asBot(), body: { days: 1, compute_prune_count: false } })).body.pruned, null);
 });
@@ -247,26 +274,54 @@ test('voice channel status: SET_VOICE_CHANNEL_STATUS, plus MANAGE_CHANNELS when 
   await gw.dispatch('VOICE_CHANNEL_STATUS_UPDATE', (d) => d.status === null);
   gw.close();
 
-  const entries = await t.server.ctx.repos.store.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', g()).where('action_type', 'in', [192, 193]).orderBy('id').execute();
+  const entries = await t.server.ctx.repos.store.db
+    .selectFrom('audit_log_entries')
+    .selectAll()
+    .where('guild_id', '=', g())
+    .where('action_type', 'in', [192, 193])
+    .orderBy('id')
+    .execute();
   const bot = entries.filter((e) => String(e.user_id) === t.world.botUserId);
-  assert.deepEqual(bot.map((e) => Number(e.action_type)), [192, 193]);
+  assert.deepEqual(
+    bot.map((e) => Number(e.action_type)),
+    [192, 193],
+  );
   assert.equal(JSON.parse(String(bot[0].options)).status, 'Playing chess');
 });
 
 test('connections: the list, and the Riot Games rule of 2026-07-10 on both sides of the date', async () => {
   const me = owner();
   const add = async (body: Record<string, unknown>) => {
-    const r = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) });
+    const r = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...devHeaders(t) },
+      body: JSON.stringify(body),
+    });
     assert.equal(r.status, 200, await r.clone().text());
     return (await r.json()) as Record<string, unknown>;
   };
   const list = async () => (await t.api('/users/@me/connections', asOwner())).body.map((c: any) => `${c.type}:${c.id}`).sort();
-  const bad = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ type: 'myspace', id: '1' }) });
+  const bad = await fetch(`${t.server.url}/__dev/users/${me.id}/connections`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ type: 'myspace', id: '1' }),
+  });
   assert.equal(bad.status, 400);
 
   await setClock(t, '2026-07-01T00:00:00.000Z');
   const gh = await add({ type: 'github', id: 'gh1', name: 'octo' });
-  assert.deepEqual(Object.keys(gh).sort(), ['friend_sync', 'id', 'integrations', 'name', 'revoked', 'show_activity', 'two_way_link', 'type', 'verified', 'visibility']);
+  assert.deepEqual(Object.keys(gh).sort(), [
+    'friend_sync',
+    'id',
+    'integrations',
+    'name',
+    'revoked',
+    'show_activity',
+    'two_way_link',
+    'type',
+    'verified',
+    'visibility',
+  ]);
   await add({ type: 'riotgames', id: 'riot-legacy' });
   await add({ type: 'leagueoflegends', id: 'lol-legacy' });
   await setClock(t, '2026-07-08T00:00:00.000Z');
@@ -297,7 +352,12 @@ test('Modify Current Member: bots set nick, avatar, banner and bio; the member c
   assert.equal(ev.d.banner, r.body.banner);
   const read = await t.api(`/guilds/${g()}/members/${t.world.botUserId}`, asBob());
   assert.equal(read.body.banner, r.body.banner, 'member banner on the wire');
-  const row = await t.server.ctx.repos.store.db.selectFrom('members').select('bio').where('guild_id', '=', g()).where('user_id', '=', t.world.botUserId).executeTakeFirst();
+  const row = await t.server.ctx.repos.store.db
+    .selectFrom('members')
+    .select('bio')
+    .where('guild_id', '=', g())
+    .where('user_id', '=', t.world.botUserId)
+    .executeTakeFirst();
   assert.equal(row?.bio, 'I help');
   const cleared = await t.api(`/guilds/${g()}/members/@me`, { method: 'PATCH', ...asBot(), body: { banner: null } });
   assert.equal(cleared.body.banner, null);

@@ -17,8 +17,12 @@ const originals = { error: console.error, warn: console.warn };
 before(async () => {
   // logLevel info: the server logs as it would in production; the test reads what it writes.
   t = await startTestServer({ logLevel: 'info' });
-  console.error = (...args: unknown[]) => { logged.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(' ')); };
-  console.warn = (...args: unknown[]) => { logged.push(args.map(String).join(' ')); };
+  console.error = (...args: unknown[]) => {
+    logged.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(' '));
+  };
+  console.warn = (...args: unknown[]) => {
+    logged.push(args.map(String).join(' '));
+  };
 });
 after(async () => {
   console.error = originals.error;
@@ -33,7 +37,11 @@ async function raw(path: string, method: string, body: string | undefined, heade
   const res = await fetch(`${t.server.url}${path}`, { method, body, headers });
   const text = await res.text();
   let json: any = null;
-  try { json = JSON.parse(text); } catch { /* asserted by the caller */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* asserted by the caller */
+  }
   return { status: res.status, text, json };
 }
 
@@ -89,13 +97,19 @@ test('bad percent-encoding answers 400 in the platform envelope, on the API and 
   }
 });
 
-test('a request the HTTP parser cannot read gets the platform envelope, not the framework\'s', async () => {
+test("a request the HTTP parser cannot read gets the platform envelope, not the framework's", async () => {
   const { port } = new URL(t.server.url);
-  for (const request of ['GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 'GARBAGE\r\n\r\n', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`]) {
+  for (const request of [
+    'GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    'GARBAGE\r\n\r\n',
+    `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`,
+  ]) {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(request));
       let data = '';
-      socket.on('data', (d) => { data += d; });
+      socket.on('data', (d) => {
+        data += d;
+      });
       socket.on('close', () => resolve(data));
       socket.on('error', reject);
     });
@@ -109,21 +123,32 @@ test('a request the HTTP parser cannot read gets the platform envelope, not the 
 });
 
 test('text/plain bodies are not parsed as JSON; an empty body of any type is still no body', async () => {
-  const r = await raw('/api/v10/auth/login', 'POST', JSON.stringify({ login: t.world.users[0].username, password: t.world.users[0].password }), { 'content-type': 'text/plain' });
+  const r = await raw('/api/v10/auth/login', 'POST', JSON.stringify({ login: t.world.users[0].username, password: t.world.users[0].password }), {
+    'content-type': 'text/plain',
+  });
   assertEnvelope(r, 400, [50035]);
   assert.equal(r.json.errors?._errors?.[0]?.code, 'CONTENT_TYPE_INVALID');
-  const msg = await raw(`/api/v10/channels/${t.world.textChannelId}/messages`, 'POST', JSON.stringify({ content: 'hi' }), { 'content-type': 'text/plain;charset=UTF-8', authorization: `Bot ${t.world.botToken}` });
+  const msg = await raw(`/api/v10/channels/${t.world.textChannelId}/messages`, 'POST', JSON.stringify({ content: 'hi' }), {
+    'content-type': 'text/plain;charset=UTF-8',
+    authorization: `Bot ${t.world.botToken}`,
+  });
   assertEnvelope(msg, 400, [50035]);
-  const typing = await raw(`/api/v10/channels/${t.world.textChannelId}/typing`, 'POST', '', { 'content-type': 'text/plain', authorization: `Bot ${t.world.botToken}` });
+  const typing = await raw(`/api/v10/channels/${t.world.textChannelId}/typing`, 'POST', '', {
+    'content-type': 'text/plain',
+    authorization: `Bot ${t.world.botToken}`,
+  });
   assert.equal(typing.status, 204, typing.text);
-  const ok = await raw('/api/v10/auth/login', 'POST', JSON.stringify({ login: t.world.users[0].username, password: t.world.users[0].password }), { 'content-type': 'application/json; charset=utf-8' });
+  const ok = await raw('/api/v10/auth/login', 'POST', JSON.stringify({ login: t.world.users[0].username, password: t.world.users[0].password }), {
+    'content-type': 'application/json; charset=utf-8',
+  });
   assert.equal(ok.status, 200, ok.text);
 });
 
 test('auto-moderation refuses patterns that backtrack without end, and never runs one saved before the check', async () => {
   const bot = { 'content-type': 'application/json', authorization: `Bot ${t.world.botToken}` };
   const rules = `/api/v10/guilds/${t.world.guildId}/auto-moderation/rules`;
-  const rule = (patterns: string[]) => JSON.stringify({ name: 'r', event_type: 1, trigger_type: 1, trigger_metadata: { regex_patterns: patterns }, actions: [{ type: 1 }], enabled: true });
+  const rule = (patterns: string[]) =>
+    JSON.stringify({ name: 'r', event_type: 1, trigger_type: 1, trigger_metadata: { regex_patterns: patterns }, actions: [{ type: 1 }], enabled: true });
   for (const evil of ['(a+)+$', '(\\w*\\s?)*$', '(x|y)\\1', '(?<=a)b']) {
     const r = await raw(rules, 'POST', rule(['ok', evil]), bot);
     assertEnvelope(r, 400, [50035]);
@@ -136,8 +161,15 @@ test('auto-moderation refuses patterns that backtrack without end, and never run
   const row = await t.server.ctx.repos.store.db.selectFrom('automod_rules').select(['id', 'data']).where('id', '=', ok.json.id).executeTakeFirstOrThrow();
   const data = JSON.parse(String(row.data));
   data.trigger_metadata.regex_patterns = ['(a+)+$'];
-  await t.server.ctx.repos.store.db.updateTable('automod_rules').set({ data: JSON.stringify(data) }).where('id', '=', ok.json.id).execute();
-  const sent = await raw(`/api/v10/channels/${t.world.textChannelId}/messages`, 'POST', JSON.stringify({ content: `${'a'.repeat(60)}!` }), { 'content-type': 'application/json', authorization: t.world.users[1].token });
+  await t.server.ctx.repos.store.db
+    .updateTable('automod_rules')
+    .set({ data: JSON.stringify(data) })
+    .where('id', '=', ok.json.id)
+    .execute();
+  const sent = await raw(`/api/v10/channels/${t.world.textChannelId}/messages`, 'POST', JSON.stringify({ content: `${'a'.repeat(60)}!` }), {
+    'content-type': 'application/json',
+    authorization: t.world.users[1].token,
+  });
   assert.equal(sent.status, 200, sent.text);
   await raw(`${rules}/${ok.json.id}`, 'DELETE', undefined, { authorization: `Bot ${t.world.botToken}` });
 });

@@ -9,7 +9,11 @@ before(async () => {
 after(async () => t.close());
 
 const patchChannel = (body: string, contentType = 'application/json') =>
-  fetch(`${t.server.url}/api/v10/channels/${t.world.textChannelId}`, { method: 'PATCH', headers: { authorization: t.world.users[0].token, 'content-type': contentType }, body });
+  fetch(`${t.server.url}/api/v10/channels/${t.world.textChannelId}`, {
+    method: 'PATCH',
+    headers: { authorization: t.world.users[0].token, 'content-type': contentType },
+    body,
+  });
 
 test('"__proto__" keys in a body are ordinary keys: errors name them and Object.prototype stays clean', async () => {
   const res = await patchChannel('{"name":{"__proto__":{"polluted":1}},"permission_overwrites":[{"__proto__":{"_errors":1}}]}');

@@ -10,7 +10,10 @@ before(async () => {
 after(async () => t.close());
 
 test('register, then log in by username or email; wrong passwords are refused alike', async () => {
-  const reg = await t.api('/auth/register', { method: 'POST', body: { username: 'carol', password: 'hunter2hunter2', email: 'carol@example.test', date_of_birth: '1990-01-01', consent: true } });
+  const reg = await t.api('/auth/register', {
+    method: 'POST',
+    body: { username: 'carol', password: 'hunter2hunter2', email: 'carol@example.test', date_of_birth: '1990-01-01', consent: true },
+  });
   assert.equal(reg.status, 200);
   assert.equal(typeof reg.body.token, 'string');
   const me = await t.api('/users/@me', { token: reg.body.token });
@@ -73,7 +76,11 @@ test('an application gets a bot user at once; bot/reset rotates the token and re
 test('PATCH /applications/{id} sets the intent flags the portal way, and leaves platform bits alone', async () => {
   const owner = t.world.users[1].token;
   const app = await t.api('/applications', { method: 'POST', token: owner, body: { name: 'Flags' } });
-  const res = await t.api(`/applications/${app.body.id}`, { method: 'PATCH', token: owner, body: { flags: (1 << 13) | (1 << 15) | (1 << 19) | (1 << 2), description: 'hello' } });
+  const res = await t.api(`/applications/${app.body.id}`, {
+    method: 'PATCH',
+    token: owner,
+    body: { flags: (1 << 13) | (1 << 15) | (1 << 19) | (1 << 2), description: 'hello' },
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.flags, (1 << 13) | (1 << 15) | (1 << 19));
   assert.equal(res.body.flags_new, String((1 << 13) | (1 << 15) | (1 << 19)));
@@ -92,10 +99,18 @@ test('installing a bot: MANAGE_GUILD needed; the bot joins with a managed role a
   assert.deepEqual(ready.guilds, []);
 
   // users[1] is a plain member without MANAGE_GUILD.
-  const denied = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot&permissions=8`, { method: 'POST', token: t.world.users[1].token, body: { guild_id: t.world.guildId, permissions: '2048', authorize: true } });
+  const denied = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot&permissions=8`, {
+    method: 'POST',
+    token: t.world.users[1].token,
+    body: { guild_id: t.world.guildId, permissions: '2048', authorize: true },
+  });
   assert.equal(denied.body.code, 50013);
 
-  const ok = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot&permissions=3072`, { method: 'POST', token: owner.token, body: { guild_id: t.world.guildId, permissions: '3072', authorize: true } });
+  const ok = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot&permissions=3072`, {
+    method: 'POST',
+    token: owner.token,
+    body: { guild_id: t.world.guildId, permissions: '3072', authorize: true },
+  });
   assert.equal(ok.status, 200);
   assert.equal(typeof ok.body.location, 'string');
   const guild = await gw.dispatch('GUILD_CREATE');
@@ -107,7 +122,12 @@ test('installing a bot: MANAGE_GUILD needed; the bot joins with a managed role a
   assert.deepEqual(self.roles, [managed.id]);
   gw.close();
 
-  const bots = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot`, { method: 'POST', token, bot: true, body: { guild_id: t.world.guildId, authorize: true } });
+  const bots = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot`, {
+    method: 'POST',
+    token,
+    bot: true,
+    body: { guild_id: t.world.guildId, authorize: true },
+  });
   assert.equal(bots.body.code, 20001);
 });
 
@@ -119,7 +139,10 @@ test('GET /users/{id}, DMs, and @me guilds', async () => {
   assert.equal((await t.api('/users/424242', { token: a.token })).body.code, 10013);
   const dm = await t.api('/users/@me/channels', { method: 'POST', token: a.token, body: { recipient_id: b.id } });
   assert.equal(dm.body.type, 1);
-  assert.deepEqual(dm.body.recipients.map((u: any) => u.id), [b.id]);
+  assert.deepEqual(
+    dm.body.recipients.map((u: any) => u.id),
+    [b.id],
+  );
   const again = await t.api('/users/@me/channels', { method: 'POST', token: a.token, body: { recipient_id: b.id } });
   assert.equal(again.body.id, dm.body.id);
   const guilds = await t.api('/users/@me/guilds', { token: a.token });

@@ -16,7 +16,12 @@ let command: { id: string; name: string; version: string };
 before(async () => {
   t = await startTestServer({ overrides: { dev: true } });
   t.server.ctx.bus.subscribe((e) => events.push(e));
-  const r = await t.api(`/applications/${t.world.applicationId}/commands`, { method: 'POST', token: t.world.botToken, bot: true, body: { name: 'ping', description: 'ping' } });
+  const r = await t.api(`/applications/${t.world.applicationId}/commands`, {
+    method: 'POST',
+    token: t.world.botToken,
+    bot: true,
+    body: { name: 'ping', description: 'ping' },
+  });
   assert.equal(r.status, 201, r.text);
   command = r.body;
 });
@@ -27,8 +32,17 @@ let nonce = 1;
 async function invoke(): Promise<{ id: string; token: string }> {
   const from = events.length;
   const r = await t.api('/interactions', {
-    method: 'POST', token: t.world.users[0].token,
-    body: { type: 2, application_id: t.world.applicationId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: 's', nonce: String(nonce++), data: { id: command.id, name: 'ping', type: 1, version: command.version } },
+    method: 'POST',
+    token: t.world.users[0].token,
+    body: {
+      type: 2,
+      application_id: t.world.applicationId,
+      guild_id: t.world.guildId,
+      channel_id: t.world.textChannelId,
+      session_id: 's',
+      nonce: String(nonce++),
+      data: { id: command.id, name: 'ping', type: 1, version: command.version },
+    },
   });
   assert.equal(r.status, 204, r.text);
   return until(() => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.d.token)?.d, 5000, 'INTERACTION_CREATE');
@@ -36,7 +50,11 @@ async function invoke(): Promise<{ id: string; token: string }> {
 
 const rowExists = async (id: string) => !!(await t.server.ctx.repos.store.db.selectFrom('interactions').select('id').where('id', '=', id).executeTakeFirst());
 const advance = async (ms: number) => {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: ms }),
+  });
   assert.equal(r.status, 200);
 };
 

@@ -45,7 +45,10 @@ before(async () => {
 
   const commands = [
     {
-      name: 'ping', description: 'Ping with options', integration_types: [0, 1], contexts: [0, 1, 2],
+      name: 'ping',
+      description: 'Ping with options',
+      integration_types: [0, 1],
+      contexts: [0, 1, 2],
       options: [
         { type: 6, name: 'who', description: 'a user' },
         { type: 7, name: 'where', description: 'a channel' },
@@ -71,15 +74,33 @@ after(async () => {
 
 /** The app's copy of the next interaction (what the bot's sessions receive). */
 function appInteraction(from: number, app = botId, ms = 3000): Promise<any> {
-  return until(() => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(app) && e.d.token)?.d, ms, 'the app\'s INTERACTION_CREATE');
+  return until(
+    () => events.slice(from).find((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(app) && e.d.token)?.d,
+    ms,
+    "the app's INTERACTION_CREATE",
+  );
 }
 
-interface Invoke { token?: string; channel?: string; guild?: string | null; app?: string; type?: number; data: any; message_id?: string; form?: FormData }
+interface Invoke {
+  token?: string;
+  channel?: string;
+  guild?: string | null;
+  app?: string;
+  type?: number;
+  data: any;
+  message_id?: string;
+  form?: FormData;
+}
 /** POST /interactions as a person; resolves with the payload the app received. */
 async function invoke(o: Invoke): Promise<{ payload: any; nonce: string }> {
   const nonce = String(++nonceSeq);
   const body: any = {
-    type: o.type ?? 2, application_id: o.app ?? appId, channel_id: o.channel ?? channelId, session_id: 'session-1', nonce, data: o.data,
+    type: o.type ?? 2,
+    application_id: o.app ?? appId,
+    channel_id: o.channel ?? channelId,
+    session_id: 'session-1',
+    nonce,
+    data: o.data,
     ...(o.guild === null ? {} : { guild_id: o.guild ?? guildId }),
     ...(o.message_id ? { message_id: o.message_id } : {}),
   };
@@ -94,7 +115,14 @@ async function invoke(o: Invoke): Promise<{ payload: any; nonce: string }> {
   return { payload: await appInteraction(from, o.app ?? botId), nonce };
 }
 
-const slash = (name: string, options: any[] = [], extra: any = {}) => ({ id: cmd[name].id, name, type: cmd[name].type ?? 1, version: cmd[name].version, options, ...extra });
+const slash = (name: string, options: any[] = [], extra: any = {}) => ({
+  id: cmd[name].id,
+  name,
+  type: cmd[name].type ?? 1,
+  version: cmd[name].version,
+  options,
+  ...extra,
+});
 
 async function callback(i: any, body: unknown, withResponse = false) {
   return api(`/interactions/${i.id}/${i.token}/callback${withResponse ? '?with_response=true' : ''}`, { method: 'POST', body });
@@ -132,7 +160,10 @@ test('the app receives the full payload: permissions as strings, owners, context
   for (let bit = 0; bit <= 52; bit++) if (bit !== 3 && bit !== 47) installed |= 1n << BigInt(bit);
   const member = await api(`/guilds/${guildId}/members/${botId}`, { token: alice });
   const botRoles = roles.body.filter((r: any) => member.body.roles.includes(r.id));
-  assert.deepEqual(botRoles.map((r: any) => r.permissions), [installed.toString()]);
+  assert.deepEqual(
+    botRoles.map((r: any) => r.permissions),
+    [installed.toString()],
+  );
   assert.deepEqual((await api(`/channels/${channelId}`, { token: alice })).body.permission_overwrites, []);
   const expected = BigInt(everyone.permissions) | installed;
   assert.equal(p.app_permissions, expected.toString());
@@ -181,7 +212,10 @@ test('DMs: app_permissions, context and owners in the bot DM and in a DM with an
   const refused = await api('/interactions', { method: 'POST', token: alice, body });
   assert.equal(refused.status, 404, refused.text);
   assert.equal(refused.body.code, 10063);
-  await t.server.ctx.repos.store.db.insertInto('oauth_grants').values({ application_id: appId, user_id: t.world.users[0].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() }).execute();
+  await t.server.ctx.repos.store.db
+    .insertInto('oauth_grants')
+    .values({ application_id: appId, user_id: t.world.users[0].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() })
+    .execute();
   try {
     const { payload: q } = await invoke({ channel: other.body.id, guild: null, data: slash('ping') });
     assert.equal(q.context, 2);
@@ -230,7 +264,10 @@ test('a reply: with_response, message shape, interaction_metadata, deprecated in
   const seen = await bobGw.dispatch('MESSAGE_CREATE', (d) => d.id === m.id);
   assert.ok(seen.interaction.member, 'the member in guilds (MESSAGE_CREATE)');
   assert.equal(seen.guild_id, guildId);
-  assert.equal(bobGw.frames.some((f) => f.t === 'INTERACTION_SUCCESS' || (f.t === 'INTERACTION_CREATE' && f.d.id === i.id)), false);
+  assert.equal(
+    bobGw.frames.some((f) => f.t === 'INTERACTION_SUCCESS' || (f.t === 'INTERACTION_CREATE' && f.d.id === i.id)),
+    false,
+  );
 
   // A second initial response.
   const again = await callback(i, { type: 4, data: { content: 'again' } });
@@ -263,7 +300,11 @@ test('a bad token is 10062; callback types that do not fit the interaction are r
 test('LAUNCH_ACTIVITY needs the EMBEDDED flag and returns the activity instance', async () => {
   const { ctx } = t.server;
   const row = await ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
-  await ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
+  await ctx.repos.store.db
+    .updateTable('applications')
+    .set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() })
+    .where('id', '=', appId)
+    .execute();
   try {
     const { payload: i } = await invoke({ data: slash('ping') });
     const r = await callback(i, { type: 12 }, true);
@@ -286,7 +327,10 @@ test('deferred reply: a loading message, then @original fills it and adds a poll
   assert.equal(loading.body.content, '');
   const patch = await api(`/webhooks/${appId}/${i.token}/messages/@original`, {
     method: 'PATCH',
-    body: { content: 'vote!', poll: { question: { text: 'Tea or coffee?' }, answers: [{ poll_media: { text: 'Tea' } }, { poll_media: { text: 'Coffee' } }], duration: 1 } },
+    body: {
+      content: 'vote!',
+      poll: { question: { text: 'Tea or coffee?' }, answers: [{ poll_media: { text: 'Tea' } }, { poll_media: { text: 'Coffee' } }], duration: 1 },
+    },
   });
   assert.equal(patch.status, 200, patch.text);
   assert.equal(patch.body.flags & 128, 0);
@@ -294,7 +338,10 @@ test('deferred reply: a loading message, then @original fills it and adds a poll
   assert.equal(patch.body.poll.question.text, 'Tea or coffee?');
   assert.equal(patch.body.poll.answers.length, 2);
   // No poll on a message that is no longer deferred.
-  const late = await api(`/webhooks/${appId}/${i.token}/messages/@original`, { method: 'PATCH', body: { poll: { question: { text: 'x' }, answers: [{ poll_media: { text: 'y' } }] } } });
+  const late = await api(`/webhooks/${appId}/${i.token}/messages/@original`, {
+    method: 'PATCH',
+    body: { poll: { question: { text: 'x' }, answers: [{ poll_media: { text: 'y' } }] } },
+  });
   assert.equal(late.status, 400);
 
   const { payload: j } = await invoke({ data: slash('ping') });
@@ -349,11 +396,20 @@ test('ephemeral responses reach only the invoker and are not readable through ch
   const { payload: j } = await invoke({ data: slash('ping') });
   const pub = await callback(j, { type: 4, data: { content: 'public' } }, true);
   await bobGw.dispatch('MESSAGE_CREATE', (d) => d.id === pub.body.resource.message.id);
-  assert.equal(bobGw.frames.some((f) => f.t === 'MESSAGE_CREATE' && f.d.id === id), false);
-  assert.equal(events.some((e) => e.t === 'MESSAGE_CREATE' && e.d.id === id && (!e.user_ids || e.user_ids.includes(botId))), false);
+  assert.equal(
+    bobGw.frames.some((f) => f.t === 'MESSAGE_CREATE' && f.d.id === id),
+    false,
+  );
+  assert.equal(
+    events.some((e) => e.t === 'MESSAGE_CREATE' && e.d.id === id && (!e.user_ids || e.user_ids.includes(botId))),
+    false,
+  );
 
   const list = await api(`/channels/${channelId}/messages?limit=50`, { token: alice });
-  assert.equal(list.body.some((m: any) => m.id === id), false);
+  assert.equal(
+    list.body.some((m: any) => m.id === id),
+    false,
+  );
   const one = await api(`/channels/${channelId}/messages/${id}`, { token: botToken, bot: true });
   assert.equal(one.status, 404);
   // The interaction token still reaches it.
@@ -362,16 +418,39 @@ test('ephemeral responses reach only the invoker and are not readable through ch
 
 test('components: a click delivers the message, UPDATE_MESSAGE edits it, DEFERRED_UPDATE then @original edits it', async () => {
   const { payload: i } = await invoke({ data: slash('ping') });
-  const r = await callback(i, {
-    type: 4,
-    data: {
-      content: 'pick',
-      components: [
-        { type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }, { type: 2, style: 2, label: 'Off', custom_id: 'off', disabled: true }] },
-        { type: 1, components: [{ type: 3, custom_id: 'flavour', options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }], max_values: 2 }] },
-      ],
+  const r = await callback(
+    i,
+    {
+      type: 4,
+      data: {
+        content: 'pick',
+        components: [
+          {
+            type: 1,
+            components: [
+              { type: 2, style: 1, label: 'Go', custom_id: 'go' },
+              { type: 2, style: 2, label: 'Off', custom_id: 'off', disabled: true },
+            ],
+          },
+          {
+            type: 1,
+            components: [
+              {
+                type: 3,
+                custom_id: 'flavour',
+                options: [
+                  { label: 'A', value: 'a' },
+                  { label: 'B', value: 'b' },
+                ],
+                max_values: 2,
+              },
+            ],
+          },
+        ],
+      },
     },
-  }, true);
+    true,
+  );
   assert.equal(r.status, 200, r.text);
   const msg = r.body.resource.message;
 
@@ -388,14 +467,78 @@ test('components: a click delivers the message, UPDATE_MESSAGE edits it, DEFERRE
   await aliceGw.dispatch('INTERACTION_SUCCESS', (d) => d.id === click.id && d.nonce === nonce);
 
   // The select is gone now: clicks on it are refused.
-  const stale = await api('/interactions', { method: 'POST', token: alice, body: { type: 3, application_id: appId, guild_id: guildId, channel_id: channelId, message_id: msg.id, session_id: 's', data: { component_type: 3, custom_id: 'flavour', values: ['a'] } } });
+  const stale = await api('/interactions', {
+    method: 'POST',
+    token: alice,
+    body: {
+      type: 3,
+      application_id: appId,
+      guild_id: guildId,
+      channel_id: channelId,
+      message_id: msg.id,
+      session_id: 's',
+      data: { component_type: 3, custom_id: 'flavour', values: ['a'] },
+    },
+  });
   assert.equal(stale.status, 400);
 
   const { payload: j } = await invoke({ data: slash('ping') });
-  const m2 = (await callback(j, { type: 4, data: { content: 'choose', components: [{ type: 1, components: [{ type: 3, custom_id: 'flavour', options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }], max_values: 2 }] }, { type: 1, components: [{ type: 2, style: 2, label: 'Off', custom_id: 'off', disabled: true }] }] } }, true)).body.resource.message;
-  const bad = await api('/interactions', { method: 'POST', token: alice, body: { type: 3, application_id: appId, guild_id: guildId, channel_id: channelId, message_id: m2.id, session_id: 's', data: { component_type: 3, custom_id: 'flavour', values: ['z'] } } });
+  const m2 = (
+    await callback(
+      j,
+      {
+        type: 4,
+        data: {
+          content: 'choose',
+          components: [
+            {
+              type: 1,
+              components: [
+                {
+                  type: 3,
+                  custom_id: 'flavour',
+                  options: [
+                    { label: 'A', value: 'a' },
+                    { label: 'B', value: 'b' },
+                  ],
+                  max_values: 2,
+                },
+              ],
+            },
+            { type: 1, components: [{ type: 2, style: 2, label: 'Off', custom_id: 'off', disabled: true }] },
+          ],
+        },
+      },
+      true,
+    )
+  ).body.resource.message;
+  const bad = await api('/interactions', {
+    method: 'POST',
+    token: alice,
+    body: {
+      type: 3,
+      application_id: appId,
+      guild_id: guildId,
+      channel_id: channelId,
+      message_id: m2.id,
+      session_id: 's',
+      data: { component_type: 3, custom_id: 'flavour', values: ['z'] },
+    },
+  });
   assert.equal(bad.status, 400);
-  const disabled = await api('/interactions', { method: 'POST', token: alice, body: { type: 3, application_id: appId, guild_id: guildId, channel_id: channelId, message_id: m2.id, session_id: 's', data: { component_type: 2, custom_id: 'off' } } });
+  const disabled = await api('/interactions', {
+    method: 'POST',
+    token: alice,
+    body: {
+      type: 3,
+      application_id: appId,
+      guild_id: guildId,
+      channel_id: channelId,
+      message_id: m2.id,
+      session_id: 's',
+      data: { component_type: 2, custom_id: 'off' },
+    },
+  });
   assert.equal(disabled.status, 400);
   const { payload: pick } = await invoke({ type: 3, message_id: m2.id, data: { component_type: 3, custom_id: 'flavour', values: ['a', 'b'] } });
   assert.deepEqual(pick.data.values, ['a', 'b']);
@@ -406,13 +549,27 @@ test('components: a click delivers the message, UPDATE_MESSAGE edits it, DEFERRE
 
   // A message that is not the app's.
   const mine = await api(`/channels/${channelId}/messages`, { method: 'POST', token: alice, body: { content: 'x' } });
-  const notApp = await api('/interactions', { method: 'POST', token: alice, body: { type: 3, application_id: appId, guild_id: guildId, channel_id: channelId, message_id: mine.body.id, session_id: 's', data: { component_type: 2, custom_id: 'go' } } });
+  const notApp = await api('/interactions', {
+    method: 'POST',
+    token: alice,
+    body: {
+      type: 3,
+      application_id: appId,
+      guild_id: guildId,
+      channel_id: channelId,
+      message_id: mine.body.id,
+      session_id: 's',
+      data: { component_type: 2, custom_id: 'go' },
+    },
+  });
   assert.equal(notApp.status, 400);
 });
 
 test('replies to components are type 0 with interacted_message_id', async () => {
   const { payload: i } = await invoke({ data: slash('ping') });
-  const msg = (await callback(i, { type: 4, data: { content: 'btn', components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Hi', custom_id: 'hi' }] }] } }, true)).body.resource.message;
+  const msg = (
+    await callback(i, { type: 4, data: { content: 'btn', components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Hi', custom_id: 'hi' }] }] } }, true)
+  ).body.resource.message;
   const { payload: c } = await invoke({ type: 3, message_id: msg.id, data: { component_type: 2, custom_id: 'hi' } });
   const r = await callback(c, { type: 4, data: { content: 'hello' } }, true);
   const m = r.body.resource.message;
@@ -426,10 +583,21 @@ test('autocomplete: focused option in, choices out to the user', async () => {
   assert.equal(a.type, 4);
   assert.equal(a.data.options[0].focused, true);
   assert.equal((await callback(a, { type: 4, data: { content: 'no' } })).status, 400);
-  const r = await callback(a, { type: 8, data: { choices: [{ name: 'tea', value: 'tea' }, { name: 'tequila', value: 'tequila' }] } });
+  const r = await callback(a, {
+    type: 8,
+    data: {
+      choices: [
+        { name: 'tea', value: 'tea' },
+        { name: 'tequila', value: 'tequila' },
+      ],
+    },
+  });
   assert.equal(r.status, 204, r.text);
   const ev = await aliceGw.dispatch('APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE', (d) => d.nonce === nonce);
-  assert.deepEqual(ev.choices.map((c: any) => c.value), ['tea', 'tequila']);
+  assert.deepEqual(
+    ev.choices.map((c: any) => c.value),
+    ['tea', 'tequila'],
+  );
   const { payload: b } = await invoke({ type: 4, data: slash('ping', [{ type: 3, name: 'q', value: 'x', focused: true }]) });
   const tooMany = await callback(b, { type: 8, data: { choices: Array.from({ length: 26 }, (_, n) => ({ name: `c${n}`, value: `c${n}` })) } });
   assert.equal(tooMany.status, 400);
@@ -438,7 +606,8 @@ test('autocomplete: focused option in, choices out to the user', async () => {
 test('modals: opened by a command, shown to the user, submitted with a Label-wrapped input, answered', async () => {
   const { payload: i, nonce } = await invoke({ data: slash('ping') });
   const modal = {
-    custom_id: 'feedback', title: 'Feedback',
+    custom_id: 'feedback',
+    title: 'Feedback',
     components: [
       { type: 18, label: 'Your name', component: { type: 4, custom_id: 'name', style: 1, min_length: 2 } },
       { type: 10, content: 'Thanks!' },
@@ -454,8 +623,19 @@ test('modals: opened by a command, shown to the user, submitted with a Label-wra
   assert.deepEqual(shown.application, { id: appId, name: shown.application.name, icon: null });
   assert.equal(shown.components[0].type, 18);
 
-  const submit = (value: string) => ({ id: i.id, custom_id: 'feedback', components: [{ type: 18, id: 1, component: { type: 4, id: 2, custom_id: 'name', value } }, { type: 10, id: 3 }] });
-  const short = await api('/interactions', { method: 'POST', token: alice, body: { type: 5, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', data: submit('x') } });
+  const submit = (value: string) => ({
+    id: i.id,
+    custom_id: 'feedback',
+    components: [
+      { type: 18, id: 1, component: { type: 4, id: 2, custom_id: 'name', value } },
+      { type: 10, id: 3 },
+    ],
+  });
+  const short = await api('/interactions', {
+    method: 'POST',
+    token: alice,
+    body: { type: 5, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', data: submit('x') },
+  });
   assert.equal(short.status, 400, 'min_length');
   const { payload: s } = await invoke({ type: 5, data: submit('Alice') });
   assert.equal(s.type, 5);
@@ -470,7 +650,11 @@ test('modals: opened by a command, shown to the user, submitted with a Label-wra
   assert.equal(meta.triggering_interaction_metadata.id, i.id);
   assert.equal(meta.triggering_interaction_metadata.type, 2);
   // The modal was consumed.
-  const again = await api('/interactions', { method: 'POST', token: alice, body: { type: 5, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', data: submit('Alice') } });
+  const again = await api('/interactions', {
+    method: 'POST',
+    token: alice,
+    body: { type: 5, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', data: submit('Alice') },
+  });
   assert.equal(again.status, 404);
 });
 
@@ -489,7 +673,15 @@ test('context menu commands: target user and message, type 23 replies', async ()
 });
 
 test('command permissions: default_member_permissions and USE_APPLICATION_COMMANDS', async () => {
-  const body = (extra: any = {}) => ({ type: 2, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', data: slash('admin'), ...extra });
+  const body = (extra: any = {}) => ({
+    type: 2,
+    application_id: appId,
+    guild_id: guildId,
+    channel_id: channelId,
+    session_id: 's',
+    data: slash('admin'),
+    ...extra,
+  });
   const denied = await api('/interactions', { method: 'POST', token: bob, body: body() });
   assert.equal(denied.status, 403, denied.text);
   const ok = await api('/interactions', { method: 'POST', token: alice, body: body() });
@@ -516,7 +708,11 @@ test('tokens expire after 15 minutes of the server clock', async () => {
   const { payload: i } = await invoke({ data: slash('ping') });
   assert.equal((await callback(i, { type: 4, data: { content: 'soon stale' } })).status, 204);
   assert.equal((await api(`/webhooks/${appId}/${i.token}/messages/@original`)).status, 200);
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 15 * 60_000 + 1000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: 15 * 60_000 + 1000 }),
+  });
   assert.equal(moved.status, 200);
   const stale = await api(`/webhooks/${appId}/${i.token}/messages/@original`, { method: 'PATCH', body: { content: 'x' } });
   assert.equal(stale.status, 401);
@@ -526,11 +722,23 @@ test('tokens expire after 15 minutes of the server clock', async () => {
 });
 
 test('AutoMod: keyword rules, and a blocked edit of a deferred response is 400 (200000)', async () => {
-  const notManager = await api(`/guilds/${guildId}/auto-moderation/rules`, { method: 'POST', token: bob, body: { name: 'x', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['x'] }, actions: [{ type: 1 }] } });
+  const notManager = await api(`/guilds/${guildId}/auto-moderation/rules`, {
+    method: 'POST',
+    token: bob,
+    body: { name: 'x', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['x'] }, actions: [{ type: 1 }] },
+  });
   assert.equal(notManager.status, 403);
   const rule = await api(`/guilds/${guildId}/auto-moderation/rules`, {
-    method: 'POST', token: alice,
-    body: { name: 'no spoilers', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['spoiler*', 'darth'] }, actions: [{ type: 1 }], enabled: true },
+    method: 'POST',
+    token: alice,
+    body: {
+      name: 'no spoilers',
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { keyword_filter: ['spoiler*', 'darth'] },
+      actions: [{ type: 1 }],
+      enabled: true,
+    },
   });
   assert.equal(rule.status, 200, rule.text);
   assert.equal(rule.body.trigger_type, 1);
@@ -558,12 +766,20 @@ test('a user-installed app outside its guilds: owners "1", 5 follow-ups at most,
   const reset = await api(`/applications/${app2}/bot/reset`, { method: 'POST', token: alice });
   const bot2Token = reset.body.token;
   const bot2 = made.body.bot?.id ?? app2;
-  const c = await api(`/applications/${app2}/commands`, { method: 'POST', token: bot2Token, bot: true, body: { name: 'pocket', description: 'user app', integration_types: [1], contexts: [0, 1, 2] } });
+  const c = await api(`/applications/${app2}/commands`, {
+    method: 'POST',
+    token: bot2Token,
+    bot: true,
+    body: { name: 'pocket', description: 'user app', integration_types: [1], contexts: [0, 1, 2] },
+  });
   assert.equal(c.status, 201, c.text);
   const body = { type: 2, application_id: app2, guild_id: guildId, channel_id: channelId, session_id: 's', data: { id: c.body.id, name: 'pocket', type: 1 } };
   const notInstalled = await api('/interactions', { method: 'POST', token: bob, body });
   assert.equal(notInstalled.status, 404);
-  await t.server.ctx.repos.store.db.insertInto('oauth_grants').values({ application_id: app2, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() }).execute();
+  await t.server.ctx.repos.store.db
+    .insertInto('oauth_grants')
+    .values({ application_id: app2, user_id: t.world.users[1].id, scopes: 'applications.commands', integration_type: 1, created_at: Date.now() })
+    .execute();
 
   const { payload: i } = await invoke({ token: bob, app: app2, data: body.data });
   assert.deepEqual(i.authorizing_integration_owners, { '1': t.world.users[1].id });
@@ -584,7 +800,11 @@ test('a user-installed app outside its guilds: owners "1", 5 follow-ups at most,
   assert.equal(sixth.body.code, 40094);
 
   // Deny USE_EXTERNAL_APPS to @everyone here: responses become ephemeral.
-  const ow = await api(`/channels/${channelId}/permissions/${guildId}`, { method: 'PUT', token: alice, body: { type: 0, allow: '0', deny: String(P.USE_EXTERNAL_APPS) } });
+  const ow = await api(`/channels/${channelId}/permissions/${guildId}`, {
+    method: 'PUT',
+    token: alice,
+    body: { type: 0, allow: '0', deny: String(P.USE_EXTERNAL_APPS) },
+  });
   assert.equal(ow.status, 204, ow.text);
   try {
     const { payload: j } = await invoke({ token: bob, app: app2, data: body.data });
@@ -602,19 +822,44 @@ test('a user-installed app outside its guilds: owners "1", 5 follow-ups at most,
 test('an Entry Point command with handler 2 is launched by the platform', async () => {
   const { ctx } = t.server;
   const row = await ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
-  await ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
+  await ctx.repos.store.db
+    .updateTable('applications')
+    .set({ flags: (BigInt(row.flags) | (1n << 17n)).toString() })
+    .where('id', '=', appId)
+    .execute();
   try {
-    const made = await api(`/applications/${appId}/commands`, { method: 'POST', token: botToken, bot: true, body: { name: 'launch', description: 'Launch it', type: 4, handler: 2 } });
+    const made = await api(`/applications/${appId}/commands`, {
+      method: 'POST',
+      token: botToken,
+      bot: true,
+      body: { name: 'launch', description: 'Launch it', type: 4, handler: 2 },
+    });
     assert.ok(made.status === 201 || made.status === 200, made.text);
     const before = events.length;
     const nonce = String(++nonceSeq);
-    const r = await api('/interactions', { method: 'POST', token: alice, body: { type: 2, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', nonce, data: { id: made.body.id, name: 'launch', type: 4 } } });
+    const r = await api('/interactions', {
+      method: 'POST',
+      token: alice,
+      body: {
+        type: 2,
+        application_id: appId,
+        guild_id: guildId,
+        channel_id: channelId,
+        session_id: 's',
+        nonce,
+        data: { id: made.body.id, name: 'launch', type: 4 },
+      },
+    });
     assert.equal(r.status, 204, r.text);
     const ok = await aliceGw.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === nonce);
     const msg = await aliceGw.dispatch('MESSAGE_CREATE', (d) => d.interaction_metadata?.id === ok.id);
     assert.equal(msg.author.id, botId);
     // The bus delivers synchronously and in order: an INTERACTION_CREATE to the app would precede the response message.
-    assert.equal(events.slice(before).some((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId)), false, 'the app is not contacted');
+    assert.equal(
+      events.slice(before).some((e) => e.t === 'INTERACTION_CREATE' && e.user_ids?.includes(botId)),
+      false,
+      'the app is not contacted',
+    );
   } finally {
     await ctx.repos.store.db.updateTable('applications').set({ flags: row.flags }).where('id', '=', appId).execute();
   }
@@ -624,13 +869,22 @@ test('malformed bodies never give a 5xx on the interaction routes', async () => 
   const fc = (await import('fast-check')).default;
   const garbage = fc.oneof(fc.anything(), fc.constantFrom(null, '', [], {}, 'nul\u0000', -1, 1e300, '99999999999999999999999', [{}], { type: 'x' }));
   const check = async (path: string, method: string, base: Record<string, unknown>, fields: string[], token?: string) => {
-    await fc.assert(fc.asyncProperty(fc.subarray(fields, { minLength: 1 }), fc.array(garbage, { minLength: fields.length, maxLength: fields.length }), async (keys, values) => {
-      const body: Record<string, unknown> = { ...base };
-      keys.forEach((k, n) => { body[k] = values[n]; });
-      const r = await api(path, { method, token, body });
-      assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
-      if (r.status >= 400) assert.equal(typeof r.body?.code, 'number', r.text);
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(fields, { minLength: 1 }),
+        fc.array(garbage, { minLength: fields.length, maxLength: fields.length }),
+        async (keys, values) => {
+          const body: Record<string, unknown> = { ...base };
+          keys.forEach((k, n) => {
+            body[k] = values[n];
+          });
+          const r = await api(path, { method, token, body });
+          assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
+          if (r.status >= 400) assert.equal(typeof r.body?.code, 'number', r.text);
+        },
+      ),
+      { numRuns: 40 },
+    );
   };
   const invokeBase = { type: 2, application_id: appId, guild_id: guildId, channel_id: channelId, session_id: 's', data: slash('ping') };
   await check('/interactions', 'POST', invokeBase, ['type', 'application_id', 'guild_id', 'channel_id', 'message_id', 'session_id', 'data', 'nonce'], alice);
@@ -641,9 +895,31 @@ test('malformed bodies never give a 5xx on the interaction routes', async () => 
   await check(`/interactions/${i.id}/${i.token}/callback`, 'POST', { type: 4, data: { content: 'x', flags: 1 << 20 } }, ['type', 'data']);
   const { payload: j } = await invoke({ data: slash('ping') });
   assert.equal((await callback(j, { type: 5 })).status, 204);
-  await check(`/webhooks/${appId}/${j.token}/messages/@original`, 'PATCH', { content: 'x' }, ['content', 'embeds', 'components', 'flags', 'attachments', 'poll', 'allowed_mentions']);
-  await check(`/webhooks/${appId}/${j.token}`, 'POST', { content: 'x', flags: 1 << 20 }, ['content', 'embeds', 'components', 'flags', 'attachments', 'poll', 'tts']);
-  await check(`/guilds/${guildId}/auto-moderation/rules`, 'POST', { name: 'r', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['a'] }, actions: [{ type: 1 }] }, ['name', 'event_type', 'trigger_type', 'trigger_metadata', 'actions', 'enabled', 'exempt_roles'], alice);
+  await check(`/webhooks/${appId}/${j.token}/messages/@original`, 'PATCH', { content: 'x' }, [
+    'content',
+    'embeds',
+    'components',
+    'flags',
+    'attachments',
+    'poll',
+    'allowed_mentions',
+  ]);
+  await check(`/webhooks/${appId}/${j.token}`, 'POST', { content: 'x', flags: 1 << 20 }, [
+    'content',
+    'embeds',
+    'components',
+    'flags',
+    'attachments',
+    'poll',
+    'tts',
+  ]);
+  await check(
+    `/guilds/${guildId}/auto-moderation/rules`,
+    'POST',
+    { name: 'r', event_type: 1, trigger_type: 1, trigger_metadata: { keyword_filter: ['a'] }, actions: [{ type: 1 }] },
+    ['name', 'event_type', 'trigger_type', 'trigger_metadata', 'actions', 'enabled', 'exempt_roles'],
+    alice,
+  );
   for (const r of (await api(`/guilds/${guildId}/auto-moderation/rules`, { token: alice })).body) {
     await api(`/guilds/${guildId}/auto-moderation/rules/${r.id}`, { method: 'DELETE', token: alice });
   }

@@ -58,7 +58,11 @@ test('invite events go to MANAGE_CHANNELS holders on the channel only', { timeou
   assert.equal(got(bob, 'INVITE_CREATE', a), false, 'bob cannot manage the channel');
 
   // MANAGE_CHANNELS from this channel's overwrite: bob gets the events of this channel, not of another one.
-  const ow = await t.api(`/channels/${text}/permissions/${t.world.users[1].id}`, { ...owner(), method: 'PUT', body: { type: 1, allow: String(P.MANAGE_CHANNELS), deny: '0' } });
+  const ow = await t.api(`/channels/${text}/permissions/${t.world.users[1].id}`, {
+    ...owner(),
+    method: 'PUT',
+    body: { type: 1, allow: String(P.MANAGE_CHANNELS), deny: '0' },
+  });
   assert.equal(ow.status, 204, ow.text);
   const b = await invite(text);
   await bob.dispatch('INVITE_CREATE', (d) => d.code === b);

@@ -42,7 +42,17 @@ test('invites: Create Channel Invite with target_users_file (CSV) and role_ids; 
   const made = await t.api(`/channels/${ch()}/invites`, { method: 'POST', ...asBot(), body: form });
   assert.equal(made.status, 200, show(made));
   const code = made.body.code;
-  assert.deepEqual(made.body.roles, [{ id: granted.id, name: 'Invited', position: granted.position, color: 0x3366ff, colors: { primary_color: 0x3366ff, secondary_color: null, tertiary_color: null }, icon: null, unicode_emoji: null }]);
+  assert.deepEqual(made.body.roles, [
+    {
+      id: granted.id,
+      name: 'Invited',
+      position: granted.position,
+      color: 0x3366ff,
+      colors: { primary_color: 0x3366ff, secondary_color: null, tertiary_color: null },
+      icon: null,
+      unicode_emoji: null,
+    },
+  ]);
 
   // Someone not in the file cannot accept.
   expectError(await t.api(`/invites/${code}`, { method: 'POST', token: outsider.token }), 403, 50001);
@@ -80,7 +90,10 @@ test('invites: Get Target Users returns a CSV with the single header user_id; ta
   assert.equal((await t.api(`/invites/${code}/target-users/${one.id}`, { method: 'DELETE', ...asBot() })).status, 204);
   let body = (await t.api(`/invites/${code}/target-users`, asBot())).text;
   assert.deepEqual(body.trim().split('\n').slice(1).sort(), [two.id, outsider.id].sort());
-  assert.equal((await t.api(`/invites/${code}/target-users/bulk-delete`, { method: 'POST', ...asBot(), body: { user_ids: [two.id, outsider.id] } })).status, 204);
+  assert.equal(
+    (await t.api(`/invites/${code}/target-users/bulk-delete`, { method: 'POST', ...asBot(), body: { user_ids: [two.id, outsider.id] } })).status,
+    204,
+  );
   assert.equal((await t.api(`/invites/${code}/target-users/bulk-add`, { method: 'POST', ...asBot(), body: { user_ids: [one.id] } })).status, 204);
   body = (await t.api(`/invites/${code}/target-users`, asBot())).text;
   assert.equal(body, `user_id\n${one.id}\n`);
@@ -121,5 +134,8 @@ test('invites: role_ids need MANAGE_ROLES and a role below the caller; Get Chann
   assert.equal(list.status, 200);
   const withRoles = list.body.find((i: any) => i.code === viaForm.body.code);
   assert.deepEqual(Object.keys(withRoles.roles[0]).sort(), ['color', 'colors', 'icon', 'id', 'name', 'position', 'unicode_emoji']);
-  assert.ok(list.body.some((i: any) => i.roles === undefined), 'invites without roles carry none');
+  assert.ok(
+    list.body.some((i: any) => i.roles === undefined),
+    'invites without roles carry none',
+  );
 });

@@ -4,8 +4,12 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { register } from './helpers/fixtures.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
-after(async () => { await t?.close(); });
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => {
+  await t?.close();
+});
 
 test('join requests: applicants apply to a guild with member verification, moderators list, approve (joins) and reject', async () => {
   const g = t.world.guildId;
@@ -42,7 +46,12 @@ test('new-member welcome: 204 until a Server Guide is set (MANAGE_GUILD), then t
   const owner = { token: t.world.users[0].token };
   const bob = { token: t.world.users[1].token };
   assert.equal((await t.api(`/guilds/${g}/new-member-welcome`, bob)).status, 204);
-  const guide = { enabled: true, welcome_message: { author_ids: [t.world.users[0].id], message: 'Welcome!' }, new_member_actions: [{ channel_id: t.world.textChannelId, action_type: 0, title: 'Say hi', description: 'Post in general' }], resource_channels: [] };
+  const guide = {
+    enabled: true,
+    welcome_message: { author_ids: [t.world.users[0].id], message: 'Welcome!' },
+    new_member_actions: [{ channel_id: t.world.textChannelId, action_type: 0, title: 'Say hi', description: 'Post in general' }],
+    resource_channels: [],
+  };
   assert.equal((await t.api(`/guilds/${g}/new-member-welcome`, { ...bob, method: 'PUT', body: guide })).status, 403);
   assert.equal((await t.api(`/guilds/${g}/new-member-welcome`, { ...owner, method: 'PUT', body: guide })).status, 200);
   const got = await t.api(`/guilds/${g}/new-member-welcome`, bob);
@@ -52,7 +61,16 @@ test('new-member welcome: 204 until a Server Guide is set (MANAGE_GUILD), then t
   const r = await t.api(`/guilds/${g}/incident-actions`, { ...owner, method: 'PUT', body: { invites_disabled_until: until } });
   assert.deepEqual(r.body, { invites_disabled_until: until, dms_disabled_until: null });
   assert.deepEqual((await t.api(`/guilds/${g}`, owner)).body.incidents_data, { invites_disabled_until: until, dms_disabled_until: null });
-  assert.equal((await t.api(`/guilds/${g}/incident-actions`, { ...owner, method: 'PUT', body: { dms_disabled_until: new Date(Date.now() + 2 * 86400_000).toISOString() } })).status, 400);
+  assert.equal(
+    (
+      await t.api(`/guilds/${g}/incident-actions`, {
+        ...owner,
+        method: 'PUT',
+        body: { dms_disabled_until: new Date(Date.now() + 2 * 86400_000).toISOString() },
+      })
+    ).status,
+    400,
+  );
   await t.api(`/guilds/${g}/incident-actions`, { ...owner, method: 'PUT', body: { invites_disabled_until: null } });
   assert.equal((await t.api(`/guilds/${g}`, owner)).body.incidents_data, null);
 });

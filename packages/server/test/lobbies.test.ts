@@ -16,7 +16,11 @@ import { issueToken } from '../src/services/identity/tokens.js';
 
 const T = { timeout: 60_000 };
 
-interface Player { id: string; token: string; bearer: string }
+interface Player {
+  id: string;
+  token: string;
+  bearer: string;
+}
 
 async function player(t: TestServer, name: string, appId = t.world.applicationId, scopes = ['lobbies.write']): Promise<Player> {
   const username = `${name}_${crypto.randomBytes(3).toString('hex')}`;
@@ -72,8 +76,13 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     const me = await t.api(`/applications/${t.world.applicationId}`, { token: a.token });
     receiver.publicKey = me.body.verify_key;
     const r = await t.api(`/applications/${t.world.applicationId}`, {
-      method: 'PATCH', token: a.token,
-      body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'LOBBY_MESSAGE_DELETE'] },
+      method: 'PATCH',
+      token: a.token,
+      body: {
+        event_webhooks_url: receiver.url,
+        event_webhooks_status: 2,
+        event_webhooks_types: ['LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'LOBBY_MESSAGE_DELETE'],
+      },
     });
     assert.equal(r.status, 200, r.text);
   });
@@ -87,8 +96,12 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
 
   test('POST /lobbies makes a lobby with its members, who get LOBBY_CREATE', T, async () => {
     const r = await bot('/lobbies', 'POST', {
-      members: [{ id: alice.id, flags: 1, metadata: { team: 'red' } }, { id: bob.id, additional_name: 'Bobby (in game)' }],
-      metadata: { mode: 'ranked' }, idle_timeout_seconds: 3600,
+      members: [
+        { id: alice.id, flags: 1, metadata: { team: 'red' } },
+        { id: bob.id, additional_name: 'Bobby (in game)' },
+      ],
+      metadata: { mode: 'ranked' },
+      idle_timeout_seconds: 3600,
     });
     assert.equal(r.status, 201, r.text);
     lobbyId = r.body.id;
@@ -107,7 +120,15 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
   });
 
   test('lobby requests are validated before anything is written', T, async () => {
-    const count = async () => Number((await t.server.ctx.repos.store.db.selectFrom('lobbies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.server.ctx.repos.store.db
+            .selectFrom('lobbies')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const lobbiesBefore = await count();
     const bad = async (body: unknown, path: string[]) => {
       const r = await bot('/lobbies', 'POST', body);
@@ -145,7 +166,10 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     const second = await as(dave.bearer, '/lobbies', 'PUT', { secret });
     assert.equal(second.status, 200, second.text);
     assert.equal(second.body.id, first.body.id);
-    assert.deepEqual(second.body.members.map((m: any) => m.id), [carol.id, dave.id]);
+    assert.deepEqual(
+      second.body.members.map((m: any) => m.id),
+      [carol.id, dave.id],
+    );
     const add = await gwCarol.dispatch('LOBBY_MEMBER_ADD', (d) => d.lobby_id === first.body.id);
     assert.deepEqual(add, { member: { id: dave.id, metadata: null, flags: 0 }, lobby_id: first.body.id, application_id: t.world.applicationId });
     // Joining again changes the member's metadata: LOBBY_MEMBER_UPDATE.
@@ -176,14 +200,18 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     // The override is used for this lobby's webhook events from now on: the same receiver on another path.
     const override = receiver.url.replace(/\/events$/, '/lobby-events');
     const r = await bot(`/lobbies/${lobbyId}`, 'PATCH', {
-      metadata: { mode: 'casual' }, override_event_webhooks_url: override,
+      metadata: { mode: 'casual' },
+      override_event_webhooks_url: override,
       members: [{ id: alice.id }, { id: carol.id, metadata: { seat: '2' } }],
     });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.metadata, { mode: 'casual' });
     assert.equal(r.body.override_event_webhooks_url, override);
     // Omitted member fields keep their values (alice keeps CAN_LINK_LOBBY and her metadata).
-    assert.deepEqual(r.body.members, [{ id: alice.id, metadata: { team: 'red' }, flags: 1 }, { id: carol.id, metadata: { seat: '2' }, flags: 0 }]);
+    assert.deepEqual(r.body.members, [
+      { id: alice.id, metadata: { team: 'red' }, flags: 1 },
+      { id: carol.id, metadata: { seat: '2' }, flags: 0 },
+    ]);
     assert.deepEqual(await gwBob.dispatch('LOBBY_DELETE', (d) => d.id === lobbyId), { id: lobbyId, reason: 'removed' });
     await gwCarol.dispatch('LOBBY_CREATE', (d) => d.id === lobbyId);
     const upd = await gwAlice.dispatch('LOBBY_UPDATE', (d) => d.id === lobbyId && d.metadata?.mode === 'casual');
@@ -209,11 +237,22 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
       { id: bob.id, additional_name: null },
     ]);
     assert.equal(bulk.status, 200, bulk.text);
-    assert.deepEqual(bulk.body, [{ id: dave.id, metadata: { via: 'bulk' }, flags: 0 }, { id: bob.id, metadata: { back: 'yes' }, flags: 1 }]);
+    assert.deepEqual(bulk.body, [
+      { id: dave.id, metadata: { via: 'bulk' }, flags: 0 },
+      { id: bob.id, metadata: { back: 'yes' }, flags: 1 },
+    ]);
     await gwCarol.dispatch('LOBBY_DELETE', (d) => d.id === lobbyId && d.reason === 'removed');
     const members = (await bot(`/lobbies/${lobbyId}`)).body.members.map((m: any) => m.id).sort();
     assert.deepEqual(members, [alice.id, bob.id, dave.id].sort());
-    expectError(await bot(`/lobbies/${lobbyId}/members/bulk`, 'POST', Array.from({ length: 26 }, () => ({ id: dave.id }))), 400, 50035);
+    expectError(
+      await bot(
+        `/lobbies/${lobbyId}/members/bulk`,
+        'POST',
+        Array.from({ length: 26 }, () => ({ id: dave.id })),
+      ),
+      400,
+      50035,
+    );
     expectError(await bot(`/lobbies/${lobbyId}/members/bulk`, 'POST', [{ id: dave.id }, { id: dave.id }]), 400, 50035);
 
     assert.equal((await bot(`/lobbies/${lobbyId}/members/${dave.id}`, 'DELETE')).status, 204);
@@ -247,7 +286,10 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
 
     const list = await as(bob.bearer, `/lobbies/${lobbyId}/messages?limit=3`);
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.body.map((m: any) => m.content.slice(0, 14)), ['x'.repeat(14), 'round 2 starts', 'hi']);
+    assert.deepEqual(
+      list.body.map((m: any) => m.content.slice(0, 14)),
+      ['x'.repeat(14), 'round 2 starts', 'hi'],
+    );
     expectError(await bot(`/lobbies/${lobbyId}/messages?limit=0`), 400, 50035);
     expectError(await bot(`/lobbies/${lobbyId}/messages?limit=201`), 400, 50035);
 
@@ -276,19 +318,36 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     assert.equal(ok.status, 204, ok.text);
     const form = new FormData();
     form.append('verdict', 'flagged');
-    const multipart = await t.api(`/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`, { method: 'PUT', token: t.world.botToken, bot: true, body: form });
+    const multipart = await t.api(`/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`, {
+      method: 'PUT',
+      token: t.world.botToken,
+      bot: true,
+      body: form,
+    });
     assert.equal(multipart.status, 204, multipart.text);
     const seenByApp = (await bot(`/lobbies/${lobbyId}/messages?limit=1`)).body[0];
     assert.deepEqual(seenByApp.moderation_metadata, { verdict: 'flagged' });
     assert.equal((await as(alice.bearer, `/lobbies/${lobbyId}/messages?limit=1`)).body[0].moderation_metadata, undefined);
-    expectError(await bot(`/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`, 'PUT', Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, 'v']))), 400, 50035);
+    expectError(
+      await bot(
+        `/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`,
+        'PUT',
+        Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, 'v'])),
+      ),
+      400,
+      50035,
+    );
     expectError(await bot(`/lobbies/${lobbyId}/messages/${m.body.id}/moderation-metadata`, 'PUT', { k: 'x'.repeat(2001) }), 400, 50035);
     expectError(await bot(`/lobbies/${lobbyId}/messages/123456789012345678/moderation-metadata`, 'PUT', { k: 'v' }), 404, 10008);
     // Barrier: a later message's webhook event is queued after anything the edits could have queued.
     const later = await bot(`/lobbies/${lobbyId}/messages`, 'POST', { content: 'sentinel' });
     const queued = () => t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['event_type', 'body']).execute();
     await until(async () => (await queued()).some((r) => JSON.parse(r.body).event.data.id === later.body.id), 10_000, 'the sentinel queued');
-    assert.deepEqual((await queued()).filter((r) => JSON.parse(r.body).event.data.id === m.body.id).map((r) => r.event_type), ['LOBBY_MESSAGE_CREATE'], 'moderation edits make no webhook event');
+    assert.deepEqual(
+      (await queued()).filter((r) => JSON.parse(r.body).event.data.id === m.body.id).map((r) => r.event_type),
+      ['LOBBY_MESSAGE_CREATE'],
+      'moderation edits make no webhook event',
+    );
   });
 
   test('channel linking: CAN_LINK_LOBBY members link a text channel; messages cross both ways; single-use invites', T, async () => {
@@ -383,14 +442,17 @@ describe('lobbies: the app side, players, messages, linked channels', () => {
     assert.equal((await bot(`/lobbies/${lobbyId}`)).body.linked_channel, undefined);
   });
 
-  test('leaving: players leave lobbies made by secret, not the app\'s', T, async () => {
+  test("leaving: players leave lobbies made by secret, not the app's", T, async () => {
     expectError(await as(alice.bearer, `/lobbies/${lobbyId}/members/@me`, 'DELETE'), 403, 50001);
     const secret = `leave-${crypto.randomBytes(3).toString('hex')}`;
     const l = (await as(carol.bearer, '/lobbies', 'PUT', { secret })).body.id;
     await as(dave.bearer, '/lobbies', 'PUT', { secret });
     assert.equal((await as(carol.bearer, `/lobbies/${l}/members/@me`, 'DELETE')).status, 204);
     await gwCarol.dispatch('LOBBY_DELETE', (d) => d.id === l && d.reason === 'removed');
-    assert.deepEqual((await bot(`/lobbies/${l}`)).body.members.map((m: any) => m.id), [dave.id]);
+    assert.deepEqual(
+      (await bot(`/lobbies/${l}`)).body.members.map((m: any) => m.id),
+      [dave.id],
+    );
     assert.equal((await as(carol.bearer, `/lobbies/${l}/members/@me`, 'DELETE')).status, 204, 'leaving twice is harmless');
   });
 
@@ -407,7 +469,11 @@ describe('lobbies: the idle timeout and the secret run on the server clock', () 
   let t: TestServer;
   const bot = (path: string, method = 'GET', body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
   const advance = async (ms: number) => {
-    const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
+    const r = await fetch(`${t.server.url}/__dev/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...devHeaders(t) },
+      body: JSON.stringify({ advance_ms: ms }),
+    });
     assert.equal(r.status, 200);
   };
   const gone = (id: string) => until(async () => (await bot(`/lobbies/${id}`)).status === 404, 10_000, `lobby ${id} deleted`);
@@ -420,8 +486,12 @@ describe('lobbies: the idle timeout and the secret run on the server clock', () 
     return (await bot('/lobbies', 'POST', { members: [{ id: p.id }], idle_timeout_seconds: 5 })).body.id as string;
   };
 
-  before(async () => { t = await startTestServer({ overrides: { dev: true } }); });
-  after(async () => { await t?.close(); });
+  before(async () => {
+    t = await startTestServer({ overrides: { dev: true } });
+  });
+  after(async () => {
+    await t?.close();
+  });
 
   test('a lobby nobody is connected to goes away after idle_timeout_seconds; activity pushes the deadline', T, async () => {
     const p = await player(t, 'idler');

@@ -18,10 +18,19 @@ describe('lobby override_event_webhooks_url', () => {
   const bot = (path: string, method = 'GET', body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
 
   /** The outbox row of one event, once the worker has finished with it (a barrier: nothing more will be sent). */
-  const settled = (type: string, id: string) => until(async () => {
-    const rows = await t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select(['status', 'url', 'body']).where('event_type', '=', type).execute();
-    return rows.find((r) => JSON.parse(r.body).event.data.id === id && r.status === 'delivered');
-  }, 15_000, `${type} ${id} delivered`);
+  const settled = (type: string, id: string) =>
+    until(
+      async () => {
+        const rows = await t.server.ctx.repos.store.db
+          .selectFrom('event_webhook_outbox')
+          .select(['status', 'url', 'body'])
+          .where('event_type', '=', type)
+          .execute();
+        return rows.find((r) => JSON.parse(r.body).event.data.id === id && r.status === 'delivered');
+      },
+      15_000,
+      `${type} ${id} delivered`,
+    );
 
   before(async () => {
     t = await startTestServer({ overrides: { dev: true } });
@@ -29,7 +38,8 @@ describe('lobby override_event_webhooks_url', () => {
     const me = await t.api(`/applications/${t.world.applicationId}`, { token: t.world.users[0].token });
     appUrl.publicKey = lobbyUrl.publicKey = me.body.verify_key;
     const r = await t.api(`/applications/${t.world.applicationId}`, {
-      method: 'PATCH', token: t.world.users[0].token,
+      method: 'PATCH',
+      token: t.world.users[0].token,
       body: { event_webhooks_url: appUrl.url, event_webhooks_status: 2, event_webhooks_types: ['LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE'] },
     });
     assert.equal(r.status, 200, r.text);
@@ -65,7 +75,11 @@ describe('lobby override_event_webhooks_url', () => {
     assert.equal(got.body.event.data.content, 'to the override');
     assert.equal(got.body.application_id, t.world.applicationId);
     // The delivery log names the URL each attempt went to.
-    const log = await t.server.ctx.repos.store.db.selectFrom('event_webhook_deliveries').select(['url', 'ok']).where('event_type', '=', 'LOBBY_MESSAGE_CREATE').execute();
+    const log = await t.server.ctx.repos.store.db
+      .selectFrom('event_webhook_deliveries')
+      .select(['url', 'ok'])
+      .where('event_type', '=', 'LOBBY_MESSAGE_CREATE')
+      .execute();
     assert.deepEqual(log.map((l) => l.url).sort(), [appUrl.url, lobbyUrl.url].sort());
 
     // Clearing the override sends the lobby's next events to the app URL again.
@@ -81,15 +95,16 @@ describe('lobby override_event_webhooks_url', () => {
   test('the override does not send what the app did not subscribe to, nor while its event webhooks are off', T, async () => {
     const alice = t.world.users[0].id;
     const owner = t.world.users[0].token;
-    const patchApp = async (body: unknown) => assert.equal((await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', token: owner, body })).status, 200);
+    const patchApp = async (body: unknown) =>
+      assert.equal((await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', token: owner, body })).status, 200);
     const lobby = await bot('/lobbies', 'POST', { members: [{ id: alice }], override_event_webhooks_url: lobbyUrl.url });
     const send = async (content: string) => {
       const r = await bot(`/lobbies/${lobby.body.id}/messages`, 'POST', { content });
       assert.equal(r.status, 201, r.text);
       return r.body.id as string;
     };
-    const rowsFor = async (id: string) => (await t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select('body').execute())
-      .filter((r) => JSON.parse(r.body).event.data.id === id);
+    const rowsFor = async (id: string) =>
+      (await t.server.ctx.repos.store.db.selectFrom('event_webhook_outbox').select('body').execute()).filter((r) => JSON.parse(r.body).event.data.id === id);
 
     // Not subscribed to LOBBY_MESSAGE_CREATE, then switched off: neither message gets an outbox row.
     await patchApp({ event_webhooks_types: ['LOBBY_MESSAGE_UPDATE'] });

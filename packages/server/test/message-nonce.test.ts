@@ -46,7 +46,16 @@ describe('enforce_nonce on one server', () => {
   test(`${AT_ONCE} concurrent creates with one enforced nonce make one message, ${ROUNDS} rounds out of ${ROUNDS}`, { timeout: 120_000 }, async () => {
     t = await startTestServer();
     const post: Post = (body) => t.api(`/channels/${t.world.textChannelId}/messages`, { method: 'POST', token: t.world.botToken, bot: true, body });
-    const count = async (nonce: string) => Number((await t.server.ctx.repos.store.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('nonce', '=', nonce).executeTakeFirstOrThrow()).n);
+    const count = async (nonce: string) =>
+      Number(
+        (
+          await t.server.ctx.repos.store.db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('nonce', '=', nonce)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     // `count` runs before the unenforced create of the same nonce: only the enforced message holds it then.
     await rounds(post, count);
   });
@@ -67,67 +76,100 @@ describe('enforce_nonce on one server', () => {
   });
 });
 
-describe('enforce_nonce on two processes', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (two workers share PostgreSQL and Redis)' }, () => {
-  const id = `nonce_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
-  let dataDir = '';
-  let child: ReturnType<typeof spawn> | null = null;
-  let exited: Promise<void> = Promise.resolve();
-  after(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    await dropSchema(DATABASE_URL!, id);
-    const r = await connectRedis(REDIS_URL!, 'accord-test-cleanup');
-    await deleteKeys(r, `${id}:`).finally(() => r.quit());
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+describe(
+  'enforce_nonce on two processes',
+  { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (two workers share PostgreSQL and Redis)' },
+  () => {
+    const id = `nonce_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+    let dataDir = '';
+    let child: ReturnType<typeof spawn> | null = null;
+    let exited: Promise<void> = Promise.resolve();
+    after(async () => {
+      if (child && child.exitCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      await dropSchema(DATABASE_URL!, id);
+      const r = await connectRedis(REDIS_URL!, 'accord-test-cleanup');
+      await deleteKeys(r, `${id}:`).finally(() => r.quit());
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    });
 
-  test(`--workers 2: ${AT_ONCE} concurrent creates with one enforced nonce make one message, ${ROUNDS} rounds out of ${ROUNDS}`, { timeout: 180_000 }, async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-nonce-'));
-    const proc = spawn(process.execPath, [...mainCommand(), 'start', '--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { env: { ...process.env, ACCORD_RATE_LIMITS: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child = proc;
-    proc.stdout!.on('data', (b) => (out += b));
-    proc.stderr!.on('data', (b) => (err += b));
-    exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
-    const listening = () => [...out.matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
-    const deadline = Date.now() + 120_000;
-    while (!(listening().length === 2 && /#general (\d+)/.test(out) && /bot token\s+(\S+)/.test(out))) {
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the workers did not start: ${err.slice(-800)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const url = listening()[0][1];
-    const channelId = /#general (\d+)/.exec(out)![1];
-    const bot = /bot token\s+(\S+)/.exec(out)![1];
-    const post: Post = async (body) => {
-      // A connection per request: the primary hands connections to the workers in turn, so both take creates.
-      const r = await fetch(`${url}/api/v10/channels/${channelId}/messages`, { method: 'POST', headers: { authorization: `Bot ${bot}`, 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify(body) });
-      return { status: r.status, body: await r.json() };
-    };
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: DATABASE_URL, options: `-c search_path=${id}` });
-    await client.connect();
-    try {
-      await rounds(post, async (nonce) => Number((await client.query('select count(*) as n from messages where nonce = $1', [nonce])).rows[0].n));
-    } finally {
-      await client.end();
-    }
-  });
-});
+    test(
+      `--workers 2: ${AT_ONCE} concurrent creates with one enforced nonce make one message, ${ROUNDS} rounds out of ${ROUNDS}`,
+      { timeout: 180_000 },
+      async () => {
+        dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-nonce-'));
+        const proc = spawn(
+          process.execPath,
+          [...mainCommand(), 'start', '--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'],
+          { env: { ...process.env, ACCORD_RATE_LIMITS: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let out = '';
+        let err = '';
+        child = proc;
+        proc.stdout!.on('data', (b) => (out += b));
+        proc.stderr!.on('data', (b) => (err += b));
+        exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
+        const listening = () => [...out.matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
+        const deadline = Date.now() + 120_000;
+        while (!(listening().length === 2 && /#general (\d+)/.test(out) && /bot token\s+(\S+)/.test(out))) {
+          if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the workers did not start: ${err.slice(-800)}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const url = listening()[0][1];
+        const channelId = /#general (\d+)/.exec(out)![1];
+        const bot = /bot token\s+(\S+)/.exec(out)![1];
+        const post: Post = async (body) => {
+          // A connection per request: the primary hands connections to the workers in turn, so both take creates.
+          const r = await fetch(`${url}/api/v10/channels/${channelId}/messages`, {
+            method: 'POST',
+            headers: { authorization: `Bot ${bot}`, 'content-type': 'application/json', connection: 'close' },
+            body: JSON.stringify(body),
+          });
+          return { status: r.status, body: await r.json() };
+        };
+        const pg = await import('pg');
+        const client = new pg.default.Client({ connectionString: DATABASE_URL, options: `-c search_path=${id}` });
+        await client.connect();
+        try {
+          await rounds(post, async (nonce) => Number((await client.query('select count(*) as n from messages where nonce = $1', [nonce])).rows[0].n));
+        } finally {
+          await client.end();
+        }
+      },
+    );
+  },
+);
 
-describe('enforce_nonce on two nodes', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (two nodes share PostgreSQL and Redis)' }, () => {
-  const nodes = twoNodes();
+describe(
+  'enforce_nonce on two nodes',
+  { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL (two nodes share PostgreSQL and Redis)' },
+  () => {
+    const nodes = twoNodes();
 
-  test(`${AT_ONCE} concurrent creates with one enforced nonce, half to each node, make one message, ${ROUNDS} rounds out of ${ROUNDS}`, { timeout: 120_000 }, async () => {
-    const { a, b } = nodes;
-    let turn = 0;
-    const post: Post = (body) => {
-      const node = turn++ % 2 ? b : a;
-      return node.api(`/channels/${a.world.textChannelId}/messages`, { method: 'POST', token: a.world.botToken, bot: true, body });
-    };
-    const count = async (nonce: string) => Number((await a.server.ctx.repos.store.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('nonce', '=', nonce).executeTakeFirstOrThrow()).n);
-    await rounds(post, count);
-  });
-});
+    test(
+      `${AT_ONCE} concurrent creates with one enforced nonce, half to each node, make one message, ${ROUNDS} rounds out of ${ROUNDS}`,
+      { timeout: 120_000 },
+      async () => {
+        const { a, b } = nodes;
+        let turn = 0;
+        const post: Post = (body) => {
+          const node = turn++ % 2 ? b : a;
+          return node.api(`/channels/${a.world.textChannelId}/messages`, { method: 'POST', token: a.world.botToken, bot: true, body });
+        };
+        const count = async (nonce: string) =>
+          Number(
+            (
+              await a.server.ctx.repos.store.db
+                .selectFrom('messages')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .where('nonce', '=', nonce)
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+        await rounds(post, count);
+      },
+    );
+  },
+);

@@ -32,10 +32,14 @@ test('a slowmode set after a send applies to the next send', async () => {
   assert.equal((await post(channelId, 'before slowmode')).status, 200);
   assert.equal((await post(channelId, 'still no slowmode')).status, 200, 'the kept row is used while nothing changed');
   assert.equal((await admin(`/channels/${channelId}`, 'PATCH', { rate_limit_per_user: 60 })).status, 200);
-  const res = await until(async () => {
-    const r = await post(channelId, 'after slowmode');
-    return r.status === 429 ? r : null;
-  }, 10_000, 'the slowmode to apply');
+  const res = await until(
+    async () => {
+      const r = await post(channelId, 'after slowmode');
+      return r.status === 429 ? r : null;
+    },
+    10_000,
+    'the slowmode to apply',
+  );
   assert.equal(res.body.code, 20016);
   assert.equal((await admin(`/channels/${channelId}`, 'PATCH', { rate_limit_per_user: 0 })).status, 200);
 });
@@ -46,10 +50,14 @@ test('a thread archived and locked after a send refuses the next send', async ()
   const threadId = created.body.id;
   assert.equal((await post(threadId, 'in the open thread')).status, 200);
   assert.equal((await admin(`/channels/${threadId}`, 'PATCH', { archived: true, locked: true })).status, 200);
-  const res = await until(async () => {
-    const r = await post(threadId, 'in the locked thread');
-    return r.status === 400 ? r : null;
-  }, 10_000, 'the lock to apply');
+  const res = await until(
+    async () => {
+      const r = await post(threadId, 'in the locked thread');
+      return r.status === 400 ? r : null;
+    },
+    10_000,
+    'the lock to apply',
+  );
   assert.equal(res.body.code, 50083);
   const thread = await loadChannel(t.server.ctx, threadId);
   assert.equal(thread.message_count, 1, 'the refused send was not counted');
@@ -65,11 +73,15 @@ test("a nickname changed after a send is the next MESSAGE_CREATE's member nick",
   assert.equal(((await event(first.body.id)).member as { nick: string | null }).nick, null);
 
   assert.equal((await admin(`/guilds/${t.world.guildId}/members/${bob().id}`, 'PATCH', { nick: 'Robert' })).status, 200);
-  const nick = await until(async () => {
-    const next = await post(channelId, 'with a nick');
-    const member = (await event(next.body.id)).member as { nick: string | null };
-    return member.nick;
-  }, 10_000, 'the new nick');
+  const nick = await until(
+    async () => {
+      const next = await post(channelId, 'with a nick');
+      const member = (await event(next.body.id)).member as { nick: string | null };
+      return member.nick;
+    },
+    10_000,
+    'the new nick',
+  );
   assert.equal(nick, 'Robert');
 });
 
@@ -77,10 +89,14 @@ test('a member removed after a send can no longer send there', async () => {
   const channelId = t.world.textChannelId;
   assert.equal((await post(channelId, 'still a member')).status, 200);
   assert.equal((await admin(`/guilds/${t.world.guildId}/members/${bob().id}`, 'DELETE', undefined)).status, 204);
-  const res = await until(async () => {
-    const r = await post(channelId, 'no longer a member');
-    return r.status !== 200 ? r : null;
-  }, 10_000, 'the removal to apply');
+  const res = await until(
+    async () => {
+      const r = await post(channelId, 'no longer a member');
+      return r.status !== 200 ? r : null;
+    },
+    10_000,
+    'the removal to apply',
+  );
   assert.equal(res.status, 404);
   assert.equal(res.body.code, 10003);
 });

@@ -6,8 +6,18 @@ import type { BusEvent } from '../src/bus/bus.js';
 
 let t: TestServer;
 
-interface Res { status: number; headers: Headers; body: any; text: string }
-interface Opts { method?: string; token?: string; bot?: boolean; body?: unknown }
+interface Res {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+interface Opts {
+  method?: string;
+  token?: string;
+  bot?: boolean;
+  body?: unknown;
+}
 
 /** Requests against the API; FormData bodies go out as multipart, anything else as JSON. */
 async function api(p: string, o: Opts = {}): Promise<Res> {
@@ -22,7 +32,11 @@ async function api(p: string, o: Opts = {}): Promise<Res> {
   const res = await fetch(`${t.server.url}/api/v10${p}`, { method: o.method ?? 'GET', headers, body });
   const text = await res.text();
   let parsed: any;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 let bot: string;
@@ -50,12 +64,37 @@ async function send(channelId: string, body: unknown, token = bot, isBot = token
 async function makeChannel(fields: Record<string, unknown> = {}): Promise<string> {
   const ctx = t.server.ctx;
   const id = ctx.ids.next();
-  await ctx.repos.store.db.insertInto('channels').values({
-    id, type: 0, guild_id: t.world.guildId, position: 10, name: `c-${id.slice(-4)}`, topic: null, nsfw: 0, parent_id: null, owner_id: null,
-    last_message_id: null, last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 0,
-    permission_overwrites: '[]', recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0,
-    total_message_sent: 0, extra: '{}', created_at: ctx.clock.now(), ...fields,
-  } as any).execute();
+  await ctx.repos.store.db
+    .insertInto('channels')
+    .values({
+      id,
+      type: 0,
+      guild_id: t.world.guildId,
+      position: 10,
+      name: `c-${id.slice(-4)}`,
+      topic: null,
+      nsfw: 0,
+      parent_id: null,
+      owner_id: null,
+      last_message_id: null,
+      last_pin_timestamp: null,
+      bitrate: null,
+      user_limit: null,
+      rate_limit_per_user: 0,
+      rtc_region: null,
+      flags: 0,
+      permission_overwrites: '[]',
+      recipients: null,
+      dm_key: null,
+      thread_metadata: null,
+      message_count: 0,
+      member_count: 0,
+      total_message_sent: 0,
+      extra: '{}',
+      created_at: ctx.clock.now(),
+      ...fields,
+    } as any)
+    .execute();
   ctx.access.invalidate(t.world.guildId);
   return id;
 }
@@ -73,7 +112,10 @@ test('create: content, mentions, member, MESSAGE_CREATE payload, last_message_id
   assert.equal(r.body.type, 0);
   assert.equal(r.body.channel_id, ch);
   assert.equal(r.body.author.id, t.world.botUserId);
-  assert.deepEqual(r.body.mentions.map((u: any) => u.id), [bobId]);
+  assert.deepEqual(
+    r.body.mentions.map((u: any) => u.id),
+    [bobId],
+  );
   assert.equal(r.body.pinned, false);
   assert.equal(r.body.edited_timestamp, null);
   assert.equal(r.body.member, undefined, 'member is a gateway-only field');
@@ -111,7 +153,11 @@ test('create: errors', async () => {
   assert.equal(r.body.code, 50035);
   r = await send(ch, { content: 'x', sticker_ids: ['1', '2', '3', '4'] });
   assert.equal(r.body.code, 50035);
-  const count = await t.server.ctx.repos.store.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', ch).executeTakeFirstOrThrow();
+  const count = await t.server.ctx.repos.store.db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('channel_id', '=', ch)
+    .executeTakeFirstOrThrow();
   assert.equal(Number(count.n), 0, 'bad requests write nothing');
 });
 
@@ -146,7 +192,17 @@ test('embeds: limits and normalization', async () => {
   r = await send(ch, { embeds: Array.from({ length: 11 }, () => ({ title: 't' })) });
   assert.equal(r.body.code, 50035);
 
-  r = await send(ch, { embeds: [{ title: 'ok', color: 0xff0000, fields: Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, value: 'v' })), timestamp: '2024-01-02T03:04:05.000Z', footer: { text: 'foot' } }] });
+  r = await send(ch, {
+    embeds: [
+      {
+        title: 'ok',
+        color: 0xff0000,
+        fields: Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, value: 'v' })),
+        timestamp: '2024-01-02T03:04:05.000Z',
+        footer: { text: 'foot' },
+      },
+    ],
+  });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.embeds[0].type, 'rich');
   assert.equal(r.body.embeds[0].fields.length, 25);
@@ -210,17 +266,35 @@ test('list: newest first, before/after/around, limit', async () => {
   for (let i = 0; i < 10; i++) ids.push((await send(ch, { content: `m${i}` })).body.id);
   const list = async (q: string) => (await api(`/channels/${ch}/messages${q}`, botOpts())).body;
   let r = await list('');
-  assert.deepEqual(r.map((m: any) => m.id), [...ids].reverse());
+  assert.deepEqual(
+    r.map((m: any) => m.id),
+    [...ids].reverse(),
+  );
   r = await list('?limit=3');
-  assert.deepEqual(r.map((m: any) => m.id), [ids[9], ids[8], ids[7]]);
+  assert.deepEqual(
+    r.map((m: any) => m.id),
+    [ids[9], ids[8], ids[7]],
+  );
   r = await list(`?before=${ids[5]}&limit=2`);
-  assert.deepEqual(r.map((m: any) => m.id), [ids[4], ids[3]]);
+  assert.deepEqual(
+    r.map((m: any) => m.id),
+    [ids[4], ids[3]],
+  );
   r = await list(`?after=${ids[5]}&limit=2`);
-  assert.deepEqual(r.map((m: any) => m.id), [ids[7], ids[6]]);
+  assert.deepEqual(
+    r.map((m: any) => m.id),
+    [ids[7], ids[6]],
+  );
   r = await list(`?around=${ids[5]}&limit=3`);
-  assert.deepEqual(r.map((m: any) => m.id), [ids[6], ids[5], ids[4]]);
+  assert.deepEqual(
+    r.map((m: any) => m.id),
+    [ids[6], ids[5], ids[4]],
+  );
   r = await list(`?around=${ids[5]}&limit=1`);
-  assert.deepEqual(r.map((m: any) => m.id), [ids[5]]);
+  assert.deepEqual(
+    r.map((m: any) => m.id),
+    [ids[5]],
+  );
   const bad = await api(`/channels/${ch}/messages?limit=101`, botOpts());
   assert.equal(bad.body.code, 50035);
   const bad2 = await api(`/channels/${ch}/messages?before=abc`, botOpts());
@@ -231,7 +305,11 @@ test('list: newest first, before/after/around, limit', async () => {
   assert.equal((await api(`/channels/${ch}/messages/xyz`, botOpts())).body.code, 10008);
   // Without READ_MESSAGE_HISTORY the list is empty and single reads are refused.
   const bobId = t.world.users[1].id;
-  await t.server.ctx.repos.store.db.updateTable('channels').set({ permission_overwrites: JSON.stringify([{ id: bobId, type: 1, allow: '0', deny: String(P.READ_MESSAGE_HISTORY) }]) }).where('id', '=', ch).execute();
+  await t.server.ctx.repos.store.db
+    .updateTable('channels')
+    .set({ permission_overwrites: JSON.stringify([{ id: bobId, type: 1, allow: '0', deny: String(P.READ_MESSAGE_HISTORY) }]) })
+    .where('id', '=', ch)
+    .execute();
   t.server.ctx.access.invalidate(t.world.guildId);
   assert.deepEqual((await api(`/channels/${ch}/messages`, { token: bob })).body, []);
   assert.equal((await api(`/channels/${ch}/messages/${ids[2]}`, { token: bob })).body.code, 50013);
@@ -245,7 +323,10 @@ test('replies', async () => {
   assert.equal(r.body.type, 19);
   assert.equal(r.body.referenced_message.id, orig.body.id);
   assert.equal(r.body.message_reference.channel_id, ch);
-  assert.ok(r.body.mentions.some((u: any) => u.id === t.world.users[1].id), 'replied user mentioned by default');
+  assert.ok(
+    r.body.mentions.some((u: any) => u.id === t.world.users[1].id),
+    'replied user mentioned by default',
+  );
   r = await send(ch, { content: 'quiet', message_reference: { message_id: orig.body.id }, allowed_mentions: { parse: [], replied_user: false } });
   assert.equal(r.body.mentions.length, 0);
   r = await send(ch, { content: 'answer', message_reference: { message_id: '1234567' } });
@@ -330,7 +411,10 @@ test('delete and bulk delete', async () => {
   const bev = lastEvent('MESSAGE_DELETE_BULK')!;
   assert.deepEqual(bev.d, { ids: [ids[0], ids[1]], channel_id: ch, guild_id: t.world.guildId });
   const left = await api(`/channels/${ch}/messages`, botOpts());
-  assert.deepEqual(left.body.map((m: any) => m.id), [ids[2]]);
+  assert.deepEqual(
+    left.body.map((m: any) => m.id),
+    [ids[2]],
+  );
 });
 
 test('multipart upload, CDN download, spoilers', async () => {
@@ -338,10 +422,16 @@ test('multipart upload, CDN download, spoilers', async () => {
   const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000003000000020806000000', 'hex');
   const text = Buffer.from('hello, accord\n'.repeat(100));
   const form = new FormData();
-  form.append('payload_json', JSON.stringify({
-    content: 'files',
-    attachments: [{ id: 0, description: 'a text file' }, { id: '1', filename: 'pic.png', is_spoiler: true }],
-  }));
+  form.append(
+    'payload_json',
+    JSON.stringify({
+      content: 'files',
+      attachments: [
+        { id: 0, description: 'a text file' },
+        { id: '1', filename: 'pic.png', is_spoiler: true },
+      ],
+    }),
+  );
   form.append('files[0]', new Blob([text], { type: 'text/plain' }), 'notes file.txt');
   form.append('files[1]', new Blob([png], { type: 'image/png' }), 'whatever.png');
   form.append('files[2]', new Blob([Buffer.from('x')]), 'SPOILER_secret.bin');
@@ -380,7 +470,10 @@ test('multipart upload, CDN download, spoilers', async () => {
   form2.append('files[0]', new Blob([Buffer.from('new')]), 'new.txt');
   const e = await api(`/channels/${ch}/messages/${r.body.id}`, { ...botOpts(), method: 'PATCH', body: form2 });
   assert.equal(e.status, 200, e.text);
-  assert.deepEqual(e.body.attachments.map((x: any) => x.filename), ['notes_file.txt', 'new.txt']);
+  assert.deepEqual(
+    e.body.attachments.map((x: any) => x.filename),
+    ['notes_file.txt', 'new.txt'],
+  );
   assert.equal(e.body.attachments[0].description, 'renamed');
   assert.equal(e.body.attachments[0].flags, 8);
   assert.equal((await fetch(b.url)).status, 404, 'removed attachment is gone from the CDN');
@@ -480,16 +573,25 @@ test('pins: new and deprecated routes', async () => {
 
   const list = await api(`/channels/${ch}/messages/pins`, botOpts());
   assert.equal(list.status, 200, list.text);
-  assert.deepEqual(list.body.items.map((i: any) => i.message.id), [b.body.id, a.body.id]);
+  assert.deepEqual(
+    list.body.items.map((i: any) => i.message.id),
+    [b.body.id, a.body.id],
+  );
   assert.equal(list.body.has_more, false);
   assert.equal(list.body.items[0].message.pinned, true);
   const page = await api(`/channels/${ch}/messages/pins?limit=1`, botOpts());
   assert.equal(page.body.items.length, 1);
   assert.equal(page.body.has_more, true);
   const older = await api(`/channels/${ch}/messages/pins?before=${encodeURIComponent(page.body.items[0].pinned_at)}`, botOpts());
-  assert.deepEqual(older.body.items.map((i: any) => i.message.id), [a.body.id]);
+  assert.deepEqual(
+    older.body.items.map((i: any) => i.message.id),
+    [a.body.id],
+  );
   const legacy = await api(`/channels/${ch}/pins`, botOpts());
-  assert.deepEqual(legacy.body.map((m: any) => m.id), [b.body.id, a.body.id]);
+  assert.deepEqual(
+    legacy.body.map((m: any) => m.id),
+    [b.body.id, a.body.id],
+  );
   const chRow = await t.server.ctx.repos.store.db.selectFrom('channels').select('last_pin_timestamp').where('id', '=', ch).executeTakeFirstOrThrow();
   assert.ok(chRow.last_pin_timestamp);
 

@@ -17,8 +17,12 @@ async function bootWithBot(t: TestServer): Promise<{ gw: RawGateway; events: Eve
   return { gw, events: new EventCursor(gw) };
 }
 
-function owner(t: TestServer) { return t.world.users[0]; }
-function bob(t: TestServer) { return t.world.users[1]; }
+function owner(t: TestServer) {
+  return t.world.users[0];
+}
+function bob(t: TestServer) {
+  return t.world.users[1];
+}
 
 async function createSku(t: TestServer, body: Record<string, unknown>) {
   const r = await t.api(`/applications/${t.world.applicationId}/skus`, { method: 'POST', token: owner(t).token, body });
@@ -59,8 +63,19 @@ describe('premium apps: one subscription through its whole life', () => {
     assert.equal(list.status, 200, list.text);
     const byId = new Map(list.body.map((s: any) => [s.id, s]));
     assert.deepEqual(byId.get(basic.id), {
-      id: basic.id, type: 5, dependent_sku_id: null, application_id: app(), manifest_labels: null, access_type: 1, name: 'Basic',
-      features: [], release_date: null, premium: false, slug: 'basic', flags: 4 | 256, show_age_gate: false,
+      id: basic.id,
+      type: 5,
+      dependent_sku_id: null,
+      application_id: app(),
+      manifest_labels: null,
+      access_type: 1,
+      name: 'Basic',
+      features: [],
+      release_date: null,
+      premium: false,
+      slug: 'basic',
+      flags: 4 | 256,
+      show_age_gate: false,
     });
     const groupSku: any = byId.get(group);
     assert.equal(groupSku.type, 6);
@@ -73,7 +88,11 @@ describe('premium apps: one subscription through its whole life', () => {
     const refused = await t.api(`/store/skus/${draft.id}/purchase`, { method: 'POST', token: bob(t).token, body: {} });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.code, 50057);
-    const published = await t.api(`/applications/${app()}/skus/${draft.id}`, { method: 'PATCH', token: owner(t).token, body: { published: true, name: 'Draft' } });
+    const published = await t.api(`/applications/${app()}/skus/${draft.id}`, {
+      method: 'PATCH',
+      token: owner(t).token,
+      body: { published: true, name: 'Draft' },
+    });
     assert.equal(published.status, 200, published.text);
     assert.equal(published.body.flags, 4 | 256);
     assert.equal(published.body.name, 'Draft');
@@ -99,13 +118,30 @@ describe('premium apps: one subscription through its whole life', () => {
     const anchor = Date.parse(sub.current_period_start);
     assert.ok(anchor >= t0 && anchor <= now(t));
     const expectedEnt1 = {
-      id: ent1.id, sku_id: basic.id, application_id: app(), user_id: buyer.id, promotion_id: null, type: 1, deleted: false,
-      gift_code_flags: 0, consumed: false, starts_at: isoMicro(anchor), ends_at: null, subscription_id: sub.id,
+      id: ent1.id,
+      sku_id: basic.id,
+      application_id: app(),
+      user_id: buyer.id,
+      promotion_id: null,
+      type: 1,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
+      starts_at: isoMicro(anchor),
+      ends_at: null,
+      subscription_id: sub.id,
     };
     assert.deepEqual(ent1, expectedEnt1);
     const expectedSub = {
-      id: sub.id, user_id: buyer.id, sku_ids: [basic.id], entitlement_ids: [ent1.id], renewal_sku_ids: [basic.id],
-      current_period_start: isoMicro(anchor), current_period_end: isoMicro(addMonths(anchor, 1)), status: 0, canceled_at: null,
+      id: sub.id,
+      user_id: buyer.id,
+      sku_ids: [basic.id],
+      entitlement_ids: [ent1.id],
+      renewal_sku_ids: [basic.id],
+      current_period_start: isoMicro(anchor),
+      current_period_end: isoMicro(addMonths(anchor, 1)),
+      status: 0,
+      canceled_at: null,
     };
     assert.deepEqual(sub, expectedSub);
     assert.equal(bought.body.payment.amount, 499);
@@ -140,17 +176,22 @@ describe('premium apps: one subscription through its whole life', () => {
       await advance(t, end - now(t) + 1000);
       const [renewed] = await events.expect('SUBSCRIPTION_UPDATE');
       assert.deepEqual(renewed, {
-        ...expectedSub, current_period_start: isoMicro(end), current_period_end: isoMicro(addMonths(anchor, month + 1)),
+        ...expectedSub,
+        current_period_start: isoMicro(end),
+        current_period_end: isoMicro(addMonths(anchor, month + 1)),
       });
       assert.deepEqual((await asBot(`/applications/${app()}/entitlements/${ent1.id}`)).body, expectedEnt1, 'entitlement untouched by renewals');
     }
     // ---- two periods at once: two renewals, in order ----
     await advance(t, addMonths(anchor, 5) - now(t) + 1000);
     const twice = await events.expect('SUBSCRIPTION_UPDATE', 'SUBSCRIPTION_UPDATE');
-    assert.deepEqual(twice.map((s) => [s.current_period_start, s.current_period_end]), [
-      [isoMicro(addMonths(anchor, 4)), isoMicro(addMonths(anchor, 5))],
-      [isoMicro(addMonths(anchor, 5)), isoMicro(addMonths(anchor, 6))],
-    ]);
+    assert.deepEqual(
+      twice.map((s) => [s.current_period_start, s.current_period_end]),
+      [
+        [isoMicro(addMonths(anchor, 4)), isoMicro(addMonths(anchor, 5))],
+        [isoMicro(addMonths(anchor, 5)), isoMicro(addMonths(anchor, 6))],
+      ],
+    );
     const renewals = (await t.api('/users/@me/billing/payments', { token: buyer.token })).body.filter((p: any) => p.subscription_id === sub.id);
     assert.deepEqual(renewals.map((p: any) => p.kind).sort(), ['renewal', 'renewal', 'renewal', 'renewal', 'renewal', 'subscription']);
     assert.ok(renewals.every((p: any) => p.amount === 499));
@@ -163,12 +204,26 @@ describe('premium apps: one subscription through its whole life', () => {
     const [oldEnded, ent2, afterUp] = await events.expect('ENTITLEMENT_UPDATE', 'ENTITLEMENT_CREATE', 'SUBSCRIPTION_UPDATE');
     assert.deepEqual(oldEnded, { ...expectedEnt1, ends_at: isoMicro(upAt) });
     assert.deepEqual(ent2, {
-      id: ent2.id, sku_id: premium.id, application_id: app(), user_id: buyer.id, promotion_id: null, type: 1, deleted: false,
-      gift_code_flags: 0, consumed: false, starts_at: isoMicro(upAt), ends_at: null, subscription_id: sub.id,
+      id: ent2.id,
+      sku_id: premium.id,
+      application_id: app(),
+      user_id: buyer.id,
+      promotion_id: null,
+      type: 1,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
+      starts_at: isoMicro(upAt),
+      ends_at: null,
+      subscription_id: sub.id,
     });
     const subPremium = {
-      ...expectedSub, sku_ids: [premium.id], entitlement_ids: [ent2.id], renewal_sku_ids: [premium.id],
-      current_period_start: isoMicro(upAt), current_period_end: isoMicro(addMonths(upAt, 1)),
+      ...expectedSub,
+      sku_ids: [premium.id],
+      entitlement_ids: [ent2.id],
+      renewal_sku_ids: [premium.id],
+      current_period_start: isoMicro(upAt),
+      current_period_end: isoMicro(addMonths(upAt, 1)),
     };
     assert.deepEqual(afterUp, subPremium);
     assert.deepEqual(up.body, subPremium);
@@ -190,8 +245,12 @@ describe('premium apps: one subscription through its whole life', () => {
     assert.deepEqual(premiumEnded, { ...ent2, ends_at: isoMicro(switchAt) });
     assert.deepEqual(ent3, { ...ent2, id: ent3.id, sku_id: lite.id, starts_at: isoMicro(switchAt), ends_at: null });
     const subLite = {
-      ...subPremium, sku_ids: [lite.id], entitlement_ids: [ent3.id], renewal_sku_ids: [lite.id],
-      current_period_start: isoMicro(switchAt), current_period_end: isoMicro(addMonths(upAt, 2)),
+      ...subPremium,
+      sku_ids: [lite.id],
+      entitlement_ids: [ent3.id],
+      renewal_sku_ids: [lite.id],
+      current_period_start: isoMicro(switchAt),
+      current_period_end: isoMicro(addMonths(upAt, 2)),
     };
     assert.deepEqual(switched, subLite);
     const litePayment = (await t.api('/users/@me/billing/payments?limit=1', { token: buyer.token })).body[0];
@@ -231,7 +290,14 @@ describe('premium apps: one subscription through its whole life', () => {
     // ---- reads after the end ----
     assert.deepEqual((await asBot(`/skus/${lite.id}/subscriptions/${sub.id}`)).body, { ...subEnding2, status: 1 });
     const all = await asBot(`/applications/${app()}/entitlements?user_id=${buyer.id}`);
-    assert.deepEqual(all.body.map((e: any) => [e.id, e.ends_at !== null]), [[ent1.id, true], [ent2.id, true], [ent3.id, true]]);
+    assert.deepEqual(
+      all.body.map((e: any) => [e.id, e.ends_at !== null]),
+      [
+        [ent1.id, true],
+        [ent2.id, true],
+        [ent3.id, true],
+      ],
+    );
     const live = await asBot(`/applications/${app()}/entitlements?user_id=${buyer.id}&exclude_ended=true`);
     assert.deepEqual(live.body, []);
     const mine = await t.api(`/users/@me/subscriptions/${sub.id}`, { token: buyer.token });
@@ -270,10 +336,18 @@ describe('premium apps: one subscription through its whole life', () => {
     await events.expect('SUBSCRIPTION_UPDATE');
     const payments = (await t.api('/users/@me/billing/payments', { token: owner(t).token })).body;
     const mine = payments.filter((p: any) => p.subscription_id === bought.body.subscription.id);
-    assert.deepEqual(mine.map((p: any) => [p.kind, p.amount, p.promotion]), [['renewal', 0, 'team_member'], ['subscription', 0, 'team_member']]);
+    assert.deepEqual(
+      mine.map((p: any) => [p.kind, p.amount, p.promotion]),
+      [
+        ['renewal', 0, 'team_member'],
+        ['subscription', 0, 'team_member'],
+      ],
+    );
     // A refund of the subscription's entitlement removes both: ENTITLEMENT_DELETE → SUBSCRIPTION_DELETE.
     const refund = await fetch(`${t.server.url}/__dev/monetization/refund`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ entitlement_id: bought.body.entitlements[0].id }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...devHeaders(t) },
+      body: JSON.stringify({ entitlement_id: bought.body.entitlements[0].id }),
     });
     assert.equal(refund.status, 204, await refund.text());
     const [entDeleted, subDeleted] = await events.expect('ENTITLEMENT_DELETE', 'SUBSCRIPTION_DELETE');
@@ -301,8 +375,17 @@ describe('premium apps: one subscription through its whole life', () => {
     assert.equal(s1.body.subscription, undefined);
     const swordEnt = s1.body.entitlements[0];
     assert.deepEqual(swordEnt, {
-      id: swordEnt.id, sku_id: sword.id, application_id: app(), user_id: buyer.id, promotion_id: null, type: 1, deleted: false,
-      gift_code_flags: 0, consumed: false, starts_at: swordEnt.starts_at, ends_at: null,
+      id: swordEnt.id,
+      sku_id: sword.id,
+      application_id: app(),
+      user_id: buyer.id,
+      promotion_id: null,
+      type: 1,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
+      starts_at: swordEnt.starts_at,
+      ends_at: null,
     });
     assert.deepEqual(await events.expect('ENTITLEMENT_CREATE'), [swordEnt]);
     const s2 = await t.api(`/store/skus/${sword.id}/purchase`, { method: 'POST', token: buyer.token, body: {} });
@@ -342,12 +425,24 @@ describe('premium apps: one subscription through its whole life', () => {
     const testUser = await asBot(`/applications/${app()}/entitlements`, { method: 'POST', body: { sku_id: sword.id, owner_id: owner(t).id, owner_type: 2 } });
     assert.equal(testUser.status, 200, testUser.text);
     assert.deepEqual(testUser.body, {
-      id: testUser.body.id, sku_id: sword.id, application_id: app(), user_id: owner(t).id, promotion_id: null, type: 4, deleted: false,
-      gift_code_flags: 0, consumed: false, starts_at: null, ends_at: null, // no start or end: valid until deleted
+      id: testUser.body.id,
+      sku_id: sword.id,
+      application_id: app(),
+      user_id: owner(t).id,
+      promotion_id: null,
+      type: 4,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
+      starts_at: null,
+      ends_at: null, // no start or end: valid until deleted
     });
     const [testCreated] = await events.expect('ENTITLEMENT_CREATE');
     assert.deepEqual(testCreated, testUser.body);
-    const testGuild = await asBot(`/applications/${app()}/entitlements`, { method: 'POST', body: { sku_id: sword.id, owner_id: t.world.guildId, owner_type: 1 } });
+    const testGuild = await asBot(`/applications/${app()}/entitlements`, {
+      method: 'POST',
+      body: { sku_id: sword.id, owner_id: t.world.guildId, owner_type: 1 },
+    });
     assert.equal(testGuild.status, 200, testGuild.text);
     assert.equal(testGuild.body.guild_id, t.world.guildId);
     assert.equal(testGuild.body.user_id, undefined);
@@ -401,9 +496,11 @@ describe('premium apps: one subscription through its whole life', () => {
   test('premium buttons need a published SKU of the app; callback type 10 still works', T, async () => {
     const sku = await createSku(t, { name: 'Premium Button SKU', type: 2, price: 100, published: true });
     const draft = await createSku(t, { name: 'Unpublished', type: 2, price: 100 });
-    const post = (skuId: string) => asBot(`/channels/${t.world.textChannelId}/messages`, {
-      method: 'POST', body: { content: 'buy', components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: skuId }] }] },
-    });
+    const post = (skuId: string) =>
+      asBot(`/channels/${t.world.textChannelId}/messages`, {
+        method: 'POST',
+        body: { content: 'buy', components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: skuId }] }] },
+      });
     const ok = await post(sku.id);
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.components[0].components[0].sku_id, sku.id);
@@ -422,22 +519,36 @@ describe('premium apps: one subscription through its whole life', () => {
     const invoke = async () => {
       const from = gw.frames.length;
       const r = await t.api('/interactions', {
-        method: 'POST', token: bob(t).token,
-        body: { type: 2, application_id: app(), guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: 's', nonce: String(Date.now()), data: { id: cmd.body.id, name: 'shop', type: 1, version: cmd.body.version } },
+        method: 'POST',
+        token: bob(t).token,
+        body: {
+          type: 2,
+          application_id: app(),
+          guild_id: t.world.guildId,
+          channel_id: t.world.textChannelId,
+          session_id: 's',
+          nonce: String(Date.now()),
+          data: { id: cmd.body.id, name: 'shop', type: 1, version: cmd.body.version },
+        },
       });
       assert.equal(r.status, 204, r.text);
       return (await gw.wait((f) => f.t === 'INTERACTION_CREATE' && gw.frames.indexOf(f) >= from)).d;
     };
     const i1 = await invoke();
-    assert.ok(i1.entitlements.some((e: any) => e.id === owned.body.entitlements[0].id && e.sku_id === sku.id && e.user_id === bob(t).id), JSON.stringify(i1.entitlements));
+    assert.ok(
+      i1.entitlements.some((e: any) => e.id === owned.body.entitlements[0].id && e.sku_id === sku.id && e.user_id === bob(t).id),
+      JSON.stringify(i1.entitlements),
+    );
     assert.ok(i1.entitlements.every((e: any) => e.application_id === app() && !e.deleted && !e.consumed));
     const reply = await t.api(`/interactions/${i1.id}/${i1.token}/callback`, {
-      method: 'POST', body: { type: 4, data: { content: 'upgrade?', components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: sku.id }] }] } },
+      method: 'POST',
+      body: { type: 4, data: { content: 'upgrade?', components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: sku.id }] }] } },
     });
     assert.equal(reply.status, 204, reply.text);
     const i2 = await invoke();
     const badReply = await t.api(`/interactions/${i2.id}/${i2.token}/callback`, {
-      method: 'POST', body: { type: 4, data: { components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: draft.id }] }] } },
+      method: 'POST',
+      body: { type: 4, data: { components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: draft.id }] }] } },
     });
     assert.equal(badReply.status, 400, badReply.text);
     assert.equal(badReply.body.errors.data.components[0].components[0].sku_id._errors[0].code, 'BUTTON_COMPONENT_INVALID_SKU');
@@ -469,8 +580,18 @@ describe('premium apps: the 2024-10 entitlement migration', () => {
     const anchor = Date.parse(bought.body.subscription.current_period_start);
     const ent = bought.body.entitlements[0];
     const legacy = {
-      id: ent.id, sku_id: basic.id, application_id: t.world.applicationId, user_id: buyer.id, promotion_id: null, type: 8, deleted: false,
-      gift_code_flags: 0, consumed: false, starts_at: isoMicro(anchor), ends_at: isoMicro(addMonths(anchor, 1)), subscription_id: bought.body.subscription.id,
+      id: ent.id,
+      sku_id: basic.id,
+      application_id: t.world.applicationId,
+      user_id: buyer.id,
+      promotion_id: null,
+      type: 8,
+      deleted: false,
+      gift_code_flags: 0,
+      consumed: false,
+      starts_at: isoMicro(anchor),
+      ends_at: isoMicro(addMonths(anchor, 1)),
+      subscription_id: bought.body.subscription.id,
     };
     assert.deepEqual(ent, legacy);
     const [, created] = await events.expect('SUBSCRIPTION_CREATE', 'ENTITLEMENT_CREATE', 'SUBSCRIPTION_UPDATE');

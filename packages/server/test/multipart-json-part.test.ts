@@ -14,7 +14,8 @@ let bot: { token: string; bot: true };
 function typedForm(payload: string, file?: { name: string; data: string }) {
   const boundary = `accord${Math.random().toString(16).slice(2)}`;
   const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n`];
-  if (file) parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.data}\r\n`);
+  if (file)
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.data}\r\n`);
   return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -34,7 +35,13 @@ after(() => t.close());
 
 test('message create and edit take a JSON-typed payload_json part with a file', async () => {
   const ch = t.world.textChannelId;
-  const created = await send(`/channels/${ch}/messages`, typedForm(JSON.stringify({ content: 'typed part', embeds: [{ title: 'E' }], attachments: [{ id: 0, description: 'notes' }] }), { name: 'a.txt', data: 'hello' }));
+  const created = await send(
+    `/channels/${ch}/messages`,
+    typedForm(JSON.stringify({ content: 'typed part', embeds: [{ title: 'E' }], attachments: [{ id: 0, description: 'notes' }] }), {
+      name: 'a.txt',
+      data: 'hello',
+    }),
+  );
   assert.equal(created.status, 200, created.text);
   assert.equal(created.body.content, 'typed part');
   assert.equal(created.body.embeds[0].title, 'E');
@@ -49,12 +56,22 @@ test('message create and edit take a JSON-typed payload_json part with a file', 
 test('webhook execute and webhook message edit take a JSON-typed payload_json part', async () => {
   const hook = await t.api(`/channels/${t.world.textChannelId}/webhooks`, { method: 'POST', ...bot, body: { name: 'typed' } });
   assert.equal(hook.status, 200, JSON.stringify(hook.body));
-  const sent = await send(`/webhooks/${hook.body.id}/${hook.body.token}?wait=true`, typedForm(JSON.stringify({ content: 'from a hook', username: 'Hooky' }), { name: 'h.txt', data: 'x' }), 'POST', null);
+  const sent = await send(
+    `/webhooks/${hook.body.id}/${hook.body.token}?wait=true`,
+    typedForm(JSON.stringify({ content: 'from a hook', username: 'Hooky' }), { name: 'h.txt', data: 'x' }),
+    'POST',
+    null,
+  );
   assert.equal(sent.status, 200, sent.text);
   assert.equal(sent.body.content, 'from a hook');
   assert.equal(sent.body.author.username, 'Hooky');
   assert.equal(sent.body.attachments.length, 1);
-  const edited = await send(`/webhooks/${hook.body.id}/${hook.body.token}/messages/${sent.body.id}`, typedForm(JSON.stringify({ content: 'hook edit' })), 'PATCH', null);
+  const edited = await send(
+    `/webhooks/${hook.body.id}/${hook.body.token}/messages/${sent.body.id}`,
+    typedForm(JSON.stringify({ content: 'hook edit' })),
+    'PATCH',
+    null,
+  );
   assert.equal(edited.status, 200, edited.text);
   assert.equal(edited.body.content, 'hook edit');
 });
@@ -62,7 +79,10 @@ test('webhook execute and webhook message edit take a JSON-typed payload_json pa
 test('a forum post takes a JSON-typed payload_json part', async () => {
   const forum = await t.api(`/guilds/${t.world.guildId}/channels`, { method: 'POST', ...bot, body: { name: 'typed-forum', type: 15 } });
   assert.equal(forum.status, 201, JSON.stringify(forum.body));
-  const post = await send(`/channels/${forum.body.id}/threads`, typedForm(JSON.stringify({ name: 'A post', message: { content: 'first words' } }), { name: 'p.txt', data: 'y' }));
+  const post = await send(
+    `/channels/${forum.body.id}/threads`,
+    typedForm(JSON.stringify({ name: 'A post', message: { content: 'first words' } }), { name: 'p.txt', data: 'y' }),
+  );
   assert.equal(post.status, 201, post.text);
   assert.equal(post.body.name, 'A post');
   assert.equal(post.body.message.content, 'first words');

@@ -29,7 +29,11 @@ const pkce = () => {
 
 /** The user consents; returns the parsed redirect location. */
 async function consent(userToken: string, query: Record<string, string>, body: Record<string, unknown> = {}) {
-  const res = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, ...query })}`, { method: 'POST', token: userToken, body: { authorize: true, ...body } });
+  const res = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, ...query })}`, {
+    method: 'POST',
+    token: userToken,
+    body: { authorize: true, ...body },
+  });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.location, res.body.url);
   return new URL(res.body.location);
@@ -50,7 +54,10 @@ async function fullTokens(userToken: string, scope: string) {
 }
 
 async function newUser(name: string) {
-  const reg = await t.api('/auth/register', { method: 'POST', body: { username: `${name}_${crypto.randomBytes(2).toString('hex')}`, password: 'hunter2hunter2', email: `${name}@example.test` } });
+  const reg = await t.api('/auth/register', {
+    method: 'POST',
+    body: { username: `${name}_${crypto.randomBytes(2).toString('hex')}`, password: 'hunter2hunter2', email: `${name}@example.test` },
+  });
   assert.equal(reg.status, 200, reg.text);
   const me = await t.api('/users/@me', { token: reg.body.token });
   return { id: me.body.id as string, token: reg.body.token as string };
@@ -59,7 +66,9 @@ async function newUser(name: string) {
 before(async () => {
   t = await startTestServer({ overrides: { dev: true } });
   appId = t.world.applicationId;
-  t.server.ctx.bus.subscribe((e) => { if (e.t.startsWith('__APPLICATION_')) events.push(e); });
+  t.server.ctx.bus.subscribe((e) => {
+    if (e.t.startsWith('__APPLICATION_')) events.push(e);
+  });
   const patch = await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner().token, body: { redirect_uris: [REDIRECT] } });
   assert.equal(patch.status, 200, patch.text);
   const reset = await t.api(`/applications/${appId}/reset`, { method: 'POST', token: owner().token });
@@ -74,12 +83,18 @@ test('application fields: editable by the owner, validated, and the client secre
   after(() => events.close());
   events.publicKey = (await t.api(`/applications/${appId}`, { token: owner().token })).body.verify_key;
   const body = {
-    description: 'A test app', tags: ['fun', 'tools'],
+    description: 'A test app',
+    tags: ['fun', 'tools'],
     install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' },
-    integration_types_config: { '0': { oauth2_install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' } }, '1': { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } } },
+    integration_types_config: {
+      '0': { oauth2_install_params: { scopes: ['bot', 'applications.commands'], permissions: '2048' } },
+      '1': { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } },
+    },
     role_connections_verification_url: 'https://example.test/verify',
     custom_install_url: 'https://example.test/install',
-    event_webhooks_url: events.url, event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_AUTHORIZED', 'ENTITLEMENT_CREATE'],
+    event_webhooks_url: events.url,
+    event_webhooks_status: 2,
+    event_webhooks_types: ['APPLICATION_AUTHORIZED', 'ENTITLEMENT_CREATE'],
   };
   const res = await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner().token, body });
   assert.equal(res.status, 200, res.text);
@@ -108,7 +123,12 @@ test('application fields: editable by the owner, validated, and the client secre
   await bad({ event_webhooks_status: 3 }, ['event_webhooks_status']);
   await bad({ event_webhooks_types: ['NOPE'] }, ['event_webhooks_types', '0']);
   await bad({ install_params: { scopes: ['bot', 'nope'], permissions: '0' } }, ['install_params', 'scopes', '1']);
-  await bad({ integration_types_config: { '1': { oauth2_install_params: { scopes: ['bot'], permissions: '8' } } } }, ['integration_types_config', '1', 'oauth2_install_params', 'scopes']);
+  await bad({ integration_types_config: { '1': { oauth2_install_params: { scopes: ['bot'], permissions: '8' } } } }, [
+    'integration_types_config',
+    '1',
+    'oauth2_install_params',
+    'scopes',
+  ]);
   await bad({ role_connections_verification_url: 'not a url' }, ['role_connections_verification_url']);
 
   // Another user cannot read, edit or reset the app.
@@ -221,11 +241,16 @@ test('PKCE plain; a wrong verifier, a missing secret and a redirect_uri mismatch
   assert.deepEqual(bad.body, { error: 'invalid_grant', error_description: 'Invalid "redirect_uri" in request.' });
 
   // A redirect_uri the app did not register is refused at authorize time.
-  const unregistered = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify', redirect_uri: 'https://evil.test/cb' })}`, { token: user.token });
+  const unregistered = await t.api(
+    `/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify', redirect_uri: 'https://evil.test/cb' })}`,
+    { token: user.token },
+  );
   assert.equal(unregistered.status, 400);
   assert.equal(unregistered.body.errors.redirect_uri._errors[0].code, 'REDIRECT_URI_INVALID');
   // Unknown scopes are 50035 SCOPE_INVALID on the consent API, and invalid_scope at the token endpoint.
-  const unknown = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify made.up' })}`, { token: user.token });
+  const unknown = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify made.up' })}`, {
+    token: user.token,
+  });
   assert.equal(unknown.body.errors.scope._errors[0].code, 'SCOPE_INVALID');
   assert.equal((await t.api(`/oauth2/authorize?client_id=1&scope=identify&response_type=code`, { token: user.token })).body.code, 10002);
   // Codes minted without a redirect_uri (Embedded App SDK, RPC) accept any or none at exchange.
@@ -245,7 +270,10 @@ test('PKCE plain; a wrong verifier, a missing secret and a redirect_uri mismatch
 
 test('consent preview, a denied consent, and the implicit grant', async () => {
   const user = owner();
-  const preview = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'bot identify', redirect_uri: REDIRECT, permissions: '2048' })}`, { token: user.token });
+  const preview = await t.api(
+    `/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'bot identify', redirect_uri: REDIRECT, permissions: '2048' })}`,
+    { token: user.token },
+  );
   assert.equal(preview.status, 200, preview.text);
   assert.equal(preview.body.application.id, appId);
   assert.equal(preview.body.user.id, user.id);
@@ -259,7 +287,10 @@ test('consent preview, a denied consent, and the implicit grant', async () => {
   const other = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot' })}`, { token: t.world.users[1].token });
   assert.deepEqual(other.body.guilds, []);
 
-  const denied = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify', redirect_uri: REDIRECT, state: 'x' })}`, { method: 'POST', token: user.token, body: { authorize: false } });
+  const denied = await t.api(
+    `/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify', redirect_uri: REDIRECT, state: 'x' })}`,
+    { method: 'POST', token: user.token, body: { authorize: false } },
+  );
   const loc = new URL(denied.body.location);
   assert.equal(loc.searchParams.get('error'), 'access_denied');
   assert.equal(loc.searchParams.get('state'), 'x');
@@ -275,7 +306,11 @@ test('bot scope through the code flow installs the bot and returns the guild wit
   const user = owner();
   const guild = await t.api('/guilds', { method: 'POST', token: user.token, body: { name: 'Second Guild' } });
   assert.equal(guild.status, 201, guild.text);
-  const loc = await consent(user.token, { response_type: 'code', scope: 'bot identify', redirect_uri: REDIRECT, state: 's' }, { guild_id: guild.body.id, permissions: '3072' });
+  const loc = await consent(
+    user.token,
+    { response_type: 'code', scope: 'bot identify', redirect_uri: REDIRECT, state: 's' },
+    { guild_id: guild.body.id, permissions: '3072' },
+  );
   assert.equal(loc.searchParams.get('guild_id'), guild.body.id);
   assert.equal(loc.searchParams.get('permissions'), '3072');
   const res = await token({ grant_type: 'authorization_code', code: loc.searchParams.get('code')!, redirect_uri: REDIRECT }, basic(appId, secret));
@@ -290,7 +325,11 @@ test('bot scope through the code flow installs the bot and returns the guild wit
   assert.equal(ev.d.integration_type, 0);
   assert.equal(ev.d.guild.id, guild.body.id);
   // The plain bot flow (no response_type) still works as before.
-  const plain = await t.api(`/oauth2/authorize?client_id=${appId}&scope=bot`, { method: 'POST', token: user.token, body: { authorize: true, guild_id: guild.body.id } });
+  const plain = await t.api(`/oauth2/authorize?client_id=${appId}&scope=bot`, {
+    method: 'POST',
+    token: user.token,
+    body: { authorize: true, guild_id: guild.body.id },
+  });
   assert.equal(plain.status, 200);
   assert.match(plain.body.location, /\/oauth2\/authorized$/);
 });
@@ -300,7 +339,12 @@ test('user install (integration_type 1) and a commands-only guild install are re
   const before = events.length;
   const loc = await consent(carol.token, { scope: 'applications.commands', integration_type: '1' });
   assert.match(loc.pathname, /\/oauth2\/authorized$/);
-  const grant = await t.server.ctx.repos.store.db.selectFrom('oauth_grants').selectAll().where('application_id', '=', appId).where('user_id', '=', carol.id).executeTakeFirstOrThrow();
+  const grant = await t.server.ctx.repos.store.db
+    .selectFrom('oauth_grants')
+    .selectAll()
+    .where('application_id', '=', appId)
+    .where('user_id', '=', carol.id)
+    .executeTakeFirstOrThrow();
   assert.equal(Number(grant.integration_type), 1);
   const ev = events.slice(before).find((e) => e.t === '__APPLICATION_AUTHORIZED')!;
   assert.deepEqual({ ...ev.d, user: ev.d.user.id }, { application_id: appId, user: carol.id, scopes: ['applications.commands'], integration_type: 1 });
@@ -308,18 +352,33 @@ test('user install (integration_type 1) and a commands-only guild install are re
   assert.ok(app.body.approximate_user_install_count >= 1);
   // The user lists it among their authorized apps, and can remove it.
   const list = await t.api('/oauth2/tokens', { token: carol.token });
-  assert.deepEqual(list.body.map((a: any) => a.id), [appId]);
+  assert.deepEqual(
+    list.body.map((a: any) => a.id),
+    [appId],
+  );
   // A bot cannot be user-installed.
-  const botUser = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot', integration_type: '1' })}`, { method: 'POST', token: carol.token, body: { authorize: true } });
+  const botUser = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'bot', integration_type: '1' })}`, {
+    method: 'POST',
+    token: carol.token,
+    body: { authorize: true },
+  });
   assert.equal(botUser.body.errors.scope._errors[0].code, 'SCOPE_INVALID');
 
   // Commands without a bot, in a guild carol manages.
   const g = await t.api('/guilds', { method: 'POST', token: carol.token, body: { name: 'Carol Guild' } });
   await consent(carol.token, { scope: 'applications.commands', integration_type: '0' }, { guild_id: g.body.id });
-  const install = await t.server.ctx.repos.store.db.selectFrom('application_guild_installs').selectAll().where('guild_id', '=', g.body.id).executeTakeFirstOrThrow();
+  const install = await t.server.ctx.repos.store.db
+    .selectFrom('application_guild_installs')
+    .selectAll()
+    .where('guild_id', '=', g.body.id)
+    .executeTakeFirstOrThrow();
   assert.equal(install.scopes, 'applications.commands');
   // Installing into a guild one does not manage is refused.
-  const noPerm = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'applications.commands' })}`, { method: 'POST', token: carol.token, body: { authorize: true, guild_id: t.world.guildId } });
+  const noPerm = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, scope: 'applications.commands' })}`, {
+    method: 'POST',
+    token: carol.token,
+    body: { authorize: true, guild_id: t.world.guildId },
+  });
   assert.equal(noPerm.status, 400);
   assert.equal(noPerm.body.errors.guild_id._errors[0].code, 'GUILD_INVALID');
 
@@ -459,7 +518,12 @@ test('scopes gate the routes a bearer token reaches, and the fields it sees', as
   assert.equal((await t.api('/users/@me/connections', { headers: bearer(identify.access_token) })).status, 403);
 
   // Routes no scope covers refuse bearer tokens altogether.
-  for (const [path, method] of [[`/channels/${t.world.textChannelId}/messages`, 'GET'], [`/guilds/${t.world.guildId}`, 'GET'], ['/oauth2/authorize?client_id=1&scope=identify', 'GET'], ['/users/@me', 'PATCH']]) {
+  for (const [path, method] of [
+    [`/channels/${t.world.textChannelId}/messages`, 'GET'],
+    [`/guilds/${t.world.guildId}`, 'GET'],
+    ['/oauth2/authorize?client_id=1&scope=identify', 'GET'],
+    ['/users/@me', 'PATCH'],
+  ]) {
     const r = await t.api(path, { method, headers: bearer(identify.access_token), body: method === 'PATCH' ? { bio: 'x' } : undefined });
     assert.equal(r.status, 401, `${method} ${path}`);
   }
@@ -474,7 +538,7 @@ test('scopes gate the routes a bearer token reaches, and the fields it sees', as
   assert.equal((await t.api('/users/@me/guilds', { headers: bearer(presence.access_token) })).status, 403);
 });
 
-test('guilds.join: the app\'s bot adds the user with their access token', async () => {
+test("guilds.join: the app's bot adds the user with their access token", async () => {
   const frank = await newUser('frank');
   const withJoin = await fullTokens(frank.token, 'identify guilds.join');
   const without = await fullTokens(frank.token, 'identify');
@@ -482,7 +546,17 @@ test('guilds.join: the app\'s bot adds the user with their access token', async 
   // A user token cannot; the bot needs a token carrying guilds.join, for that user.
   assert.equal((await t.api(path, { method: 'PUT', token: owner().token, body: { access_token: withJoin.access_token } })).status, 403);
   assert.equal((await t.api(path, { method: 'PUT', token: t.world.botToken, bot: true, body: { access_token: without.access_token } })).body.code, 50026);
-  assert.equal((await t.api(`/guilds/${t.world.guildId}/members/${t.world.users[1].id}`, { method: 'PUT', token: t.world.botToken, bot: true, body: { access_token: withJoin.access_token } })).status, 400);
+  assert.equal(
+    (
+      await t.api(`/guilds/${t.world.guildId}/members/${t.world.users[1].id}`, {
+        method: 'PUT',
+        token: t.world.botToken,
+        bot: true,
+        body: { access_token: withJoin.access_token },
+      })
+    ).status,
+    400,
+  );
   const added = await t.api(path, { method: 'PUT', token: t.world.botToken, bot: true, body: { access_token: withJoin.access_token, nick: 'Franky' } });
   assert.equal(added.status, 201, added.text);
   assert.equal(added.body.user.id, frank.id);
@@ -517,7 +591,11 @@ test('public clients need no secret; access tokens expire by the (dev) clock, re
   await t.api(`/applications/${appId}`, { method: 'PATCH', token: user.token, body: { flags: 0 } });
 
   assert.equal((await t.api('/users/@me', { headers: bearer(tokens.body.access_token) })).status, 200);
-  const moved = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 604800_000 + 1000 }) });
+  const moved = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: 604800_000 + 1000 }),
+  });
   assert.equal(moved.status, 200);
   assert.equal((await t.api('/users/@me', { headers: bearer(tokens.body.access_token) })).status, 401);
   const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, basic(appId, secret));
@@ -525,6 +603,10 @@ test('public clients need no secret; access tokens expire by the (dev) clock, re
   assert.equal((await t.api('/users/@me', { headers: bearer(refreshed.body.access_token) })).status, 200);
   // A code older than ten minutes is invalid_grant.
   const late = await codeFor(user.token, 'identify');
-  await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: 11 * 60_000 }) });
+  await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: 11 * 60_000 }),
+  });
   assert.equal((await token({ grant_type: 'authorization_code', code: late, redirect_uri: REDIRECT }, basic(appId, secret))).body.error, 'invalid_grant');
 });

@@ -21,7 +21,8 @@ const release: (() => void)[] = [];
 before(async () => {
   local = http.createServer((req, res) => {
     const path = req.url ?? '/';
-    if (path === '/big') return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * 1024) }).end(Buffer.alloc(1024 * 1024, 0x20));
+    if (path === '/big')
+      return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * 1024) }).end(Buffer.alloc(1024 * 1024, 0x20));
     if (path === '/big-chunked') {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       for (let i = 0; i < 64; i++) res.write(Buffer.alloc(16 * 1024, 0x61));
@@ -45,7 +46,12 @@ after(async () => {
   await new Promise((r) => local.close(r));
 });
 
-interface Attempt { address: string; port: string; servername?: string; protocol: string }
+interface Attempt {
+  address: string;
+  port: string;
+  servername?: string;
+  protocol: string;
+}
 
 /** An opener that records the address and connects to the local server whatever it was asked (plain TCP, also for https). */
 function fakeNetwork() {
@@ -71,28 +77,53 @@ const PUBLIC_V6 = '2606:2800:220:1:248:1893:25c8:1946';
 
 /** One address of every refused class, IPv4 and IPv6. */
 const REFUSED: [string, string][] = [
-  ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['::1', 'loopback'],
-  ['10.0.0.1', 'private'], ['172.16.5.4', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'],
-  ['fc00::1', 'private'], ['fd12:3456::1', 'private'],
-  ['169.254.169.254', 'link-local'], ['169.254.0.1', 'link-local'], ['fe80::1', 'link-local'],
-  ['100.64.0.1', 'cgnat'], ['100.127.255.254', 'cgnat'],
-  ['224.0.0.1', 'multicast'], ['239.255.255.250', 'multicast'], ['ff02::1', 'multicast'], ['ff05::2', 'multicast'],
-  ['0.0.0.0', 'unspecified'], ['0.1.2.3', 'unspecified'], ['::', 'unspecified'],
+  ['127.0.0.1', 'loopback'],
+  ['127.255.0.9', 'loopback'],
+  ['::1', 'loopback'],
+  ['10.0.0.1', 'private'],
+  ['172.16.5.4', 'private'],
+  ['172.31.255.255', 'private'],
+  ['192.168.1.1', 'private'],
+  ['fc00::1', 'private'],
+  ['fd12:3456::1', 'private'],
+  ['169.254.169.254', 'link-local'],
+  ['169.254.0.1', 'link-local'],
+  ['fe80::1', 'link-local'],
+  ['100.64.0.1', 'cgnat'],
+  ['100.127.255.254', 'cgnat'],
+  ['224.0.0.1', 'multicast'],
+  ['239.255.255.250', 'multicast'],
+  ['ff02::1', 'multicast'],
+  ['ff05::2', 'multicast'],
+  ['0.0.0.0', 'unspecified'],
+  ['0.1.2.3', 'unspecified'],
+  ['::', 'unspecified'],
   ['255.255.255.255', 'broadcast'],
-  ['::ffff:127.0.0.1', 'loopback'], ['::ffff:10.1.2.3', 'private'], ['::ffff:a9fe:a9fe', 'link-local'],
-  ['64:ff9b::c0a8:101', 'private'], ['64:ff9b::7f00:1', 'loopback'], ['2002:a00:1::1', 'private'],
-  ['192.0.2.1', 'documentation'], ['240.0.0.1', 'reserved'], ['198.18.0.1', 'reserved'],
+  ['::ffff:127.0.0.1', 'loopback'],
+  ['::ffff:10.1.2.3', 'private'],
+  ['::ffff:a9fe:a9fe', 'link-local'],
+  ['64:ff9b::c0a8:101', 'private'],
+  ['64:ff9b::7f00:1', 'loopback'],
+  ['2002:a00:1::1', 'private'],
+  ['192.0.2.1', 'documentation'],
+  ['240.0.0.1', 'reserved'],
+  ['198.18.0.1', 'reserved'],
 ];
 
 test('address classes: every special range is named, ordinary public addresses are not', () => {
   for (const [ip, cls] of REFUSED) assert.equal(addressClass(ip), cls, ip);
-  for (const ip of [PUBLIC_V4, '8.8.8.8', '1.1.1.1', PUBLIC_V6, '::ffff:8.8.8.8', '64:ff9b::808:808', '172.32.0.1', '100.128.0.1', '11.0.0.1']) assert.equal(addressClass(ip), null, ip);
+  for (const ip of [PUBLIC_V4, '8.8.8.8', '1.1.1.1', PUBLIC_V6, '::ffff:8.8.8.8', '64:ff9b::808:808', '172.32.0.1', '100.128.0.1', '11.0.0.1'])
+    assert.equal(addressClass(ip), null, ip);
 });
 
 test('every refused class is refused, by name and as a literal, and nothing is ever connected', async () => {
   for (const [ip] of REFUSED) {
     const { c, attempts } = client(async () => answers(ip));
-    await assert.rejects(c.request('https://target.example/hook', { timeoutMs: 5000, maxBytes: 1024 }), (e: unknown) => e instanceof RefusedByPolicy && (e as Error).message === 'refused by policy', ip);
+    await assert.rejects(
+      c.request('https://target.example/hook', { timeoutMs: 5000, maxBytes: 1024 }),
+      (e: unknown) => e instanceof RefusedByPolicy && (e as Error).message === 'refused by policy',
+      ip,
+    );
     const literal = net.isIP(ip) === 6 ? `[${ip}]` : ip;
     await assert.rejects(c.request(`https://${literal}/hook`, { timeoutMs: 5000, maxBytes: 1024 }), (e: unknown) => e instanceof RefusedByPolicy, literal);
     assert.deepEqual(attempts, [], `no connection to ${ip}`);
@@ -106,7 +137,10 @@ test('a public address is reached, on the address checked, with the original nam
     const { c, attempts } = client(async () => answers(ip));
     const res = await c.request('https://api.example.com/x', { timeoutMs: 10_000, maxBytes: 1024 });
     assert.equal(res.status, 200);
-    assert.deepEqual(attempts.map((a) => [a.address, a.servername]), [[ip, 'api.example.com']]);
+    assert.deepEqual(
+      attempts.map((a) => [a.address, a.servername]),
+      [[ip, 'api.example.com']],
+    );
     await c.close();
   }
 });
@@ -114,18 +148,27 @@ test('a public address is reached, on the address checked, with the original nam
 test('a mixed answer connects only to its public address', async () => {
   const { c, attempts } = client(async () => answers('10.0.0.7', '169.254.169.254', PUBLIC_V4));
   assert.equal((await c.request('https://mixed.example/x', { timeoutMs: 10_000, maxBytes: 1024 })).status, 200);
-  assert.deepEqual(attempts.map((a) => a.address), [PUBLIC_V4]);
+  assert.deepEqual(
+    attempts.map((a) => a.address),
+    [PUBLIC_V4],
+  );
   await c.close();
 });
 
 test('the operator allow list opens exactly its ranges; plain http goes only to them', async () => {
-  const { c, attempts } = client(async (host) => answers(host === 'db.internal' ? '10.1.2.3' : host === 'nas.lan' ? '192.168.1.10' : PUBLIC_V4), ['10.0.0.0/8']);
+  const { c, attempts } = client(
+    async (host) => answers(host === 'db.internal' ? '10.1.2.3' : host === 'nas.lan' ? '192.168.1.10' : PUBLIC_V4),
+    ['10.0.0.0/8'],
+  );
   assert.equal((await c.request('https://db.internal/x', { timeoutMs: 10_000, maxBytes: 1024 })).status, 200);
   assert.equal((await c.request('http://db.internal/x', { timeoutMs: 10_000, maxBytes: 1024 })).status, 200);
   await assert.rejects(c.request('https://nas.lan/x', { timeoutMs: 5000, maxBytes: 1024 }), RefusedByPolicy);
   await assert.rejects(c.request('http://public.example/x', { timeoutMs: 5000, maxBytes: 1024 }), RefusedByPolicy, 'plain http to a public address');
   await assert.rejects(c.request('ftp://public.example/x', { timeoutMs: 5000, maxBytes: 1024 }), RefusedByPolicy);
-  assert.deepEqual(attempts.map((a) => a.address), ['10.1.2.3', '10.1.2.3']);
+  assert.deepEqual(
+    attempts.map((a) => a.address),
+    ['10.1.2.3', '10.1.2.3'],
+  );
   await c.close();
 });
 
@@ -160,15 +203,21 @@ test('DNS rebinding: an answer that changes between the check and the connection
   await other.c.close(); // a fresh connection for the next request
   const again = new OutgoingClient(new AllowList([]), { resolve: async () => answers('10.0.0.1'), connect: fakeNetwork().connect });
   await assert.rejects(again.request('https://flip.example/b', { timeoutMs: 5000, maxBytes: 1024 }), RefusedByPolicy);
-  assert.deepEqual(other.attempts.map((a) => a.address), [PUBLIC_V4]);
+  assert.deepEqual(
+    other.attempts.map((a) => a.address),
+    [PUBLIC_V4],
+  );
   await c.close();
   await again.close();
 });
 
-test('node\'s own client (the Activity proxy) gets the same checks through lookup', async () => {
+test("node's own client (the Activity proxy) gets the same checks through lookup", async () => {
   const { c } = client(async (host) => answers(host === 'ok.example' ? PUBLIC_V4 : '192.168.0.1'));
   const lookup = c.lookupFor('https:');
-  const one = (host: string) => new Promise<{ err: unknown; address?: string }>((resolve) => (lookup as any)(host, { all: true }, (err: unknown, list: Resolved[]) => resolve({ err, address: list?.[0]?.address })));
+  const one = (host: string) =>
+    new Promise<{ err: unknown; address?: string }>((resolve) =>
+      (lookup as any)(host, { all: true }, (err: unknown, list: Resolved[]) => resolve({ err, address: list?.[0]?.address })),
+    );
   assert.equal((await one('ok.example')).address, PUBLIC_V4);
   assert.ok((await one('evil.example')).err instanceof RefusedByPolicy);
   assert.ok(c.literalRefusal('10.0.0.1', 'https:'));
@@ -179,16 +228,28 @@ test('node\'s own client (the Activity proxy) gets the same checks through looku
 
 test('an answer over the cap fails with "size", declared or streamed', async () => {
   const { c } = client(async () => answers(PUBLIC_V4));
-  await assert.rejects(c.request('https://big.example/big', { timeoutMs: 10_000, maxBytes: 64 * 1024 }), (e: unknown) => e instanceof OutgoingError && e.kind === 'size');
-  await assert.rejects(c.request('https://big.example/big-chunked', { timeoutMs: 10_000, maxBytes: 64 * 1024 }), (e: unknown) => e instanceof OutgoingError && e.kind === 'size');
+  await assert.rejects(
+    c.request('https://big.example/big', { timeoutMs: 10_000, maxBytes: 64 * 1024 }),
+    (e: unknown) => e instanceof OutgoingError && e.kind === 'size',
+  );
+  await assert.rejects(
+    c.request('https://big.example/big-chunked', { timeoutMs: 10_000, maxBytes: 64 * 1024 }),
+    (e: unknown) => e instanceof OutgoingError && e.kind === 'size',
+  );
   assert.equal((await c.request('https://big.example/big', { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 })).body.length, 1024 * 1024);
   await c.close();
 });
 
 test('a slow head or a stalled body ends at the deadline with "timeout"', async () => {
   const { c } = client(async () => answers(PUBLIC_V4));
-  await assert.rejects(c.request('https://slow.example/slow-head', { timeoutMs: 300, maxBytes: 1024 }), (e: unknown) => e instanceof OutgoingError && e.kind === 'timeout' && /no answer within 300 ms/.test((e as Error).message));
-  await assert.rejects(c.request('https://slow.example/slow-body', { timeoutMs: 300, maxBytes: 1024 }), (e: unknown) => e instanceof OutgoingError && e.kind === 'timeout');
+  await assert.rejects(
+    c.request('https://slow.example/slow-head', { timeoutMs: 300, maxBytes: 1024 }),
+    (e: unknown) => e instanceof OutgoingError && e.kind === 'timeout' && /no answer within 300 ms/.test((e as Error).message),
+  );
+  await assert.rejects(
+    c.request('https://slow.example/slow-body', { timeoutMs: 300, maxBytes: 1024 }),
+    (e: unknown) => e instanceof OutgoingError && e.kind === 'timeout',
+  );
   await c.close();
 });
 
@@ -197,18 +258,33 @@ test('redirects are answered as they are, never followed', async () => {
   const res = await c.request('https://redir.example/redirect', { timeoutMs: 10_000, maxBytes: 1024 });
   assert.equal(res.status, 302);
   assert.match(res.headers.location, /169\.254\.169\.254/);
-  assert.deepEqual(attempts.map((a) => a.address), [PUBLIC_V4], 'one connection: the redirect target was never tried');
+  assert.deepEqual(
+    attempts.map((a) => a.address),
+    [PUBLIC_V4],
+    'one connection: the redirect target was never tried',
+  );
   await c.close();
 });
 
-test('failures read in fixed words, never the network\'s own error', async () => {
+test("failures read in fixed words, never the network's own error", async () => {
   const refused = new OutgoingClient(new AllowList([]), {
     resolve: async () => answers(PUBLIC_V4),
     connect: (_opts, cb) => cb(Object.assign(new Error('connect ECONNREFUSED 93.184.216.34:443'), { code: 'ECONNREFUSED' }), null),
   });
-  await assert.rejects(refused.request('https://down.example/', { timeoutMs: 5000, maxBytes: 1024 }), (e: unknown) => e instanceof OutgoingError && (e as Error).message === 'connection refused');
-  const nx = new OutgoingClient(new AllowList([]), { resolve: async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' }); }, connect: fakeNetwork().connect });
-  await assert.rejects(nx.request('https://nx.example/', { timeoutMs: 5000, maxBytes: 1024 }), (e: unknown) => e instanceof OutgoingError && (e as Error).message === 'host not found');
+  await assert.rejects(
+    refused.request('https://down.example/', { timeoutMs: 5000, maxBytes: 1024 }),
+    (e: unknown) => e instanceof OutgoingError && (e as Error).message === 'connection refused',
+  );
+  const nx = new OutgoingClient(new AllowList([]), {
+    resolve: async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' });
+    },
+    connect: fakeNetwork().connect,
+  });
+  await assert.rejects(
+    nx.request('https://nx.example/', { timeoutMs: 5000, maxBytes: 1024 }),
+    (e: unknown) => e instanceof OutgoingError && (e as Error).message === 'host not found',
+  );
   await refused.close();
   await nx.close();
 });

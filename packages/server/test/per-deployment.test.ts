@@ -32,11 +32,15 @@ test('the embedded pieces: a fixed window, and calls changed one at a time', asy
   assert.ok(second.resetAtMs > clock.now());
   const store = new MemoryCallStore();
   const order: number[] = [];
-  await Promise.all([1, 2, 3].map((i) => store.serial('c', async () => {
-    order.push(i);
-    await new Promise((r) => setTimeout(r, 5 - i));
-    order.push(i);
-  })));
+  await Promise.all(
+    [1, 2, 3].map((i) =>
+      store.serial('c', async () => {
+        order.push(i);
+        await new Promise((r) => setTimeout(r, 5 - i));
+        order.push(i);
+      }),
+    ),
+  );
   assert.deepEqual(order, [1, 1, 2, 2, 3, 3]);
   await store.put({ channelId: 'c', messageId: 'm', region: 'local', ringing: ['u'], participants: [] });
   const got = (await store.get('c'))!;
@@ -47,14 +51,21 @@ test('the embedded pieces: a fixed window, and calls changed one at a time', asy
   assert.equal(await store.get('c'), null);
 });
 
-test('a request\'s limits in one step: the Redis store answers as the embedded one', { skip: !process.env.REDIS_URL && 'needs REDIS_URL' }, async () => {
+test("a request's limits in one step: the Redis store answers as the embedded one", { skip: !process.env.REDIS_URL && 'needs REDIS_URL' }, async () => {
   const clock = new Clock();
   const prefix = `ta_${crypto.randomBytes(4).toString('hex')}:`;
   const r = await connectRedis(process.env.REDIS_URL!, 'test-take-all');
   try {
     const stores = [new MemoryRateLimits(clock), new RedisRateLimits(r, prefix, clock)];
-    const hits = [{ key: 'global:u', limit: 50, windowMs: 1000 }, { key: 'u:route', limit: 2, windowMs: 5000 }, { key: 'shared:x', limit: 9, windowMs: 5000 }];
-    const shape = (x: Awaited<ReturnType<typeof stores[0]['takeAll']>>) => ({ ban: x.ban && { ...x.ban, resetAtMs: 0 }, takes: x.takes.map((t) => [t.allowed, t.limit, t.remaining]) });
+    const hits = [
+      { key: 'global:u', limit: 50, windowMs: 1000 },
+      { key: 'u:route', limit: 2, windowMs: 5000 },
+      { key: 'shared:x', limit: 9, windowMs: 5000 },
+    ];
+    const shape = (x: Awaited<ReturnType<(typeof stores)[0]['takeAll']>>) => ({
+      ban: x.ban && { ...x.ban, resetAtMs: 0 },
+      takes: x.takes.map((t) => [t.allowed, t.limit, t.remaining]),
+    });
     for (const round of [0, 1, 2]) {
       const [m, red] = [await stores[0].takeAll('ban:ip', hits), await stores[1].takeAll('ban:ip', hits)];
       assert.deepEqual(shape(red), shape(m), `round ${round}`);

@@ -28,11 +28,26 @@ const MENTION_EVERYONE = bit(17);
 const CONNECT = bit(20);
 const SPEAK = bit(21);
 /** Every defined permission: bits 0–52, bit 47 unassigned. */
-const ALL = Array.from({ length: 53 }, (_, n) => n).filter((n) => n !== 47).reduce((a, n) => a | bit(n), 0n);
+const ALL = Array.from({ length: 53 }, (_, n) => n)
+  .filter((n) => n !== 47)
+  .reduce((a, n) => a | bit(n), 0n);
 
-interface Guild { id: string; ownerId: string; roles: Map<string, bigint> }
-interface Member { userId: string; roles: string[]; timedOutUntil: number | null }
-interface Ow { id: string; type: 0 | 1; allow: bigint; deny: bigint }
+interface Guild {
+  id: string;
+  ownerId: string;
+  roles: Map<string, bigint>;
+}
+interface Member {
+  userId: string;
+  roles: string[];
+  timedOutUntil: number | null;
+}
+interface Ow {
+  id: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
+}
 
 /** compute_base_permissions(member, guild) */
 function modelBase(member: Member, guild: Guild): bigint {
@@ -89,7 +104,15 @@ const NOW = Date.UTC(2026, 5, 1);
 const perms = fc.oneof(
   { arbitrary: fc.constant(0n), weight: 1 },
   { arbitrary: fc.constant(ALL), weight: 1 },
-  { arbitrary: fc.uniqueArray(fc.integer({ min: 0, max: 52 }).filter((n) => n !== 47), { maxLength: 12 }).map((bits) => bits.reduce((a, n) => a | bit(n), 0n)), weight: 6 },
+  {
+    arbitrary: fc
+      .uniqueArray(
+        fc.integer({ min: 0, max: 52 }).filter((n) => n !== 47),
+        { maxLength: 12 },
+      )
+      .map((bits) => bits.reduce((a, n) => a | bit(n), 0n)),
+    weight: 6,
+  },
   { arbitrary: fc.bigInt({ min: 0n, max: bit(53) - 1n }).map((v) => v & ALL), weight: 2 },
 );
 
@@ -103,10 +126,10 @@ const world = fc.record({
     timedOutUntil: fc.option(fc.constantFrom(NOW - 1, NOW, NOW + 1, NOW + 3_600_000), { nil: null }),
   }),
   // At most one overwrite per target (ids are unique snowflakes; a role's overwrite has type 0, a member's type 1).
-  overwrites: fc.uniqueArray(
-    fc.record({ target: fc.constantFrom(GUILD, ...ROLES, ...USERS), allow: perms, deny: perms }),
-    { selector: (o) => o.target, maxLength: 8 },
-  ),
+  overwrites: fc.uniqueArray(fc.record({ target: fc.constantFrom(GUILD, ...ROLES, ...USERS), allow: perms, deny: perms }), {
+    selector: (o) => o.target,
+    maxLength: 8,
+  }),
 });
 
 type World = typeof world extends fc.Arbitrary<infer W> ? W : never;
@@ -120,7 +143,14 @@ function modelInputs(w: World): { guild: Guild; member: Member; overwrites: Ow[]
 function engineInputs(w: World): { subject: PermissionSubject; overwrites: Overwrite[] } {
   const m = modelInputs(w);
   return {
-    subject: { userId: w.member.userId, guildId: GUILD, ownerId: w.owner, rolePermissions: m.guild.roles, memberRoleIds: w.member.roles, timeoutUntil: w.member.timedOutUntil },
+    subject: {
+      userId: w.member.userId,
+      guildId: GUILD,
+      ownerId: w.owner,
+      rolePermissions: m.guild.roles,
+      memberRoleIds: w.member.roles,
+      timeoutUntil: w.member.timedOutUntil,
+    },
     overwrites: m.overwrites.map((o) => ({ id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString() })),
   };
 }
@@ -133,50 +163,62 @@ test('the model and the engine agree on what "all permissions" is', () => {
 });
 
 test('property: channel permissions in text channels equal the documented algorithm', () => {
-  fc.assert(fc.property(world, (w) => {
-    const m = modelInputs(w);
-    const e = engineInputs(w);
-    const expected = modelChannel(m.member, m.guild, m.overwrites, NOW);
-    const got = channelPermissions(e.subject, e.overwrites, { now: NOW });
-    assert.equal(got, expected, `engine ${show(got)}\nmodel  ${show(expected)}`);
-  }), { numRuns: RUNS });
+  fc.assert(
+    fc.property(world, (w) => {
+      const m = modelInputs(w);
+      const e = engineInputs(w);
+      const expected = modelChannel(m.member, m.guild, m.overwrites, NOW);
+      const got = channelPermissions(e.subject, e.overwrites, { now: NOW });
+      assert.equal(got, expected, `engine ${show(got)}\nmodel  ${show(expected)}`);
+    }),
+    { numRuns: RUNS },
+  );
 });
 
 test('property: guild-level permissions equal the base permissions (timeout applied)', () => {
-  fc.assert(fc.property(world, (w) => {
-    const m = modelInputs(w);
-    const e = engineInputs(w);
-    let expected = modelBase(m.member, m.guild);
-    if (expected !== ALL && m.member.timedOutUntil !== null && m.member.timedOutUntil > NOW) expected &= VIEW_CHANNEL | READ_MESSAGE_HISTORY;
-    assert.equal(guildPermissions(e.subject, NOW), expected);
-  }), { numRuns: RUNS });
+  fc.assert(
+    fc.property(world, (w) => {
+      const m = modelInputs(w);
+      const e = engineInputs(w);
+      let expected = modelBase(m.member, m.guild);
+      if (expected !== ALL && m.member.timedOutUntil !== null && m.member.timedOutUntil > NOW) expected &= VIEW_CHANNEL | READ_MESSAGE_HISTORY;
+      assert.equal(guildPermissions(e.subject, NOW), expected);
+    }),
+    { numRuns: RUNS },
+  );
 });
 
 test('property: voice channels: with CONNECT as in text channels; without it never more, and never SPEAK', () => {
-  fc.assert(fc.property(world, (w) => {
-    const m = modelInputs(w);
-    const e = engineInputs(w);
-    const text = modelChannel(m.member, m.guild, m.overwrites, NOW);
-    const voice = channelPermissions(e.subject, e.overwrites, { voice: true, now: NOW });
-    if (text & CONNECT) assert.equal(voice, text);
-    else {
-      assert.equal(voice & ~text, 0n, 'never grants more than the text answer');
-      assert.equal(voice & SPEAK, 0n, 'no speaking without CONNECT');
-    }
-  }), { numRuns: RUNS });
+  fc.assert(
+    fc.property(world, (w) => {
+      const m = modelInputs(w);
+      const e = engineInputs(w);
+      const text = modelChannel(m.member, m.guild, m.overwrites, NOW);
+      const voice = channelPermissions(e.subject, e.overwrites, { voice: true, now: NOW });
+      if (text & CONNECT) assert.equal(voice, text);
+      else {
+        assert.equal(voice & ~text, 0n, 'never grants more than the text answer');
+        assert.equal(voice & SPEAK, 0n, 'no speaking without CONNECT');
+      }
+    }),
+    { numRuns: RUNS },
+  );
 });
 
 test('the model is not vacuous: the generated worlds cover owners, administrators, timeouts, denials and grants', () => {
   const seen = { owner: 0, admin: 0, none: 0, some: 0, timedOut: 0, memberOverwrite: 0 };
-  fc.assert(fc.property(world, (w) => {
-    const m = modelInputs(w);
-    const r = modelChannel(m.member, m.guild, m.overwrites, NOW);
-    if (w.owner === w.member.userId) seen.owner++;
-    else if (modelBase(m.member, m.guild) === ALL) seen.admin++;
-    if (r === 0n) seen.none++;
-    else if (r !== ALL) seen.some++;
-    if (w.member.timedOutUntil !== null && w.member.timedOutUntil > NOW) seen.timedOut++;
-    if (m.overwrites.some((o) => o.id === w.member.userId)) seen.memberOverwrite++;
-  }), { numRuns: 2000, seed: 42 });
+  fc.assert(
+    fc.property(world, (w) => {
+      const m = modelInputs(w);
+      const r = modelChannel(m.member, m.guild, m.overwrites, NOW);
+      if (w.owner === w.member.userId) seen.owner++;
+      else if (modelBase(m.member, m.guild) === ALL) seen.admin++;
+      if (r === 0n) seen.none++;
+      else if (r !== ALL) seen.some++;
+      if (w.member.timedOutUntil !== null && w.member.timedOutUntil > NOW) seen.timedOut++;
+      if (m.overwrites.some((o) => o.id === w.member.userId)) seen.memberOverwrite++;
+    }),
+    { numRuns: 2000, seed: 42 },
+  );
   for (const [k, n] of Object.entries(seen)) assert.ok(n > 20, `${k}: ${n}`);
 });

@@ -5,8 +5,15 @@ import { ALL_PERMISSIONS, CUTOVERS, P, basePermissions, channelPermissions, has,
 const G = '100';
 const now = Date.UTC(2026, 10, 20);
 const subject = (over: Partial<PermissionSubject> = {}): PermissionSubject => ({
-  userId: '7', guildId: G, ownerId: '1',
-  rolePermissions: new Map([[G, P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY], ['r1', P.MANAGE_MESSAGES], ['r2', P.EMBED_LINKS], ['admin', P.ADMINISTRATOR]]),
+  userId: '7',
+  guildId: G,
+  ownerId: '1',
+  rolePermissions: new Map([
+    [G, P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY],
+    ['r1', P.MANAGE_MESSAGES],
+    ['r2', P.EMBED_LINKS],
+    ['admin', P.ADMINISTRATOR],
+  ]),
   memberRoleIds: [],
   ...over,
 });
@@ -23,13 +30,20 @@ test('the owner and ADMINISTRATOR get everything, overwrites notwithstanding', (
 });
 
 test('base = @everyone | roles', () => {
-  assert.equal(basePermissions(subject({ memberRoleIds: ['r1', 'r2'] })), P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY | P.MANAGE_MESSAGES | P.EMBED_LINKS);
+  assert.equal(
+    basePermissions(subject({ memberRoleIds: ['r1', 'r2'] })),
+    P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY | P.MANAGE_MESSAGES | P.EMBED_LINKS,
+  );
 });
 
 test('overwrite order: @everyone, then roles (deny before allow), then the member', () => {
   const s = subject({ memberRoleIds: ['r1', 'r2'] });
   // @everyone denies send; a role allows it back; the member overwrite denies embeds.
-  const perms = channelPermissions(s, [ow(G, 0, 0n, P.SEND_MESSAGES), ow('r2', 0, P.SEND_MESSAGES, 0n), ow('r1', 0, 0n, P.SEND_MESSAGES | P.ADD_REACTIONS), ow('7', 1, 0n, P.EMBED_LINKS)], { now });
+  const perms = channelPermissions(
+    s,
+    [ow(G, 0, 0n, P.SEND_MESSAGES), ow('r2', 0, P.SEND_MESSAGES, 0n), ow('r1', 0, 0n, P.SEND_MESSAGES | P.ADD_REACTIONS), ow('7', 1, 0n, P.EMBED_LINKS)],
+    { now },
+  );
   assert.ok(perms & P.SEND_MESSAGES, 'a role allow beats a role deny');
   assert.equal(perms & P.EMBED_LINKS, 0n);
   // A member allow wins over role denies.

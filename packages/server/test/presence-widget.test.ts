@@ -6,17 +6,31 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
-after(async () => { await t?.close(); });
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => {
+  await t?.close();
+});
 
 /** Width, height and RGBA rows of a PNG this server wrote (8-bit RGBA, filter 0), read independently of the encoder. */
 function readPng(b: Buffer) {
   assert.deepEqual([...b.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  let off = 8; let w = 0; let h = 0; const idat: Buffer[] = [];
+  let off = 8;
+  let w = 0;
+  let h = 0;
+  const idat: Buffer[] = [];
   while (off < b.length) {
-    const len = b.readUInt32BE(off); const type = b.toString('latin1', off + 4, off + 8); const data = b.subarray(off + 8, off + 8 + len);
+    const len = b.readUInt32BE(off);
+    const type = b.toString('latin1', off + 4, off + 8);
+    const data = b.subarray(off + 8, off + 8 + len);
     assert.equal(b.readUInt32BE(off + 8 + len), zlib.crc32(b.subarray(off + 4, off + 8 + len)) >>> 0, `${type} crc`);
-    if (type === 'IHDR') { w = data.readUInt32BE(0); h = data.readUInt32BE(4); assert.equal(data[8], 8); assert.equal(data[9], 6); }
+    if (type === 'IHDR') {
+      w = data.readUInt32BE(0);
+      h = data.readUInt32BE(4);
+      assert.equal(data[8], 8);
+      assert.equal(data[9], 6);
+    }
     if (type === 'IDAT') idat.push(data);
     off += 12 + len;
   }
@@ -44,7 +58,10 @@ test('approximate_presence_count, widget.json and widget.png follow the Gateway 
     assert.equal(await counts(), 1);
     const w = await t.api(`/guilds/${g}/widget.json`);
     assert.equal(w.body.presence_count, 1);
-    assert.deepEqual(w.body.members.map((m: any) => [m.id, m.username, m.status, m.discriminator, m.avatar]), [['0', 'Bob', 'dnd', '0000', null]]);
+    assert.deepEqual(
+      w.body.members.map((m: any) => [m.id, m.username, m.status, m.discriminator, m.avatar]),
+      [['0', 'Bob', 'dnd', '0000', null]],
+    );
     const inv = await t.api(`/channels/${t.world.textChannelId}/invites`, { ...owner, method: 'POST', body: {} });
     assert.equal((await t.api(`/invites/${inv.body.code}?with_counts=true`)).body.approximate_presence_count, 1);
 
@@ -57,7 +74,11 @@ test('approximate_presence_count, widget.json and widget.png follow the Gateway 
     assert.notDeepEqual(png1, png0, 'the online count is drawn');
     fs.mkdirSync('.tmp/screenshots', { recursive: true });
     fs.writeFileSync('.tmp/screenshots/widget-banner2.png', png1);
-    for (const [style, size] of [['banner1', [320, 76]], ['banner3', [320, 120]], ['banner4', [320, 120]]] as const) {
+    for (const [style, size] of [
+      ['banner1', [320, 76]],
+      ['banner3', [320, 120]],
+      ['banner4', [320, 120]],
+    ] as const) {
       const r = await fetch(`${t.server.url}/api/v10/guilds/${g}/widget.png?style=${style}`);
       const i = readPng(Buffer.from(await r.arrayBuffer()));
       assert.deepEqual([i.w, i.h], size, style);

@@ -132,14 +132,23 @@ async function outage(t: TestServer, opts: { cut(): void; restore(): void; away:
   const others = l.outcomes.filter((o) => o.status !== 200 && o.status !== opts.expect);
   const slowest = Math.max(...refused.map((o) => o.ms));
   const median = refused.map((o) => o.ms).sort((a, b) => a - b)[Math.floor(refused.length / 2)];
-  opts.diagnostic(`${l.outcomes.length} creates: ${l.acknowledged.length} acknowledged, ${refused.length} refused with ${opts.expect} while away (median ${median?.toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms), ${others.length} other answers`);
-  assert.deepEqual(others.map((o) => [o.status, o.body]), [], 'only 200 and the refusal, never a 500');
-  for (const o of refused) assert.deepEqual(o.body, opts.expect === 503 ? { code: 0, message: '503: Service Unavailable' } : { code: 0, message: '507: Insufficient Storage' });
+  opts.diagnostic(
+    `${l.outcomes.length} creates: ${l.acknowledged.length} acknowledged, ${refused.length} refused with ${opts.expect} while away (median ${median?.toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms), ${others.length} other answers`,
+  );
+  assert.deepEqual(
+    others.map((o) => [o.status, o.body]),
+    [],
+    'only 200 and the refusal, never a 500',
+  );
+  for (const o of refused)
+    assert.deepEqual(o.body, opts.expect === 503 ? { code: 0, message: '503: Service Unavailable' } : { code: 0, message: '507: Insufficient Storage' });
   // Fast: four clients waiting seconds per request (the 5.5 s of before) would be refused a handful of times in 9 s.
   assert.ok(refused.length >= 40, `${refused.length} refusals while away: requests wait instead of failing fast`);
 
   // Nothing acknowledged is lost.
-  const stored = new Set((await t.server.ctx.repos.store.db.selectFrom('messages').select('id').where('channel_id', '=', channelId).execute()).map((r) => String(r.id)));
+  const stored = new Set(
+    (await t.server.ctx.repos.store.db.selectFrom('messages').select('id').where('channel_id', '=', channelId).execute()).map((r) => String(r.id)),
+  );
   const lost = l.acknowledged.filter((id) => !stored.has(id));
   assert.deepEqual(lost, [], `${lost.length} acknowledged messages are missing`);
 
@@ -168,21 +177,25 @@ describe('PostgreSQL away for 10 s under load', { skip: !DATABASE_URL && 'DATABA
   });
 });
 
-describe('Redis away for 10 s under load', { skip: !(REDIS_URL && DATABASE_URL) && 'REDIS_URL (and DATABASE_URL) unset: the Redis outage test runs in distributed mode' }, () => {
-  test('changes refused with 503 while it is away, back by itself, the Gateway session kept', { timeout: 60_000 }, async (tc) => {
-    const target = new URL(REDIS_URL!);
-    const proxy = await TcpProxy.start(target.hostname, Number(target.port || 6379));
-    const t = await startTestServer({ redisUrl: proxy.rewrite(REDIS_URL!) });
-    try {
-      assert.ok(t.server.ctx.config.redisUrl?.includes(String(proxy.port)));
-      await outage(t, { cut: () => proxy.cut(), restore: () => proxy.restore(), away: 'redis', expect: 503, diagnostic: (m) => tc.diagnostic(m) });
-      assert.ok(proxy.connections > 3, 'the Redis connections were made again through the proxy');
-    } finally {
-      await t.close();
-      await proxy.close();
-    }
-  });
-});
+describe(
+  'Redis away for 10 s under load',
+  { skip: !(REDIS_URL && DATABASE_URL) && 'REDIS_URL (and DATABASE_URL) unset: the Redis outage test runs in distributed mode' },
+  () => {
+    test('changes refused with 503 while it is away, back by itself, the Gateway session kept', { timeout: 60_000 }, async (tc) => {
+      const target = new URL(REDIS_URL!);
+      const proxy = await TcpProxy.start(target.hostname, Number(target.port || 6379));
+      const t = await startTestServer({ redisUrl: proxy.rewrite(REDIS_URL!) });
+      try {
+        assert.ok(t.server.ctx.config.redisUrl?.includes(String(proxy.port)));
+        await outage(t, { cut: () => proxy.cut(), restore: () => proxy.restore(), away: 'redis', expect: 503, diagnostic: (m) => tc.diagnostic(m) });
+        assert.ok(proxy.connections > 3, 'the Redis connections were made again through the proxy');
+      } finally {
+        await t.close();
+        await proxy.close();
+      }
+    });
+  },
+);
 
 describe('a full disk on SQLite', { skip: !!DATABASE_URL && 'DATABASE_URL is set: the full-disk test runs on SQLite' }, () => {
   test('507 while the disk is full, back by itself once there is room, nothing acknowledged lost', { timeout: 60_000 }, async (tc) => {
@@ -194,7 +207,9 @@ describe('a full disk on SQLite', { skip: !!DATABASE_URL && 'DATABASE_URL is set
       await outage(t, {
         cut: () => void raw.pragma(`max_page_count = ${Number(raw.pragma('page_count', { simple: true }))}`),
         restore: () => void raw.pragma(`max_page_count = ${limit}`),
-        away: null, expect: 507, diagnostic: (m) => tc.diagnostic(m),
+        away: null,
+        expect: 507,
+        diagnostic: (m) => tc.diagnostic(m),
       });
     } finally {
       await t.close();
@@ -225,14 +240,20 @@ describe('a full disk on SQLite, a real one (tmpfs)', { skip: !!DATABASE_URL && 
           } catch (err: any) {
             if (err.code !== 'ENOSPC') throw err;
             for (let size = 1 << 19; size >= 512; size >>= 1) {
-              try { fs.writeSync(fd, chunk.subarray(0, size)); } catch { /* the next smaller size */ }
+              try {
+                fs.writeSync(fd, chunk.subarray(0, size));
+              } catch {
+                /* the next smaller size */
+              }
             }
           } finally {
             fs.closeSync(fd);
           }
         },
         restore: () => fs.rmSync(filler),
-        away: null, expect: 507, diagnostic: (m) => tc.diagnostic(m),
+        away: null,
+        expect: 507,
+        diagnostic: (m) => tc.diagnostic(m),
       });
     } finally {
       await t.close();
@@ -245,7 +266,15 @@ describe('a full disk on SQLite, a real one (tmpfs)', { skip: !!DATABASE_URL && 
 describe('dependency health', () => {
   test('tells an unreachable dependency from a query that failed, and a timeout from an outage', () => {
     const err = (props: Record<string, unknown>) => Object.assign(new Error(String(props.message ?? 'x')), props);
-    for (const e of [err({ code: 'ECONNREFUSED' }), err({ code: 'ECONNRESET' }), err({ message: 'Connection terminated unexpectedly' }), err({ code: '57P01' }), err({ code: '08006' }), err({ message: "Stream isn't writeable and enableOfflineQueue options is false" }), err({ name: 'MaxRetriesPerRequestError' })]) {
+    for (const e of [
+      err({ code: 'ECONNREFUSED' }),
+      err({ code: 'ECONNRESET' }),
+      err({ message: 'Connection terminated unexpectedly' }),
+      err({ code: '57P01' }),
+      err({ code: '08006' }),
+      err({ message: "Stream isn't writeable and enableOfflineQueue options is false" }),
+      err({ name: 'MaxRetriesPerRequestError' }),
+    ]) {
       assert.ok(isUnavailable(e), `${(e as any).code ?? e.message}`);
       assert.ok(!isTimeout(e));
     }

@@ -71,7 +71,10 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     second.send(6, { token: alice.token, session_id: ready.session_id, seq });
     await second.dispatch('RESUMED', () => true, 15_000);
     const replayed = second.frames.filter((f) => f.op === 0 && f.t === 'MESSAGE_CREATE').map((f) => [f.s, f.d.id, f.d.content]);
-    assert.deepEqual(replayed, missed.map((id, i) => [seq + 1 + i, id, `missed ${i + 1}`]));
+    assert.deepEqual(
+      replayed,
+      missed.map((id, i) => [seq + 1 + i, id, `missed ${i + 1}`]),
+    );
     const resumed = second.frames.find((f) => f.t === 'RESUMED')!;
     assert.equal(resumed.s, seq + 4);
 
@@ -96,7 +99,13 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     again.send(6, { token: a.world.botToken, session_id: ready.session_id, seq });
     await again.dispatch('RESUMED', () => true, 15_000);
     const got = again.frames.filter((f) => f.op === 0);
-    assert.deepEqual(got.map((f) => [f.s, f.t]), [[seq + 1, 'MESSAGE_CREATE'], [seq + 2, 'RESUMED']]);
+    assert.deepEqual(
+      got.map((f) => [f.s, f.t]),
+      [
+        [seq + 1, 'MESSAGE_CREATE'],
+        [seq + 2, 'RESUMED'],
+      ],
+    );
     assert.equal(got[0].d.id, id);
     assert.equal(got[0].d.content, '', 'without MESSAGE_CONTENT the content is blank, as it was live');
   });
@@ -123,7 +132,14 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     await again.wait((f) => f.op === 10);
     again.send(6, { token: bob.token, session_id: ready.session_id, seq });
     await again.dispatch('RESUMED', () => true, 15_000);
-    assert.deepEqual(again.frames.filter((f) => f.op === 0).map((f) => [f.s, f.t, f.d.id ?? null]), [[seq + 1, 'MESSAGE_CREATE', m2], [seq + 2, 'MESSAGE_CREATE', m3], [seq + 3, 'RESUMED', null]]);
+    assert.deepEqual(
+      again.frames.filter((f) => f.op === 0).map((f) => [f.s, f.t, f.d.id ?? null]),
+      [
+        [seq + 1, 'MESSAGE_CREATE', m2],
+        [seq + 2, 'MESSAGE_CREATE', m3],
+        [seq + 3, 'RESUMED', null],
+      ],
+    );
     const all = [...gw.frames.filter((f) => f.op === 0 && (f.s ?? 0) <= seq), ...again.frames];
     dispatches({ frames: all } as RawGateway);
   });
@@ -142,9 +158,18 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     const got = again.frames.filter((f) => f.op === 0);
     // What the first socket got after READY comes again, in the same order, then what it missed.
     const before = gw.frames.filter((f) => f.op === 0 && f.t !== 'READY').map((f) => f.t);
-    assert.deepEqual(got.slice(0, before.length).map((f) => f.t), before);
-    assert.deepEqual(got.slice(-2).map((f) => f.t), ['MESSAGE_CREATE', 'RESUMED']);
-    assert.deepEqual(got.map((f) => f.s), got.map((_, i) => i + 2));
+    assert.deepEqual(
+      got.slice(0, before.length).map((f) => f.t),
+      before,
+    );
+    assert.deepEqual(
+      got.slice(-2).map((f) => f.t),
+      ['MESSAGE_CREATE', 'RESUMED'],
+    );
+    assert.deepEqual(
+      got.map((f) => f.s),
+      got.map((_, i) => i + 2),
+    );
     const rebuilt = got.find((f) => f.d?.id === a.world.guildId)!.d;
     assert.equal(rebuilt.name, live.name);
     assert.deepEqual(rebuilt.channels.map((c: any) => c.id).sort(), live.channels.map((c: any) => c.id).sort());
@@ -164,7 +189,10 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     await again.wait((f) => f.op === 10);
     again.send(6, { token: bob.token, session_id: ready.session_id, seq: lastSeq(gw) });
     await again.dispatch('RESUMED', () => true, 15_000);
-    assert.deepEqual(again.frames.filter((f) => f.t === 'MESSAGE_CREATE').map((f) => [f.s, f.d.id]), [[lastSeq(gw) + 1, id]]);
+    assert.deepEqual(
+      again.frames.filter((f) => f.t === 'MESSAGE_CREATE').map((f) => [f.s, f.d.id]),
+      [[lastSeq(gw) + 1, id]],
+    );
   });
 
   test('in a large guild, the presences a session follows (op 8) are followed again after a resume elsewhere', async () => {
@@ -193,8 +221,15 @@ describe('resuming on another node', { skip: !enabled && 'needs REDIS_URL and DA
     again.send(6, { token: watcher.token, session_id: ready.session_id, seq });
     await again.dispatch('RESUMED', () => true, 15_000);
     const got = again.frames.filter((f) => f.op === 0);
-    assert.deepEqual(got.map((f) => f.s), got.map((_, i) => seq + 1 + i), 'seqs continue where the first node left off');
-    assert.ok(got.some((f) => f.t === 'PRESENCE_UPDATE' && f.d.user.id === watched.id && f.d.status === 'dnd'), 'the followed presence came');
+    assert.deepEqual(
+      got.map((f) => f.s),
+      got.map((_, i) => seq + 1 + i),
+      'seqs continue where the first node left off',
+    );
+    assert.ok(
+      got.some((f) => f.t === 'PRESENCE_UPDATE' && f.d.user.id === watched.id && f.d.status === 'dnd'),
+      'the followed presence came',
+    );
     assert.ok(got.some((f) => f.t === 'MESSAGE_CREATE' && f.d.id === id));
   });
 

@@ -15,7 +15,8 @@ describe('role connections', () => {
   let appId: string;
   let userBearer: string;
   const bot = (path: string, method = 'GET', body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
-  const mine = (method = 'GET', body?: unknown, token = userBearer, app = appId) => t.api(`/users/@me/applications/${app}/role-connection`, { method, token, body });
+  const mine = (method = 'GET', body?: unknown, token = userBearer, app = appId) =>
+    t.api(`/users/@me/applications/${app}/role-connection`, { method, token, body });
   const records = [
     { type: 2, key: 'level', name: 'Level', description: 'Level at least', name_localizations: { fr: 'Niveau', de: null } },
     { type: 6, key: 'since', name: 'Member since', description: 'Days since joining' },
@@ -27,7 +28,9 @@ describe('role connections', () => {
     appId = t.world.applicationId;
     userBearer = `Bearer ${await issueToken(t.server.ctx, t.world.users[1].id, 'bearer', { applicationId: appId, scopes: ['identify', 'role_connections.write'] })}`;
   });
-  after(async () => { await t?.close(); });
+  after(async () => {
+    await t?.close();
+  });
 
   test('metadata records: empty at first, replaced by PUT (bot or owner), localizations cleaned', T, async () => {
     const empty = await bot(`/applications/${appId}/role-connections/metadata`);
@@ -58,7 +61,10 @@ describe('role connections', () => {
       assert.ok(node?._errors?.length, `${JSON.stringify(body).slice(0, 100)} → ${r.text}`);
     };
     const ok = { type: 1, key: 'k', name: 'n', description: 'd' };
-    await bad(Array.from({ length: 6 }, (_, i) => ({ ...ok, key: `k${i}` })), []);
+    await bad(
+      Array.from({ length: 6 }, (_, i) => ({ ...ok, key: `k${i}` })),
+      [],
+    );
     await bad([{ ...ok, key: 'Level' }], [0, 'key']);
     await bad([{ ...ok, key: 'with-dash' }], [0, 'key']);
     await bad([{ ...ok, key: 'k'.repeat(51) }], [0, 'key']);
@@ -78,9 +84,17 @@ describe('role connections', () => {
     const none = await mine();
     assert.equal(none.status, 200, none.text);
     assert.deepEqual(none.body, { platform_username: null, metadata: {} });
-    const put = await mine('PUT', { platform_name: 'Accord Quest', platform_username: 'bob#1', metadata: { level: '12', since: '2024-01-02T03:04:05Z', verified: '1' } });
+    const put = await mine('PUT', {
+      platform_name: 'Accord Quest',
+      platform_username: 'bob#1',
+      metadata: { level: '12', since: '2024-01-02T03:04:05Z', verified: '1' },
+    });
     assert.equal(put.status, 200, put.text);
-    assert.deepEqual(put.body, { platform_name: 'Accord Quest', platform_username: 'bob#1', metadata: { level: '12', since: '2024-01-02T03:04:05Z', verified: '1' } });
+    assert.deepEqual(put.body, {
+      platform_name: 'Accord Quest',
+      platform_username: 'bob#1',
+      metadata: { level: '12', since: '2024-01-02T03:04:05Z', verified: '1' },
+    });
     assert.deepEqual((await mine()).body, put.body);
     // Given fields replace, omitted ones stay.
     const partial = await mine('PUT', { platform_username: 'bob#2' });

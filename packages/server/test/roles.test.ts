@@ -25,11 +25,14 @@ const MESSAGE_CONTENT = 1 << 15;
 
 const getJson = async (url: string) => {
   const res = await fetch(url);
-  return { status: res.status, body: await res.json() as any, type: res.headers.get('content-type') };
+  return { status: res.status, body: (await res.json()) as any, type: res.headers.get('content-type') };
 };
 
 test('roles: each runs its parts; every role but all needs distributed mode', () => {
-  assert.deepEqual(['http', 'gateway', 'voice', 'background'].filter((p) => hasPart('all', p as any)), ['http', 'gateway', 'voice', 'background']);
+  assert.deepEqual(
+    ['http', 'gateway', 'voice', 'background'].filter((p) => hasPart('all', p as any)),
+    ['http', 'gateway', 'voice', 'background'],
+  );
   assert.equal(hasPart('api', 'http'), true);
   assert.equal(hasPart('api', 'gateway'), false);
   assert.equal(hasPart('gateway', 'background'), false);
@@ -80,27 +83,29 @@ async function redisRelay(target: URL) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   let port = 0;
-  const up = () => new Promise<void>((resolve) => {
-    server = net.createServer((c) => {
-      const r = net.connect(Number(target.port || 6379), target.hostname);
-      for (const s of [c, r]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => {});
-      }
-      c.pipe(r).pipe(c);
-      c.on('close', () => r.destroy());
-      r.on('close', () => c.destroy());
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((c) => {
+        const r = net.connect(Number(target.port || 6379), target.hostname);
+        for (const s of [c, r]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => {});
+        }
+        c.pipe(r).pipe(c);
+        c.on('close', () => r.destroy());
+        r.on('close', () => c.destroy());
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
     });
-    server.listen(port, '127.0.0.1', () => {
-      port = (server!.address() as net.AddressInfo).port;
-      resolve();
+  const down = () =>
+    new Promise<void>((resolve) => {
+      server!.close(() => resolve());
+      for (const s of sockets) s.destroy();
     });
-  });
-  const down = () => new Promise<void>((resolve) => {
-    server!.close(() => resolve());
-    for (const s of sockets) s.destroy();
-  });
   await up();
   const url = new URL(target);
   url.hostname = '127.0.0.1';
@@ -148,7 +153,11 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
     open.push(bot);
     const ready = await bot.identify(world.botToken, { intents: GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT });
     assert.equal(ready.user.id, world.botUserId);
-    const posted = await api.api(`/channels/${world.textChannelId}/messages`, { method: 'POST', token: world.users[0].token, body: { content: 'through the api node' } });
+    const posted = await api.api(`/channels/${world.textChannelId}/messages`, {
+      method: 'POST',
+      token: world.users[0].token,
+      body: { content: 'through the api node' },
+    });
     assert.equal(posted.status, 200);
     const got = await bot.dispatch('MESSAGE_CREATE', (d) => d.id === posted.body.id, 15_000);
     assert.equal(got.content, 'through the api node');
@@ -173,7 +182,8 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
   test("a poll posted through the api node is ended by the worker node's clock", async () => {
     const { world } = api;
     const made = await api.api(`/channels/${world.textChannelId}/messages`, {
-      method: 'POST', token: world.users[0].token,
+      method: 'POST',
+      token: world.users[0].token,
       body: { poll: { question: { text: 'Split?' }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } },
     });
     assert.equal(made.status, 200);
@@ -182,10 +192,15 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
     // from the api node's announcement (it was posted after the worker started).
     worker.server.ctx.clock.advance(2 * 3600_000);
     try {
-      const ended = await until(async () => {
-        const m = await api.api(`/channels/${world.textChannelId}/messages/${made.body.id}`, { token: world.users[0].token });
-        return m.body.poll?.results?.is_finalized ? m.body : null;
-      }, 30_000, 'the poll to be finalized', 200);
+      const ended = await until(
+        async () => {
+          const m = await api.api(`/channels/${world.textChannelId}/messages/${made.body.id}`, { token: world.users[0].token });
+          return m.body.poll?.results?.is_finalized ? m.body : null;
+        },
+        30_000,
+        'the poll to be finalized',
+        200,
+      );
       assert.equal(ended.poll.results.is_finalized, true);
     } finally {
       worker.server.ctx.clock.advance(-2 * 3600_000);
@@ -193,7 +208,12 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
   });
 
   test('every role answers /healthz and /readyz with its role', async () => {
-    for (const [t, role] of [[api, 'api'], [gateway, 'gateway'], [voice, 'voice'], [worker, 'worker']] as const) {
+    for (const [t, role] of [
+      [api, 'api'],
+      [gateway, 'gateway'],
+      [voice, 'voice'],
+      [worker, 'worker'],
+    ] as const) {
       const health = await getJson(`${t.server.url}/healthz`);
       assert.deepEqual([health.status, health.body], [200, { status: 'ok', role }]);
       const ready = await getJson(`${t.server.url}/readyz`);
@@ -208,10 +228,15 @@ describe('a split deployment: api, gateway, voice and worker nodes', { skip: !di
     try {
       assert.equal((await getJson(`${node.server.url}/readyz`)).status, 200);
       await relay.down();
-      const down = await until(async () => {
-        const r = await getJson(`${node.server.url}/readyz`);
-        return r.status === 503 ? r : null;
-      }, 30_000, '/readyz to say 503', 200);
+      const down = await until(
+        async () => {
+          const r = await getJson(`${node.server.url}/readyz`);
+          return r.status === 503 ? r : null;
+        },
+        30_000,
+        '/readyz to say 503',
+        200,
+      );
       assert.equal(down.body.status, 'unavailable');
       assert.equal(down.body.role, 'worker');
       assert.equal(down.body.checks.store, 'ok');

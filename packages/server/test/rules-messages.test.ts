@@ -29,7 +29,11 @@ const show = (r: { body: unknown; text?: string }) => JSON.stringify(r.body);
 const seen = (name: string) => events.filter((e) => e.t === name);
 
 async function moveClock(body: { advance_ms?: number; set?: string }) {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify(body),
+  });
   assert.equal(r.status, 200);
 }
 
@@ -76,7 +80,11 @@ test('forwards: error 160014 when the content is unreadable', async () => {
   const dst = t.world.textChannelId;
   const original = await send(src, { content: 'secret' }, asAlice());
   // bob cannot read the source channel's history.
-  const deny = await t.api(`/channels/${src}/permissions/${bob().id}`, { method: 'PUT', ...asAlice(), body: { type: 1, deny: String(P.READ_MESSAGE_HISTORY) } });
+  const deny = await t.api(`/channels/${src}/permissions/${bob().id}`, {
+    method: 'PUT',
+    ...asAlice(),
+    body: { type: 1, deny: String(P.READ_MESSAGE_HISTORY) },
+  });
   assert.equal(deny.status, 204);
   const r = await send(dst, { message_reference: { type: 1, message_id: original.body.id, channel_id: src } }, asBob());
   expectError(r, 403, 160014);
@@ -123,7 +131,11 @@ test('an embed with more than 25 fields is an error, not a silent truncation', a
   const r = await send(ch, { embeds: [{ title: 't', fields: Array.from({ length: 26 }, (_, i) => field(i)) }] });
   expectError(r, 400, 50035);
   assert.equal(r.body.errors.embeds['0'].fields._errors[0].code, 'BASE_TYPE_MAX_LENGTH');
-  const edit = await t.api(`/channels/${ch}/messages/${ok.body.id}`, { method: 'PATCH', ...asBot(), body: { embeds: [{ fields: Array.from({ length: 26 }, (_, i) => field(i)) }] } });
+  const edit = await t.api(`/channels/${ch}/messages/${ok.body.id}`, {
+    method: 'PATCH',
+    ...asBot(),
+    body: { embeds: [{ fields: Array.from({ length: 26 }, (_, i) => field(i)) }] },
+  });
   expectError(edit, 400, 50035);
 });
 
@@ -139,7 +151,14 @@ test('attachments: is_spoiler and description are editable on existing attachmen
   assert.equal(a.flags & 8, 0);
   assert.equal(b.flags & 8, 8, 'the SPOILER_ prefix marks a spoiler');
   const edit = await t.api(`/channels/${ch}/messages/${made.body.id}`, {
-    method: 'PATCH', ...asBot(), body: { attachments: [{ id: a.id, description: 'now hidden', is_spoiler: true }, { id: b.id, is_spoiler: false }] },
+    method: 'PATCH',
+    ...asBot(),
+    body: {
+      attachments: [
+        { id: a.id, description: 'now hidden', is_spoiler: true },
+        { id: b.id, is_spoiler: false },
+      ],
+    },
   });
   assert.equal(edit.status, 200, show(edit));
   const [a2, b2] = edit.body.attachments;
@@ -157,10 +176,20 @@ test('polls: create with a message, vote (people only), MESSAGE_POLL_VOTE_ADD/RE
   const gw = await RawGateway.connect(t.server.url);
   await gw.identify(t.world.botToken, { intents: (1 << 0) | (1 << 24) });
   await gw.dispatch('GUILD_CREATE');
-  const made = await send(ch, { poll: { question: { text: 'Tea or coffee?' }, answers: [{ poll_media: { text: 'Tea' } }, { poll_media: { text: 'Coffee', emoji: { name: '☕' } } }], duration: 2, allow_multiselect: false } });
+  const made = await send(ch, {
+    poll: {
+      question: { text: 'Tea or coffee?' },
+      answers: [{ poll_media: { text: 'Tea' } }, { poll_media: { text: 'Coffee', emoji: { name: '☕' } } }],
+      duration: 2,
+      allow_multiselect: false,
+    },
+  });
   assert.equal(made.status, 200, show(made));
   const poll = made.body.poll;
-  assert.deepEqual(poll.answers.map((a: any) => a.answer_id), [1, 2]);
+  assert.deepEqual(
+    poll.answers.map((a: any) => a.answer_id),
+    [1, 2],
+  );
   assert.deepEqual(poll.results, { is_finalized: false, answer_counts: [] });
   const base = `/channels/${ch}/polls/${made.body.id}`;
 
@@ -197,10 +226,21 @@ test('polls: create with a message, vote (people only), MESSAGE_POLL_VOTE_ADD/RE
   assert.ok(Date.parse(ended.body.poll.expiry) <= t.server.ctx.clock.now());
   expectError(await t.api(`${base}/answers/@me`, { method: 'PUT', ...asBob(), body: { answer_ids: ['1'] } }), 400, 520001);
   expectError(await t.api(`${base}/expire`, { method: 'POST', ...asBot() }), 400, 520001);
-  const result = await until(() => seen('MESSAGE_CREATE').find((e) => e.d.type === 46 && e.d.message_reference?.message_id === made.body.id), 5000, 'POLL_RESULT');
+  const result = await until(
+    () => seen('MESSAGE_CREATE').find((e) => e.d.type === 46 && e.d.message_reference?.message_id === made.body.id),
+    5000,
+    'POLL_RESULT',
+  );
   const fields = Object.fromEntries(result.d.embeds[0].fields.map((f: any) => [f.name, f.value]));
   assert.equal(result.d.embeds[0].type, 'poll_result');
-  assert.deepEqual(fields, { poll_question_text: 'Tea or coffee?', victor_answer_votes: '2', total_votes: '2', victor_answer_id: '2', victor_answer_text: 'Coffee', victor_answer_emoji_name: '☕' });
+  assert.deepEqual(fields, {
+    poll_question_text: 'Tea or coffee?',
+    victor_answer_votes: '2',
+    total_votes: '2',
+    victor_answer_id: '2',
+    victor_answer_text: 'Coffee',
+    victor_answer_emoji_name: '☕',
+  });
 });
 
 test('polls: a poll ends once however many processes run its clock (the end is a compare-and-set in the store)', async () => {
@@ -221,7 +261,8 @@ test('polls: a poll ends once however many processes run its clock (the end is a
 
 test('polls: results are finalized at expiry by the server clock', async () => {
   const ch = t.world.textChannelId;
-  const poll = (text: string) => send(ch, { poll: { question: { text }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } });
+  const poll = (text: string) =>
+    send(ch, { poll: { question: { text }, answers: [{ poll_media: { text: 'A' } }, { poll_media: { text: 'B' } }], duration: 1 } });
   // A sentinel poll 30 minutes older: the clock move that ends it but not the other one is the barrier below.
   const sentinel = await poll('Sentinel');
   await moveClock({ advance_ms: 30 * 60_000 });
@@ -273,7 +314,10 @@ test('crossposting: announcement channels only; once per message (40033); follow
   assert.equal(copy.content, 'Release 1.0');
   assert.equal(copy.webhook_id, f.body.webhook_id);
   assert.equal(copy.flags & 2, 2, 'IS_CROSSPOST');
-  assert.deepEqual({ channel_id: copy.message_reference.channel_id, message_id: copy.message_reference.message_id, guild_id: copy.message_reference.guild_id }, { channel_id: ann, message_id: m.body.id, guild_id: g() });
+  assert.deepEqual(
+    { channel_id: copy.message_reference.channel_id, message_id: copy.message_reference.message_id, guild_id: copy.message_reference.guild_id },
+    { channel_id: ann, message_id: m.body.id, guild_id: g() },
+  );
   const plain = await send(t.world.textChannelId, { content: 'not news' });
   expectError(await t.api(`/channels/${t.world.textChannelId}/messages/${plain.body.id}/crosspost`, { method: 'POST', ...asBot() }), 400, 50024);
 });
@@ -311,5 +355,8 @@ test('permission fields: string forms permissions_new, allow_new and deny_new', 
   await t.api(`/channels/${ch}/permissions/${bob().id}`, { method: 'PUT', ...asAlice(), body: { type: 1, allow: big, deny: String(P.SEND_MESSAGES) } });
   const got = await t.api(`/channels/${ch}`, asBot());
   const ow = got.body.permission_overwrites.find((o: any) => o.id === bob().id);
-  assert.deepEqual({ allow: ow.allow, deny: ow.deny, allow_new: ow.allow_new, deny_new: ow.deny_new }, { allow: big, deny: String(P.SEND_MESSAGES), allow_new: big, deny_new: String(P.SEND_MESSAGES) });
+  assert.deepEqual(
+    { allow: ow.allow, deny: ow.deny, allow_new: ow.allow_new, deny_new: ow.deny_new },
+    { allow: big, deny: String(P.SEND_MESSAGES), allow_new: big, deny_new: String(P.SEND_MESSAGES) },
+  );
 });

@@ -28,7 +28,8 @@ const gateways: RawGateway[] = [];
 /** A channel the bot cannot view (a member overwrite denies it VIEW_CHANNEL). */
 async function hiddenChannel(name: string, extra: Record<string, unknown> = {}, overwrites: unknown[] = []): Promise<any> {
   const r = await t.api(`/guilds/${g()}/channels`, {
-    method: 'POST', ...asAlice(),
+    method: 'POST',
+    ...asAlice(),
     body: { name, topic: 'secret plans', ...extra, permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: VIEW }, ...overwrites] },
   });
   assert.equal(r.status, 201, show(r));
@@ -46,7 +47,10 @@ async function botGateway(capabilities?: number, token = t.world.botToken): Prom
 function assertObfuscated(c: any, guildId: string) {
   assert.equal(c.name, '___hidden___');
   assert.equal(c.flags & OBFUSCATED, OBFUSCATED, 'CHANNEL_OBFUSCATED');
-  assert.deepEqual(c.permission_overwrites.map((o: any) => ({ id: o.id, type: o.type, allow: o.allow, deny: o.deny })), [{ id: guildId, type: 0, allow: '0', deny: VIEW }]);
+  assert.deepEqual(
+    c.permission_overwrites.map((o: any) => ({ id: o.id, type: o.type, allow: o.allow, deny: o.deny })),
+    [{ id: guildId, type: 0, allow: '0', deny: VIEW }],
+  );
   if ('topic' in c) assert.equal(c.topic, null);
   assert.equal(c.last_message_id ?? null, null);
 }
@@ -92,8 +96,16 @@ test('channel obfuscation: bots lacking VIEW_CHANNEL see name "___hidden___", fl
 });
 
 test('channel obfuscation: GET /guilds/{id}/channels omits channels the bot cannot view from 2026-11-16 (server clock), both sides', async () => {
-  const cat = await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asAlice(), body: { name: 'locked-cat', type: 4, permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: VIEW }] } });
-  const open = await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asAlice(), body: { name: 'open-child', parent_id: cat.body.id, permission_overwrites: [] } });
+  const cat = await t.api(`/guilds/${g()}/channels`, {
+    method: 'POST',
+    ...asAlice(),
+    body: { name: 'locked-cat', type: 4, permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: VIEW }] },
+  });
+  const open = await t.api(`/guilds/${g()}/channels`, {
+    method: 'POST',
+    ...asAlice(),
+    body: { name: 'open-child', parent_id: cat.body.id, permission_overwrites: [] },
+  });
   const secret = await hiddenChannel('omitted-later');
   const ids = async () => new Set((await t.api(`/guilds/${g()}/channels`, asBot())).body.map((c: any) => c.id));
 
@@ -143,25 +155,52 @@ test('channel obfuscation: opt-in through Identify capability 1<<15 or the app t
   gateways.push(human);
   await human.identify(bob().token, { capabilities: CAPABILITY });
   const hg = await human.dispatch('GUILD_CREATE', (d) => d.id === g());
-  assert.equal(hg.channels.find((c: any) => c.id === secret.id), undefined);
+  assert.equal(
+    hg.channels.find((c: any) => c.id === secret.id),
+    undefined,
+  );
   human.close();
 });
 
 test('channel obfuscation: CHANNEL_UPDATE with full data when access is gained (overwrite change, role change), also for the parent category', async () => {
   await setClock(t, BEFORE);
-  const cat = await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asAlice(), body: { name: 'vault', type: 4, permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: VIEW }] } });
+  const cat = await t.api(`/guilds/${g()}/channels`, {
+    method: 'POST',
+    ...asAlice(),
+    body: { name: 'vault', type: 4, permission_overwrites: [{ id: t.world.botUserId, type: 1, deny: VIEW }] },
+  });
   const child = await hiddenChannel('vault-room', { parent_id: cat.body.id });
   const role = (await t.api(`/guilds/${g()}/roles`, { method: 'POST', ...asAlice(), body: { name: 'insider', permissions: '0' } })).body;
   const byRole = await t.api(`/guilds/${g()}/channels`, {
-    method: 'POST', ...asAlice(), body: { name: 'insiders', permission_overwrites: [{ id: g(), type: 0, deny: VIEW }, { id: role.id, type: 0, allow: VIEW }] },
+    method: 'POST',
+    ...asAlice(),
+    body: {
+      name: 'insiders',
+      permission_overwrites: [
+        { id: g(), type: 0, deny: VIEW },
+        { id: role.id, type: 0, allow: VIEW },
+      ],
+    },
   });
   const { gw, guild } = await botGateway(CAPABILITY);
-  assertObfuscated(guild.channels.find((c: any) => c.id === cat.body.id), g());
-  assertObfuscated(guild.channels.find((c: any) => c.id === child.id), g());
-  assertObfuscated(guild.channels.find((c: any) => c.id === byRole.body.id), g());
+  assertObfuscated(
+    guild.channels.find((c: any) => c.id === cat.body.id),
+    g(),
+  );
+  assertObfuscated(
+    guild.channels.find((c: any) => c.id === child.id),
+    g(),
+  );
+  assertObfuscated(
+    guild.channels.find((c: any) => c.id === byRole.body.id),
+    g(),
+  );
 
   // Overwrite change: the channel's own CHANNEL_UPDATE carries full data, and the parent category follows.
-  assert.equal((await t.api(`/channels/${child.id}/permissions/${t.world.botUserId}`, { method: 'PUT', ...asAlice(), body: { type: 1, allow: VIEW } })).status, 204);
+  assert.equal(
+    (await t.api(`/channels/${child.id}/permissions/${t.world.botUserId}`, { method: 'PUT', ...asAlice(), body: { type: 1, allow: VIEW } })).status,
+    204,
+  );
   const full = await gw.dispatch('CHANNEL_UPDATE', (d) => d.id === child.id);
   assert.equal(full.name, 'vault-room');
   assert.equal(full.topic, 'secret plans');
@@ -190,16 +229,24 @@ test('channel obfuscation: interaction payloads are never obfuscated', async () 
   await setClock(t, CUTOVER);
   const secret = await hiddenChannel('cmd-room');
   const put = await t.api(`/applications/${t.world.applicationId}/commands`, {
-    method: 'PUT', ...asBot(), body: [{ name: 'where', description: 'a channel', options: [{ type: 7, name: 'ch', description: 'c' }] }],
+    method: 'PUT',
+    ...asBot(),
+    body: [{ name: 'where', description: 'a channel', options: [{ type: 7, name: 'ch', description: 'c' }] }],
   });
   assert.equal(put.status, 200, show(put));
   const cmd = put.body[0];
   const { gw } = await botGateway(CAPABILITY);
   const from = events.length;
   const r = await t.api('/interactions', {
-    method: 'POST', ...asAlice(),
+    method: 'POST',
+    ...asAlice(),
     body: {
-      type: 2, application_id: t.world.applicationId, guild_id: g(), channel_id: secret.id, session_id: 's', nonce: '77',
+      type: 2,
+      application_id: t.world.applicationId,
+      guild_id: g(),
+      channel_id: secret.id,
+      session_id: 's',
+      nonce: '77',
       data: { id: cmd.id, name: 'where', type: 1, version: cmd.version, options: [{ type: 7, name: 'ch', value: secret.id }] },
     },
   });

@@ -26,11 +26,18 @@ async function now(): Promise<number> {
 const external = async (extra: Record<string, unknown> = {}) => {
   const n = await now();
   return {
-    name: 'Launch party', description: 'Come along', privacy_level: 2, entity_type: 3, entity_metadata: { location: 'The park' },
-    scheduled_start_time: at(n + HOUR), scheduled_end_time: at(n + 2 * HOUR), ...extra,
+    name: 'Launch party',
+    description: 'Come along',
+    privacy_level: 2,
+    entity_type: 3,
+    entity_metadata: { location: 'The park' },
+    scheduled_start_time: at(n + HOUR),
+    scheduled_end_time: at(n + 2 * HOUR),
+    ...extra,
   };
 };
-const create = async (body: unknown, who: { token: string; bot?: boolean } = bot()) => t.api(`/guilds/${g()}/scheduled-events`, { method: 'POST', ...who, body });
+const create = async (body: unknown, who: { token: string; bot?: boolean } = bot()) =>
+  t.api(`/guilds/${g()}/scheduled-events`, { method: 'POST', ...who, body });
 
 before(async () => {
   t = await startTestServer({ overrides: { dev: true } });
@@ -73,7 +80,11 @@ test('external events: create, get, list, edit, delete, with their gateway event
   const list = await t.api(`/guilds/${g()}/scheduled-events`, bot());
   assert.ok(list.body.some((x: any) => x.id === e.id && x.user_count === undefined));
 
-  const patched = await t.api(`/guilds/${g()}/scheduled-events/${e.id}`, { method: 'PATCH', ...bot(), body: { name: 'Launch', description: null, entity_metadata: { location: 'The beach' } } });
+  const patched = await t.api(`/guilds/${g()}/scheduled-events/${e.id}`, {
+    method: 'PATCH',
+    ...bot(),
+    body: { name: 'Launch', description: null, entity_metadata: { location: 'The beach' } },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.name, 'Launch');
   assert.equal(patched.body.description, null);
@@ -105,7 +116,13 @@ test('field requirements by entity type and time checks', async () => {
   await bad(await external({ privacy_level: 1 }), 'privacy_level');
   await bad(await external({ name: '' }), 'name');
 
-  const voice = await create({ ...(await external()), entity_type: 2, channel_id: t.world.voiceChannelId, entity_metadata: { location: 'ignored' }, scheduled_end_time: null });
+  const voice = await create({
+    ...(await external()),
+    entity_type: 2,
+    channel_id: t.world.voiceChannelId,
+    entity_metadata: { location: 'ignored' },
+    scheduled_end_time: null,
+  });
   assert.equal(voice.status, 200, voice.text);
   assert.equal(voice.body.channel_id, t.world.voiceChannelId);
   assert.equal(voice.body.entity_metadata, null);
@@ -130,10 +147,18 @@ test('status transitions: SCHEDULED -> ACTIVE -> COMPLETED; finished events refu
   assert.equal((await t.api(`/guilds/${g()}/scheduled-events/${c.id}`, { method: 'PATCH', ...bot(), body: { status: 4 } })).body.status, 4);
   // An external event can move into a voice channel and back.
   const x = (await create(await external())).body;
-  const moved = await t.api(`/guilds/${g()}/scheduled-events/${x.id}`, { method: 'PATCH', ...bot(), body: { entity_type: 2, channel_id: t.world.voiceChannelId } });
+  const moved = await t.api(`/guilds/${g()}/scheduled-events/${x.id}`, {
+    method: 'PATCH',
+    ...bot(),
+    body: { entity_type: 2, channel_id: t.world.voiceChannelId },
+  });
   assert.equal(moved.status, 200, moved.text);
   assert.equal(moved.body.entity_metadata, null);
-  const back = await t.api(`/guilds/${g()}/scheduled-events/${x.id}`, { method: 'PATCH', ...bot(), body: { entity_type: 3, channel_id: null, entity_metadata: { location: 'Online' } } });
+  const back = await t.api(`/guilds/${g()}/scheduled-events/${x.id}`, {
+    method: 'PATCH',
+    ...bot(),
+    body: { entity_type: 3, channel_id: null, entity_metadata: { location: 'Online' } },
+  });
   assert.equal(back.status, 200, back.text);
   assert.equal(back.body.channel_id, null);
   const noNull = await t.api(`/guilds/${g()}/scheduled-events/${x.id}`, { method: 'PATCH', ...bot(), body: { entity_type: 2 } });
@@ -144,7 +169,9 @@ test('status transitions: SCHEDULED -> ACTIVE -> COMPLETED; finished events refu
 test('status automation on the server clock: external events start and end on time, unstarted events are cancelled', async () => {
   const n = await now();
   const ext = (await create({ ...(await external()), scheduled_start_time: at(n + HOUR), scheduled_end_time: at(n + 2 * HOUR) })).body;
-  const voice = (await create({ ...(await external()), entity_type: 2, channel_id: t.world.voiceChannelId, scheduled_start_time: at(n + HOUR), scheduled_end_time: null })).body;
+  const voice = (
+    await create({ ...(await external()), entity_type: 2, channel_id: t.world.voiceChannelId, scheduled_start_time: at(n + HOUR), scheduled_end_time: null })
+  ).body;
   try {
     await setClock(t, at(n + HOUR + 60_000));
     assert.equal((await t.api(`/guilds/${g()}/scheduled-events/${ext.id}`, bot())).body.status, 2);
@@ -171,12 +198,21 @@ test('interested users: RSVP, ascending list with before/after and with_member, 
   const ids = [t.world.users[0].id, t.world.users[1].id].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
   const users = await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?with_member=true`, bot());
   assert.equal(users.status, 200);
-  assert.deepEqual(users.body.map((u: any) => u.user.id), ids);
+  assert.deepEqual(
+    users.body.map((u: any) => u.user.id),
+    ids,
+  );
   assert.equal(users.body[0].guild_scheduled_event_id, e.id);
   assert.ok(users.body[0].member.joined_at);
   assert.equal(users.body[0].member.user.id, users.body[0].user_id);
-  assert.deepEqual((await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?after=${ids[0]}`, bot())).body.map((u: any) => u.user.id), [ids[1]]);
-  assert.deepEqual((await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?before=${ids[1]}&after=${ids[1]}`, bot())).body.map((u: any) => u.user.id), [ids[0]]);
+  assert.deepEqual(
+    (await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?after=${ids[0]}`, bot())).body.map((u: any) => u.user.id),
+    [ids[1]],
+  );
+  assert.deepEqual(
+    (await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?before=${ids[1]}&after=${ids[1]}`, bot())).body.map((u: any) => u.user.id),
+    [ids[0]],
+  );
   assert.equal((await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?limit=1`, bot())).body.length, 1);
   assert.equal((await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users?limit=101`, bot())).body.code, 50035);
   const counts = await t.api(`/guilds/${g()}/scheduled-events/${e.id}/users/counts`, bot());
@@ -190,11 +226,29 @@ test('interested users: RSVP, ascending list with before/after and with_member, 
 test('recurring events and their exceptions', async () => {
   const n = await now();
   const start = at(n + 24 * HOUR);
-  const badRule = await create(await external({ scheduled_start_time: start, scheduled_end_time: at(n + 25 * HOUR), recurrence_rule: { start, frequency: 2, interval: 1, by_weekday: [0, 1], count: 3 } }));
+  const badRule = await create(
+    await external({
+      scheduled_start_time: start,
+      scheduled_end_time: at(n + 25 * HOUR),
+      recurrence_rule: { start, frequency: 2, interval: 1, by_weekday: [0, 1], count: 3 },
+    }),
+  );
   assert.equal(badRule.body.code, 50035);
-  const weekdays = await create(await external({ scheduled_start_time: start, scheduled_end_time: at(n + 25 * HOUR), recurrence_rule: { start, frequency: 2, interval: 1, by_weekday: [0, 1] } }));
+  const weekdays = await create(
+    await external({
+      scheduled_start_time: start,
+      scheduled_end_time: at(n + 25 * HOUR),
+      recurrence_rule: { start, frequency: 2, interval: 1, by_weekday: [0, 1] },
+    }),
+  );
   assert.equal(weekdays.body.code, 50035, 'weekly rules name one day');
-  const c = await create(await external({ scheduled_start_time: start, scheduled_end_time: at(n + 25 * HOUR), recurrence_rule: { start, frequency: 2, interval: 2, by_weekday: [3] } }));
+  const c = await create(
+    await external({
+      scheduled_start_time: start,
+      scheduled_end_time: at(n + 25 * HOUR),
+      recurrence_rule: { start, frequency: 2, interval: 2, by_weekday: [3] },
+    }),
+  );
   assert.equal(c.status, 200, c.text);
   assert.equal(c.body.recurrence_rule.frequency, 2);
   assert.equal(c.body.recurrence_rule.interval, 2);
@@ -210,7 +264,11 @@ test('recurring events and their exceptions', async () => {
   assert.equal(x.body.is_canceled, true);
   const xid = x.body.event_exception_id;
   assert.equal((await t.api(base, bot())).body.guild_scheduled_event_exceptions.length, 1);
-  const px = await t.api(`${base}/exceptions/${xid}`, { method: 'PATCH', ...bot(), body: { is_canceled: false, scheduled_start_time: at(n + 15 * 24 * HOUR) } });
+  const px = await t.api(`${base}/exceptions/${xid}`, {
+    method: 'PATCH',
+    ...bot(),
+    body: { is_canceled: false, scheduled_start_time: at(n + 15 * 24 * HOUR) },
+  });
   assert.equal(px.status, 200, px.text);
   assert.equal(px.body.is_canceled, false);
   assert.equal((await t.api(`${base}/${xid}/users`, bot())).status, 200);
@@ -220,11 +278,20 @@ test('recurring events and their exceptions', async () => {
   assert.equal((await t.api(`${base}/exceptions/${xid}`, { method: 'DELETE', ...bot() })).status, 204);
   assert.equal((await t.api(`${base}/exceptions/${xid}`, { method: 'DELETE', ...bot() })).status, 404);
   const flat = (await create(await external())).body;
-  assert.equal((await t.api(`/guilds/${g()}/scheduled-events/${flat.id}/exceptions`, { method: 'POST', ...bot(), body: { original_scheduled_start_time: second, is_canceled: true } })).body.code, 50035);
+  assert.equal(
+    (
+      await t.api(`/guilds/${g()}/scheduled-events/${flat.id}/exceptions`, {
+        method: 'POST',
+        ...bot(),
+        body: { original_scheduled_start_time: second, is_canceled: true },
+      })
+    ).body.code,
+    50035,
+  );
   for (const id of [e.id, flat.id]) await t.api(`/guilds/${g()}/scheduled-events/${id}`, { method: 'DELETE', ...bot() });
 });
 
-test('permissions: CREATE_EVENTS to create, MANAGE_EVENTS for others\' events, channel permissions by entity type', async () => {
+test("permissions: CREATE_EVENTS to create, MANAGE_EVENTS for others' events, channel permissions by entity type", async () => {
   // Bob has CREATE_EVENTS, VIEW_CHANNEL and CONNECT from @everyone.
   const mine = await create(await external(), bob());
   assert.equal(mine.status, 200, mine.text);
@@ -235,12 +302,20 @@ test('permissions: CREATE_EVENTS to create, MANAGE_EVENTS for others\' events, c
   // A stage event needs MANAGE_CHANNELS, MUTE_MEMBERS and MOVE_MEMBERS in the channel.
   assert.equal((await create({ ...(await external()), entity_type: 1, channel_id: stageId }, bob())).body.code, 50013);
   // Voice events in a channel bob cannot connect to.
-  const deny = await t.api(`/channels/${t.world.voiceChannelId}/permissions/${t.world.users[1].id}`, { method: 'PUT', ...alice(), body: { type: 1, deny: P.CONNECT.toString() } });
+  const deny = await t.api(`/channels/${t.world.voiceChannelId}/permissions/${t.world.users[1].id}`, {
+    method: 'PUT',
+    ...alice(),
+    body: { type: 1, deny: P.CONNECT.toString() },
+  });
   assert.equal(deny.status, 204, deny.text);
   assert.equal((await create({ ...(await external()), entity_type: 2, channel_id: t.world.voiceChannelId }, bob())).body.code, 50013);
   // Events in a channel bob cannot see are not shown to him.
   const hidden = (await create({ ...(await external()), entity_type: 2, channel_id: t.world.voiceChannelId })).body;
-  await t.api(`/channels/${t.world.voiceChannelId}/permissions/${t.world.users[1].id}`, { method: 'PUT', ...alice(), body: { type: 1, deny: (P.CONNECT | P.VIEW_CHANNEL).toString() } });
+  await t.api(`/channels/${t.world.voiceChannelId}/permissions/${t.world.users[1].id}`, {
+    method: 'PUT',
+    ...alice(),
+    body: { type: 1, deny: (P.CONNECT | P.VIEW_CHANNEL).toString() },
+  });
   assert.equal((await t.api(`/guilds/${g()}/scheduled-events/${hidden.id}`, bob())).body.code, 10070);
   assert.ok(!(await t.api(`/guilds/${g()}/scheduled-events`, bob())).body.some((x: any) => x.id === hidden.id));
   await t.api(`/channels/${t.world.voiceChannelId}/permissions/${t.world.users[1].id}`, { method: 'DELETE', ...alice() });
@@ -278,17 +353,46 @@ test('CREATE_EVENTS: MANAGE_EVENTS alone creates events before 2026-02-23, not a
 
 test('at most 100 SCHEDULED or ACTIVE events (30038)', async () => {
   const db = t.server.ctx.repos.store.db;
-  const open = Number((await db.selectFrom('scheduled_events').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', g()).where('status', 'in', [1, 2]).executeTakeFirstOrThrow()).n);
+  const open = Number(
+    (
+      await db
+        .selectFrom('scheduled_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('guild_id', '=', g())
+        .where('status', 'in', [1, 2])
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const rows = Array.from({ length: 100 - open }, (_, i) => ({
-    id: t.server.ctx.ids.next(), guild_id: g(), channel_id: null, creator_id: null, name: `e${i}`, description: null,
-    scheduled_start_time: Date.now() + 10 * HOUR, scheduled_end_time: Date.now() + 11 * HOUR, privacy_level: 2, status: 1, entity_type: 3,
-    entity_id: null, entity_metadata: JSON.stringify({ location: 'x' }), image: null, recurrence_rule: null, created_at: 0,
+    id: t.server.ctx.ids.next(),
+    guild_id: g(),
+    channel_id: null,
+    creator_id: null,
+    name: `e${i}`,
+    description: null,
+    scheduled_start_time: Date.now() + 10 * HOUR,
+    scheduled_end_time: Date.now() + 11 * HOUR,
+    privacy_level: 2,
+    status: 1,
+    entity_type: 3,
+    entity_id: null,
+    entity_metadata: JSON.stringify({ location: 'x' }),
+    image: null,
+    recurrence_rule: null,
+    created_at: 0,
   }));
   await db.insertInto('scheduled_events').values(rows).execute();
   const r = await create(await external());
   assert.equal(r.status, 400);
   assert.equal(r.body.code, 30038);
-  await db.deleteFrom('scheduled_events').where('id', 'in', rows.map((x) => x.id)).execute();
+  await db
+    .deleteFrom('scheduled_events')
+    .where(
+      'id',
+      'in',
+      rows.map((x) => x.id),
+    )
+    .execute();
 });
 
 test('stage instances: moderators open a stage (150006 when live), edit and end it; a linked stage event starts and completes', async () => {
@@ -341,20 +445,53 @@ test('stage instances: moderators open a stage (150006 when live), edit and end 
 
 test('malformed event and stage bodies never give a 5xx', async () => {
   const fc = (await import('fast-check')).default;
-  const garbage = fc.oneof(fc.anything(), fc.constantFrom(null, '', [], {}, -1, 1e300, '99999999999999999999999', 'not a date', { location: 'x' }, { start: 'x', frequency: 9 }));
+  const garbage = fc.oneof(
+    fc.anything(),
+    fc.constantFrom(null, '', [], {}, -1, 1e300, '99999999999999999999999', 'not a date', { location: 'x' }, { start: 'x', frequency: 9 }),
+  );
   const base = await external();
   const cases: [string, string, Record<string, unknown>, string[]][] = [
-    [`/guilds/${g()}/scheduled-events`, 'POST', base, ['name', 'description', 'image', 'scheduled_start_time', 'scheduled_end_time', 'privacy_level', 'entity_type', 'channel_id', 'entity_metadata', 'recurrence_rule']],
-    ['/stage-instances', 'POST', { channel_id: stageId, topic: 't' }, ['channel_id', 'topic', 'privacy_level', 'guild_scheduled_event_id', 'send_start_notification']],
+    [
+      `/guilds/${g()}/scheduled-events`,
+      'POST',
+      base,
+      [
+        'name',
+        'description',
+        'image',
+        'scheduled_start_time',
+        'scheduled_end_time',
+        'privacy_level',
+        'entity_type',
+        'channel_id',
+        'entity_metadata',
+        'recurrence_rule',
+      ],
+    ],
+    [
+      '/stage-instances',
+      'POST',
+      { channel_id: stageId, topic: 't' },
+      ['channel_id', 'topic', 'privacy_level', 'guild_scheduled_event_id', 'send_start_notification'],
+    ],
   ];
   for (const [path, method, b, fields] of cases) {
-    await fc.assert(fc.asyncProperty(fc.subarray(fields, { minLength: 1 }), fc.array(garbage, { minLength: fields.length, maxLength: fields.length }), async (keys, values) => {
-      const body: Record<string, unknown> = { ...b };
-      keys.forEach((k, i) => { body[k] = values[i]; });
-      const r = await t.api(path, { method, ...bot(), body });
-      assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
-      if (r.status === 200 && path === '/stage-instances') await t.api(`/stage-instances/${r.body.channel_id}`, { method: 'DELETE', ...bot() });
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(fields, { minLength: 1 }),
+        fc.array(garbage, { minLength: fields.length, maxLength: fields.length }),
+        async (keys, values) => {
+          const body: Record<string, unknown> = { ...b };
+          keys.forEach((k, i) => {
+            body[k] = values[i];
+          });
+          const r = await t.api(path, { method, ...bot(), body });
+          assert.ok(r.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${r.status} ${r.text}`);
+          if (r.status === 200 && path === '/stage-instances') await t.api(`/stage-instances/${r.body.channel_id}`, { method: 'DELETE', ...bot() });
+        },
+      ),
+      { numRuns: 40 },
+    );
   }
   for (const q of ['limit=abc', 'before=x', 'after=99999999999999999999', 'with_member=maybe']) {
     const r = await t.api(`/guilds/${g()}/scheduled-events/1/users?${q}`, bot());

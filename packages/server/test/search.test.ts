@@ -23,7 +23,11 @@ let other: string;
 let hidden: string;
 
 async function advance(ms: number) {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ advance_ms: ms }) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ advance_ms: ms }),
+  });
   assert.equal(r.status, 200);
 }
 
@@ -44,9 +48,13 @@ before(async () => {
   t = await startTestServer({ overrides: { dev: true, searchIndexDelayMs: 3000 } });
   general = t.world.textChannelId;
   other = (await t.api(`/guilds/${g()}/channels`, { method: 'POST', ...asAlice(), body: { name: 'other' } })).body.id;
-  hidden = (await t.api(`/guilds/${g()}/channels`, {
-    method: 'POST', ...asAlice(), body: { name: 'staff', permission_overwrites: [{ id: bob().id, type: 1, deny: String(P.READ_MESSAGE_HISTORY) }] },
-  })).body.id;
+  hidden = (
+    await t.api(`/guilds/${g()}/channels`, {
+      method: 'POST',
+      ...asAlice(),
+      body: { name: 'staff', permission_overwrites: [{ id: bob().id, type: 1, deny: String(P.READ_MESSAGE_HISTORY) }] },
+    })
+  ).body.id;
   ids.hello = await post(general, { content: 'hello world' });
   ids.helloHello = await post(general, { content: 'hello hello hello there' }, asBob());
   ids.link = await post(general, { content: 'see https://docs.example.com/page' });
@@ -127,14 +135,20 @@ test('search: filters content, author_id, author_type, mentions, has, channel_id
 
 test('search: sort_by timestamp|relevance, sort_order, limit 1-25, offset ≤ 9975', async () => {
   const newest = await found('content=hello', asAlice());
-  assert.deepEqual(newest, [...newest].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1)));
+  assert.deepEqual(
+    newest,
+    [...newest].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1)),
+  );
   const oldest = await found('content=hello&sort_order=asc', asAlice());
   assert.deepEqual(oldest, [...newest].reverse());
   const relevant = await found('content=hello&sort_by=relevance', asAlice());
   assert.equal(relevant[0], ids.helloHello, 'three matches rank first');
   const page = await search('content=hello&limit=2&offset=1', asAlice());
   assert.equal(page.body.total_results, 5);
-  assert.deepEqual(page.body.messages.map((m: any[]) => m[0].id), newest.slice(1, 3));
+  assert.deepEqual(
+    page.body.messages.map((m: any[]) => m[0].id),
+    newest.slice(1, 3),
+  );
   expectError(await search('limit=26'), 400, 50035);
   expectError(await search('limit=0'), 400, 50035);
   expectError(await search('offset=9976'), 400, 50035);

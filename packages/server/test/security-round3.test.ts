@@ -28,7 +28,10 @@ import { getApplication } from '../src/services/identity/applications.js';
 
 const T = { timeout: 60_000 };
 
-interface Seen { method: string; url: string }
+interface Seen {
+  method: string;
+  url: string;
+}
 
 /** A stand-in Activity backend that records every request path it receives. */
 async function startUpstream() {
@@ -39,7 +42,15 @@ async function startUpstream() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return { port, seen, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    port,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** A loopback TCP listener that only counts the connections that reach it. */
@@ -54,7 +65,15 @@ async function startTrap() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return { port, connections: () => connections, close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }) };
+  return {
+    port,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** A raw request to the server's port with any Host header and any request target (no normalisation on the way). */
@@ -63,7 +82,9 @@ function raw(port: number, path: string, opts: { method?: string; headers?: Reco
     const req = http.request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: opts.host, ...opts.headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
+      res.on('data', (c) => {
+        text += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
     });
     req.on('error', reject);
@@ -87,7 +108,8 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     proxyHost = `${appId}.localhost:${t.server.port}`;
     const app = (await t.api(`/applications/${appId}`, { token: owner().token })).body;
     const on = await t.api(`/applications/${appId}`, {
-      token: owner().token, method: 'PATCH',
+      token: owner().token,
+      method: 'PATCH',
       body: { flags: app.flags | (1 << 17), proxy_config: { url_map: [{ prefix: '/api', target: `http://127.0.0.1:${up.port}/public` }] } },
     });
     assert.equal(on.status, 200, on.text);
@@ -103,10 +125,25 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     assert.equal(up.seen.at(-1)!.url, '/public/a/b%20c?x=%2e%2e%2f', 'an ordinary path (and any query) still passes');
     const before = up.seen.length;
     const attacks = [
-      '/api/..%2f..%2fadmin', '/api/..%2F..%2Fadmin', '/api/%2e%2e%2fadmin', '/api/%2E%2E%2Fadmin', '/api/%2e%2e%5cadmin',
-      '/api/..%5c..%5cadmin', '/api/%2e%2e/admin', '/api/.%2e/admin', '/api/x/%2e%2e/%2e%2e/admin', '/api/x%2f..%2f..%2fadmin',
-      '/api/..\\..\\admin', '/api/%252e%252e%252fadmin', '/api/../admin', '/api/./x',
-      '/.proxy/api/..%2f..%2fadmin', '/.proxy/api/%2e%2e%2fadmin', '/.proxy/api/%2e%2e%5cadmin', '/.proxy/..%2fapi', '/.proxy%2fapi/x',
+      '/api/..%2f..%2fadmin',
+      '/api/..%2F..%2Fadmin',
+      '/api/%2e%2e%2fadmin',
+      '/api/%2E%2E%2Fadmin',
+      '/api/%2e%2e%5cadmin',
+      '/api/..%5c..%5cadmin',
+      '/api/%2e%2e/admin',
+      '/api/.%2e/admin',
+      '/api/x/%2e%2e/%2e%2e/admin',
+      '/api/x%2f..%2f..%2fadmin',
+      '/api/..\\..\\admin',
+      '/api/%252e%252e%252fadmin',
+      '/api/../admin',
+      '/api/./x',
+      '/.proxy/api/..%2f..%2fadmin',
+      '/.proxy/api/%2e%2e%2fadmin',
+      '/.proxy/api/%2e%2e%5cadmin',
+      '/.proxy/..%2fapi',
+      '/.proxy%2fapi/x',
       '/%2e%2e/api/x',
     ];
     for (const path of attacks) {
@@ -116,9 +153,16 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
       assert.equal(body.code, 0, path);
       assert.match(body.message, /path/i, path);
     }
-    assert.deepEqual(up.seen.slice(before).map((s) => s.url), [], 'nothing reached the upstream');
+    assert.deepEqual(
+      up.seen.slice(before).map((s) => s.url),
+      [],
+      'nothing reached the upstream',
+    );
     // WebSocket upgrades follow the same rules.
-    const ws = await raw(t.server.port, '/api/..%2f..%2fadmin', { host: proxyHost, headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': crypto.randomBytes(16).toString('base64') } });
+    const ws = await raw(t.server.port, '/api/..%2f..%2fadmin', {
+      host: proxyHost,
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': crypto.randomBytes(16).toString('base64') },
+    });
     assert.equal(ws.status, 400);
     assert.equal(up.seen.length, before);
   });
@@ -127,13 +171,23 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     const trap = await startTrap();
     try {
       const none = new OutgoingClient(new AllowList([]));
-      const targets = [`https://127.0.0.1:${trap.port}/`, `https://[::ffff:7f00:1]:${trap.port}/`, `https://2130706433:${trap.port}/`,
-        `https://[::ffff:127.0.0.1]:${trap.port}/`, `https://localhost:${trap.port}/`, `http://127.0.0.1:${trap.port}/`, `https://0x7f.1:${trap.port}/`];
+      const targets = [
+        `https://127.0.0.1:${trap.port}/`,
+        `https://[::ffff:7f00:1]:${trap.port}/`,
+        `https://2130706433:${trap.port}/`,
+        `https://[::ffff:127.0.0.1]:${trap.port}/`,
+        `https://localhost:${trap.port}/`,
+        `http://127.0.0.1:${trap.port}/`,
+        `https://0x7f.1:${trap.port}/`,
+      ];
       for (const url of targets) {
         // The Activity proxy's client (node's http/https), requests and upgrades.
         await assert.rejects(upstreamRequest(none, new URL(url), 'GET', {}, null), (e: unknown) => e instanceof UpstreamError && e.status === 502, url);
         const client = new net.Socket();
-        const ended = new Promise<void>((r) => { (client as any).end = () => r(); (client as any).write = () => true; });
+        const ended = new Promise<void>((r) => {
+          (client as any).end = () => r();
+          (client as any).write = () => true;
+        });
         upstreamUpgrade(none, new URL(url), {}, client, Buffer.alloc(0));
         await ended;
         // The guarded client (interactions endpoint, event webhooks, OIDC discovery and JWKS).
@@ -148,7 +202,8 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
         const app = (await strict.api(`/applications/${strict.world.applicationId}`, { token: strict.world.users[0].token })).body;
         for (const target of [`127.0.0.1:${trap.port}`, `[::ffff:7f00:1]:${trap.port}`, `2130706433:${trap.port}`, `https://10.0.0.1/x`, `169.254.169.254`]) {
           const res = await strict.api(`/applications/${app.id}`, {
-            token: strict.world.users[0].token, method: 'PATCH',
+            token: strict.world.users[0].token,
+            method: 'PATCH',
             body: { flags: app.flags | (1 << 17), proxy_config: { url_map: [{ prefix: '/api', target }] } },
           });
           expectError(res, 400, 50035);
@@ -156,7 +211,8 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
           assert.match(res.body.errors.proxy_config.url_map['0'].target._errors[0].message, /refused by/, target);
         }
         const fine = await strict.api(`/applications/${app.id}`, {
-          token: strict.world.users[0].token, method: 'PATCH',
+          token: strict.world.users[0].token,
+          method: 'PATCH',
           body: { flags: app.flags | (1 << 17), proxy_config: { url_map: [{ prefix: '/api', target: 'activity.example/x' }] } },
         });
         assert.equal(fine.status, 200, fine.text);
@@ -172,7 +228,14 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
   test('3. the proxy-ticket endpoint accepts only a POST from its own proxy origin: 403 and no cookie otherwise', T, async () => {
     const other = await installBot(t, 'other-activity', 0n);
     const bogusTicket = `${Buffer.from('{}').toString('base64url')}.${'0'.repeat(128)}`;
-    const origins = ['http://evil.example', 'null', `http://${other.appId}.localhost:${t.server.port}`, t.server.url, `https://${proxyHost}`, `http://${proxyHost}.evil.example`];
+    const origins = [
+      'http://evil.example',
+      'null',
+      `http://${other.appId}.localhost:${t.server.port}`,
+      t.server.url,
+      `https://${proxyHost}`,
+      `http://${proxyHost}.evil.example`,
+    ];
     for (const origin of [...origins, undefined]) {
       const res = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: bogusTicket, headers: origin === undefined ? {} : { origin } });
       assert.equal(res.status, 403, `${origin}: ${res.status} ${res.text}`);
@@ -185,12 +248,14 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     const same = await viaProxy('/.well-known/accord/proxy-ticket', { method: 'POST', body: bogusTicket, headers: { origin: `http://${proxyHost}` } });
     assert.equal(same.status, 401, same.text);
     // The bridge page plants a ticket only for a navigation (a frame or a window), never for a fetch from elsewhere.
-    const fetched = await viaProxy(`/.well-known/accord/activity-bridge.html?accord_ticket=${encodeURIComponent(bogusTicket)}`, { headers: { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'cross-site' } });
+    const fetched = await viaProxy(`/.well-known/accord/activity-bridge.html?accord_ticket=${encodeURIComponent(bogusTicket)}`, {
+      headers: { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'cross-site' },
+    });
     assert.equal(fetched.status, 200);
     assert.equal(fetched.headers['set-cookie'], undefined);
   });
 
-  test('4. moderation metadata of a DM message: the same 404 unless it is one of the calling app\'s game DMs', T, async () => {
+  test("4. moderation metadata of a DM message: the same 404 unless it is one of the calling app's game DMs", T, async () => {
     const ctx = t.server.ctx;
     const other = await installBot(t, 'other-moderator', 0n);
     const [alice, bob] = [t.world.users[0], t.world.users[1]];
@@ -206,13 +271,18 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
       const { user } = await register(ctx, { username, globalName: name, email: `${username}@accord.local`, password: `password-${name}` });
       const app = (await getApplication(ctx, appId))!;
       await recordGrant(ctx, app, user, ['openid', 'sdk.social_layer'], 1);
-      const bearer = await issueToken(ctx, user.id, 'bearer', { applicationId: appId, scopes: ['sdk.social_layer', 'dm_channels.messages.write', 'dm_channels.messages.read'], expiresAt: ctx.clock.now() + 86400_000 });
+      const bearer = await issueToken(ctx, user.id, 'bearer', {
+        applicationId: appId,
+        scopes: ['sdk.social_layer', 'dm_channels.messages.write', 'dm_channels.messages.read'],
+        expiresAt: ctx.clock.now() + 86400_000,
+      });
       players.push({ id: user.id, bearer: `Bearer ${bearer}` });
     }
     const game = await t.api(`/users/@me/dms/${players[1].id}/messages`, { token: players[0].bearer, method: 'POST', body: { content: 'gg' } });
     assert.ok(game.status < 300, game.text);
 
-    const put = (token: string, a: string, b: string, id: string) => t.api(`/partner-sdk/dms/${a}/${b}/messages/${id}/moderation-metadata`, { method: 'PUT', token, bot: true, body: { verdict: 'x' } });
+    const put = (token: string, a: string, b: string, id: string) =>
+      t.api(`/partner-sdk/dms/${a}/${b}/messages/${id}/moderation-metadata`, { method: 'PUT', token, bot: true, body: { verdict: 'x' } });
     const refusals = [
       put(other.token, alice.id, bob.id, msg.body.id), // another app, a real message of an ordinary DM
       put(other.token, alice.id, bob.id, '123456789012345678'), // another app, no such message
@@ -230,7 +300,8 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     assert.equal(lobby.status, 201, lobby.text);
     const lm = await t.api(`/lobbies/${lobby.body.id}/messages`, { method: 'POST', token: t.world.botToken, bot: true, body: { content: 'hi' } });
     assert.ok(lm.status < 300, lm.text);
-    const lput = (token: string, l: string, m: string) => t.api(`/lobbies/${l}/messages/${m}/moderation-metadata`, { method: 'PUT', token, bot: true, body: { k: 'v' } });
+    const lput = (token: string, l: string, m: string) =>
+      t.api(`/lobbies/${l}/messages/${m}/moderation-metadata`, { method: 'PUT', token, bot: true, body: { k: 'v' } });
     expectError(await lput(other.token, lobby.body.id, lm.body.id), 404, 10031);
     expectError(await lput(other.token, '123456789012345678', lm.body.id), 404, 10031);
   });
@@ -240,9 +311,17 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     assert.equal((await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner().token, body: { redirect_uris: [REDIRECT] } })).status, 200);
     const secret = (await t.api(`/applications/${appId}/reset`, { method: 'POST', token: owner().token })).body.secret;
     const basic = { authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}` };
-    const form = (fields: Record<string, string>) => t.api('/oauth2/token', { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic } });
+    const form = (fields: Record<string, string>) =>
+      t.api('/oauth2/token', {
+        method: 'POST',
+        body: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic },
+      });
     const codeFor = async () => {
-      const res = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify', redirect_uri: REDIRECT })}`, { method: 'POST', token: owner().token, body: { authorize: true } });
+      const res = await t.api(
+        `/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'identify', redirect_uri: REDIRECT })}`,
+        { method: 'POST', token: owner().token, body: { authorize: true } },
+      );
       assert.equal(res.status, 200, res.text);
       return new URL(res.body.location).searchParams.get('code')!;
     };
@@ -262,12 +341,16 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     assert.equal(again.body.error, 'invalid_grant');
     assert.equal((await me(first.body.access_token)).status, 401, 'the access token issued from the code is revoked');
     assert.equal((await me(refreshed.body.access_token)).status, 401, 'and the one refreshed from it');
-    assert.equal((await form({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).body.error, 'invalid_grant', 'its refresh token too');
+    assert.equal(
+      (await form({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).body.error,
+      'invalid_grant',
+      'its refresh token too',
+    );
     assert.equal((await me(otherSession.body.access_token)).status, 200, 'other sessions stay');
     assert.equal((await form({ grant_type: 'refresh_token', refresh_token: otherSession.body.refresh_token })).status, 200);
   });
 
-  test('6. wrong device-flow user codes are throttled: 429 in the platform\'s format', T, async () => {
+  test("6. wrong device-flow user codes are throttled: 429 in the platform's format", T, async () => {
     const guesser = t.world.users[1];
     const statuses: number[] = [];
     let limited: any = null;
@@ -288,7 +371,7 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     expectError(await t.api('/oauth2/device/finish', { method: 'POST', token: guesser.token, body: { user_code: 'BCDF-GHJK', result: 'granted' } }), 429, 0);
   });
 
-  test('7. another app\'s DELETE /lobbies/{id} is refused as an unknown lobby, and changes nothing', T, async () => {
+  test("7. another app's DELETE /lobbies/{id} is refused as an unknown lobby, and changes nothing", T, async () => {
     const other = await installBot(t, 'other-lobbies', 0n);
     const lobby = await t.api('/lobbies', { method: 'POST', token: t.world.botToken, bot: true, body: {} });
     assert.equal(lobby.status, 201, lobby.text);
@@ -300,7 +383,7 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     expectError(await t.api(`/lobbies/${lobby.body.id}`, { method: 'DELETE', token: t.world.botToken, bot: true }), 404, 10031);
   });
 
-  test('8. the proxy host\'s app id label is canonical: 0<appid> and other spellings are not the proxy', T, async () => {
+  test("8. the proxy host's app id label is canonical: 0<appid> and other spellings are not the proxy", T, async () => {
     const before = up.seen.length;
     assert.equal((await viaProxy('/api/x')).status, 200);
     assert.equal(up.seen.length, before + 1);
@@ -320,7 +403,8 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     const text = await t.api(`/guilds/${g.body.id}/channels`, { method: 'POST', token: stranger.token, body: { name: 't', type: 0 } });
     assert.ok(voice.status < 300 && text.status < 300, voice.text + text.text);
     const lobby = await t.api('/lobbies', { method: 'POST', token: t.world.botToken, bot: true, body: {} });
-    const link = (channel_id: string) => t.api(`/lobbies/${lobby.body.id}/channel-linking`, { method: 'PATCH', token: t.world.botToken, bot: true, body: { channel_id } });
+    const link = (channel_id: string) =>
+      t.api(`/lobbies/${lobby.body.id}/channel-linking`, { method: 'PATCH', token: t.world.botToken, bot: true, body: { channel_id } });
     for (const id of [voice.body.id, text.body.id, '123456789012345678']) expectError(await link(id), 404, 10003);
   });
 
@@ -328,7 +412,8 @@ describe('security, third round (issue 20)', { timeout: 180_000 }, () => {
     const limited = await startTestServer({ rateLimits: 'real' });
     try {
       const ch = limited.world.textChannelId;
-      const post = (id: string) => limited.api(`/channels/${id}/messages`, { method: 'POST', token: limited.world.botToken, bot: true, body: { content: 'x' } });
+      const post = (id: string) =>
+        limited.api(`/channels/${id}/messages`, { method: 'POST', token: limited.world.botToken, bot: true, body: { content: 'x' } });
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await post(ch)).status); // the bucket's 5 per 5 s
       for (const spelling of [`0${ch}`, `00${ch}`]) statuses.push((await post(spelling)).status);

@@ -59,22 +59,37 @@ function fieldCode(res: { status: number; body: any; text: string }, path: (stri
   return node._errors[0].code;
 }
 
-test('redirect_uris: javascript:, data:, vbscript: and file: are refused; http(s) and an app\'s own scheme are kept', async () => {
-  for (const bad of ['javascript:alert(document.domain)//', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', 'file:///etc/passwd']) {
+test("redirect_uris: javascript:, data:, vbscript: and file: are refused; http(s) and an app's own scheme are kept", async () => {
+  for (const bad of [
+    'javascript:alert(document.domain)//',
+    'JaVaScRiPt:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'file:///etc/passwd',
+  ]) {
     const code = fieldCode(await patchApp({ redirect_uris: ['https://ok.example/cb', bad] }), ['redirect_uris', '1']);
     assert.equal(code, 'URL_TYPE_INVALID_SCHEME', bad);
   }
   for (const bad of [' javascript:alert(1)', 'java\tscript:alert(1)', 'https://user:pw@ok.example/cb', 'not a url']) {
     assert.equal(fieldCode(await patchApp({ redirect_uris: [bad] }), ['redirect_uris', '0']), 'URL_TYPE_INVALID_URL', bad);
   }
-  const good = ['https://ok.example/cb', 'http://127.0.0.1/callback', 'mygame:/authorize/callback', `discord-${t.world.applicationId}:/authorize/callback`, 'com.example.game:/authorize/callback'];
+  const good = [
+    'https://ok.example/cb',
+    'http://127.0.0.1/callback',
+    'mygame:/authorize/callback',
+    `discord-${t.world.applicationId}:/authorize/callback`,
+    'com.example.game:/authorize/callback',
+  ];
   const ok = await patchApp({ redirect_uris: good });
   assert.equal(ok.status, 200, ok.text);
   assert.deepEqual(ok.body.redirect_uris, good);
 });
 
 test('role_connections_verification_url, custom_install_url, rpc_origins: http(s) only', async () => {
-  assert.equal(fieldCode(await patchApp({ role_connections_verification_url: 'javascript:alert(1)' }), ['role_connections_verification_url']), 'URL_TYPE_INVALID_SCHEME');
+  assert.equal(
+    fieldCode(await patchApp({ role_connections_verification_url: 'javascript:alert(1)' }), ['role_connections_verification_url']),
+    'URL_TYPE_INVALID_SCHEME',
+  );
   assert.equal(fieldCode(await patchApp({ custom_install_url: 'data:text/html,x' }), ['custom_install_url']), 'URL_TYPE_INVALID_SCHEME');
   assert.equal(fieldCode(await patchApp({ custom_install_url: 'mygame:/install' }), ['custom_install_url']), 'URL_TYPE_INVALID_SCHEME');
   assert.equal(fieldCode(await patchApp({ rpc_origins: ['javascript:x'] }), ['rpc_origins', '0']), 'URL_TYPE_INVALID_SCHEME');
@@ -84,7 +99,11 @@ test('role_connections_verification_url, custom_install_url, rpc_origins: http(s
 
 test('POST /oauth2/authorize never answers a javascript: location, even for a URI saved before the policy', async () => {
   const evil = 'javascript:alert(document.domain)//';
-  await t.server.ctx.repos.store.db.updateTable('applications').set({ redirect_uris: JSON.stringify([evil]) } as any).where('id', '=', t.world.applicationId).execute();
+  await t.server.ctx.repos.store.db
+    .updateTable('applications')
+    .set({ redirect_uris: JSON.stringify([evil]) } as any)
+    .where('id', '=', t.world.applicationId)
+    .execute();
   for (const query of [{ redirect_uri: evil }, {}] as Record<string, string>[]) {
     const qs = new URLSearchParams({ client_id: t.world.applicationId, response_type: 'code', scope: 'identify', ...query });
     const res = await t.api(`/oauth2/authorize?${qs}`, { method: 'POST', token: t.world.users[1].token, body: { authorize: true } });
@@ -103,7 +122,14 @@ async function scripted(first: (res: http.ServerResponse) => void, rest: (res: h
     req.on('end', () => (n++ === 0 ? first(res) : rest(res)));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 test('a 32 MB answer to the verification PING is not buffered: the interactions endpoint and the event webhook URL are refused', async () => {
@@ -113,7 +139,10 @@ test('a 32 MB answer to the verification PING is not buffered: the interactions 
     (res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{}'),
   );
   try {
-    assert.equal(fieldCode(await patchApp({ interactions_endpoint_url: interactions.url }), ['interactions_endpoint_url']), 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID');
+    assert.equal(
+      fieldCode(await patchApp({ interactions_endpoint_url: interactions.url }), ['interactions_endpoint_url']),
+      'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+    );
   } finally {
     await interactions.close();
   }
@@ -133,7 +162,13 @@ test('outgoing requests to private, link-local and metadata addresses are refuse
   dnsAnswers.set('meta.example', '169.254.169.254');
   dnsAnswers.set('v6.example', 'fd00::5');
   const before = attempts.length;
-  for (const url of ['https://internal.example/i', 'https://meta.example/latest', 'https://v6.example/i', 'https://169.254.169.254/latest', 'https://[::ffff:10.0.0.5]/i']) {
+  for (const url of [
+    'https://internal.example/i',
+    'https://meta.example/latest',
+    'https://v6.example/i',
+    'https://169.254.169.254/latest',
+    'https://[::ffff:10.0.0.5]/i',
+  ]) {
     for (const field of ['interactions_endpoint_url', 'event_webhooks_url']) {
       const res = await patchApp({ [field]: url });
       assert.ok(/_URL_INVALID$/.test(fieldCode(res, [field])), res.text);
@@ -152,7 +187,11 @@ test('the delivery log shows "refused by policy" when the webhook host moves to 
   dnsAnswers.set('hooks.example', '93.184.216.34');
   const me = await t.api(`/applications/${t.world.applicationId}`, { token: owner() });
   receiver.publicKey = me.body.verify_key;
-  const saved = await patchApp({ event_webhooks_url: 'https://hooks.example/events', event_webhooks_status: 2, event_webhooks_types: ['LOBBY_MESSAGE_CREATE'] });
+  const saved = await patchApp({
+    event_webhooks_url: 'https://hooks.example/events',
+    event_webhooks_status: 2,
+    event_webhooks_types: ['LOBBY_MESSAGE_CREATE'],
+  });
   assert.equal(saved.status, 200, saved.text);
   assert.ok(attempts.includes('93.184.216.34'), 'the verification went to the public address');
 
@@ -160,16 +199,30 @@ test('the delivery log shows "refused by policy" when the webhook host moves to 
   const before = attempts.length;
   const id = await enqueueWebhookEvent(t.server.ctx, t.world.applicationId, 'LOBBY_MESSAGE_CREATE', { id: '1', lobby_id: '2', content: 'x' });
   assert.ok(id);
-  const deliveries = async () => (await t.api(`/applications/${t.world.applicationId}/event-webhooks/deliveries?event_type=LOBBY_MESSAGE_CREATE`, { token: owner() })).body;
-  const log = await until(async () => { const l = await deliveries(); return l.length >= 1 && l; }, 30_000, 'a delivery record');
+  const deliveries = async () =>
+    (await t.api(`/applications/${t.world.applicationId}/event-webhooks/deliveries?event_type=LOBBY_MESSAGE_CREATE`, { token: owner() })).body;
+  const log = await until(
+    async () => {
+      const l = await deliveries();
+      return l.length >= 1 && l;
+    },
+    30_000,
+    'a delivery record',
+  );
   assert.equal(log[0].ok, false);
   assert.equal(log[0].status_code, null);
   assert.equal(log[0].error, 'refused by policy');
   assert.equal(attempts.length, before, 'no connection to the private address');
 });
 
-test('a lobby\'s override_event_webhooks_url follows the same policy', async () => {
-  const lobby = (url: string) => t.api('/lobbies', { method: 'POST', token: t.world.botToken, bot: true, body: { members: [{ id: t.world.users[0].id }], override_event_webhooks_url: url } });
+test("a lobby's override_event_webhooks_url follows the same policy", async () => {
+  const lobby = (url: string) =>
+    t.api('/lobbies', {
+      method: 'POST',
+      token: t.world.botToken,
+      bot: true,
+      body: { members: [{ id: t.world.users[0].id }], override_event_webhooks_url: url },
+    });
   assert.equal(fieldCode(await lobby('javascript:alert(1)'), ['override_event_webhooks_url']), 'URL_TYPE_INVALID_SCHEME');
   assert.equal(fieldCode(await lobby('http://10.0.0.5/hook'), ['override_event_webhooks_url']), 'URL_TYPE_INVALID_SCHEME');
   const ok = await lobby('https://hooks.example/lobby');

@@ -30,7 +30,11 @@ test('guild preview: members see it with counts, emoji and stickers; others only
   const bobUser = (await getUser(t.server.ctx, t.world.users[1].id))!;
   const other = await createGuild(t.server.ctx, bobUser, { name: 'Not for alice' });
   assert.equal((await t.api(`/guilds/${other}/preview`, alice())).status, 404);
-  await t.server.ctx.repos.store.db.updateTable('guilds').set({ features: JSON.stringify(['DISCOVERABLE']) }).where('id', '=', other).execute();
+  await t.server.ctx.repos.store.db
+    .updateTable('guilds')
+    .set({ features: JSON.stringify(['DISCOVERABLE']) })
+    .where('id', '=', other)
+    .execute();
   assert.equal((await t.api(`/guilds/${other}/preview`, alice())).status, 200);
   assert.equal((await t.api('/guilds/123/preview', alice())).status, 404);
 });
@@ -50,7 +54,8 @@ test('new-member welcome: 204 without a Server Guide; join requests: empty list 
 
 test('thread search: name words, archived state, private visibility, sort and offset paging', async () => {
   const ch = t.world.textChannelId;
-  const mk = async (name: string, type = 11, who: { token: string; bot?: boolean } = bot()) => (await t.api(`/channels/${ch}/threads`, { ...who, method: 'POST', body: { name, type } })).body.id as string;
+  const mk = async (name: string, type = 11, who: { token: string; bot?: boolean } = bot()) =>
+    (await t.api(`/channels/${ch}/threads`, { ...who, method: 'POST', body: { name, type } })).body.id as string;
   const red = await mk('red apple pie');
   const green = await mk('green apple');
   const other = await mk('banana bread');
@@ -69,10 +74,16 @@ test('thread search: name words, archived state, private visibility, sort and of
   assert.deepEqual(bobs.body.members, []);
 
   const both = await t.api(`/channels/${ch}/threads/search?name=${encodeURIComponent('apple pie')}`, bob());
-  assert.deepEqual(both.body.threads.map((x: any) => x.id), [red]);
+  assert.deepEqual(
+    both.body.threads.map((x: any) => x.id),
+    [red],
+  );
 
   const archived = await t.api(`/channels/${ch}/threads/search?archived=true`, bob());
-  assert.deepEqual(archived.body.threads.map((x: any) => x.id), [other]);
+  assert.deepEqual(
+    archived.body.threads.map((x: any) => x.id),
+    [other],
+  );
 
   const page1 = await t.api(`/channels/${ch}/threads/search?name=apple&sort_by=creation_time&sort_order=asc&limit=1`, bob());
   assert.deepEqual([page1.body.threads[0].id, page1.body.has_more, page1.body.total_results], [red, true, 2]);
@@ -90,13 +101,33 @@ test('activity instance: found through its launching interaction; unknown ones a
   const { ctx } = t.server;
   const appId = t.world.applicationId;
   const row = await ctx.repos.store.db.selectFrom('applications').select('flags').where('id', '=', appId).executeTakeFirstOrThrow();
-  await ctx.repos.store.db.updateTable('applications').set({ flags: (BigInt(row.flags as any) | (1n << 17n)).toString() }).where('id', '=', appId).execute();
-  const cmd = (await t.api(`/applications/${appId}/guilds/${t.world.guildId}/commands`, { ...bot(), method: 'POST', body: { name: 'launch', description: 'Launch it', type: 1 } })).body;
+  await ctx.repos.store.db
+    .updateTable('applications')
+    .set({ flags: (BigInt(row.flags as any) | (1n << 17n)).toString() })
+    .where('id', '=', appId)
+    .execute();
+  const cmd = (
+    await t.api(`/applications/${appId}/guilds/${t.world.guildId}/commands`, {
+      ...bot(),
+      method: 'POST',
+      body: { name: 'launch', description: 'Launch it', type: 1 },
+    })
+  ).body;
   const seen: any[] = [];
-  const off = ctx.bus.subscribe((e) => { if (e.t === 'INTERACTION_CREATE' && e.d?.token) seen.push(e.d); });
+  const off = ctx.bus.subscribe((e) => {
+    if (e.t === 'INTERACTION_CREATE' && e.d?.token) seen.push(e.d);
+  });
   const inv = await t.api('/interactions', {
-    ...alice(), method: 'POST',
-    body: { type: 2, application_id: appId, guild_id: t.world.guildId, channel_id: t.world.textChannelId, session_id: 's', data: { id: cmd.id, name: 'launch', type: 1, version: cmd.version } },
+    ...alice(),
+    method: 'POST',
+    body: {
+      type: 2,
+      application_id: appId,
+      guild_id: t.world.guildId,
+      channel_id: t.world.textChannelId,
+      session_id: 's',
+      data: { id: cmd.id, name: 'launch', type: 1, version: cmd.version },
+    },
   });
   assert.equal(inv.status, 204);
   for (let i = 0; i < 100 && !seen.length; i++) await new Promise((r) => setTimeout(r, 10));
@@ -109,7 +140,9 @@ test('activity instance: found through its launching interaction; unknown ones a
   const r = await t.api(`/applications/${appId}/activity-instances/${instance}`, bot());
   assert.equal(r.status, 200);
   assert.deepEqual(r.body, {
-    application_id: appId, instance_id: instance, launch_id: i.id,
+    application_id: appId,
+    instance_id: instance,
+    launch_id: i.id,
     location: { id: `gc-${t.world.guildId}-${t.world.textChannelId}`, kind: 'gc', channel_id: t.world.textChannelId, guild_id: t.world.guildId },
     users: [t.world.users[0].id],
   });

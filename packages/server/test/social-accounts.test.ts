@@ -30,17 +30,33 @@ describe('Social SDK accounts', () => {
   let secret = '';
   const now = () => t.server.ctx.clock.now();
   const dev = (path: string, body?: unknown, method = 'POST') =>
-    fetch(`${t.server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${t.server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...devHeaders(t) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const partnerToken = (token: string, extra: Record<string, unknown> = {}) =>
     t.api('/partner-sdk/token', { method: 'POST', body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: token, ...extra } });
-  const form = (path: string, body: Record<string, string>) => t.api(path, { method: 'POST', body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const form = (path: string, body: Record<string, string>) =>
+    t.api(path, { method: 'POST', body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 
   /** Consent as `userToken`, then the code grant with the provisional account's external auth: a merge. */
   async function merge(userToken: string, type: string, token: string) {
-    const consent = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'openid sdk.social_layer' })}`, { method: 'POST', token: userToken, body: { authorize: true } });
+    const consent = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'openid sdk.social_layer' })}`, {
+      method: 'POST',
+      token: userToken,
+      body: { authorize: true },
+    });
     assert.equal(consent.status, 200, consent.text);
     const code = new URL(consent.body.location).searchParams.get('code')!;
-    return form('/oauth2/token', { grant_type: 'authorization_code', code, client_id: appId, client_secret: secret, external_auth_type: type, external_auth_token: token });
+    return form('/oauth2/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: appId,
+      client_secret: secret,
+      external_auth_type: type,
+      external_auth_token: token,
+    });
   }
 
   before(async () => {
@@ -53,7 +69,11 @@ describe('Social SDK accounts', () => {
     secret = (await t.api(`/applications/${appId}/reset`, { method: 'POST', token: owner })).body.secret;
     receiver = await WebhookReceiver.start();
     receiver.publicKey = app.body.verify_key;
-    const r = await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner, body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_DEAUTHORIZED'] } });
+    const r = await t.api(`/applications/${appId}`, {
+      method: 'PATCH',
+      token: owner,
+      body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['APPLICATION_DEAUTHORIZED'] },
+    });
     assert.equal(r.status, 200, r.text);
   });
   after(async () => {
@@ -66,8 +86,20 @@ describe('Social SDK accounts', () => {
     const strict = { allowLoopback: false };
     assert.equal(checkProviderUrl('https://login.example.com', strict), null);
     assert.equal(checkProviderUrl('https://login.example.com:8443/tenant', strict), null);
-    for (const bad of ['http://login.example.com', 'https://login.example.com/?a=1', 'https://login.example.com/#x', 'https://u:p@login.example.com',
-      'https://10.0.0.1', 'https://[::1]', 'https://intranet', 'https://idp.local', 'https://x.internal', 'https://a.localhost', 'https://1.in-addr.arpa', 'not a url']) {
+    for (const bad of [
+      'http://login.example.com',
+      'https://login.example.com/?a=1',
+      'https://login.example.com/#x',
+      'https://u:p@login.example.com',
+      'https://10.0.0.1',
+      'https://[::1]',
+      'https://intranet',
+      'https://idp.local',
+      'https://x.internal',
+      'https://a.localhost',
+      'https://1.in-addr.arpa',
+      'not a url',
+    ]) {
       assert.notEqual(checkProviderUrl(bad, strict), null, bad);
     }
     // Only a dev server takes an issuer on a loopback address, over http or https.
@@ -76,14 +108,26 @@ describe('Social SDK accounts', () => {
   });
 
   test('external auth providers: created after discovery, refused on redirects and bad issuers', T, async () => {
-    const bad = await t.api(`/applications/${appId}/external-auth-providers`, { method: 'POST', token: owner, body: { type: 'OIDC', issuer: 'https://10.1.2.3', client_id: 'x' } });
+    const bad = await t.api(`/applications/${appId}/external-auth-providers`, {
+      method: 'POST',
+      token: owner,
+      body: { type: 'OIDC', issuer: 'https://10.1.2.3', client_id: 'x' },
+    });
     expectError(bad, 400, 50035);
     idp.redirectJwks = true;
-    const redirected = await t.api(`/applications/${appId}/external-auth-providers`, { method: 'POST', token: owner, body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId } });
+    const redirected = await t.api(`/applications/${appId}/external-auth-providers`, {
+      method: 'POST',
+      token: owner,
+      body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId },
+    });
     expectError(redirected, 400, 50035);
     assert.match(redirected.text, /redirect/);
     idp.redirectJwks = false;
-    const created = await t.api(`/applications/${appId}/external-auth-providers`, { method: 'POST', token: owner, body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId } });
+    const created = await t.api(`/applications/${appId}/external-auth-providers`, {
+      method: 'POST',
+      token: owner,
+      body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.jwks_uri, `${idp.issuer}/jwks.json`);
     assert.deepEqual(created.body.algorithms, ['RS256'], 'HS256 is announced but never accepted');
@@ -109,7 +153,10 @@ describe('Social SDK accounts', () => {
     const again = await partnerToken(await idp.idToken('player-1', {}, { now: now() }));
     assert.equal((await t.api('/users/@me', { token: `Bearer ${again.body.access_token}` })).body.id, player1.id);
     const profiles = await t.api('/users/@me/application-profiles', { token: `Bearer ${r.body.access_token}` });
-    assert.deepEqual(profiles.body.map((p: any) => [p.provider_type, p.provider_issued_user_id, p.username]), [['OIDC', 'player-1', 'Nova']]);
+    assert.deepEqual(
+      profiles.body.map((p: any) => [p.provider_type, p.provider_issued_user_id, p.username]),
+      [['OIDC', 'player-1', 'Nova']],
+    );
   });
 
   test('ID tokens are checked: kid, issuer, audience, expiry, age, algorithm; the client secret when given', T, async () => {
@@ -127,12 +174,21 @@ describe('Social SDK accounts', () => {
     const confidential = await partnerToken(await idp.idToken('p2', {}, { now: now() }), { client_secret: secret });
     assert.equal(confidential.status, 200, confidential.text);
     assert.equal(typeof confidential.body.refresh_token, 'string', 'a confidential caller gets a refresh token');
-    expectError(await t.api('/partner-sdk/token', { method: 'POST', body: { client_id: appId, external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: 'x' } }), 403, 530000);
+    expectError(
+      await t.api('/partner-sdk/token', { method: 'POST', body: { client_id: appId, external_auth_type: 'STEAM_SESSION_TICKET', external_auth_token: 'x' } }),
+      403,
+      530000,
+    );
   });
 
   test('the deprecated refresh grant still answers for a provisional account', T, async () => {
     const r = await partnerToken(await idp.idToken('refresher', {}, { now: now() }), { client_secret: secret });
-    const refreshed = await form('/oauth2/token', { grant_type: 'refresh_token', refresh_token: r.body.refresh_token, client_id: appId, client_secret: secret });
+    const refreshed = await form('/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: r.body.refresh_token,
+      client_id: appId,
+      client_secret: secret,
+    });
     assert.equal(refreshed.status, 200, refreshed.text);
     assert.equal(refreshed.body.expires_in, 3600, 'a refreshed provisional token lives an hour too');
     const auth = await t.api('/oauth2/@me', { token: `Bearer ${refreshed.body.access_token}` });
@@ -154,20 +210,39 @@ describe('Social SDK accounts', () => {
     const legacyIdp = await startOidcProvider('legacy-client');
     try {
       const ctx = t.server.ctx;
-      await ctx.repos.store.db.insertInto('external_auth_providers').values({
-        id: ctx.ids.next(), application_id: appId, type: 'OIDC', issuer: legacyIdp.issuer, audience: legacyIdp.clientId, jwks_uri: null,
-        algorithms: null, strict: 0, created_at: now(), updated_at: now(),
-      }).execute();
+      await ctx.repos.store.db
+        .insertInto('external_auth_providers')
+        .values({
+          id: ctx.ids.next(),
+          application_id: appId,
+          type: 'OIDC',
+          issuer: legacyIdp.issuer,
+          audience: legacyIdp.clientId,
+          jwks_uri: null,
+          algorithms: null,
+          strict: 0,
+          created_at: now(),
+          updated_at: now(),
+        })
+        .execute();
       legacyIdp.redirectJwks = true; // it always redirected its JWKS, and that worked
       const r = await partnerToken(await legacyIdp.idToken('legacy-player', {}, { now: now() }));
       assert.equal(r.status, 200, r.text);
       const list = await t.api(`/applications/${appId}/external-auth-providers`, { token: owner });
       const legacy = list.body.find((p: any) => p.issuer === legacyIdp.issuer);
       assert.equal(legacy.strict_validation, false);
-      const edited = await t.api(`/applications/${appId}/external-auth-providers/${legacy.id}`, { method: 'PATCH', token: owner, body: { client_id: legacyIdp.clientId } });
+      const edited = await t.api(`/applications/${appId}/external-auth-providers/${legacy.id}`, {
+        method: 'PATCH',
+        token: owner,
+        body: { client_id: legacyIdp.clientId },
+      });
       expectError(edited, 400, 50035); // edited: the strict rules now apply, and its redirect is refused
       legacyIdp.redirectJwks = false;
-      const fixed = await t.api(`/applications/${appId}/external-auth-providers/${legacy.id}`, { method: 'PATCH', token: owner, body: { client_id: legacyIdp.clientId } });
+      const fixed = await t.api(`/applications/${appId}/external-auth-providers/${legacy.id}`, {
+        method: 'PATCH',
+        token: owner,
+        body: { client_id: legacyIdp.clientId },
+      });
       assert.equal(fixed.status, 200, fixed.text);
       assert.equal(fixed.body.strict_validation, true);
       await t.api(`/applications/${appId}/external-auth-providers/${legacy.id}`, { method: 'DELETE', token: owner });
@@ -207,14 +282,21 @@ describe('Social SDK accounts', () => {
     assert.equal(done.destination_user_id, bob.id);
     assert.equal((await t.api('/users/@me', { token: `Bearer ${player1.token}` })).status, 401, 'the provisional account is gone');
     const rels = await t.api('/users/@me/game-relationships', { token: `Bearer ${merged.body.access_token}` });
-    assert.deepEqual(rels.body.map((r: any) => [r.id, r.type]), [[friend, 1]], 'the game friend moved over');
+    assert.deepEqual(
+      rels.body.map((r: any) => [r.id, r.type]),
+      [[friend, 1]],
+      'the game friend moved over',
+    );
     // Signing in with the identity now needs OAuth2.
     expectError(await partnerToken(await idp.idToken('player-1', {}, { now: now() })), 400, 530010);
     // A platform account is not a merge source; a provisional one is no destination.
     expectError(await merge(t.world.users[0].token, 'OIDC', await idp.idToken('player-1', {}, { now: now() })), 400, 530014);
 
     // Unmerge: a new provisional account (new id) with the game friend; bob's tokens for the app die.
-    const unmerge = await t.api('/partner-sdk/provisional-accounts/unmerge', { method: 'POST', body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: await idp.idToken('player-1', {}, { now: now() }) } });
+    const unmerge = await t.api('/partner-sdk/provisional-accounts/unmerge', {
+      method: 'POST',
+      body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: await idp.idToken('player-1', {}, { now: now() }) },
+    });
     assert.equal(unmerge.status, 204, unmerge.text);
     assert.equal((await t.api('/users/@me', { token: `Bearer ${merged.body.access_token}` })).status, 401);
     const back = await partnerToken(await idp.idToken('player-1', {}, { now: now() }));
@@ -222,9 +304,23 @@ describe('Social SDK accounts', () => {
     assert.notEqual(backMe.id, player1.id);
     assert.notEqual(backMe.id, bob.id);
     const carried = await t.api('/users/@me/game-relationships', { token: `Bearer ${back.body.access_token}` });
-    assert.deepEqual(carried.body.map((r: any) => r.id), [friend]);
-    await until(() => receiver.events('APPLICATION_DEAUTHORIZED').some((e) => e.body.event.data.user.id === bob.id), 10_000, 'APPLICATION_DEAUTHORIZED for bob');
-    expectError(await t.api('/partner-sdk/provisional-accounts/unmerge', { method: 'POST', body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: await idp.idToken('player-1', {}, { now: now() }) } }), 400, 50229);
+    assert.deepEqual(
+      carried.body.map((r: any) => r.id),
+      [friend],
+    );
+    await until(
+      () => receiver.events('APPLICATION_DEAUTHORIZED').some((e) => e.body.event.data.user.id === bob.id),
+      10_000,
+      'APPLICATION_DEAUTHORIZED for bob',
+    );
+    expectError(
+      await t.api('/partner-sdk/provisional-accounts/unmerge', {
+        method: 'POST',
+        body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: await idp.idToken('player-1', {}, { now: now() }) },
+      }),
+      400,
+      50229,
+    );
     gw.close();
   });
 
@@ -235,7 +331,10 @@ describe('Social SDK accounts', () => {
     assert.equal(typeof a.body.refresh_token, 'string');
     const me = (await t.api('/users/@me', { token: `Bearer ${a.body.access_token}` })).body;
     assert.equal(me.global_name, 'Backend Player');
-    const carol = await t.api('/auth/register', { method: 'POST', body: { username: 'carol_merge', email: 'carol_merge@accord.local', password: 'password-carol', date_of_birth: '1990-01-01' } });
+    const carol = await t.api('/auth/register', {
+      method: 'POST',
+      body: { username: 'carol_merge', email: 'carol_merge@accord.local', password: 'password-carol', date_of_birth: '1990-01-01' },
+    });
     assert.equal(carol.status, 200, carol.text);
     const merged = await merge(carol.body.token, 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', a.body.access_token);
     assert.equal(merged.status, 200, merged.text);
@@ -245,7 +344,10 @@ describe('Social SDK accounts', () => {
   });
 
   test('a ban: tokens deleted, a restricted provisional account, 530017 until the ban lifts', T, async () => {
-    const reg = await t.api('/auth/register', { method: 'POST', body: { username: 'dora_ban', email: 'dora_ban@accord.local', password: 'password-dora', date_of_birth: '1990-01-01' } });
+    const reg = await t.api('/auth/register', {
+      method: 'POST',
+      body: { username: 'dora_ban', email: 'dora_ban@accord.local', password: 'password-dora', date_of_birth: '1990-01-01' },
+    });
     const dora = reg.body;
     const doraId = (await t.api('/users/@me', { token: dora.token })).body.id;
     const idToken = await idp.idToken('banned-player', {}, { now: now() });
@@ -256,20 +358,32 @@ describe('Social SDK accounts', () => {
     await gw.identify(dora.token);
 
     assert.equal((await dev(`/__dev/users/${doraId}/ban`, { reason: 'cheating' })).status, 204);
-    assert.equal(await gw.closed, 4004, 'the banned account\'s sessions end');
+    assert.equal(await gw.closed, 4004, "the banned account's sessions end");
     assert.equal((await t.api('/users/@me', { token: dora.token })).status, 401);
     assert.equal((await t.api('/users/@me', { token: `Bearer ${merged.body.access_token}` })).status, 401);
-    const refresh = await form('/oauth2/token', { grant_type: 'refresh_token', refresh_token: merged.body.refresh_token, client_id: appId, client_secret: secret });
+    const refresh = await form('/oauth2/token', {
+      grant_type: 'refresh_token',
+      refresh_token: merged.body.refresh_token,
+      client_id: appId,
+      client_secret: secret,
+    });
     assert.equal(refresh.status, 400);
     assert.equal(refresh.body.error, 'invalid_grant');
     const login = await t.api('/auth/login', { method: 'POST', body: { login: 'dora_ban', password: 'password-dora' } });
     assert.equal(login.status, 403, login.text);
-    await until(() => receiver.events('APPLICATION_DEAUTHORIZED').some((e) => e.body.event.data.user.id === doraId), 10_000, 'APPLICATION_DEAUTHORIZED for dora');
+    await until(
+      () => receiver.events('APPLICATION_DEAUTHORIZED').some((e) => e.body.event.data.user.id === doraId),
+      10_000,
+      'APPLICATION_DEAUTHORIZED for dora',
+    );
 
     // The identity plays on as a restricted provisional account, which cannot merge while the ban holds.
     const restricted = await partnerToken(await idp.idToken('banned-player', {}, { now: now() }));
     assert.equal(restricted.status, 200, restricted.text);
-    const erin = await t.api('/auth/register', { method: 'POST', body: { username: 'erin_merge', email: 'erin_merge@accord.local', password: 'password-erin', date_of_birth: '1990-01-01' } });
+    const erin = await t.api('/auth/register', {
+      method: 'POST',
+      body: { username: 'erin_merge', email: 'erin_merge@accord.local', password: 'password-erin', date_of_birth: '1990-01-01' },
+    });
     expectError(await merge(erin.body.token, 'OIDC', await idp.idToken('banned-player', {}, { now: now() })), 400, 530017);
     assert.equal((await dev(`/__dev/users/${doraId}/ban`, undefined, 'DELETE')).status, 204);
     const after = await merge(erin.body.token, 'OIDC', await idp.idToken('banned-player', {}, { now: now() }));
@@ -277,7 +391,10 @@ describe('Social SDK accounts', () => {
   });
 
   test('revoking an SDK app is an unmerge (APPLICATION_DEAUTHORIZED, a new provisional account)', T, async () => {
-    const reg = await t.api('/auth/register', { method: 'POST', body: { username: 'finn_revoke', email: 'finn_revoke@accord.local', password: 'password-finn', date_of_birth: '1990-01-01' } });
+    const reg = await t.api('/auth/register', {
+      method: 'POST',
+      body: { username: 'finn_revoke', email: 'finn_revoke@accord.local', password: 'password-finn', date_of_birth: '1990-01-01' },
+    });
     const idToken = await idp.idToken('revoker', {}, { now: now() });
     const merged = await merge(reg.body.token, 'OIDC', idToken);
     const finnId = (await t.api('/users/@me', { token: reg.body.token })).body.id;
@@ -286,7 +403,11 @@ describe('Social SDK accounts', () => {
     const back = await partnerToken(await idp.idToken('revoker', {}, { now: now() }));
     assert.equal(back.status, 200, back.text);
     assert.notEqual((await t.api('/users/@me', { token: `Bearer ${back.body.access_token}` })).body.id, finnId);
-    await until(() => receiver.events('APPLICATION_DEAUTHORIZED').some((e) => e.body.event.data.user.id === finnId), 10_000, 'APPLICATION_DEAUTHORIZED for finn');
+    await until(
+      () => receiver.events('APPLICATION_DEAUTHORIZED').some((e) => e.body.event.data.user.id === finnId),
+      10_000,
+      'APPLICATION_DEAUTHORIZED for finn',
+    );
   });
 
   test('child tokens: a publisher token exchanged for a game of the publisher', T, async () => {

@@ -17,9 +17,22 @@ import { recordGrant } from '../src/services/identity/oauth2/grants.js';
 import { getApplication } from '../src/services/identity/applications.js';
 
 const T = { timeout: 120_000 };
-const SCOPES = ['identify', 'lobbies.write', 'guilds', 'gateway.connect', 'dm_channels.read', 'dm_channels.messages.read', 'dm_channels.messages.write', 'relationships.read'];
+const SCOPES = [
+  'identify',
+  'lobbies.write',
+  'guilds',
+  'gateway.connect',
+  'dm_channels.read',
+  'dm_channels.messages.read',
+  'dm_channels.messages.write',
+  'relationships.read',
+];
 
-interface Person { id: string; token: string; bearer: string }
+interface Person {
+  id: string;
+  token: string;
+  bearer: string;
+}
 
 function expectError(res: { status: number; body: any; text: string }, status: number, code: number) {
   assert.equal(res.status, status, res.text);
@@ -33,7 +46,10 @@ describe('Social SDK limits', () => {
   let owner: Person;
   const api = (token: string, path: string, method = 'GET', body?: unknown) => t.api(path, { method, token, body });
   const bot = (path: string, method = 'GET', body?: unknown) => t.api(path, { method, token: t.world.botToken, bot: true, body });
-  const dev = (path: string, body: unknown) => fetch(`${t.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) }).then((r) => r.json());
+  const dev = (path: string, body: unknown) =>
+    fetch(`${t.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) }).then(
+      (r) => r.json(),
+    );
   const approve = (approved: boolean) => dev(`/__dev/applications/${t.world.applicationId}/social-sdk-approval`, { approved });
   const advance = (ms: number) => dev('/__dev/clock', { advance_ms: ms });
 
@@ -45,7 +61,11 @@ describe('Social SDK limits', () => {
       ({ token, user } = await register(ctx, { username, globalName: name, email: `${username}@accord.local`, password: `password-${name}` }));
     } else user = (await ctx.repos.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()) as any;
     await recordGrant(ctx, (await getApplication(ctx, t.world.applicationId))!, { ...user, id: String(user.id) }, ['sdk.social_layer'], 1);
-    const bearer = await issueToken(ctx, String(user.id), 'bearer', { applicationId: t.world.applicationId, scopes: SCOPES, expiresAt: ctx.clock.now() + 30 * 86400_000 });
+    const bearer = await issueToken(ctx, String(user.id), 'bearer', {
+      applicationId: t.world.applicationId,
+      scopes: SCOPES,
+      expiresAt: ctx.clock.now() + 30 * 86400_000,
+    });
     return { id: String(user.id), token: token!, bearer: `Bearer ${bearer}` };
   }
 
@@ -58,7 +78,11 @@ describe('Social SDK limits', () => {
 
   test('lobby members: at most 25 per bulk call', T, async () => {
     const lobby = (await bot('/lobbies', 'POST', {})).body;
-    const people = await Promise.all(Array.from({ length: 26 }, (_, i) => register(t.server.ctx, { username: `bulk_${i}_${crypto.randomBytes(2).toString('hex')}`, password: 'password-bulk' })));
+    const people = await Promise.all(
+      Array.from({ length: 26 }, (_, i) =>
+        register(t.server.ctx, { username: `bulk_${i}_${crypto.randomBytes(2).toString('hex')}`, password: 'password-bulk' }),
+      ),
+    );
     const items = people.map((p) => ({ id: p.user.id }));
     expectError(await bot(`/lobbies/${lobby.id}/members/bulk`, 'POST', items), 400, 50035);
     const ok = await bot(`/lobbies/${lobby.id}/members/bulk`, 'POST', items.slice(0, 25));
@@ -85,17 +109,23 @@ describe('Social SDK limits', () => {
     }
   });
 
-  test('history: players read 72 hours back (the app\'s Bot token reads all)', T, async () => {
+  test("history: players read 72 hours back (the app's Bot token reads all)", T, async () => {
     const gw = await RawGateway.connect(t.server.url); // a connected member keeps the lobby from idling away
     await gw.identify(ann.bearer);
     const lobby = (await api(ann.bearer, '/lobbies', 'PUT', { secret: 'seventy-two' })).body;
     await api(ann.bearer, `/lobbies/${lobby.id}/messages`, 'POST', { content: 'old lobby message' });
     await api(ann.bearer, `/users/@me/dms/${ben.id}/messages`, 'POST', { content: 'old dm' });
     await advance(71 * 3600_000);
-    assert.ok((await api(ann.bearer, `/lobbies/${lobby.id}/messages`)).body.some((m: any) => m.content === 'old lobby message'), '71 h: still there');
+    assert.ok(
+      (await api(ann.bearer, `/lobbies/${lobby.id}/messages`)).body.some((m: any) => m.content === 'old lobby message'),
+      '71 h: still there',
+    );
     await advance(2 * 3600_000);
     await api(ann.bearer, `/lobbies/${lobby.id}/messages`, 'POST', { content: 'new lobby message' });
-    assert.deepEqual((await api(ann.bearer, `/lobbies/${lobby.id}/messages`)).body.map((m: any) => m.content), ['new lobby message']);
+    assert.deepEqual(
+      (await api(ann.bearer, `/lobbies/${lobby.id}/messages`)).body.map((m: any) => m.content),
+      ['new lobby message'],
+    );
     assert.ok((await bot(`/lobbies/${lobby.id}/messages`)).body.some((m: any) => m.content === 'old lobby message'));
     assert.ok(!(await api(ben.bearer, `/users/@me/dms/${ann.id}/messages?limit=200`)).body.some((m: any) => m.content === 'old dm'));
     gw.close();
@@ -125,11 +155,12 @@ describe('Social SDK limits', () => {
   test('an unapproved app: 100 communication calls per 2 hours, 20 for channel linking; none once approved', T, async () => {
     await advance(3 * 3600_000); // a fresh window
     const lobby = (await api(owner.bearer, '/lobbies', 'PUT', { secret: 'limited' })).body; // 1
-    for (let i = 0; i < 99; i++) assert.equal((await api(owner.bearer, `/lobbies/${lobby.id}/messages`, 'POST', { content: `x${i}` })).status, 201, `call ${i + 2}`);
+    for (let i = 0; i < 99; i++)
+      assert.equal((await api(owner.bearer, `/lobbies/${lobby.id}/messages`, 'POST', { content: `x${i}` })).status, 201, `call ${i + 2}`);
     const limited = await api(owner.bearer, `/lobbies/${lobby.id}/messages`, 'POST', { content: 'one too many' });
     assert.equal(limited.status, 429, limited.text);
     assert.ok(limited.body.retry_after > 0 && limited.body.retry_after <= 7200);
-    assert.equal((await api(ann.bearer, `/users/@me/dms/${ben.id}/messages`, 'POST', { content: 'dm' })).status, 429, 'the window is the app\'s');
+    assert.equal((await api(ann.bearer, `/users/@me/dms/${ben.id}/messages`, 'POST', { content: 'dm' })).status, 429, "the window is the app's");
     assert.equal((await bot(`/lobbies/${lobby.id}/messages`, 'POST', { content: 'the app itself' })).status, 201, 'the Bot token is not limited');
 
     await bot(`/lobbies/${lobby.id}/members/${owner.id}`, 'PUT', { flags: 1 });
@@ -156,7 +187,9 @@ describe('Social SDK limits', () => {
       const app = await api(t.world.users[0].token, `/applications/${t.world.applicationId}`);
       receiver.publicKey = app.body.verify_key;
       const r = await api(t.world.users[0].token, `/applications/${t.world.applicationId}`, 'PATCH', {
-        event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: ['LOBBY_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_DELETE'],
+        event_webhooks_url: receiver.url,
+        event_webhooks_status: 2,
+        event_webhooks_types: ['LOBBY_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_DELETE'],
       });
       assert.equal(r.status, 200, r.text);
       const lobby = (await api(ann.bearer, '/lobbies', 'PUT', { secret: 'events' })).body;

@@ -17,10 +17,29 @@ import { recordGrant } from '../src/services/identity/oauth2/grants.js';
 import { getApplication } from '../src/services/identity/applications.js';
 
 const T = { timeout: 60_000 };
-const SDK_SCOPES = ['openid', 'sdk.social_layer', 'identify', 'relationships.read', 'relationships.write', 'presences.read', 'presences.write',
-  'activities.read', 'activities.write', 'gateway.connect', 'dm_channels.read', 'dm_channels.messages.read', 'dm_channels.messages.write', 'lobbies.write', 'guilds'];
+const SDK_SCOPES = [
+  'openid',
+  'sdk.social_layer',
+  'identify',
+  'relationships.read',
+  'relationships.write',
+  'presences.read',
+  'presences.write',
+  'activities.read',
+  'activities.write',
+  'gateway.connect',
+  'dm_channels.read',
+  'dm_channels.messages.read',
+  'dm_channels.messages.write',
+  'lobbies.write',
+  'guilds',
+];
 
-interface Person { id: string; token: string; bearer: string }
+interface Person {
+  id: string;
+  token: string;
+  bearer: string;
+}
 
 function expectError(res: { status: number; body: any; text: string }, status: number, code: number) {
   assert.equal(res.status, status, res.text);
@@ -72,9 +91,16 @@ describe('Social SDK players', () => {
     assert.equal((await api(ann.token, `/users/@me/relationships/${ben.id}`, 'PATCH', { nickname: 'Benny' })).status, 204);
     assert.deepEqual(await a.dispatch('RELATIONSHIP_UPDATE'), { id: ben.id, type: 1, nickname: 'Benny' });
     const list = await api(ann.token, '/users/@me/relationships');
-    assert.deepEqual(list.body.map((r: any) => [r.id, r.type, r.nickname]), [[ben.id, 1, 'Benny']]);
+    assert.deepEqual(
+      list.body.map((r: any) => [r.id, r.type, r.nickname]),
+      [[ben.id, 1, 'Benny']],
+    );
     const ready = await (await RawGateway.connect(t.server.url)).identify(ann.token);
-    assert.deepEqual(ready.relationships.map((r: any) => [r.id, r.type]), [[ben.id, 1]], 'READY carries relationships');
+    assert.deepEqual(
+      ready.relationships.map((r: any) => [r.id, r.type]),
+      [[ben.id, 1]],
+      'READY carries relationships',
+    );
 
     // By username; ignored (the recipient deletes it); then sent again and cancelled by the sender.
     const catName = (await api(cat.token, '/users/@me')).body.username;
@@ -116,17 +142,34 @@ describe('Social SDK players', () => {
 
     // Ann's game sets rich presence: ben (a game friend) gets PRESENCE_UPDATE with the validated activity.
     ann1.gw.send(3, {
-      since: null, afk: false, status: 'online',
-      activities: [{
-        name: 'ignored-by-sdk', type: 0, application_id: '1', state: 'In a match', state_url: 'https://game.example/state', details: 'Ranked',
-        details_url: 'javascript:alert(1)', status_display_type: 1, secrets: { join: 'secret-123' }, unknown_field: true,
-        assets: { large_image: 'map', large_url: 'https://game.example/map', small_url: 'https://game.example/rank', invite_cover_image: 'https://game.example/cover.png' },
-        party: { id: 'party-1', size: [1, 4], privacy: 1 },
-      }],
+      since: null,
+      afk: false,
+      status: 'online',
+      activities: [
+        {
+          name: 'ignored-by-sdk',
+          type: 0,
+          application_id: '1',
+          state: 'In a match',
+          state_url: 'https://game.example/state',
+          details: 'Ranked',
+          details_url: 'javascript:alert(1)',
+          status_display_type: 1,
+          secrets: { join: 'secret-123' },
+          unknown_field: true,
+          assets: {
+            large_image: 'map',
+            large_url: 'https://game.example/map',
+            small_url: 'https://game.example/rank',
+            invite_cover_image: 'https://game.example/cover.png',
+          },
+          party: { id: 'party-1', size: [1, 4], privacy: 1 },
+        },
+      ],
     });
     const p = await ben1.gw.dispatch('PRESENCE_UPDATE', (d) => d.user.id === ann.id && d.activities.length > 0);
     const act = p.activities[0];
-    assert.equal(act.application_id, t.world.applicationId, 'an SDK session\'s activity is its app\'s');
+    assert.equal(act.application_id, t.world.applicationId, "an SDK session's activity is its app's");
     assert.equal(act.state_url, 'https://game.example/state');
     assert.equal(act.details_url, undefined, 'a bad URL is dropped');
     assert.equal(act.status_display_type, 1);
@@ -136,8 +179,14 @@ describe('Social SDK players', () => {
     assert.equal(act.secrets, undefined, 'secrets never leave the server');
     assert.equal(act.unknown_field, undefined);
     const ben2 = await sdkSession(ben);
-    assert.ok(ben2.ready.presences.some((x: any) => x.user.id === ann.id && x.activities[0]?.state === 'In a match'), 'READY carries friends\' presences');
-    assert.deepEqual(ben2.ready.game_relationships.map((r: any) => r.id), [ann.id]);
+    assert.ok(
+      ben2.ready.presences.some((x: any) => x.user.id === ann.id && x.activities[0]?.state === 'In a match'),
+      "READY carries friends' presences",
+    );
+    assert.deepEqual(
+      ben2.ready.game_relationships.map((r: any) => r.id),
+      [ann.id],
+    );
 
     // Guild members still get it (with guild_id): the seed guild's owner shares a guild with ann once she joins.
     const inviteCode = (await api(t.world.users[0].token, `/channels/${t.world.textChannelId}/invites`, 'POST', {})).body.code;
@@ -155,28 +204,51 @@ describe('Social SDK players', () => {
 
   test('game DMs: history (newest first), summaries, metadata, moderation metadata, edits and deletes', T, async () => {
     const sent: any[] = [];
-    for (const content of ['one', 'two', 'three']) sent.push((await api(ann.bearer, `/users/@me/dms/${ben.id}/messages`, 'POST', { content, metadata: { n: content } })).body);
+    for (const content of ['one', 'two', 'three'])
+      sent.push((await api(ann.bearer, `/users/@me/dms/${ben.id}/messages`, 'POST', { content, metadata: { n: content } })).body);
     assert.equal(sent[0].application_id, t.world.applicationId);
     assert.deepEqual(sent[0].metadata, { n: 'one' });
     assert.deepEqual(sent[0].channel.recipients.sort(), [ann.id, ben.id].sort());
     const history = await api(ben.bearer, `/users/@me/dms/${ann.id}/messages?limit=2`);
-    assert.deepEqual(history.body.map((m: any) => m.content), ['three', 'two']);
+    assert.deepEqual(
+      history.body.map((m: any) => m.content),
+      ['three', 'two'],
+    );
     const summaries = await api(ben.bearer, '/users/@me/dms');
     assert.ok(summaries.body.some((s: any) => s.user_id === ann.id && s.last_message_id === sent[2].id));
     const edited = await api(ann.bearer, `/users/@me/dms/${ben.id}/messages/${sent[0].id}`, 'PATCH', { content: 'one!' });
     assert.equal(edited.body.content, 'one!');
     expectError(await api(ben.bearer, `/users/@me/dms/${ann.id}/messages/${sent[0].id}`, 'PATCH', { content: 'not mine' }), 403, 50005);
     assert.equal((await api(ann.bearer, `/users/@me/dms/${ben.id}/messages/${sent[1].id}`, 'DELETE')).status, 204);
-    const mod = await t.api(`/partner-sdk/dms/${ann.id}/${ben.id}/messages/${sent[2].id}/moderation-metadata`, { method: 'PUT', token: t.world.botToken, bot: true, body: { verdict: 'ok' } });
+    const mod = await t.api(`/partner-sdk/dms/${ann.id}/${ben.id}/messages/${sent[2].id}/moderation-metadata`, {
+      method: 'PUT',
+      token: t.world.botToken,
+      bot: true,
+      body: { verdict: 'ok' },
+    });
     assert.equal(mod.status, 204, mod.text);
-    expectError(await t.api(`/partner-sdk/dms/${ann.id}/${ben.id}/messages/${sent[2].id}/moderation-metadata`, { method: 'PUT', token: t.world.botToken, bot: true, body: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' } }), 400, 50035);
+    expectError(
+      await t.api(`/partner-sdk/dms/${ann.id}/${ben.id}/messages/${sent[2].id}/moderation-metadata`, {
+        method: 'PUT',
+        token: t.world.botToken,
+        bot: true,
+        body: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' },
+      }),
+      400,
+      50035,
+    );
     expectError(await api(ann.bearer, `/users/@me/dms/${t.world.users[1].id}/messages`), 404, 10003);
   });
 
-  test('activity invites: sent as a DM, accepted once for the join secret, heard on the recipient\'s other session', T, async () => {
+  test("activity invites: sent as a DM, accepted once for the join secret, heard on the recipient's other session", T, async () => {
     const benPhone = await sdkSession(ben);
     const benPc = await sdkSession(ben);
-    const sent = await api(ann.bearer, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, party_id: 'party-1', join_secret: 'join-me', content: 'come play' });
+    const sent = await api(ann.bearer, '/users/@me/activity-invites', 'POST', {
+      recipient_id: ben.id,
+      party_id: 'party-1',
+      join_secret: 'join-me',
+      content: 'come play',
+    });
     assert.equal(sent.status, 201, sent.text);
     const msg = await benPc.gw.dispatch('MESSAGE_CREATE', (d) => d.id === sent.body.message_id);
     assert.deepEqual(msg.activity, { type: 1, party_id: 'party-1' });
@@ -191,17 +263,39 @@ describe('Social SDK players', () => {
     benPc.gw.close();
   });
 
-  test('activity invites from the person\'s own client (user token): the app is named, Ask to Join then invite, accepted', T, async () => {
+  test("activity invites from the person's own client (user token): the app is named, Ask to Join then invite, accepted", T, async () => {
     const appId = t.world.applicationId;
     expectError(await api(ann.token, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, party_id: 'p', join_secret: 's' }), 400, 50035);
-    expectError(await api(ann.token, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, application_id: '1234567890123', party_id: 'p', join_secret: 's' }), 404, 10002);
-    expectError(await api(ann.bearer, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, application_id: '1234567890123', party_id: 'p', join_secret: 's' }), 400, 50035);
-    expectError(await t.api('/users/@me/activity-invites', { method: 'POST', token: t.world.botToken, bot: true, body: { recipient_id: ben.id, application_id: appId, party_id: 'p', join_secret: 's' } }), 403, 20001);
+    expectError(
+      await api(ann.token, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, application_id: '1234567890123', party_id: 'p', join_secret: 's' }),
+      404,
+      10002,
+    );
+    expectError(
+      await api(ann.bearer, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, application_id: '1234567890123', party_id: 'p', join_secret: 's' }),
+      400,
+      50035,
+    );
+    expectError(
+      await t.api('/users/@me/activity-invites', {
+        method: 'POST',
+        token: t.world.botToken,
+        bot: true,
+        body: { recipient_id: ben.id, application_id: appId, party_id: 'p', join_secret: 's' },
+      }),
+      403,
+      20001,
+    );
     // Ben asks to join Ann's party (no secret); Ann's client answers with an invite carrying the join secret.
     const ask = await api(ben.token, '/users/@me/activity-invites', 'POST', { recipient_id: ann.id, application_id: appId, type: 5, party_id: 'party-9' });
     assert.equal(ask.status, 201, ask.text);
     assert.equal(ask.body.type, 5);
-    const invite = await api(ann.token, '/users/@me/activity-invites', 'POST', { recipient_id: ben.id, application_id: appId, party_id: 'party-9', join_secret: 'secret-9' });
+    const invite = await api(ann.token, '/users/@me/activity-invites', 'POST', {
+      recipient_id: ben.id,
+      application_id: appId,
+      party_id: 'party-9',
+      join_secret: 'secret-9',
+    });
     assert.equal(invite.status, 201, invite.text);
     const accepted = await api(ben.token, `/users/@me/activity-invites/${invite.body.message_id}/accept`, 'POST');
     assert.equal(accepted.status, 200, accepted.text);
@@ -213,7 +307,10 @@ describe('Social SDK players', () => {
     const lobby = (await api(ann.bearer, '/lobbies', 'PUT', { secret: 'meet-here' })).body;
     await api(ben.bearer, '/lobbies', 'PUT', { secret: 'meet-here' });
     const ann1 = await sdkSession(ann);
-    assert.deepEqual(ann1.ready.lobbies.map((l: any) => l.id), [lobby.id]);
+    assert.deepEqual(
+      ann1.ready.lobbies.map((l: any) => l.id),
+      [lobby.id],
+    );
     assert.deepEqual(ann1.ready.lobbies[0].voice_states, []);
     const plain = await sdkSession(ann, 0);
     assert.equal(plain.ready.lobbies, undefined, 'without AUTO_LOBBY_CONNECT there are no lobbies in READY');

@@ -24,14 +24,21 @@ test('the bundled server starts on SQLite, serves the API and the gateway URL, a
     child.stdout.on('data', (c) => {
       out += c;
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
     child.stderr.on('data', (c) => (out += c));
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
   const gateway = (await (await fetch(`${url}/api/v10/gateway`)).json()) as { url: string };
   assert.match(gateway.url, /^ws:\/\/127\.0\.0\.1:\d+$/);
-  const reg = await fetch(`${url}/api/v10/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bundled', password: 'correct horse battery' }) });
+  const reg = await fetch(`${url}/api/v10/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bundled', password: 'correct horse battery' }),
+  });
   assert.equal(reg.status, 200);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');

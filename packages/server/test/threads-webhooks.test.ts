@@ -17,7 +17,11 @@ let guildId: string;
 
 const as = (token: string, isBot = false) => ({ token, bot: isBot });
 
-interface Res { status: number; body: any; text: string }
+interface Res {
+  status: number;
+  body: any;
+  text: string;
+}
 /** Our own request helper: JSON or multipart bodies, and the raw text (to look for leaked tokens). */
 async function api(path: string, o: { method?: string; token?: string; bot?: boolean; body?: unknown } = {}): Promise<Res> {
   const headers: Record<string, string> = {};
@@ -32,7 +36,11 @@ async function api(path: string, o: { method?: string; token?: string; bot?: boo
   const text = await res.text();
   let parsed: any = undefined;
   if (text) {
-    try { parsed = JSON.parse(text); } catch { parsed = text; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
   }
   return { status: res.status, body: parsed, text };
 }
@@ -65,7 +73,11 @@ async function actorOf(i: number): Promise<Actor> {
 test('thread from a message takes the message id; a second one is 160004', async () => {
   const msg = await postMessage('start here');
   events.length = 0;
-  const r = await api(`/channels/${channelId}/messages/${msg.id}/threads`, { method: 'POST', ...as(alice), body: { name: 'from message', auto_archive_duration: 60 } });
+  const r = await api(`/channels/${channelId}/messages/${msg.id}/threads`, {
+    method: 'POST',
+    ...as(alice),
+    body: { name: 'from message', auto_archive_duration: 60 },
+  });
   assert.equal(r.status, 201, r.text);
   assert.equal(r.body.id, msg.id);
   assert.equal(r.body.type, 11);
@@ -85,7 +97,7 @@ test('thread from a message takes the message id; a second one is 160004', async
   const others = creates.find((e) => e !== mine);
   assert.ok(others, 'other viewers get THREAD_CREATE');
   assert.ok(!others.user_ids?.includes(t.world.users[0].id), 'the creator gets exactly one THREAD_CREATE');
-  assert.equal(others.d.member, undefined, 'member is the creator\'s alone');
+  assert.equal(others.d.member, undefined, "member is the creator's alone");
   const upd = eventsOf('MESSAGE_UPDATE').find((e) => e.d.id === msg.id);
   assert.ok(upd, 'starter message MESSAGE_UPDATE');
   assert.equal(upd.d.thread?.id, msg.id);
@@ -191,7 +203,7 @@ test('private threads are hidden from non-members until they are added', async (
   assert.equal((await api(`/channels/${priv.id}/thread-members`, as(bob))).body.code, 50001);
 });
 
-test('active threads list the caller\'s memberships; archiving moves threads to the archived lists', async () => {
+test("active threads list the caller's memberships; archiving moves threads to the archived lists", async () => {
   const pub = (await api(`/channels/${channelId}/threads`, { method: 'POST', ...as(bob), body: { name: 'to archive', type: 11 } })).body;
   const active = await api(`/guilds/${guildId}/threads/active`, as(bob));
   assert.equal(active.status, 200);
@@ -236,7 +248,11 @@ test('active threads list the caller\'s memberships; archiving moves threads to 
   assert.equal(locked.status, 200, locked.text);
   assert.equal(locked.body.thread_metadata.locked, true);
   assert.equal(locked.body.rate_limit_per_user, 5);
-  assert.equal((await api(`/channels/${pub.id}`, { method: 'PATCH', ...as(bob), body: { archived: false } })).body.code, 50013, 'a locked thread stays archived for its owner');
+  assert.equal(
+    (await api(`/channels/${pub.id}`, { method: 'PATCH', ...as(bob), body: { archived: false } })).body.code,
+    50013,
+    'a locked thread stays archived for its owner',
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -312,11 +328,36 @@ test('webhook validation and limits', async () => {
   // A fresh channel fills up at 15.
   const { ctx } = t.server;
   const fresh = ctx.ids.next();
-  await ctx.repos.store.db.insertInto('channels').values({
-    id: fresh, type: 0, guild_id: guildId, position: 9, name: 'hooks', topic: null, nsfw: 0, parent_id: null, owner_id: null, last_message_id: null,
-    last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 0, permission_overwrites: '[]',
-    recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0, extra: '{}', created_at: ctx.clock.now(),
-  }).execute();
+  await ctx.repos.store.db
+    .insertInto('channels')
+    .values({
+      id: fresh,
+      type: 0,
+      guild_id: guildId,
+      position: 9,
+      name: 'hooks',
+      topic: null,
+      nsfw: 0,
+      parent_id: null,
+      owner_id: null,
+      last_message_id: null,
+      last_pin_timestamp: null,
+      bitrate: null,
+      user_limit: null,
+      rate_limit_per_user: 0,
+      rtc_region: null,
+      flags: 0,
+      permission_overwrites: '[]',
+      recipients: null,
+      dm_key: null,
+      thread_metadata: null,
+      message_count: 0,
+      member_count: 0,
+      total_message_sent: 0,
+      extra: '{}',
+      created_at: ctx.clock.now(),
+    })
+    .execute();
   ctx.access.invalidate(guildId);
   for (let i = 0; i < 15; i++) {
     const r = await api(`/channels/${fresh}/webhooks`, { method: 'POST', ...as(alice), body: { name: `h${i}` } });
@@ -429,12 +470,36 @@ test('forum posts: a thread with its first message', async () => {
   const { ctx } = t.server;
   const forum = ctx.ids.next();
   const tag = ctx.ids.next();
-  await ctx.repos.store.db.insertInto('channels').values({
-    id: forum, type: 15, guild_id: guildId, position: 10, name: 'forum', topic: null, nsfw: 0, parent_id: null, owner_id: null, last_message_id: null,
-    last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 1 << 4, permission_overwrites: '[]',
-    recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0,
-    extra: JSON.stringify({ available_tags: [{ id: tag, name: 'help', moderated: false, emoji_id: null, emoji_name: null }] }), created_at: ctx.clock.now(),
-  }).execute();
+  await ctx.repos.store.db
+    .insertInto('channels')
+    .values({
+      id: forum,
+      type: 15,
+      guild_id: guildId,
+      position: 10,
+      name: 'forum',
+      topic: null,
+      nsfw: 0,
+      parent_id: null,
+      owner_id: null,
+      last_message_id: null,
+      last_pin_timestamp: null,
+      bitrate: null,
+      user_limit: null,
+      rate_limit_per_user: 0,
+      rtc_region: null,
+      flags: 1 << 4,
+      permission_overwrites: '[]',
+      recipients: null,
+      dm_key: null,
+      thread_metadata: null,
+      message_count: 0,
+      member_count: 0,
+      total_message_sent: 0,
+      extra: JSON.stringify({ available_tags: [{ id: tag, name: 'help', moderated: false, emoji_id: null, emoji_name: null }] }),
+      created_at: ctx.clock.now(),
+    })
+    .execute();
   ctx.access.invalidate(guildId);
 
   const noMessage = await api(`/channels/${forum}/threads`, { method: 'POST', ...as(bob), body: { name: 'post' } });
@@ -444,9 +509,17 @@ test('forum posts: a thread with its first message', async () => {
   assert.equal(noTag.body.code, 40067);
   const emptyMsg = await api(`/channels/${forum}/threads`, { method: 'POST', ...as(bob), body: { name: 'post', applied_tags: [tag], message: {} } });
   assert.equal(emptyMsg.body.code, 50006);
-  assert.equal((await ctx.repos.store.db.selectFrom('channels').select('id').where('parent_id', '=', forum).execute()).length, 0, 'a refused post leaves no thread');
+  assert.equal(
+    (await ctx.repos.store.db.selectFrom('channels').select('id').where('parent_id', '=', forum).execute()).length,
+    0,
+    'a refused post leaves no thread',
+  );
 
-  const post = await api(`/channels/${forum}/threads`, { method: 'POST', ...as(bob), body: { name: 'post', applied_tags: [tag], message: { content: 'first post' } } });
+  const post = await api(`/channels/${forum}/threads`, {
+    method: 'POST',
+    ...as(bob),
+    body: { name: 'post', applied_tags: [tag], message: { content: 'first post' } },
+  });
   assert.equal(post.status, 201, post.text);
   assert.equal(post.body.type, 11);
   assert.equal(post.body.parent_id, forum);

@@ -21,7 +21,11 @@ import { prepareApiTls } from '../src/http/listener.js';
  */
 const CLIENTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tls-clients');
 
-interface Answer { status: number; text: string; body: any }
+interface Answer {
+  status: number;
+  text: string;
+  body: any;
+}
 
 /** One request over http or https; `ca` is the only trust given (none: the system's). */
 function request(url: string, opts: { ca?: string; method?: string; token?: string; json?: unknown } = {}): Promise<Answer> {
@@ -35,10 +39,16 @@ function request(url: string, opts: { ca?: string; method?: string; token?: stri
     const req = send(u, { method: opts.method ?? 'GET', headers, ca: opts.ca }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (d) => { text += d; });
+      res.on('data', (d) => {
+        text += d;
+      });
       res.on('end', () => {
         let parsed: any = null;
-        try { parsed = JSON.parse(text); } catch { parsed = text; }
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
         resolve({ status: res.statusCode ?? 0, text, body: parsed });
       });
     });
@@ -47,11 +57,17 @@ function request(url: string, opts: { ca?: string; method?: string; token?: stri
   });
 }
 
-interface Step { step: string; [k: string]: any }
+interface Step {
+  step: string;
+  [k: string]: any;
+}
 
 /** A client script in a child process that trusts `caPath`; its JSON lines are steps to wait for. */
 function runClient(args: string[], caPath: string, env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const steps: Step[] = [];
   let err = '';
   let waiters: (() => void)[] = [];
@@ -63,11 +79,15 @@ function runClient(args: string[], caPath: string, env: Record<string, string> =
     for (const l of lines) if (l.startsWith('{')) steps.push(JSON.parse(l));
     for (const w of waiters) w();
   });
-  child.stderr!.on('data', (d) => { err += d; });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => {
-    for (const w of waiters) w();
-    resolve();
-  }));
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      for (const w of waiters) w();
+      resolve();
+    }),
+  );
   /** The first step matching `pred`; fails on an `error` step or the child's exit. */
   function waitFor(pred: (s: Step) => boolean): Promise<Step> {
     return new Promise((resolve, reject) => {
@@ -76,7 +96,8 @@ function runClient(args: string[], caPath: string, env: Record<string, string> =
         const bad = steps.find((s) => s.step === 'error');
         if (hit) resolve(hit);
         else if (bad) reject(new Error(`client error: ${bad.message}\n${err.slice(-2000)}`));
-        else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`client exited (${child.exitCode ?? child.signalCode}) ${JSON.stringify(steps)}\n${err.slice(-2000)}`));
+        else if (child.exitCode !== null || child.signalCode !== null)
+          reject(new Error(`client exited (${child.exitCode ?? child.signalCode}) ${JSON.stringify(steps)}\n${err.slice(-2000)}`));
         else return;
         waiters = waiters.filter((w) => w !== check);
       };
@@ -109,7 +130,9 @@ describe('--tls --port 443', () => {
     t = await startTlsServer(443);
     ca = fs.readFileSync(localCaPath(t.server.ctx.config.dataDir), 'utf8');
   });
-  after(async () => { await t?.close(); });
+  after(async () => {
+    await t?.close();
+  });
 
   test('An Eris-style client that only speaks https to port 443 works against --tls --port 443', { timeout: 60_000 }, async () => {
     assert.equal(t.server.url, 'https://127.0.0.1', 'the default port of https is not written');
@@ -136,7 +159,12 @@ describe('--tls --port 443', () => {
       assert.equal(file.text, 'hello over tls');
 
       // A message from someone else reaches Eris as a MESSAGE_CREATE over wss.
-      const posted = await request(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/messages`, { ca, method: 'POST', token: alice.token, json: { content: 'hello eris' } });
+      const posted = await request(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/messages`, {
+        ca,
+        method: 'POST',
+        token: alice.token,
+        json: { content: 'hello eris' },
+      });
       assert.equal(posted.status, 200, posted.text);
       const seen = await eris.waitFor((s) => s.step === 'messageCreate' && s.id === posted.body.id);
       assert.equal(seen.content, 'hello eris');
@@ -147,8 +175,13 @@ describe('--tls --port 443', () => {
   });
 
   test('plain HTTP to the TLS port is not served, and the certificate is only trusted with the local CA', async () => {
-    await assert.rejects(request('http://127.0.0.1:443/api/v10/gateway'), (err: any) => ['ECONNRESET', 'EPIPE'].includes(err.code) || /socket hang up/.test(err.message));
-    await assert.rejects(request('https://127.0.0.1:443/api/v10/gateway'), (err: any) => /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER_CERT/.test(err.code));
+    await assert.rejects(
+      request('http://127.0.0.1:443/api/v10/gateway'),
+      (err: any) => ['ECONNRESET', 'EPIPE'].includes(err.code) || /socket hang up/.test(err.message),
+    );
+    await assert.rejects(request('https://127.0.0.1:443/api/v10/gateway'), (err: any) =>
+      /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER_CERT/.test(err.code),
+    );
     const ok = await request('https://127.0.0.1:443/api/v10/gateway', { ca });
     assert.deepEqual(ok.body, { url: 'wss://127.0.0.1' });
   });
@@ -161,7 +194,9 @@ describe('--tls on a random port', () => {
     t = await startTlsServer(0);
     ca = fs.readFileSync(localCaPath(t.server.ctx.config.dataDir), 'utf8');
   });
-  after(async () => { await t?.close(); });
+  after(async () => {
+    await t?.close();
+  });
 
   test('GET /gateway and /gateway/bot advertise wss://, OAuth2 and webhook URLs https://', async () => {
     const port = t.server.port;
@@ -171,12 +206,17 @@ describe('--tls on a random port', () => {
     const bot = await request(`${t.server.url}/api/v10/gateway/bot`, { ca, token: `Bot ${t.world.botToken}` });
     assert.equal(bot.status, 200, bot.text);
     assert.equal(bot.body.url, `wss://127.0.0.1:${port}`);
-    const hook = await request(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/webhooks`, { ca, method: 'POST', token: t.world.users[0].token, json: { name: 'tls hook' } });
+    const hook = await request(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/webhooks`, {
+      ca,
+      method: 'POST',
+      token: t.world.users[0].token,
+      json: { name: 'tls hook' },
+    });
     assert.equal(hook.status, 200, hook.text);
     assert.ok(hook.body.url.startsWith(`https://127.0.0.1:${port}/api/webhooks/`), hook.body.url);
   });
 
-  test('the generated certificate covers the platform\'s host names (clients pointed here through /etc/hosts)', async () => {
+  test("the generated certificate covers the platform's host names (clients pointed here through /etc/hosts)", async () => {
     for (const servername of ['discord.com', 'gateway.discord.gg', 'cdn.discordapp.com', 'localhost']) {
       const socket = tls.connect({ host: '127.0.0.1', port: t.server.port, servername, ca });
       await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
@@ -187,13 +227,21 @@ describe('--tls on a random port', () => {
 
   test('discord.js logs in over https and wss with the CA trusted, sends and receives MESSAGE_CREATE', { timeout: 60_000 }, async () => {
     const alice = t.world.users[0];
-    const djs = runClient([path.join(CLIENTS, 'discordjs.mjs'), `${t.server.url}/api`, t.world.botToken, t.world.textChannelId], localCaPath(t.server.ctx.config.dataDir));
+    const djs = runClient(
+      [path.join(CLIENTS, 'discordjs.mjs'), `${t.server.url}/api`, t.world.botToken, t.world.textChannelId],
+      localCaPath(t.server.ctx.config.dataDir),
+    );
     try {
       const ready = await djs.waitFor((s) => s.step === 'ready');
       assert.equal(ready.user, t.world.botUserId);
       const sent = await djs.waitFor((s) => s.step === 'sent');
       assert.equal(sent.content, 'discord.js over wss');
-      const posted = await request(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/messages`, { ca, method: 'POST', token: alice.token, json: { content: 'hello discord.js' } });
+      const posted = await request(`${t.server.url}/api/v10/channels/${t.world.textChannelId}/messages`, {
+        ca,
+        method: 'POST',
+        token: alice.token,
+        json: { content: 'hello discord.js' },
+      });
       assert.equal(posted.status, 200, posted.text);
       const seen = await djs.waitFor((s) => s.step === 'messageCreate' && s.id === posted.body.id);
       assert.equal(seen.content, 'hello discord.js');
@@ -204,7 +252,7 @@ describe('--tls on a random port', () => {
 });
 
 describe('--tls-cert and --tls-key', () => {
-  test('a given certificate and key are served instead of the local CA\'s, and one without the other stops the start', async () => {
+  test("a given certificate and key are served instead of the local CA's, and one without the other stops the start", async () => {
     // Material from another CA, as an operator's own certificate would be: issued for a name of its own.
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-own-cert-'));
     const own = loadLocalTls({ dir: elsewhere, hosts: ['accord.test'], leaf: 'api', flags: ['-', '-'] });
@@ -231,17 +279,22 @@ describe('--tls-cert and --tls-key', () => {
 
 describe('--intercept: a bot that hard-codes the platform runs unmodified', () => {
   let t: TestServer;
-  before(async () => { t = await startTlsServer(443, { intercept: true }); });
+  before(async () => {
+    t = await startTlsServer(443, { intercept: true });
+  });
   after(() => t?.close());
 
   test('discord.js with no settings logs in through discord.com and gateway.discord.gg, sends and receives', { timeout: 60_000 }, async () => {
     // This process does not map the names: it calls 127.0.0.1 (the certificate covers both).
     const ca = fs.readFileSync(localCaPath(t.server.ctx.config.dataDir), 'utf8');
-    const api = (p: string, json?: unknown) => request(`https://127.0.0.1/api/v10${p}`, { ca, token: t.world.users[0].token, method: json ? 'POST' : 'GET', json });
+    const api = (p: string, json?: unknown) =>
+      request(`https://127.0.0.1/api/v10${p}`, { ca, token: t.world.users[0].token, method: json ? 'POST' : 'GET', json });
     const gw = await api('/gateway');
-    assert.equal(gw.body.url, 'wss://discord.com', 'the Gateway is advertised under the platform\'s name');
+    assert.equal(gw.body.url, 'wss://discord.com', "the Gateway is advertised under the platform's name");
     const hosts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../testing/intercept-hosts.mjs');
-    const bot = runClient([path.join(CLIENTS, 'hardcoded-discordjs.mjs'), t.world.botToken, t.world.textChannelId], localCaPath(t.server.ctx.config.dataDir), { NODE_OPTIONS: `--import ${hosts}` });
+    const bot = runClient([path.join(CLIENTS, 'hardcoded-discordjs.mjs'), t.world.botToken, t.world.textChannelId], localCaPath(t.server.ctx.config.dataDir), {
+      NODE_OPTIONS: `--import ${hosts}`,
+    });
     try {
       const ready = await bot.waitFor((s) => s.step === 'ready');
       assert.equal(ready.user, t.world.botUserId);

@@ -36,17 +36,29 @@ class Room {
   readonly group: DaveGroup;
 
   constructor(timings = { transitionMs: 1000, commitMs: 3000, batchMs: 5 }) {
-    this.group = new DaveGroup(CHANNEL, new ExternalSender(), {
-      json: (u, op, d) => this.queue.push(() => this.onJson(u, op, d)),
-      binary: (u, op, p) => this.queue.push(() => this.onBinary(u, op, p)),
-      mediaReady: (u, r) => this.ready.set(u, r),
-      debug: (m) => this.log.push(m),
-    }, timings);
+    this.group = new DaveGroup(
+      CHANNEL,
+      new ExternalSender(),
+      {
+        json: (u, op, d) => this.queue.push(() => this.onJson(u, op, d)),
+        binary: (u, op, p) => this.queue.push(() => this.onBinary(u, op, p)),
+        mediaReady: (u, r) => this.ready.set(u, r),
+        debug: (m) => this.log.push(m),
+      },
+      timings,
+    );
   }
 
   /** Op 11 both ways, op 4 → the group sends op 25, the client sends its key package. */
   join(userId: string): Client {
-    const c: Client = { userId, session: new Davey.DAVESession(1, userId, CHANNEL), connected: new Set(this.clients.keys()), transitions: [], errors: [], ops: [] };
+    const c: Client = {
+      userId,
+      session: new Davey.DAVESession(1, userId, CHANNEL),
+      connected: new Set(this.clients.keys()),
+      transitions: [],
+      errors: [],
+      ops: [],
+    };
     for (const o of this.clients.values()) o.connected.add(userId);
     this.clients.set(userId, c);
     this.group.join(userId);
@@ -155,7 +167,10 @@ describe('DAVE delivery service and external sender (davey as the client)', { ti
     const { epoch } = r.agreed();
     assert.equal(epoch, 1n);
     assert.equal(r.group.epoch, 1n);
-    assert.ok(r.log.some((m) => /dropped commit .*: nothing to commit|dropped commit/.test(m)), 'losing commits dropped');
+    assert.ok(
+      r.log.some((m) => /dropped commit .*: nothing to commit|dropped commit/.test(m)),
+      'losing commits dropped',
+    );
     for (const c of r.clients.values()) assert.ok(c.transitions.length === 1 && c.transitions[0] > 0, 'op 22 executed');
     for (const id of r.clients.keys()) assert.equal(r.ready.get(id), true, 'media ready');
     r.close();
@@ -239,7 +254,12 @@ describe('DAVE delivery service and external sender (davey as the client)', { ti
     wrongGroup[5] ^= 1;
     const noWelcome = payload.subarray(0, payload.length - 1); // truncated welcome
     const otherUser = [...r.clients.keys()].find((u) => u !== user && u !== uid(3))!;
-    for (const [bad, from, why] of [[wrongEpoch, user, /epoch/], [wrongGroup, user, /group id/], [noWelcome, user, /truncated|welcome/], [payload, otherUser, /leaf|cover|unknown/]] as const) {
+    for (const [bad, from, why] of [
+      [wrongEpoch, user, /epoch/],
+      [wrongGroup, user, /group id/],
+      [noWelcome, user, /truncated|welcome/],
+      [payload, otherUser, /leaf|cover|unknown/],
+    ] as const) {
       r.group.commitWelcome(from, bad);
       assert.match(r.log.at(-1)!, why);
       assert.equal(r.group.epoch, 2n - 1n, 'nothing applied');
@@ -319,12 +339,26 @@ describe('DAVE delivery service and external sender (davey as the client)', { ti
 function ownKeyPackage(userId: string, notBefore: bigint, notAfter: bigint): Buffer {
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const u16 = (n: number) => Buffer.from([n >> 8, n & 0xff]);
-  const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
+  const u64 = (n: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64BE(n);
+    return b;
+  };
   const hpke = pointOf(crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey);
   const leafTbs = Buffer.concat([
-    vec(hpke), vec(pointOf(publicKey)), u16(1), vec(idBytes(userId)),
-    vec(Buffer.concat([u16(1)])), vec(u16(2)), vec(Buffer.alloc(0)), vec(Buffer.alloc(0)), vec(u16(1)),
-    Buffer.from([1]), u64(notBefore), u64(notAfter), vec(Buffer.alloc(0)),
+    vec(hpke),
+    vec(pointOf(publicKey)),
+    u16(1),
+    vec(idBytes(userId)),
+    vec(Buffer.concat([u16(1)])),
+    vec(u16(2)),
+    vec(Buffer.alloc(0)),
+    vec(Buffer.alloc(0)),
+    vec(u16(1)),
+    Buffer.from([1]),
+    u64(notBefore),
+    u64(notAfter),
+    vec(Buffer.alloc(0)),
   ]);
   const leaf = Buffer.concat([leafTbs, vec(signWithLabel(privateKey, 'LeafNodeTBS', leafTbs))]);
   const tbs = Buffer.concat([u16(1), u16(2), vec(hpke), leaf, vec(Buffer.alloc(0))]);

@@ -39,7 +39,12 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
   }
 
   async function newUser(name: string): Promise<Caller> {
-    const { token, user } = await register(t.server.ctx, { username: `${name}_${Date.now() % 100000}`, globalName: name, email: `${name}_${Date.now()}@accord.local`, password: `password-${name}` });
+    const { token, user } = await register(t.server.ctx, {
+      username: `${name}_${Date.now() % 100000}`,
+      globalName: name,
+      email: `${name}_${Date.now()}@accord.local`,
+      password: `password-${name}`,
+    });
     return { id: user.id, token, gw: await connectUser(token) };
   }
 
@@ -76,7 +81,10 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
   });
 
   after(async () => {
-    for (const x of open) try { x.close(); } catch {}
+    for (const x of open)
+      try {
+        x.close();
+      } catch {}
     await t?.close();
   });
 
@@ -116,7 +124,10 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     }
     await until(() => va.dv.privacyCode && va.dv.privacyCode === vb.dv.privacyCode, WAIT, 'one DAVE group for the call');
     assert.deepEqual([...va.dv.errors, ...vb.dv.errors], []);
-    assert.ok(va.v.frames.some((f) => f.op === 11 && f.d.user_ids.includes(bob.id)), 'alice hears of bob (op 11)');
+    assert.ok(
+      va.v.frames.some((f) => f.op === 11 && f.d.user_ids.includes(bob.id)),
+      'alice hears of bob (op 11)',
+    );
 
     // Alice hangs up: her voice socket closes 4014, bob sees her go, the call goes on.
     alice.gw.send(4, { guild_id: null, channel_id: null, self_mute: false, self_deaf: false });
@@ -150,7 +161,10 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
 
     const voices = [await connectVoice(alice, group.id, a), await connectVoice(bob, group.id, b), await connectVoice(carol, group.id, c)];
     await until(() => voices[0].dv.privacyCode && voices.every((x) => x.dv.privacyCode === voices[0].dv.privacyCode), WAIT, 'one DAVE group of three');
-    assert.deepEqual(voices.flatMap((x) => x.dv.errors), []);
+    assert.deepEqual(
+      voices.flatMap((x) => x.dv.errors),
+      [],
+    );
 
     // A client that connects later asks for the running call (op 13) and gets CALL_CREATE with the states in it.
     const late = await connectUser(carol.token);
@@ -194,7 +208,10 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     await auto.identify(carol.token, { capabilities: 1 << 12 });
     const running = await auto.dispatch('CALL_CREATE', (d) => d.channel_id === dm.id, WAIT);
     assert.deepEqual(running.ringing, [carol.id]);
-    assert.deepEqual(running.voice_states.map((v: any) => v.user_id), [alice.id]);
+    assert.deepEqual(
+      running.voice_states.map((v: any) => v.user_id),
+      [alice.id],
+    );
     auto.close();
 
     const bad = await t.api(`/channels/${dm.id}/call`, { method: 'PATCH', token: alice.token, body: { region: 'atlantis' } });
@@ -223,9 +240,20 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     alice.gw.send(4, { guild_id: t.world.guildId, channel_id: voiceChannel, self_mute: false, self_deaf: false });
     await bob.gw.dispatch('CALL_DELETE', (d) => d.channel_id === dm.id, WAIT);
     const mark = alice.gw.frames.findIndex((f) => f.t === 'CALL_DELETE' && f.d.channel_id === dm.id);
-    await alice.gw.wait((f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === alice.id && f.d.channel_id === voiceChannel && alice.gw.frames.indexOf(f) > mark, WAIT);
+    await alice.gw.wait(
+      (f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === alice.id && f.d.channel_id === voiceChannel && alice.gw.frames.indexOf(f) > mark,
+      WAIT,
+    );
     alice.gw.send(4, { guild_id: t.world.guildId, channel_id: null, self_mute: false, self_deaf: false });
-    await alice.gw.wait((f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === alice.id && f.d.guild_id === t.world.guildId && f.d.channel_id === null && alice.gw.frames.indexOf(f) > mark, WAIT);
+    await alice.gw.wait(
+      (f) =>
+        f.t === 'VOICE_STATE_UPDATE' &&
+        f.d.user_id === alice.id &&
+        f.d.guild_id === t.world.guildId &&
+        f.d.channel_id === null &&
+        alice.gw.frames.indexOf(f) > mark,
+      WAIT,
+    );
   });
 
   test('refused, silently: a non-recipient, a bot, and either side of a block; a DM token is no good for another server id', async () => {
@@ -249,7 +277,8 @@ describe('DM and group-DM calls', { timeout: 180_000 }, () => {
     // A legitimate join of the same DM runs after dave's attempt there (changes of one call are serialized).
     const j = await join(alice, dm.id);
     await gatewaySynced(t.server, dave.gw, botGw, alice.gw, carol.gw);
-    const sent = (gw: RawGateway, ...channels: string[]) => gw.frames.filter((f) => ['VOICE_STATE_UPDATE', 'VOICE_SERVER_UPDATE', 'CALL_CREATE'].includes(f.t!) && channels.includes(f.d.channel_id));
+    const sent = (gw: RawGateway, ...channels: string[]) =>
+      gw.frames.filter((f) => ['VOICE_STATE_UPDATE', 'VOICE_SERVER_UPDATE', 'CALL_CREATE'].includes(f.t!) && channels.includes(f.d.channel_id));
     assert.deepEqual(sent(dave.gw, dm.id, cd.id), []);
     assert.deepEqual(sent(botGw, botDm.id), []);
     assert.deepEqual(sent(alice.gw, botDm.id), []);

@@ -100,10 +100,19 @@ describe('voice media: AEAD modes and the SFU', () => {
   test('SFU: discovery, re-encryption per receiver, no loop-back, source and replay checks, mute, DAVE frames', () => {
     const sent: { buf: Buffer; port: number; ip: string }[] = [];
     const events: unknown[] = [];
-    const sfu = new Sfu((buf, port, ip) => sent.push({ buf, port, ip }), (e) => events.push(e));
+    const sfu = new Sfu(
+      (buf, port, ip) => sent.push({ buf, port, ip }),
+      (e) => events.push(e),
+    );
     const keys = [0, 1, 2].map(() => crypto.randomBytes(32));
     const member = (i: number, patch: Partial<MediaMember> = {}): MediaMember => ({
-      ssrc: 100 + i, userId: `u${i}`, room: 'r', crypto: { mode: i === 2 ? XCHACHA : AES, key: [...keys[i]] }, canSpeak: true, daveReady: true, ...patch,
+      ssrc: 100 + i,
+      userId: `u${i}`,
+      room: 'r',
+      crypto: { mode: i === 2 ? XCHACHA : AES, key: [...keys[i]] },
+      canSpeak: true,
+      daveReady: true,
+      ...patch,
     });
     for (let i = 0; i < 3; i++) sfu.add(member(i));
     sfu.add({ ...member(0), ssrc: 999, room: 'elsewhere' });
@@ -132,10 +141,19 @@ describe('voice media: AEAD modes and the SFU', () => {
     for (const s of sent) {
       const i = s.port - 5000;
       assert.ok(s.buf.subarray(0, 12).equals(rtp(100, 7)), 'RTP header kept');
-      assert.ok(createRtpCipher(i === 2 ? XCHACHA : AES, keys[i]).open(s.buf, 12)!.equals(opus), `receiver ${i} decrypts with its own key`);
+      assert.ok(
+        createRtpCipher(i === 2 ? XCHACHA : AES, keys[i])
+          .open(s.buf, 12)!
+          .equals(opus),
+        `receiver ${i} decrypts with its own key`,
+      );
       assert.equal(s.buf.readUInt32BE(s.buf.length - 4), 1, 'our own counter per receiver');
     }
-    const count = () => { const n = sent.length; sent.length = 0; return n; };
+    const count = () => {
+      const n = sent.length;
+      sent.length = 0;
+      return n;
+    };
     count();
     sfu.onDatagram(a.seal(rtp(100, 7), opus, 1), '127.0.0.1', 5000);
     assert.equal(count(), 0, 'replayed nonce dropped');
@@ -167,7 +185,11 @@ describe('voice media: AEAD modes and the SFU', () => {
     const dave = Buffer.concat([crypto.randomBytes(40), Buffer.from([0xfa, 0xfa])]);
     sfu.update(101, { daveReady: false });
     sfu.onDatagram(a.seal(rtp(100, 16), dave, 105), '127.0.0.1', 5000);
-    assert.deepEqual(sent.map((s) => s.port), [5002], 'DAVE frames only to members in the group');
+    assert.deepEqual(
+      sent.map((s) => s.port),
+      [5002],
+      'DAVE frames only to members in the group',
+    );
     count();
     sfu.onDatagram(a.seal(rtp(100, 17), Buffer.from([0xf8, 0xff, 0xfe]), 106), '127.0.0.1', 5000);
     assert.equal(count(), 2, 'silence (not DAVE) goes to everyone');
@@ -180,12 +202,19 @@ describe('voice media: AEAD modes and the SFU', () => {
     sfu.onDatagram(a.seal(header, Buffer.concat([ext, opus]), 107), '127.0.0.1', 5000);
     const got = sent.find((s) => s.port === 5001)!;
     assert.ok(got.buf.subarray(0, 16).equals(header));
-    assert.ok(createRtpCipher(AES, keys[1]).open(got.buf, 16)!.equals(Buffer.concat([ext, opus])));
+    assert.ok(
+      createRtpCipher(AES, keys[1])
+        .open(got.buf, 16)!
+        .equals(Buffer.concat([ext, opus])),
+    );
     count();
 
     sfu.remove(101);
     sfu.onDatagram(a.seal(rtp(100, 19), opus, 108), '127.0.0.1', 5000);
-    assert.deepEqual(sent.map((s) => s.port), [5002]);
+    assert.deepEqual(
+      sent.map((s) => s.port),
+      [5002],
+    );
     assert.equal(sfu.stats.members, 3);
   });
 });

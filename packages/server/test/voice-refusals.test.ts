@@ -39,7 +39,10 @@ describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () =>
   });
 
   after(async () => {
-    for (const x of open) try { x.close(); } catch {}
+    for (const x of open)
+      try {
+        x.close();
+      } catch {}
     await t?.close();
   });
 
@@ -188,13 +191,20 @@ describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () =>
     await y.v.op(2);
     y.v.send(1, { protocol: 'udp', data: { address: '127.0.0.1', port: 40001, mode: 'aead_aes256_gcm_rtpsize' } });
     await until(() => dx.privacyCode && dx.privacyCode === dy.privacyCode, 10_000, 'the DAVE group of x and y');
-    for (const [c, otherId] of [[x, y.userId], [y, x.userId]] as const) {
+    for (const [c, otherId] of [
+      [x, y.userId],
+      [y, x.userId],
+    ] as const) {
       const connect = c.v.frames.findIndex((f) => f.op === 11 && f.d.user_ids.includes(otherId));
       const proposal = c.v.frames.findIndex((f) => f.op === 27);
       assert.ok(connect >= 0 && connect < proposal, 'op 11 before op 27');
       const seqs = c.v.frames.filter((f) => f.seq !== undefined).map((f) => f.seq!);
       assert.ok(seqs.length > 4 && !seqs.includes(0));
-      assert.deepEqual(seqs, seqs.map((_s, i) => seqs[0] + i), 'one counter for JSON and binary, no gaps');
+      assert.deepEqual(
+        seqs,
+        seqs.map((_s, i) => seqs[0] + i),
+        'one counter for JSON and binary, no gaps',
+      );
       assert.ok(!c.v.frames.some((f) => [8, 6, 9].includes(f.op) && f.seq !== undefined), 'Hello, ACK and Resumed are not numbered');
     }
     assert.deepEqual(dx.errors, []);
@@ -203,7 +213,7 @@ describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () =>
     // Op 5 from x is relayed to y with x's user id and SSRC.
     x.v.send(5, { speaking: 1, delay: 0, ssrc: 0 });
     const relayed = await y.v.wait((f) => f.op === 5 && f.d.user_id === x.userId && f.d.speaking === 1);
-    assert.equal(relayed.d.ssrc, (x.v.frames.find((f) => f.op === 2)!).d.ssrc);
+    assert.equal(relayed.d.ssrc, x.v.frames.find((f) => f.op === 2)!.d.ssrc);
     assert.ok(!x.v.frames.some((f) => f.op === 5 && f.d.user_id === x.userId), 'never echoed to the speaker');
 
     // Heartbeats: v8 answers {t}; seq_ack trims the resume buffer.

@@ -36,7 +36,10 @@ describe('voice states: main gateway and HTTP', { timeout: 60_000 }, () => {
   });
 
   after(async () => {
-    for (const x of open) try { x.close(); } catch {}
+    for (const x of open)
+      try {
+        x.close();
+      } catch {}
     await t?.close();
   });
 
@@ -99,7 +102,10 @@ describe('voice states: main gateway and HTTP', { timeout: 60_000 }, () => {
     assert.equal(cleared.guild_id, guild());
     observer.send(43, { guild_id: guild(), fields: ['status', 'voice_start_time'] });
     const info = await observer.dispatch('CHANNEL_INFO');
-    assert.deepEqual(info.channels.find((c: any) => c.id === voice()), { id: voice(), status: null, voice_start_time: null });
+    assert.deepEqual(
+      info.channels.find((c: any) => c.id === voice()),
+      { id: voice(), status: null, voice_start_time: null },
+    );
   });
 
   test('no CONNECT: op 4 is ignored without any event; a full channel likewise, unless MOVE_MEMBERS', async () => {
@@ -153,7 +159,10 @@ describe('voice states: main gateway and HTTP', { timeout: 60_000 }, () => {
     assert.equal(noop.status, 200, 'disconnecting someone not connected does nothing');
 
     const other = await api(`/guilds/${guild()}/channels`, { method: 'POST', body: { name: 'other room', type: 2 } });
-    const locked = await api(`/guilds/${guild()}/channels`, { method: 'POST', body: { name: 'locked', type: 2, permission_overwrites: [{ id: target.userId, type: 1, allow: '0', deny: String(P.CONNECT) }] } });
+    const locked = await api(`/guilds/${guild()}/channels`, {
+      method: 'POST',
+      body: { name: 'locked', type: 2, permission_overwrites: [{ id: target.userId, type: 1, allow: '0', deny: String(P.CONNECT) }] },
+    });
     const r50013 = await api(`/guilds/${guild()}/members/${target.userId}`, { method: 'PATCH', body: { channel_id: locked.body.id } });
     assert.equal(r50013.body.code, 50013, 'the target needs CONNECT on the destination');
     const moved = await api(`/guilds/${guild()}/members/${target.userId}`, { method: 'PATCH', body: { channel_id: other.body.id } });
@@ -193,7 +202,12 @@ describe('voice states: main gateway and HTTP', { timeout: 60_000 }, () => {
     const st = await b.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.user_id === speaker.userId);
     assert.equal(st.suppress, true);
     const when = new Date().toISOString();
-    const req = await t.api(`/guilds/${guild()}/voice-states/@me`, { method: 'PATCH', token: speaker.token, bot: true, body: { channel_id: stage.body.id, request_to_speak_timestamp: when } });
+    const req = await t.api(`/guilds/${guild()}/voice-states/@me`, {
+      method: 'PATCH',
+      token: speaker.token,
+      bot: true,
+      body: { channel_id: stage.body.id, request_to_speak_timestamp: when },
+    });
     assert.equal(req.status, 204);
     await b.gw.dispatch('VOICE_STATE_UPDATE', (d) => d.request_to_speak_timestamp === when);
     const selfUnsuppress = await t.api(`/guilds/${guild()}/voice-states/@me`, { method: 'PATCH', token: speaker.token, bot: true, body: { suppress: false } });
@@ -220,7 +234,10 @@ describe('voice states: main gateway and HTTP', { timeout: 60_000 }, () => {
     const ok = await send({ sound_id: '2' });
     assert.equal(ok.status, 204, JSON.stringify(ok.body));
     const effect = await b.gw.dispatch('VOICE_CHANNEL_EFFECT_SEND');
-    assert.deepEqual({ channel_id: effect.channel_id, guild_id: effect.guild_id, user_id: effect.user_id, sound_id: effect.sound_id }, { channel_id: voice(), guild_id: guild(), user_id: player.userId, sound_id: '2' });
+    assert.deepEqual(
+      { channel_id: effect.channel_id, guild_id: effect.guild_id, user_id: effect.user_id, sound_id: effect.sound_id },
+      { channel_id: voice(), guild_id: guild(), user_id: player.userId, sound_id: '2' },
+    );
     assert.equal(typeof effect.sound_volume, 'number');
     assert.equal((await send({ sound_id: '424242' })).body.code, 10097);
     const ow = await api(`/channels/${voice()}/permissions/${player.userId}`, { method: 'PUT', body: { type: 1, allow: '0', deny: String(P.USE_SOUNDBOARD) } });

@@ -25,13 +25,31 @@ test('Slack-compatible: text, username, icon and attachments become a message wi
   const r = await t.api(`/webhooks/${hook.id}/${hook.token}/slack`, {
     method: 'POST',
     body: {
-      text: 'Deploy finished', username: 'CI', icon_url: 'https://ci.example/icon.png', channel: '#ignored', mrkdwn: true,
-      attachments: [{
-        title: 'build 42', title_link: 'https://ci.example/42', text: 'all green', pretext: 'Build report', color: 'good', ts: 1700000000,
-        footer: 'ci', footer_icon: 'https://ci.example/f.png', author_name: 'robot', author_link: 'https://ci.example/robot',
-        image_url: 'https://ci.example/i.png', thumb_url: 'https://ci.example/t.png',
-        fields: [{ title: 'duration', value: '3m', short: true }, { title: 'commit', value: 'abc123' }],
-      }],
+      text: 'Deploy finished',
+      username: 'CI',
+      icon_url: 'https://ci.example/icon.png',
+      channel: '#ignored',
+      mrkdwn: true,
+      attachments: [
+        {
+          title: 'build 42',
+          title_link: 'https://ci.example/42',
+          text: 'all green',
+          pretext: 'Build report',
+          color: 'good',
+          ts: 1700000000,
+          footer: 'ci',
+          footer_icon: 'https://ci.example/f.png',
+          author_name: 'robot',
+          author_link: 'https://ci.example/robot',
+          image_url: 'https://ci.example/i.png',
+          thumb_url: 'https://ci.example/t.png',
+          fields: [
+            { title: 'duration', value: '3m', short: true },
+            { title: 'commit', value: 'abc123' },
+          ],
+        },
+      ],
     },
   });
   assert.equal(r.status, 200, r.text);
@@ -50,7 +68,10 @@ test('Slack-compatible: text, username, icon and attachments become a message wi
   assert.equal(e.author.name, 'robot');
   assert.equal(e.image.url, 'https://ci.example/i.png');
   assert.equal(e.thumbnail.url, 'https://ci.example/t.png');
-  assert.deepEqual(e.fields, [{ name: 'duration', value: '3m', inline: true }, { name: 'commit', value: 'abc123', inline: false }]);
+  assert.deepEqual(e.fields, [
+    { name: 'duration', value: '3m', inline: true },
+    { name: 'commit', value: 'abc123', inline: false },
+  ]);
 
   // Nothing to post: an error with wait (the default), silence with wait=false; a bad token always fails.
   const before = await count();
@@ -69,11 +90,21 @@ test('GitHub-compatible: a push posts one embed as GitHub with the sender as aut
   const sender = { id: 1, login: 'octocat', html_url: 'https://github.com/octocat', avatar_url: 'https://github.com/octocat.png' };
   const repository = { id: 1, name: 'accord', full_name: 'accord/accord', html_url: 'https://github.com/accord/accord' };
   const push = await t.api(`/webhooks/${hook.id}/${hook.token}/github`, {
-    method: 'POST', headers: { 'x-github-event': 'push' },
+    method: 'POST',
+    headers: { 'x-github-event': 'push' },
     body: {
-      ref: 'refs/heads/main', compare: 'https://github.com/accord/accord/compare/a...b', repository, sender, forced: false,
+      ref: 'refs/heads/main',
+      compare: 'https://github.com/accord/accord/compare/a...b',
+      repository,
+      sender,
+      forced: false,
       commits: [
-        { id: '1111111aaaaaaa', url: 'https://github.com/accord/accord/commit/1111111', message: 'Fix the thing\n\nlong body', author: { name: 'Octo Cat', username: 'octocat' } },
+        {
+          id: '1111111aaaaaaa',
+          url: 'https://github.com/accord/accord/commit/1111111',
+          message: 'Fix the thing\n\nlong body',
+          author: { name: 'Octo Cat', username: 'octocat' },
+        },
         { id: '2222222bbbbbbb', url: 'https://github.com/accord/accord/commit/2222222', message: 'Add tests', author: { name: 'Octo Cat' } },
       ],
     },
@@ -85,19 +116,32 @@ test('GitHub-compatible: a push posts one embed as GitHub with the sender as aut
   const e = m.embeds[0];
   assert.equal(e.title, '[accord/accord:main] 2 new commits');
   assert.equal(e.url, 'https://github.com/accord/accord/compare/a...b');
-  assert.equal(e.description, '[`1111111`](https://github.com/accord/accord/commit/1111111) Fix the thing - octocat\n[`2222222`](https://github.com/accord/accord/commit/2222222) Add tests - Octo Cat');
+  assert.equal(
+    e.description,
+    '[`1111111`](https://github.com/accord/accord/commit/1111111) Fix the thing - octocat\n[`2222222`](https://github.com/accord/accord/commit/2222222) Add tests - Octo Cat',
+  );
   assert.deepEqual([e.author.name, e.author.url, e.author.icon_url], ['octocat', 'https://github.com/octocat', 'https://github.com/octocat.png']);
 
   const issue = await t.api(`/webhooks/${hook.id}/${hook.token}/github`, {
-    method: 'POST', headers: { 'x-github-event': 'issues' },
-    body: { action: 'opened', repository, sender, issue: { id: 9, number: 7, html_url: 'https://github.com/accord/accord/issues/7', title: 'It breaks', body: 'Steps…', user: sender } },
+    method: 'POST',
+    headers: { 'x-github-event': 'issues' },
+    body: {
+      action: 'opened',
+      repository,
+      sender,
+      issue: { id: 9, number: 7, html_url: 'https://github.com/accord/accord/issues/7', title: 'It breaks', body: 'Steps…', user: sender },
+    },
   });
   assert.equal(issue.status, 204);
   assert.equal((await latest()).embeds[0].title, '[accord/accord] Issue opened: #7 It breaks');
 
   // Unsupported events and actions answer 204 and post nothing (the call is synchronous: no wait needed).
   const before = await count();
-  for (const [event, body] of [['workflow_run', { action: 'completed', repository, sender }], ['issues', { action: 'labeled', repository, sender, issue: { number: 7 } }], ['ping', { zen: 'hi', sender }]] as const) {
+  for (const [event, body] of [
+    ['workflow_run', { action: 'completed', repository, sender }],
+    ['issues', { action: 'labeled', repository, sender, issue: { number: 7 } }],
+    ['ping', { zen: 'hi', sender }],
+  ] as const) {
     const r = await t.api(`/webhooks/${hook.id}/${hook.token}/github`, { method: 'POST', headers: { 'x-github-event': event }, body });
     assert.equal(r.status, 204, `${event}: ${r.text}`);
   }

@@ -13,9 +13,18 @@ import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.
 
 const T = { timeout: 60_000 };
 const ALL_TYPES = [
-  'APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE',
-  'QUEST_USER_ENROLLMENT', 'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'LOBBY_MESSAGE_DELETE',
-  'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_UPDATE', 'GAME_DIRECT_MESSAGE_DELETE',
+  'APPLICATION_AUTHORIZED',
+  'APPLICATION_DEAUTHORIZED',
+  'ENTITLEMENT_CREATE',
+  'ENTITLEMENT_UPDATE',
+  'ENTITLEMENT_DELETE',
+  'QUEST_USER_ENROLLMENT',
+  'LOBBY_MESSAGE_CREATE',
+  'LOBBY_MESSAGE_UPDATE',
+  'LOBBY_MESSAGE_DELETE',
+  'GAME_DIRECT_MESSAGE_CREATE',
+  'GAME_DIRECT_MESSAGE_UPDATE',
+  'GAME_DIRECT_MESSAGE_DELETE',
 ];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 
@@ -23,7 +32,8 @@ async function setup(t: TestServer, receiver: WebhookReceiver, types = ALL_TYPES
   const me = await t.api(`/applications/${t.world.applicationId}`, { token: t.world.users[0].token });
   receiver.publicKey = me.body.verify_key;
   const r = await t.api(`/applications/${t.world.applicationId}`, {
-    method: 'PATCH', token: t.world.users[0].token,
+    method: 'PATCH',
+    token: t.world.users[0].token,
     body: { event_webhooks_url: receiver.url, event_webhooks_status: 2, event_webhooks_types: types },
   });
   assert.equal(r.status, 200, r.text);
@@ -31,14 +41,22 @@ async function setup(t: TestServer, receiver: WebhookReceiver, types = ALL_TYPES
 }
 
 async function sku(t: TestServer, type = 2) {
-  const r = await t.api(`/applications/${t.world.applicationId}/skus`, { method: 'POST', token: t.world.users[0].token, body: { name: `Item ${Math.random()}`, type, published: true } });
+  const r = await t.api(`/applications/${t.world.applicationId}/skus`, {
+    method: 'POST',
+    token: t.world.users[0].token,
+    body: { name: `Item ${Math.random()}`, type, published: true },
+  });
   assert.equal(r.status, 201, r.text);
   return r.body.id as string;
 }
 
-const testEntitlement = (t: TestServer, skuId: string, ownerId: string) => t.api(`/applications/${t.world.applicationId}/entitlements`, {
-  method: 'POST', token: t.world.botToken, bot: true, body: { sku_id: skuId, owner_id: ownerId, owner_type: 2 },
-});
+const testEntitlement = (t: TestServer, skuId: string, ownerId: string) =>
+  t.api(`/applications/${t.world.applicationId}/entitlements`, {
+    method: 'POST',
+    token: t.world.botToken,
+    bot: true,
+    body: { sku_id: skuId, owner_id: ownerId, owner_type: 2 },
+  });
 
 /** Checks the envelope of an event (type 1) and returns its data. */
 function envelope(t: TestServer, body: any, type: string): any {
@@ -78,7 +96,11 @@ describe('webhook events: validation, envelope, signatures, every event type', (
     assert.equal(probe.status, 401);
 
     const refused = async (what: string) => {
-      const r = await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', token: t.world.users[0].token, body: { event_webhooks_url: receiver.url + '?' + what } });
+      const r = await t.api(`/applications/${t.world.applicationId}`, {
+        method: 'PATCH',
+        token: t.world.users[0].token,
+        body: { event_webhooks_url: receiver.url + '?' + what },
+      });
       assert.equal(r.status, 400, `${what}: ${r.text}`);
       assert.equal(r.body.code, 50035);
       assert.equal(r.body.errors.event_webhooks_url._errors[0].code, 'APPLICATION_EVENT_WEBHOOKS_URL_INVALID');
@@ -97,7 +119,11 @@ describe('webhook events: validation, envelope, signatures, every event type', (
     const still = await t.api(`/applications/${t.world.applicationId}`, { token: t.world.users[0].token });
     assert.equal(still.body.event_webhooks_url, receiver.url, 'a refused URL is not saved');
     // Unknown event types are refused; the lobby and game-DM types are accepted.
-    const bad = await t.api(`/applications/${t.world.applicationId}`, { method: 'PATCH', token: t.world.users[0].token, body: { event_webhooks_types: ['MESSAGE_CREATE_X'] } });
+    const bad = await t.api(`/applications/${t.world.applicationId}`, {
+      method: 'PATCH',
+      token: t.world.users[0].token,
+      body: { event_webhooks_types: ['MESSAGE_CREATE_X'] },
+    });
     assert.equal(bad.status, 400);
   });
 
@@ -108,9 +134,14 @@ describe('webhook events: validation, envelope, signatures, every event type', (
     receiver.received.length = 0;
 
     // APPLICATION_AUTHORIZED: bob installs the app to his account; APPLICATION_DEAUTHORIZED: he removes it.
-    const consent = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: t.world.applicationId, scope: 'applications.commands', integration_type: '1' })}`, {
-      method: 'POST', token: bob.token, body: { authorize: true },
-    });
+    const consent = await t.api(
+      `/oauth2/authorize?${new URLSearchParams({ client_id: t.world.applicationId, scope: 'applications.commands', integration_type: '1' })}`,
+      {
+        method: 'POST',
+        token: bob.token,
+        body: { authorize: true },
+      },
+    );
     assert.equal(consent.status, 200, consent.text);
     const authorized = await until(() => receiver.events('APPLICATION_AUTHORIZED')[0], 5000, 'APPLICATION_AUTHORIZED');
     const a = envelope(t, authorized.body, 'APPLICATION_AUTHORIZED');
@@ -129,9 +160,17 @@ describe('webhook events: validation, envelope, signatures, every event type', (
     const potion = await sku(t, 3);
     const created = await testEntitlement(t, potion, alice.id);
     assert.equal(created.status, 200, created.text);
-    const consumed = await t.api(`/applications/${t.world.applicationId}/entitlements/${created.body.id}/consume`, { method: 'POST', token: t.world.botToken, bot: true });
+    const consumed = await t.api(`/applications/${t.world.applicationId}/entitlements/${created.body.id}/consume`, {
+      method: 'POST',
+      token: t.world.botToken,
+      bot: true,
+    });
     assert.equal(consumed.status, 204);
-    const deleted = await t.api(`/applications/${t.world.applicationId}/entitlements/${created.body.id}`, { method: 'DELETE', token: t.world.botToken, bot: true });
+    const deleted = await t.api(`/applications/${t.world.applicationId}/entitlements/${created.body.id}`, {
+      method: 'DELETE',
+      token: t.world.botToken,
+      bot: true,
+    });
     assert.equal(deleted.status, 204);
     await until(() => receiver.events('ENTITLEMENT_DELETE').length, 5000, 'ENTITLEMENT_DELETE');
     await until(() => receiver.events('ENTITLEMENT_UPDATE').length, 5000, 'ENTITLEMENT_UPDATE');
@@ -168,7 +207,10 @@ describe('webhook events: validation, envelope, signatures, every event type', (
 
     // Every request was signed correctly; every event was answered 204; nothing arrived twice.
     assert.ok(receiver.received.length >= 12);
-    assert.ok(receiver.received.every((r) => r.verified && r.status === 204), JSON.stringify(receiver.received.map((r) => [r.verified, r.status])));
+    assert.ok(
+      receiver.received.every((r) => r.verified && r.status === 204),
+      JSON.stringify(receiver.received.map((r) => [r.verified, r.status])),
+    );
     const seen = receiver.events().map((r) => r.raw);
     assert.equal(new Set(seen).size, seen.length);
 
@@ -194,7 +236,15 @@ describe('webhook events: validation, envelope, signatures, every event type', (
     assert.deepEqual(Object.keys(entry).sort(), ['attempt', 'duration_ms', 'error', 'event_id', 'event_type', 'id', 'ok', 'status_code', 'timestamp', 'url']);
     assert.ok(log.body.every((d: any) => d.ok && d.status_code === 204 && d.url === receiver.url && d.attempt === 1));
     const types = new Set(log.body.map((d: any) => d.event_type));
-    for (const type of ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE', 'QUEST_USER_ENROLLMENT', 'LOBBY_MESSAGE_CREATE']) {
+    for (const type of [
+      'APPLICATION_AUTHORIZED',
+      'APPLICATION_DEAUTHORIZED',
+      'ENTITLEMENT_CREATE',
+      'ENTITLEMENT_UPDATE',
+      'ENTITLEMENT_DELETE',
+      'QUEST_USER_ENROLLMENT',
+      'LOBBY_MESSAGE_CREATE',
+    ]) {
       assert.ok(types.has(type), type);
     }
     const events = await t.api(`/applications/${t.world.applicationId}/event-webhooks/events?status=delivered`, { token: t.world.users[0].token });
@@ -234,7 +284,10 @@ describe('webhook events: retries with exponential backoff', () => {
     await until(() => receiver.events().some((r) => r.status === 204), 20_000, 'the successful attempt');
     const attempts = receiver.events();
     assert.equal(attempts.length, 6);
-    assert.ok(attempts.every((r) => r.raw === attempts[0].raw), 'every retry sends the same bytes');
+    assert.ok(
+      attempts.every((r) => r.raw === attempts[0].raw),
+      'every retry sends the same bytes',
+    );
     assert.ok(attempts.every((r) => r.body.event.data.id === created.body.id));
     // Lower bounds only: attempt n+1 cannot start before attempt n failed plus min(100 × 2^(n-1), 400) ms (the retry
     // is scheduled from the failure, on the same clock the receiver stamps arrivals with). Load can only lengthen the
@@ -247,12 +300,21 @@ describe('webhook events: retries with exponential backoff', () => {
     assert.ok(gaps[4] >= 3000, `after the hang: ${gaps[4]} ms`);
 
     // The receiver can see the 204 before the worker has recorded it: wait for the sixth log entry.
-    const deliveries = async () => (await t.api(`/applications/${t.world.applicationId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: t.world.users[0].token })).body;
+    const deliveries = async () =>
+      (await t.api(`/applications/${t.world.applicationId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: t.world.users[0].token })).body;
     await until(async () => (await deliveries()).length >= 6, 10_000, 'the sixth delivery record');
     const log = (await deliveries()).reverse();
-    assert.deepEqual(log.map((d: any) => [d.attempt, d.ok, d.status_code]), [
-      [1, false, 500], [2, false, null], [3, false, 503], [4, false, 500], [5, false, null], [6, true, 204],
-    ]);
+    assert.deepEqual(
+      log.map((d: any) => [d.attempt, d.ok, d.status_code]),
+      [
+        [1, false, 500],
+        [2, false, null],
+        [3, false, 503],
+        [4, false, 500],
+        [5, false, null],
+        [6, true, 204],
+      ],
+    );
     assert.equal(log[1].error, 'connection closed'); // fixed words, never the network's own error (issue 14)
     assert.equal(log[4].error, 'no answer within 3000 ms');
     assert.ok(log[4].duration_ms >= 2900);
@@ -282,10 +344,14 @@ describe('webhook events: repeated failures disable the URL', () => {
     await testEntitlement(t, item, t.world.users[1].id);
     await sleep(250);
     await testEntitlement(t, item, t.world.users[0].id); // still being retried when the first one is given up
-    const app = await until(async () => {
-      const r = await t.api(`/applications/${t.world.applicationId}`, { token: t.world.users[0].token });
-      return r.body.event_webhooks_status === 3 && r.body;
-    }, 10_000, 'event_webhooks_status 3');
+    const app = await until(
+      async () => {
+        const r = await t.api(`/applications/${t.world.applicationId}`, { token: t.world.users[0].token });
+        return r.body.event_webhooks_status === 3 && r.body;
+      },
+      10_000,
+      'event_webhooks_status 3',
+    );
     assert.equal(app.event_webhooks_url, receiver.url, 'the URL is kept, only disabled');
     const log = (await t.api(`/applications/${t.world.applicationId}/event-webhooks/deliveries?limit=100`, { token: t.world.users[0].token })).body;
     assert.ok(log.length >= 5, `only ${log.length} attempts`);
@@ -293,7 +359,9 @@ describe('webhook events: repeated failures disable the URL', () => {
     const first = Date.parse(log[log.length - 1].timestamp + 'Z');
     const last = Date.parse(log[0].timestamp + 'Z');
     assert.ok(last - first >= 700, `failures spanned ${last - first} ms`);
-    const states = (await t.api(`/applications/${t.world.applicationId}/event-webhooks/events`, { token: t.world.users[0].token })).body.map((e: any) => e.status);
+    const states = (await t.api(`/applications/${t.world.applicationId}/event-webhooks/events`, { token: t.world.users[0].token })).body.map(
+      (e: any) => e.status,
+    );
     assert.deepEqual(states, ['discarded', 'failed'], 'newest first: the later event is discarded, the first one failed');
 
     // While disabled nothing is queued or sent.

@@ -5,23 +5,32 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
-after(async () => { await t?.close(); });
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => {
+  await t?.close();
+});
 
 /** A raw request whose body is sent byte for byte, so ids can be JSON numbers. */
 async function raw(path: string, method: string, body: string | Buffer | undefined, headers: Record<string, string> = {}) {
   const res = await fetch(`${t.server.url}/api/v10${path}`, { method, body, headers: { authorization: `Bot ${t.world.botToken}`, ...headers } });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text ? parseJson(text) as any : null };
+  return { status: res.status, headers: res.headers, text, body: text ? (parseJson(text) as any) : null };
 }
 
 test('parseJson keeps every digit of integers beyond 2^53 and parses everything else as JSON.parse does', () => {
-  assert.deepEqual(parseJson('{"a":1574819044689866752,"b":[1574819044689866753,-9007199254740993],"c":"1574819044689866752"}'),
-    { a: '1574819044689866752', b: ['1574819044689866753', '-9007199254740993'], c: '1574819044689866752' });
+  assert.deepEqual(parseJson('{"a":1574819044689866752,"b":[1574819044689866753,-9007199254740993],"c":"1574819044689866752"}'), {
+    a: '1574819044689866752',
+    b: ['1574819044689866753', '-9007199254740993'],
+    c: '1574819044689866752',
+  });
   // Safe integers, floats and exponents stay numbers; digits inside strings (even after escapes) are untouched.
-  assert.deepEqual(parseJson('{"n":9007199254740991,"f":12345678901234567.5,"e":1e300,"s":"x\\"12345678901234567890"}'),
+  assert.deepEqual(
+    parseJson('{"n":9007199254740991,"f":12345678901234567.5,"e":1e300,"s":"x\\"12345678901234567890"}'),
     // eslint-disable-next-line no-loss-of-precision -- a float past 2^53 on purpose
-    { n: 9007199254740991, f: 12345678901234567.5, e: 1e300, s: 'x"12345678901234567890' });
+    { n: 9007199254740991, f: 12345678901234567.5, e: 1e300, s: 'x"12345678901234567890' },
+  );
   assert.throws(() => parseJson('{"a":012345678901234567}'), SyntaxError);
   assert.throws(() => parseJson('[12345678901234567890'), SyntaxError);
 });
@@ -35,7 +44,9 @@ test('a reply and a bulk delete with integer ids above 2^53 work (discord.py sen
     assert.equal(m.status, 200);
     ids.push(m.body.id);
   }
-  const reply = await raw(`/channels/${ch}/messages`, 'POST', `{"content":"re","message_reference":{"message_id":${ids[0]},"channel_id":${ch}}}`, { 'content-type': 'application/json' });
+  const reply = await raw(`/channels/${ch}/messages`, 'POST', `{"content":"re","message_reference":{"message_id":${ids[0]},"channel_id":${ch}}}`, {
+    'content-type': 'application/json',
+  });
   assert.equal(reply.status, 200, reply.text);
   assert.equal(reply.body.type, 19);
   assert.equal(reply.body.message_reference.message_id, ids[0]);
@@ -50,17 +61,20 @@ test('a reply and a bulk delete with integer ids above 2^53 work (discord.py sen
 test('Gateway op 8 with an integer guild_id above 2^53 answers GUILD_MEMBERS_CHUNK', async () => {
   const gw = await RawGateway.connect(t.server.url);
   try {
-    await gw.identify(t.world.botToken, { intents: 1 << 1 | 1 });
+    await gw.identify(t.world.botToken, { intents: (1 << 1) | 1 });
     gw.ws.send(`{"op":8,"d":{"guild_id":${t.world.guildId},"query":"","limit":0,"user_ids":[${t.world.users[1].id}],"nonce":"n1"}}`);
     const chunk = await gw.dispatch('GUILD_MEMBERS_CHUNK', (d) => d.nonce === 'n1');
     assert.equal(chunk.guild_id, t.world.guildId);
-    assert.deepEqual(chunk.members.map((m: any) => m.user.id), [t.world.users[1].id]);
+    assert.deepEqual(
+      chunk.members.map((m: any) => m.user.id),
+      [t.world.users[1].id],
+    );
   } finally {
     gw.ws.close();
   }
 });
 
-test('a percent-encoded @me is @me (discord-api-types Routes.user(\'@me\') is /users/%40me)', async () => {
+test("a percent-encoded @me is @me (discord-api-types Routes.user('@me') is /users/%40me)", async () => {
   const me = await raw('/users/%40me', 'GET', undefined);
   assert.equal(me.status, 200, me.text);
   assert.equal(me.body.id, t.world.botUserId);
@@ -100,7 +114,10 @@ test('every JSON answer is bare application/json and carries Via, including thre
   assert.equal(slow.body.code, 20016);
   answers.push(slow);
   await raw(`/channels/${ch}`, 'PATCH', JSON.stringify({ rate_limit_per_user: 0 }), json);
-  assert.deepEqual(answers.map((a) => a.status), [201, 201, 400, 404, 429]);
+  assert.deepEqual(
+    answers.map((a) => a.status),
+    [201, 201, 400, 404, 429],
+  );
   for (const a of answers) {
     assert.equal(a.headers.get('content-type'), 'application/json');
     assert.equal(a.headers.get('via'), '1.1 google');

@@ -33,10 +33,12 @@ function accord(args: string[], env: NodeJS.ProcessEnv) {
   child.stderr!.on('data', (b) => ((err += b), check()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const until = (pred: () => boolean, what: string, ms = 60_000) =>
-    pred() ? Promise.resolve() : new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; stderr: ${err.slice(-500)}`)), ms);
-      waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
-    });
+    pred()
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; stderr: ${err.slice(-500)}`)), ms);
+          waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
+        });
   return { child, exited, until, out: () => out, err: () => err };
 }
 
@@ -90,64 +92,81 @@ function twoWorkers(prefix: string) {
     await deleteKeys(r, `${id}:`).finally(() => r.quit());
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  const start = () => (p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], { ...process.env, ACCORD_RATE_LIMITS: 'off' }));
+  const start = () =>
+    (p = accord(['--workers', '2', '--port', '0', '--data', dataDir, '--database-schema', id, '--redis-prefix', `${id}:`, '--seed'], {
+      ...process.env,
+      ACCORD_RATE_LIMITS: 'off',
+    }));
   return { id, open, start };
 }
 
 describe('two workers on one port', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL' }, () => {
   const { id, open, start } = twoWorkers('w');
 
-  test('sessions on both workers get a message posted through either, once; a killed worker is started again; SIGTERM stops them all', { timeout: 120_000 }, async () => {
-    const p = start();
-    const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
-    await p.until(() => listening().length === 2 && /user \S+\s+\d+\s+token \S+/.test(p!.out()), 'two workers and the dev world');
-    const urls = new Set(listening().map((m) => m[1]));
-    assert.equal(urls.size, 1, 'one port for both workers');
-    assert.deepEqual(listening().map((m) => m[2]).sort(), ['0', '1']);
-    const url = [...urls][0];
-    const users = [...p.out().matchAll(/user (\S+)\s+(\d+)\s+token (\S+)/g)].map((m) => ({ id: m[2], token: m[3] }));
-    const channelId = /#general (\d+)/.exec(p.out())![1];
-    const [alice, bob] = users;
+  test(
+    'sessions on both workers get a message posted through either, once; a killed worker is started again; SIGTERM stops them all',
+    { timeout: 120_000 },
+    async () => {
+      const p = start();
+      const listening = () => [...p!.out().matchAll(/listening on (\S+) \(worker (\d), pid (\d+)/g)];
+      await p.until(() => listening().length === 2 && /user \S+\s+\d+\s+token \S+/.test(p!.out()), 'two workers and the dev world');
+      const urls = new Set(listening().map((m) => m[1]));
+      assert.equal(urls.size, 1, 'one port for both workers');
+      assert.deepEqual(
+        listening()
+          .map((m) => m[2])
+          .sort(),
+        ['0', '1'],
+      );
+      const url = [...urls][0];
+      const users = [...p.out().matchAll(/user (\S+)\s+(\d+)\s+token (\S+)/g)].map((m) => ({ id: m[2], token: m[3] }));
+      const channelId = /#general (\d+)/.exec(p.out())![1];
+      const [alice, bob] = users;
 
-    // Sessions of alice until both workers hold one: then both listen on her user channel.
-    const redis = await connectRedis(REDIS_URL!, 'accord-test-numsub');
-    try {
-      const subscribers = async () => Number(((await redis.pubsub('NUMSUB', `${id}:bus:user:${alice.id}`)) as [string, number])[1]);
-      for (let i = 0; i < 16 && (await subscribers()) < 2; i++) {
-        const gw = await RawGateway.connect(url);
-        open.push(gw);
-        await gw.identify(alice.token);
+      // Sessions of alice until both workers hold one: then both listen on her user channel.
+      const redis = await connectRedis(REDIS_URL!, 'accord-test-numsub');
+      try {
+        const subscribers = async () => Number(((await redis.pubsub('NUMSUB', `${id}:bus:user:${alice.id}`)) as [string, number])[1]);
+        for (let i = 0; i < 16 && (await subscribers()) < 2; i++) {
+          const gw = await RawGateway.connect(url);
+          open.push(gw);
+          await gw.identify(alice.token);
+        }
+        assert.equal(await subscribers(), 2, 'sessions on both workers');
+      } finally {
+        await redis.quit();
       }
-      assert.equal(await subscribers(), 2, 'sessions on both workers');
-    } finally {
-      await redis.quit();
-    }
 
-    const post = async (content: string) => {
-      const r = await fetch(`${url}/api/v10/channels/${channelId}/messages`, { method: 'POST', headers: { authorization: bob.token, 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
-      assert.equal(r.status, 200);
-      return (await r.json()) as { id: string };
-    };
-    const first = await post('to every worker');
-    const second = await post('barrier');
-    for (const gw of open) {
-      await gw.dispatch('MESSAGE_CREATE', (d) => d.id === first.id, 15_000);
-      await gw.dispatch('MESSAGE_CREATE', (d) => d.id === second.id, 15_000);
-      assert.equal(gw.frames.filter((f) => f.t === 'MESSAGE_CREATE' && f.d.id === first.id).length, 1);
-    }
+      const post = async (content: string) => {
+        const r = await fetch(`${url}/api/v10/channels/${channelId}/messages`, {
+          method: 'POST',
+          headers: { authorization: bob.token, 'content-type': 'application/json' },
+          body: JSON.stringify({ content }),
+        });
+        assert.equal(r.status, 200);
+        return (await r.json()) as { id: string };
+      };
+      const first = await post('to every worker');
+      const second = await post('barrier');
+      for (const gw of open) {
+        await gw.dispatch('MESSAGE_CREATE', (d) => d.id === first.id, 15_000);
+        await gw.dispatch('MESSAGE_CREATE', (d) => d.id === second.id, 15_000);
+        assert.equal(gw.frames.filter((f) => f.t === 'MESSAGE_CREATE' && f.d.id === first.id).length, 1);
+      }
 
-    // A worker that dies is started again, on the same port.
-    const pidOf1 = Number(/worker 1, pid (\d+)/.exec(p.out())![1]);
-    process.kill(pidOf1, 'SIGKILL');
-    await p.until(() => /worker 1 exited \(SIGKILL\); starting it again/.test(p!.err()), 'the primary noticing');
-    await p.until(() => listening().filter((m) => m[2] === '1').length === 2, 'worker 1 listening again');
-    assert.deepEqual(new Set(listening().map((m) => m[1])), urls);
-    const again = await fetch(`${url}/api/v10/gateway`);
-    assert.equal(again.status, 200);
+      // A worker that dies is started again, on the same port.
+      const pidOf1 = Number(/worker 1, pid (\d+)/.exec(p.out())![1]);
+      process.kill(pidOf1, 'SIGKILL');
+      await p.until(() => /worker 1 exited \(SIGKILL\); starting it again/.test(p!.err()), 'the primary noticing');
+      await p.until(() => listening().filter((m) => m[2] === '1').length === 2, 'worker 1 listening again');
+      assert.deepEqual(new Set(listening().map((m) => m[1])), urls);
+      const again = await fetch(`${url}/api/v10/gateway`);
+      assert.equal(again.status, 200);
 
-    p.child.kill('SIGTERM');
-    assert.equal(await p.exited, 0);
-  });
+      p.child.kill('SIGTERM');
+      assert.equal(await p.exited, 0);
+    },
+  );
 });
 
 describe('a rule of the deployment on two workers', { skip: !(REDIS_URL && DATABASE_URL) && 'needs REDIS_URL and DATABASE_URL' }, () => {

@@ -27,7 +27,10 @@ test('a snapshot restored on another store is the same world, uploads included',
   assert.equal(sent.status, 200, sent.text);
 
   const snapshot = await worldSnapshot(a.server.ctx);
-  assert.ok(snapshot.tables.files.some((f) => typeof f.data === 'object' && f.data && '$base64' in f.data), 'bytes are written as base64');
+  assert.ok(
+    snapshot.tables.files.some((f) => typeof f.data === 'object' && f.data && '$base64' in f.data),
+    'bytes are written as base64',
+  );
   await b.server.ctx.repos.restore(JSON.parse(JSON.stringify(snapshot)));
   b.server.ctx.access.invalidate(a.world.guildId);
   assert.deepEqual((await worldSnapshot(b.server.ctx)).tables, snapshot.tables);

@@ -3,19 +3,39 @@ import type { Snowflake } from './snowflake.js';
 
 /** The challenge half of PKCE: what goes into AuthorizationArgs. */
 export class AuthorizationCodeChallenge {
-  constructor(public challenge = '', public method: number = AuthenticationCodeChallengeMethod.S256) {}
-  Challenge(): string { return this.challenge; }
-  SetChallenge(v: string): void { this.challenge = v; }
-  Method(): number { return this.method; }
-  SetMethod(v: number): void { this.method = v; }
-  copy(): AuthorizationCodeChallenge { return new AuthorizationCodeChallenge(this.challenge, this.method); }
+  constructor(
+    public challenge = '',
+    public method: number = AuthenticationCodeChallengeMethod.S256,
+  ) {}
+  Challenge(): string {
+    return this.challenge;
+  }
+  SetChallenge(v: string): void {
+    this.challenge = v;
+  }
+  Method(): number {
+    return this.method;
+  }
+  SetMethod(v: number): void {
+    this.method = v;
+  }
+  copy(): AuthorizationCodeChallenge {
+    return new AuthorizationCodeChallenge(this.challenge, this.method);
+  }
 }
 
 /** Both halves of PKCE (Client.createAuthorizationCodeVerifier): the challenge for Authorize, the verifier for GetToken. */
 export class AuthorizationCodeVerifier {
-  constructor(public challenge: AuthorizationCodeChallenge, public verifier: string) {}
-  Challenge(): AuthorizationCodeChallenge { return this.challenge; }
-  Verifier(): string { return this.verifier; }
+  constructor(
+    public challenge: AuthorizationCodeChallenge,
+    public verifier: string,
+  ) {}
+  Challenge(): AuthorizationCodeChallenge {
+    return this.challenge;
+  }
+  Verifier(): string {
+    return this.verifier;
+  }
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]{0,63}$/;
@@ -59,7 +79,14 @@ export class AuthorizationArgs {
   copy(): AuthorizationArgs {
     const c = new AuthorizationArgs();
     c.valid = this.valid;
-    Object.assign(c, { clientId: this.clientId, scopes: this.scopes, state: this.state, nonce: this.nonce, integrationType: this.integrationType, scheme: this.scheme });
+    Object.assign(c, {
+      clientId: this.clientId,
+      scopes: this.scopes,
+      state: this.state,
+      nonce: this.nonce,
+      integrationType: this.integrationType,
+      scheme: this.scheme,
+    });
     c.codeChallenge = this.codeChallenge?.copy();
     return c;
   }
@@ -78,20 +105,48 @@ export class AuthorizationArgs {
     return `${this.scheme ?? defaultScheme(applicationId)}:/authorize/callback`;
   }
 
-  ClientId(): Snowflake | undefined { return this.clientId; }
-  SetClientId(v: Snowflake | undefined): void { this.clientId = v; }
-  Scopes(): string { return this.scopes; }
-  SetScopes(v: string): void { this.scopes = v; }
-  State(): string | undefined { return this.state; }
-  SetState(v: string | undefined): void { this.state = v; }
-  Nonce(): string | undefined { return this.nonce; }
-  SetNonce(v: string | undefined): void { this.nonce = v; }
-  CodeChallenge(): AuthorizationCodeChallenge | undefined { return this.codeChallenge; }
-  SetCodeChallenge(v: AuthorizationCodeChallenge | undefined): void { this.codeChallenge = v; }
-  IntegrationType(): IntegrationType | undefined { return this.integrationType; }
-  SetIntegrationType(v: IntegrationType | undefined): void { this.integrationType = v; }
-  CustomSchemeParam(): string | undefined { return this.customSchemeParam; }
-  SetCustomSchemeParam(v: string | undefined): void { this.customSchemeParam = v; }
+  ClientId(): Snowflake | undefined {
+    return this.clientId;
+  }
+  SetClientId(v: Snowflake | undefined): void {
+    this.clientId = v;
+  }
+  Scopes(): string {
+    return this.scopes;
+  }
+  SetScopes(v: string): void {
+    this.scopes = v;
+  }
+  State(): string | undefined {
+    return this.state;
+  }
+  SetState(v: string | undefined): void {
+    this.state = v;
+  }
+  Nonce(): string | undefined {
+    return this.nonce;
+  }
+  SetNonce(v: string | undefined): void {
+    this.nonce = v;
+  }
+  CodeChallenge(): AuthorizationCodeChallenge | undefined {
+    return this.codeChallenge;
+  }
+  SetCodeChallenge(v: AuthorizationCodeChallenge | undefined): void {
+    this.codeChallenge = v;
+  }
+  IntegrationType(): IntegrationType | undefined {
+    return this.integrationType;
+  }
+  SetIntegrationType(v: IntegrationType | undefined): void {
+    this.integrationType = v;
+  }
+  CustomSchemeParam(): string | undefined {
+    return this.customSchemeParam;
+  }
+  SetCustomSchemeParam(v: string | undefined): void {
+    this.customSchemeParam = v;
+  }
 }
 
 /** The platform-defined redirect scheme of an application when no CustomSchemeParam is set. */

@@ -90,8 +90,15 @@ export class Cache {
     const m = this.messages.get(id);
     this.messages.delete(id);
     if (m) {
-      this.byChannel.set(m.channelId, (this.byChannel.get(m.channelId) ?? []).filter((x) => x !== id));
-      for (const [k, h] of this.dmHistory) this.dmHistory.set(k, h.filter((x) => x !== id));
+      this.byChannel.set(
+        m.channelId,
+        (this.byChannel.get(m.channelId) ?? []).filter((x) => x !== id),
+      );
+      for (const [k, h] of this.dmHistory)
+        this.dmHistory.set(
+          k,
+          h.filter((x) => x !== id),
+        );
     }
     return m;
   }

@@ -2,13 +2,31 @@ import { AuthorizationArgs, AuthorizationCodeVerifier } from './authorization-ar
 import { activityToWire, type Activity } from './activity.js';
 import { Cache, type MessageRecord, type WireUser } from './cache.js';
 import {
-  ActivityActionTypes, AuthorizationTokenType, ClientError, ErrorType, EXTERNAL_AUTH_WIRE, LoggingSeverity, RelationshipGroupType,
-  RelationshipType, Status, StatusType, errorToString, statusToString, type ExternalAuthType,
+  ActivityActionTypes,
+  AuthorizationTokenType,
+  ClientError,
+  ErrorType,
+  EXTERNAL_AUTH_WIRE,
+  LoggingSeverity,
+  RelationshipGroupType,
+  RelationshipType,
+  Status,
+  StatusType,
+  errorToString,
+  statusToString,
+  type ExternalAuthType,
 } from './enums.js';
 import { Emitter } from './events.js';
 import { GatewaySession } from './gateway.js';
 import {
-  LobbyHandle, MessageHandle, RelationshipHandle, UserHandle, toProfile, type ActivityInvite, type ChannelHandle, type GuildChannel,
+  LobbyHandle,
+  MessageHandle,
+  RelationshipHandle,
+  UserHandle,
+  toProfile,
+  type ActivityInvite,
+  type ChannelHandle,
+  type GuildChannel,
   type UserApplicationProfile,
 } from './handles.js';
 import { Http, normalizeApiBase } from './http.js';
@@ -80,12 +98,24 @@ export class Client {
   }
 
   static readonly version = VERSION;
-  static getVersionMajor(): number { return VERSION_MAJOR; }
-  static getVersionMinor(): number { return VERSION_MINOR; }
-  static getVersionPatch(): number { return VERSION_PATCH; }
-  static getVersionHash(): string { return VERSION_HASH; }
-  static getDefaultCommunicationScopes(): string { return 'openid sdk.social_layer'; }
-  static getDefaultPresenceScopes(): string { return 'openid sdk.social_layer_presence'; }
+  static getVersionMajor(): number {
+    return VERSION_MAJOR;
+  }
+  static getVersionMinor(): number {
+    return VERSION_MINOR;
+  }
+  static getVersionPatch(): number {
+    return VERSION_PATCH;
+  }
+  static getVersionHash(): string {
+    return VERSION_HASH;
+  }
+  static getDefaultCommunicationScopes(): string {
+    return 'openid sdk.social_layer';
+  }
+  static getDefaultPresenceScopes(): string {
+    return 'openid sdk.social_layer_presence';
+  }
   static statusToString = statusToString;
   static errorToString = errorToString;
 
@@ -142,14 +172,22 @@ export class Client {
     return this.events.runCallbacks();
   }
 
-  setApplicationId(id: SnowflakeInput): void { this.applicationId = snowflake(id); }
-  getApplicationId(): Snowflake | null { return this.applicationId; }
-  getStatus(): Status { return this.status; }
+  setApplicationId(id: SnowflakeInput): void {
+    this.applicationId = snowflake(id);
+  }
+  getApplicationId(): Snowflake | null {
+    return this.applicationId;
+  }
+  getStatus(): Status {
+    return this.status;
+  }
   setStatusChangedCallback(cb: ((status: Status, error: ClientError, errorDetail: number) => void) | null): void {
     this.events.setSlot('statusChanged', cb && ((e) => cb(e.status, e.error, e.errorDetail)));
   }
   addLogCallback(cb: (message: string, severity: LoggingSeverity) => void, minSeverity: LoggingSeverity = LoggingSeverity.Info): void {
-    this.events.on('log', (e) => { if (e.severity >= minSeverity) cb(e.message, e.severity); });
+    this.events.on('log', (e) => {
+      if (e.severity >= minSeverity) cb(e.message, e.severity);
+    });
   }
 
   /** Request timeout of the SDK's HTTP calls (default 30,000 ms). */
@@ -157,14 +195,26 @@ export class Client {
     if (!Number.isInteger(ms) || ms <= 0) throw invalid('the HTTP request timeout is a positive number of milliseconds');
     this.http.timeoutMs = ms;
   }
-  getHttpRequestTimeout(): number { return this.http.timeoutMs; }
+  getHttpRequestTimeout(): number {
+    return this.http.timeoutMs;
+  }
   /** The game manages the audio session and routing itself: calls leave them alone (in Node there is no session to manage). */
-  setEngineManagedAudioSession(managed: boolean): void { this.settings.engineManagedAudioSession = managed; }
-  getEngineManagedAudioSession(): boolean { return this.settings.engineManagedAudioSession; }
+  setEngineManagedAudioSession(managed: boolean): void {
+    this.settings.engineManagedAudioSession = managed;
+  }
+  getEngineManagedAudioSession(): boolean {
+    return this.settings.engineManagedAudioSession;
+  }
   /** Records audio diagnostics: each call writes its captured and received PCM to files in the voice log directory. */
-  setAecDump(on: boolean): void { this.settings.aecDump = on; }
-  getAecDump(): boolean { return this.settings.aecDump; }
-  setVoiceLogDir(path: string): void { this.settings.aecDumpDir = path; }
+  setAecDump(on: boolean): void {
+    this.settings.aecDump = on;
+  }
+  getAecDump(): boolean {
+    return this.settings.aecDump;
+  }
+  setVoiceLogDir(path: string): void {
+    this.settings.aecDumpDir = path;
+  }
 
   private log(message: string, severity: LoggingSeverity = LoggingSeverity.Info): void {
     if (this.events.has('log')) this.events.emit('log', { message, severity });
@@ -231,9 +281,16 @@ export class Client {
       if (args.integrationType !== undefined) q.set('integration_type', String(args.integrationType));
       const url = `${this.webBase}/oauth2/authorize?${q}`;
       try {
-        const answer = loop ? loop.answer : new Promise<{ code: string; state: string | null }>((resolve, reject) => { this.browserAnswer = { resolve, reject }; });
-        const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientResult(ErrorType.Aborted, 'Authorize was aborted')), { once: true }));
-        const open = this.opts.openUrl ?? (isNode ? (u: string) => import('./loopback.js').then((m) => m.openInBrowser(u)) : (u: string) => void globalThis.open?.(u));
+        const answer = loop
+          ? loop.answer
+          : new Promise<{ code: string; state: string | null }>((resolve, reject) => {
+              this.browserAnswer = { resolve, reject };
+            });
+        const aborted = new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new ClientResult(ErrorType.Aborted, 'Authorize was aborted')), { once: true }),
+        );
+        const open =
+          this.opts.openUrl ?? (isNode ? (u: string) => import('./loopback.js').then((m) => m.openInBrowser(u)) : (u: string) => void globalThis.open?.(u));
         await Promise.race([Promise.resolve(open(url)), aborted]);
         const got = await Promise.race([answer, aborted]).catch((err) => {
           throw err instanceof ClientResult ? err : new ClientResult(ErrorType.AuthorizationFailed, `Authorization failed: ${(err as Error).message}`);
@@ -269,7 +326,15 @@ export class Client {
 
   /** Exchanges an authorization code (PKCE) for tokens: public clients, no secret. */
   getToken(applicationId: SnowflakeInput, code: string, codeVerifier: string, redirectUri: string): Promise<TokenResult> {
-    return this.op(() => this.tokenRequest({ grant_type: 'authorization_code', client_id: this.appId(applicationId), code, code_verifier: codeVerifier, redirect_uri: redirectUri }));
+    return this.op(() =>
+      this.tokenRequest({
+        grant_type: 'authorization_code',
+        client_id: this.appId(applicationId),
+        code,
+        code_verifier: codeVerifier,
+        redirect_uri: redirectUri,
+      }),
+    );
   }
 
   /** The refresh grant (deprecated for provisional accounts: re-authenticate and UpdateToken instead). */
@@ -286,33 +351,61 @@ export class Client {
 
   /** A provisional account's token from the game's external auth (no refresh token). */
   getProvisionalToken(applicationId: SnowflakeInput, externalAuthType: ExternalAuthType, externalAuthToken: string): Promise<TokenResult> {
-    return this.op(async () => tokenResult(await this.api('/partner-sdk/token', {
-      method: 'POST', auth: null, body: { client_id: this.appId(applicationId), external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken },
-    })));
+    return this.op(async () =>
+      tokenResult(
+        await this.api('/partner-sdk/token', {
+          method: 'POST',
+          auth: null,
+          body: { client_id: this.appId(applicationId), external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken },
+        }),
+      ),
+    );
   }
 
   /** GetToken that also merges the provisional account of the external identity into the authorizing account. */
-  getTokenFromProvisionalMerge(applicationId: SnowflakeInput, code: string, codeVerifier: string, redirectUri: string, externalAuthType: ExternalAuthType, externalAuthToken: string): Promise<TokenResult> {
-    return this.op(() => this.tokenRequest({
-      grant_type: 'authorization_code', client_id: this.appId(applicationId), code, code_verifier: codeVerifier, redirect_uri: redirectUri,
-      external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken,
-    }));
+  getTokenFromProvisionalMerge(
+    applicationId: SnowflakeInput,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    externalAuthType: ExternalAuthType,
+    externalAuthToken: string,
+  ): Promise<TokenResult> {
+    return this.op(() =>
+      this.tokenRequest({
+        grant_type: 'authorization_code',
+        client_id: this.appId(applicationId),
+        code,
+        code_verifier: codeVerifier,
+        redirect_uri: redirectUri,
+        external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType],
+        external_auth_token: externalAuthToken,
+      }),
+    );
   }
 
   /** Unlinks the platform account from the external identity: the player gets a new provisional account. */
   unmergeIntoProvisionalAccount(applicationId: SnowflakeInput, externalAuthType: ExternalAuthType, externalAuthToken: string): Promise<void> {
     return this.op(async () => {
       await this.api('/partner-sdk/provisional-accounts/unmerge', {
-        method: 'POST', auth: null, body: { client_id: this.appId(applicationId), external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken },
+        method: 'POST',
+        auth: null,
+        body: { client_id: this.appId(applicationId), external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken },
       });
     });
   }
 
   /** Publisher-level linking: the parent (publisher) app's access token for a token of one of its games. */
   exchangeChildToken(parentApplicationToken: string, childApplicationId: SnowflakeInput): Promise<TokenResult> {
-    return this.op(async () => tokenResult(await this.api('/partner-sdk/child-token', {
-      method: 'POST', auth: null, body: { parent_access_token: parentApplicationToken, child_application_id: snowflake(childApplicationId) },
-    })));
+    return this.op(async () =>
+      tokenResult(
+        await this.api('/partner-sdk/child-token', {
+          method: 'POST',
+          auth: null,
+          body: { parent_access_token: parentApplicationToken, child_application_id: snowflake(childApplicationId) },
+        }),
+      ),
+    );
   }
 
   /**
@@ -338,7 +431,9 @@ export class Client {
       }
     });
   }
-  setTokenExpirationCallback(cb: (() => void) | null): void { this.events.setSlot('tokenExpiring', cb && (() => cb())); }
+  setTokenExpirationCallback(cb: (() => void) | null): void {
+    this.events.setSlot('tokenExpiring', cb && (() => cb()));
+  }
 
   /** AUTHORIZE_REQUEST: the platform's client asks the game to start Authorize. Kept across reconnects. */
   registerAuthorizeRequestCallback(cb: () => void): void {
@@ -426,7 +521,9 @@ export class Client {
     return this.cache.users.has(id) ? this.userView(id) : undefined;
   }
 
-  setUserUpdatedCallback(cb: ((userId: Snowflake) => void) | null): void { this.events.setSlot('userUpdated', cb && ((e) => cb(e.userId))); }
+  setUserUpdatedCallback(cb: ((userId: Snowflake) => void) | null): void {
+    this.events.setSlot('userUpdated', cb && ((e) => cb(e.userId)));
+  }
 
   /** The current user's application profiles (the external identities the game knows them by). */
   getUserApplicationProfiles(): Promise<UserApplicationProfile[]> {
@@ -473,20 +570,44 @@ export class Client {
   /** Local fuzzy search among known users (friends, lobby members). */
   searchFriendsByUsername(search: string): UserHandle[] {
     const s = search.toLowerCase();
-    return this.getRelationships().map((r) => r.user()).filter((u) => u.username().toLowerCase().includes(s) || u.displayName().toLowerCase().includes(s));
+    return this.getRelationships()
+      .map((r) => r.user())
+      .filter((u) => u.username().toLowerCase().includes(s) || u.displayName().toLowerCase().includes(s));
   }
 
-  sendDiscordFriendRequest(username: string): Promise<void> { return this.op(() => this.api('/users/@me/relationships', { method: 'POST', body: { username } })); }
-  sendDiscordFriendRequestById(userId: SnowflakeInput): Promise<void> { return this.op(() => this.api(`/users/@me/relationships/${snowflake(userId)}`, { method: 'PUT', body: {} })); }
-  acceptDiscordFriendRequest(userId: SnowflakeInput): Promise<void> { return this.sendDiscordFriendRequestById(userId); }
-  rejectDiscordFriendRequest(userId: SnowflakeInput): Promise<void> { return this.op(() => this.api(`/users/@me/relationships/${snowflake(userId)}`, { method: 'DELETE' })); }
-  cancelDiscordFriendRequest(userId: SnowflakeInput): Promise<void> { return this.rejectDiscordFriendRequest(userId); }
-  sendGameFriendRequest(username: string): Promise<void> { return this.op(() => this.api('/users/@me/game-relationships', { method: 'POST', body: { username } })); }
-  sendGameFriendRequestById(userId: SnowflakeInput): Promise<void> { return this.op(() => this.api(`/users/@me/game-relationships/${snowflake(userId)}`, { method: 'PUT' })); }
-  acceptGameFriendRequest(userId: SnowflakeInput): Promise<void> { return this.sendGameFriendRequestById(userId); }
-  rejectGameFriendRequest(userId: SnowflakeInput): Promise<void> { return this.op(() => this.api(`/users/@me/game-relationships/${snowflake(userId)}`, { method: 'DELETE' })); }
-  cancelGameFriendRequest(userId: SnowflakeInput): Promise<void> { return this.rejectGameFriendRequest(userId); }
-  removeGameFriend(userId: SnowflakeInput): Promise<void> { return this.rejectGameFriendRequest(userId); }
+  sendDiscordFriendRequest(username: string): Promise<void> {
+    return this.op(() => this.api('/users/@me/relationships', { method: 'POST', body: { username } }));
+  }
+  sendDiscordFriendRequestById(userId: SnowflakeInput): Promise<void> {
+    return this.op(() => this.api(`/users/@me/relationships/${snowflake(userId)}`, { method: 'PUT', body: {} }));
+  }
+  acceptDiscordFriendRequest(userId: SnowflakeInput): Promise<void> {
+    return this.sendDiscordFriendRequestById(userId);
+  }
+  rejectDiscordFriendRequest(userId: SnowflakeInput): Promise<void> {
+    return this.op(() => this.api(`/users/@me/relationships/${snowflake(userId)}`, { method: 'DELETE' }));
+  }
+  cancelDiscordFriendRequest(userId: SnowflakeInput): Promise<void> {
+    return this.rejectDiscordFriendRequest(userId);
+  }
+  sendGameFriendRequest(username: string): Promise<void> {
+    return this.op(() => this.api('/users/@me/game-relationships', { method: 'POST', body: { username } }));
+  }
+  sendGameFriendRequestById(userId: SnowflakeInput): Promise<void> {
+    return this.op(() => this.api(`/users/@me/game-relationships/${snowflake(userId)}`, { method: 'PUT' }));
+  }
+  acceptGameFriendRequest(userId: SnowflakeInput): Promise<void> {
+    return this.sendGameFriendRequestById(userId);
+  }
+  rejectGameFriendRequest(userId: SnowflakeInput): Promise<void> {
+    return this.op(() => this.api(`/users/@me/game-relationships/${snowflake(userId)}`, { method: 'DELETE' }));
+  }
+  cancelGameFriendRequest(userId: SnowflakeInput): Promise<void> {
+    return this.rejectGameFriendRequest(userId);
+  }
+  removeGameFriend(userId: SnowflakeInput): Promise<void> {
+    return this.rejectGameFriendRequest(userId);
+  }
   removeDiscordAndGameFriend(userId: SnowflakeInput): Promise<void> {
     return this.op(async () => {
       const id = snowflake(userId);
@@ -495,8 +616,12 @@ export class Client {
       if (r?.gameType) await this.api(`/users/@me/game-relationships/${id}`, { method: 'DELETE' });
     });
   }
-  blockUser(userId: SnowflakeInput): Promise<void> { return this.op(() => this.api(`/users/@me/relationships/${snowflake(userId)}`, { method: 'PUT', body: { type: RelationshipType.Blocked } })); }
-  unblockUser(userId: SnowflakeInput): Promise<void> { return this.rejectDiscordFriendRequest(userId); }
+  blockUser(userId: SnowflakeInput): Promise<void> {
+    return this.op(() => this.api(`/users/@me/relationships/${snowflake(userId)}`, { method: 'PUT', body: { type: RelationshipType.Blocked } }));
+  }
+  unblockUser(userId: SnowflakeInput): Promise<void> {
+    return this.rejectDiscordFriendRequest(userId);
+  }
   setRelationshipCreatedCallback(cb: ((userId: Snowflake, isDiscordRelationshipUpdate: boolean) => void) | null): void {
     this.events.setSlot('relationshipCreated', cb && ((e) => cb(e.userId, e.isDiscordRelationshipUpdate)));
   }
@@ -526,7 +651,12 @@ export class Client {
 
   setOnlineStatus(status: StatusType): Promise<void> {
     return this.op(async () => {
-      const map: Partial<Record<StatusType, string>> = { [StatusType.Online]: 'online', [StatusType.Idle]: 'idle', [StatusType.Dnd]: 'dnd', [StatusType.Invisible]: 'invisible' };
+      const map: Partial<Record<StatusType, string>> = {
+        [StatusType.Online]: 'online',
+        [StatusType.Idle]: 'idle',
+        [StatusType.Dnd]: 'dnd',
+        [StatusType.Invisible]: 'invisible',
+      };
       const s = map[status];
       if (!s) throw invalid('online status is Online, Idle, Dnd or Invisible');
       this.presence.status = s;
@@ -538,8 +668,12 @@ export class Client {
   sendActivityInvite(userId: SnowflakeInput, content = ''): Promise<void> {
     return this.op(async () => {
       const a = this.presence.activity;
-      if (!a?.party?.id || !a.secrets?.join || !a.supportedPlatforms) throw invalid('an invite needs rich presence with a party, a join secret and supported platforms');
-      await this.api('/users/@me/activity-invites', { method: 'POST', body: { recipient_id: snowflake(userId), content, type: ActivityActionTypes.Join, party_id: a.party.id, join_secret: a.secrets.join } });
+      if (!a?.party?.id || !a.secrets?.join || !a.supportedPlatforms)
+        throw invalid('an invite needs rich presence with a party, a join secret and supported platforms');
+      await this.api('/users/@me/activity-invites', {
+        method: 'POST',
+        body: { recipient_id: snowflake(userId), content, type: ActivityActionTypes.Join, party_id: a.party.id, join_secret: a.secrets.join },
+      });
     });
   }
 
@@ -548,7 +682,7 @@ export class Client {
     return this.op(async () => {
       const id = snowflake(userId);
       const party = this.cache.presences.get(id)?.activities?.find((x) => x.party?.id)?.party?.id;
-      if (!party) throw invalid('the user\'s rich presence has no party to join');
+      if (!party) throw invalid("the user's rich presence has no party to join");
       await this.api('/users/@me/activity-invites', { method: 'POST', body: { recipient_id: id, type: ActivityActionTypes.JoinRequest, party_id: party } });
     });
   }
@@ -567,9 +701,15 @@ export class Client {
       return r.join_secret as string;
     });
   }
-  setActivityInviteCreatedCallback(cb: ((invite: ActivityInvite) => void) | null): void { this.events.setSlot('activityInviteCreated', cb); }
-  setActivityInviteUpdatedCallback(cb: ((invite: ActivityInvite) => void) | null): void { this.events.setSlot('activityInviteUpdated', cb); }
-  setActivityJoinCallback(cb: ((joinSecret: string) => void) | null): void { this.events.setSlot('activityJoin', cb && ((e) => cb(e.joinSecret))); }
+  setActivityInviteCreatedCallback(cb: ((invite: ActivityInvite) => void) | null): void {
+    this.events.setSlot('activityInviteCreated', cb);
+  }
+  setActivityInviteUpdatedCallback(cb: ((invite: ActivityInvite) => void) | null): void {
+    this.events.setSlot('activityInviteUpdated', cb);
+  }
+  setActivityJoinCallback(cb: ((joinSecret: string) => void) | null): void {
+    this.events.setSlot('activityJoin', cb && ((e) => cb(e.joinSecret)));
+  }
 
   // ------------------------------------------------------------------------------------------------ messages
 
@@ -585,9 +725,18 @@ export class Client {
       if (other && other !== me) this.cache.dmChannels.set(m.channel_id, other);
     }
     return {
-      id: m.id, channelId: m.channel_id, lobbyId: lobbyId ?? m.lobby_id ?? null, authorId: m.author?.id, recipientId, content: m.content ?? '',
-      metadata: m.metadata ?? {}, applicationId: m.application_id ?? null, additionalName: m.lobby_member?.additional_name ?? null,
-      editedTimestamp: m.edited_timestamp ? Date.parse(m.edited_timestamp) : 0, sentTimestamp: m.timestamp ? Date.parse(m.timestamp) : snowflakeTime(m.id), raw: m,
+      id: m.id,
+      channelId: m.channel_id,
+      lobbyId: lobbyId ?? m.lobby_id ?? null,
+      authorId: m.author?.id,
+      recipientId,
+      content: m.content ?? '',
+      metadata: m.metadata ?? {},
+      applicationId: m.application_id ?? null,
+      additionalName: m.lobby_member?.additional_name ?? null,
+      editedTimestamp: m.edited_timestamp ? Date.parse(m.edited_timestamp) : 0,
+      sentTimestamp: m.timestamp ? Date.parse(m.timestamp) : snowflakeTime(m.id),
+      raw: m,
     };
   }
 
@@ -679,9 +828,15 @@ export class Client {
     return undefined;
   }
 
-  setMessageCreatedCallback(cb: ((messageId: Snowflake) => void) | null): void { this.events.setSlot('messageCreated', cb && ((e) => cb(e.messageId))); }
-  setMessageUpdatedCallback(cb: ((messageId: Snowflake) => void) | null): void { this.events.setSlot('messageUpdated', cb && ((e) => cb(e.messageId))); }
-  setMessageDeletedCallback(cb: ((messageId: Snowflake, channelId: Snowflake) => void) | null): void { this.events.setSlot('messageDeleted', cb && ((e) => cb(e.messageId, e.channelId))); }
+  setMessageCreatedCallback(cb: ((messageId: Snowflake) => void) | null): void {
+    this.events.setSlot('messageCreated', cb && ((e) => cb(e.messageId)));
+  }
+  setMessageUpdatedCallback(cb: ((messageId: Snowflake) => void) | null): void {
+    this.events.setSlot('messageUpdated', cb && ((e) => cb(e.messageId)));
+  }
+  setMessageDeletedCallback(cb: ((messageId: Snowflake, channelId: Snowflake) => void) | null): void {
+    this.events.setSlot('messageDeleted', cb && ((e) => cb(e.messageId, e.channelId)));
+  }
 
   // ------------------------------------------------------------------------------------------------ lobbies, guilds
 
@@ -689,7 +844,10 @@ export class Client {
   createOrJoinLobby(secret: string, lobbyMetadata?: Record<string, string>, memberMetadata?: Record<string, string>): Promise<Snowflake> {
     return this.op(async () => {
       if (!secret || secret.length > 250) throw invalid('a lobby secret has 1 to 250 characters');
-      const l = await this.api('/lobbies', { method: 'PUT', body: { secret, ...(lobbyMetadata ? { lobby_metadata: lobbyMetadata } : {}), ...(memberMetadata ? { member_metadata: memberMetadata } : {}) } });
+      const l = await this.api('/lobbies', {
+        method: 'PUT',
+        body: { secret, ...(lobbyMetadata ? { lobby_metadata: lobbyMetadata } : {}), ...(memberMetadata ? { member_metadata: memberMetadata } : {}) },
+      });
       this.cache.lobbies.set(l.id, { ...this.cache.lobbies.get(l.id), ...l });
       return l.id as Snowflake;
     });
@@ -713,7 +871,9 @@ export class Client {
     return this.cache.lobbies.has(id) ? new LobbyHandle(this.cache, id, this.userView) : undefined;
   }
 
-  getLobbyIds(): Snowflake[] { return [...this.cache.lobbies.keys()]; }
+  getLobbyIds(): Snowflake[] {
+    return [...this.cache.lobbies.keys()];
+  }
 
   linkChannelToLobby(lobbyId: SnowflakeInput, channelId: SnowflakeInput): Promise<void> {
     return this.op(async () => {
@@ -735,19 +895,40 @@ export class Client {
 
   /** A guild's channels as the client lists them (sortGuildChannels), with what linking needs to know. */
   getGuildChannels(guildId: SnowflakeInput): Promise<GuildChannel[]> {
-    return this.op(async () => sortGuildChannels((await this.api<any[]>(`/users/@me/guilds/${snowflake(guildId)}/channels`)).map((c) => ({
-      id: c.id, name: c.name ?? '', type: c.type, position: c.position ?? 0, parentId: c.parent_id ?? null, isLinkable: !!c.is_linkable,
-      isViewableAndWriteableByAllMembers: !!c.is_viewable_and_writeable_by_all_members,
-      linkedLobby: c.linked_lobby ? { applicationId: c.linked_lobby.application_id, lobbyId: c.linked_lobby.lobby_id } : null,
-    }))));
+    return this.op(async () =>
+      sortGuildChannels(
+        (await this.api<any[]>(`/users/@me/guilds/${snowflake(guildId)}/channels`)).map((c) => ({
+          id: c.id,
+          name: c.name ?? '',
+          type: c.type,
+          position: c.position ?? 0,
+          parentId: c.parent_id ?? null,
+          isLinkable: !!c.is_linkable,
+          isViewableAndWriteableByAllMembers: !!c.is_viewable_and_writeable_by_all_members,
+          linkedLobby: c.linked_lobby ? { applicationId: c.linked_lobby.application_id, lobbyId: c.linked_lobby.lobby_id } : null,
+        })),
+      ),
+    );
   }
 
-  setLobbyCreatedCallback(cb: ((lobbyId: Snowflake) => void) | null): void { this.events.setSlot('lobbyCreated', cb && ((e) => cb(e.lobbyId))); }
-  setLobbyDeletedCallback(cb: ((lobbyId: Snowflake) => void) | null): void { this.events.setSlot('lobbyDeleted', cb && ((e) => cb(e.lobbyId))); }
-  setLobbyUpdatedCallback(cb: ((lobbyId: Snowflake) => void) | null): void { this.events.setSlot('lobbyUpdated', cb && ((e) => cb(e.lobbyId))); }
-  setLobbyMemberAddedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake) => void) | null): void { this.events.setSlot('lobbyMemberAdded', cb && ((e) => cb(e.lobbyId, e.memberId))); }
-  setLobbyMemberRemovedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake) => void) | null): void { this.events.setSlot('lobbyMemberRemoved', cb && ((e) => cb(e.lobbyId, e.memberId))); }
-  setLobbyMemberUpdatedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake) => void) | null): void { this.events.setSlot('lobbyMemberUpdated', cb && ((e) => cb(e.lobbyId, e.memberId))); }
+  setLobbyCreatedCallback(cb: ((lobbyId: Snowflake) => void) | null): void {
+    this.events.setSlot('lobbyCreated', cb && ((e) => cb(e.lobbyId)));
+  }
+  setLobbyDeletedCallback(cb: ((lobbyId: Snowflake) => void) | null): void {
+    this.events.setSlot('lobbyDeleted', cb && ((e) => cb(e.lobbyId)));
+  }
+  setLobbyUpdatedCallback(cb: ((lobbyId: Snowflake) => void) | null): void {
+    this.events.setSlot('lobbyUpdated', cb && ((e) => cb(e.lobbyId)));
+  }
+  setLobbyMemberAddedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake) => void) | null): void {
+    this.events.setSlot('lobbyMemberAdded', cb && ((e) => cb(e.lobbyId, e.memberId)));
+  }
+  setLobbyMemberRemovedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake) => void) | null): void {
+    this.events.setSlot('lobbyMemberRemoved', cb && ((e) => cb(e.lobbyId, e.memberId)));
+  }
+  setLobbyMemberUpdatedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake) => void) | null): void {
+    this.events.setSlot('lobbyMemberUpdated', cb && ((e) => cb(e.lobbyId, e.memberId)));
+  }
 
   // ------------------------------------------------------------------------------------------------ calls (Node)
 
@@ -762,12 +943,19 @@ export class Client {
     if (!Client.engine) throw new ClientResult(ErrorType.Disabled, 'calls are available in Node only (this build has no voice engine)');
     const me = this.requireReady('startCall');
     if (this.calls.has(id)) return null;
-    const call = Client.engine.createCall({
-      userId: me, voiceCa: this.opts.voiceCa, settings: this.settings,
-      sendLobbyVoiceState: (d) => this.gateway.send(17, d),
-      log: (m, s) => this.log(m, s as LoggingSeverity),
-      deliver: (fn) => this.events.deliver(fn),
-    }, id, received, captured);
+    const call = Client.engine.createCall(
+      {
+        userId: me,
+        voiceCa: this.opts.voiceCa,
+        settings: this.settings,
+        sendLobbyVoiceState: (d) => this.gateway.send(17, d),
+        log: (m, s) => this.log(m, s as LoggingSeverity),
+        deliver: (fn) => this.events.deliver(fn),
+      },
+      id,
+      received,
+      captured,
+    );
     this.calls.set(id, call);
     call.start();
     return call;
@@ -788,8 +976,12 @@ export class Client {
     });
   }
 
-  getCall(lobbyId: SnowflakeInput): CallLike | undefined { return this.calls.get(snowflake(lobbyId)); }
-  getCalls(): CallLike[] { return [...this.calls.values()]; }
+  getCall(lobbyId: SnowflakeInput): CallLike | undefined {
+    return this.calls.get(snowflake(lobbyId));
+  }
+  getCalls(): CallLike[] {
+    return [...this.calls.values()];
+  }
   setVoiceParticipantChangedCallback(cb: ((lobbyId: Snowflake, memberId: Snowflake, added: boolean) => void) | null): void {
     this.events.setSlot('voiceParticipantChanged', cb && ((e) => cb(e.lobbyId, e.memberId, e.added)));
   }
@@ -816,7 +1008,7 @@ export class Client {
     if (!removed) this.cache.putUser(d.user);
     const r = this.cache.relationship(d.id);
     if (game) r.gameType = removed ? 0 : d.type;
-    else Object.assign(r, { discordType: removed ? 0 : d.type, nickname: removed ? null : d.nickname ?? r.nickname, since: d.since ?? r.since });
+    else Object.assign(r, { discordType: removed ? 0 : d.type, nickname: removed ? null : (d.nickname ?? r.nickname), since: d.since ?? r.since });
     if (removed) this.cache.dropRelationshipIfEmpty(d.id);
     this.events.emit(removed ? 'relationshipDeleted' : 'relationshipCreated', { userId: d.id, isDiscordRelationshipUpdate: !game });
     this.events.emit('relationshipGroupsUpdated', { userId: d.id });
@@ -894,8 +1086,15 @@ export class Client {
   /** @internal */ handleInviteAcceptedElsewhere(d: any): void {
     if (this.acceptedInvites.has(d.message_id)) return; // accepted here: the game already knows
     this.events.emit('activityInviteCreated', {
-      senderId: d.sender_id, channelId: d.channel_id, messageId: d.message_id, type: d.type, applicationId: d.application_id, parentApplicationId: null,
-      partyId: d.party_id, sessionId: d.session_id ?? null, isValid: !d.accepted,
+      senderId: d.sender_id,
+      channelId: d.channel_id,
+      messageId: d.message_id,
+      type: d.type,
+      applicationId: d.application_id,
+      parentApplicationId: null,
+      partyId: d.party_id,
+      sessionId: d.session_id ?? null,
+      isValid: !d.accepted,
     });
   }
 
@@ -925,46 +1124,110 @@ export class Client {
 }
 
 const HANDLERS: Record<string, (this: Client, d: any) => void> = {
-  PRESENCE_UPDATE(d) { this.handlePresence(d); },
-  RELATIONSHIP_ADD(d) { this.handleRelationship(d, false, false); },
-  RELATIONSHIP_UPDATE(d) { this.handleRelationship(d, false, false); },
-  RELATIONSHIP_REMOVE(d) { this.handleRelationship(d, false, true); },
-  GAME_RELATIONSHIP_ADD(d) { this.handleRelationship(d, true, false); },
-  GAME_RELATIONSHIP_REMOVE(d) { this.handleRelationship(d, true, true); },
-  MESSAGE_CREATE(d) { this.handleMessage(d, 'create'); },
-  MESSAGE_UPDATE(d) { this.handleMessage(d, 'update'); },
-  MESSAGE_DELETE(d) { this.handleMessageDelete(d); },
-  LOBBY_MESSAGE_CREATE(d) { this.handleLobbyMessage(d, 'create'); },
-  LOBBY_MESSAGE_UPDATE(d) { this.handleLobbyMessage(d, 'update'); },
-  LOBBY_MESSAGE_DELETE(d) { this.handleMessageDelete({ id: d.id, channel_id: d.lobby_id }); },
-  LOBBY_CREATE(d) { this.handleLobby('LOBBY_CREATE', d); },
-  LOBBY_UPDATE(d) { this.handleLobby('LOBBY_UPDATE', d); },
-  LOBBY_DELETE(d) { this.handleLobby('LOBBY_DELETE', d); },
-  LOBBY_MEMBER_ADD(d) { this.handleLobby('LOBBY_MEMBER_ADD', d); },
-  LOBBY_MEMBER_UPDATE(d) { this.handleLobby('LOBBY_MEMBER_UPDATE', d); },
-  LOBBY_MEMBER_REMOVE(d) { this.handleLobby('LOBBY_MEMBER_REMOVE', d); },
-  LOBBY_MEMBER_CONNECT(d) { this.handleLobby('LOBBY_MEMBER_CONNECT', d); },
-  LOBBY_MEMBER_DISCONNECT(d) { this.handleLobby('LOBBY_MEMBER_DISCONNECT', d); },
-  LOBBY_VOICE_STATE_UPDATE(d) { this.handleLobbyVoiceState(d); },
-  LOBBY_VOICE_SERVER_UPDATE(d) { this.handleLobbyVoiceServer(d); },
-  ACTIVITY_INVITE_CREATE(d) { this.handleInviteAcceptedElsewhere(d); },
-  USER_MERGE_OPERATION_COMPLETED(d) { this.handleMerge(d); },
-  AUTHORIZE_REQUEST(d) { this.handleAuthorizeRequest(d); },
-  CHANNEL_CREATE(d) { this.handleChannelCreate(d); },
-  USER_UPDATE() { void this.handleUserUpdate(); },
+  PRESENCE_UPDATE(d) {
+    this.handlePresence(d);
+  },
+  RELATIONSHIP_ADD(d) {
+    this.handleRelationship(d, false, false);
+  },
+  RELATIONSHIP_UPDATE(d) {
+    this.handleRelationship(d, false, false);
+  },
+  RELATIONSHIP_REMOVE(d) {
+    this.handleRelationship(d, false, true);
+  },
+  GAME_RELATIONSHIP_ADD(d) {
+    this.handleRelationship(d, true, false);
+  },
+  GAME_RELATIONSHIP_REMOVE(d) {
+    this.handleRelationship(d, true, true);
+  },
+  MESSAGE_CREATE(d) {
+    this.handleMessage(d, 'create');
+  },
+  MESSAGE_UPDATE(d) {
+    this.handleMessage(d, 'update');
+  },
+  MESSAGE_DELETE(d) {
+    this.handleMessageDelete(d);
+  },
+  LOBBY_MESSAGE_CREATE(d) {
+    this.handleLobbyMessage(d, 'create');
+  },
+  LOBBY_MESSAGE_UPDATE(d) {
+    this.handleLobbyMessage(d, 'update');
+  },
+  LOBBY_MESSAGE_DELETE(d) {
+    this.handleMessageDelete({ id: d.id, channel_id: d.lobby_id });
+  },
+  LOBBY_CREATE(d) {
+    this.handleLobby('LOBBY_CREATE', d);
+  },
+  LOBBY_UPDATE(d) {
+    this.handleLobby('LOBBY_UPDATE', d);
+  },
+  LOBBY_DELETE(d) {
+    this.handleLobby('LOBBY_DELETE', d);
+  },
+  LOBBY_MEMBER_ADD(d) {
+    this.handleLobby('LOBBY_MEMBER_ADD', d);
+  },
+  LOBBY_MEMBER_UPDATE(d) {
+    this.handleLobby('LOBBY_MEMBER_UPDATE', d);
+  },
+  LOBBY_MEMBER_REMOVE(d) {
+    this.handleLobby('LOBBY_MEMBER_REMOVE', d);
+  },
+  LOBBY_MEMBER_CONNECT(d) {
+    this.handleLobby('LOBBY_MEMBER_CONNECT', d);
+  },
+  LOBBY_MEMBER_DISCONNECT(d) {
+    this.handleLobby('LOBBY_MEMBER_DISCONNECT', d);
+  },
+  LOBBY_VOICE_STATE_UPDATE(d) {
+    this.handleLobbyVoiceState(d);
+  },
+  LOBBY_VOICE_SERVER_UPDATE(d) {
+    this.handleLobbyVoiceServer(d);
+  },
+  ACTIVITY_INVITE_CREATE(d) {
+    this.handleInviteAcceptedElsewhere(d);
+  },
+  USER_MERGE_OPERATION_COMPLETED(d) {
+    this.handleMerge(d);
+  },
+  AUTHORIZE_REQUEST(d) {
+    this.handleAuthorizeRequest(d);
+  },
+  CHANNEL_CREATE(d) {
+    this.handleChannelCreate(d);
+  },
+  USER_UPDATE() {
+    void this.handleUserUpdate();
+  },
 };
 
 function tokenResult(r: any): TokenResult {
   return {
-    accessToken: r.access_token, refreshToken: r.refresh_token ?? '', tokenType: AuthorizationTokenType.Bearer, expiresIn: r.expires_in ?? 0,
+    accessToken: r.access_token,
+    refreshToken: r.refresh_token ?? '',
+    tokenType: AuthorizationTokenType.Bearer,
+    expiresIn: r.expires_in ?? 0,
     scopes: r.scope ?? '',
   };
 }
 
 function inviteFromMessage(d: any): ActivityInvite {
   return {
-    senderId: d.author.id, channelId: d.channel_id, messageId: d.id, type: d.activity.type, applicationId: d.application_id ?? d.application?.id,
-    parentApplicationId: null, partyId: d.activity.party_id, sessionId: d.activity.session_id ?? null, isValid: true,
+    senderId: d.author.id,
+    channelId: d.channel_id,
+    messageId: d.id,
+    type: d.activity.type,
+    applicationId: d.application_id ?? d.application?.id,
+    parentApplicationId: null,
+    partyId: d.activity.party_id,
+    sessionId: d.activity.session_id ?? null,
+    isValid: true,
   };
 }
 

@@ -5,8 +5,16 @@ export { ClientResult } from './result.js';
 export * from './enums.js';
 export type { Activity } from './activity.js';
 export {
-  UserHandle, RelationshipHandle, LobbyHandle, LobbyMemberHandle, MessageHandle,
-  type ActivityInvite, type ChannelHandle, type GuildChannel, type UserApplicationProfile, type CallInfoHandle,
+  UserHandle,
+  RelationshipHandle,
+  LobbyHandle,
+  LobbyMemberHandle,
+  MessageHandle,
+  type ActivityInvite,
+  type ChannelHandle,
+  type GuildChannel,
+  type UserApplicationProfile,
+  type CallInfoHandle,
 } from './handles.js';
 export { snowflake, snowflakeTime, type Snowflake, type SnowflakeInput } from './snowflake.js';
 export { VERSION, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH } from './version.js';

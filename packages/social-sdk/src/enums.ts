@@ -10,8 +10,16 @@ export type ClientError = (typeof ClientError)[keyof typeof ClientError];
 
 /** ClientResult::Type */
 export const ErrorType = {
-  None: 0, NetworkError: 1, HTTPError: 2, ClientNotReady: 3, Disabled: 4, ClientDestroyed: 5, ValidationError: 6, Aborted: 7,
-  AuthorizationFailed: 8, RPCError: 9,
+  None: 0,
+  NetworkError: 1,
+  HTTPError: 2,
+  ClientNotReady: 3,
+  Disabled: 4,
+  ClientDestroyed: 5,
+  ValidationError: 6,
+  Aborted: 7,
+  AuthorizationFailed: 8,
+  RPCError: 9,
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -25,13 +33,27 @@ export const AuthenticationCodeChallengeMethod = { S256: 0 } as const;
 
 /** AuthenticationExternalAuthType, and the wire names of /partner-sdk routes. */
 export const ExternalAuthType = {
-  OIDC: 0, EpicOnlineServicesAccessToken: 1, EpicOnlineServicesIdToken: 2, SteamSessionTicket: 3, UnityServicesIdToken: 4,
-  DiscordBotIssuedAccessToken: 5, AppleIdToken: 6, PlayStationNetworkIdToken: 7, DeviceId: 100,
+  OIDC: 0,
+  EpicOnlineServicesAccessToken: 1,
+  EpicOnlineServicesIdToken: 2,
+  SteamSessionTicket: 3,
+  UnityServicesIdToken: 4,
+  DiscordBotIssuedAccessToken: 5,
+  AppleIdToken: 6,
+  PlayStationNetworkIdToken: 7,
+  DeviceId: 100,
 } as const;
 export type ExternalAuthType = (typeof ExternalAuthType)[keyof typeof ExternalAuthType];
 export const EXTERNAL_AUTH_WIRE: Record<ExternalAuthType, string> = {
-  0: 'OIDC', 1: 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN', 2: 'EPIC_ONLINE_SERVICES_ID_TOKEN', 3: 'STEAM_SESSION_TICKET', 4: 'UNITY_SERVICES_ID_TOKEN',
-  5: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', 6: 'APPLE_ID_TOKEN', 7: 'PLAYSTATION_NETWORK_ID_TOKEN', 100: 'DEVICE_ID',
+  0: 'OIDC',
+  1: 'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
+  2: 'EPIC_ONLINE_SERVICES_ID_TOKEN',
+  3: 'STEAM_SESSION_TICKET',
+  4: 'UNITY_SERVICES_ID_TOKEN',
+  5: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+  6: 'APPLE_ID_TOKEN',
+  7: 'PLAYSTATION_NETWORK_ID_TOKEN',
+  100: 'DEVICE_ID',
 };
 
 export const ActivityTypes = { Playing: 0, Streaming: 1, Listening: 2, Watching: 3, CustomStatus: 4, Competing: 5, HangStatus: 6 } as const;
@@ -47,7 +69,16 @@ export const ActivityActionTypes = { Join: 1, JoinRequest: 5 } as const;
 export type ActivityActionTypes = (typeof ActivityActionTypes)[keyof typeof ActivityActionTypes];
 
 export const ActivityGamePlatforms = { Desktop: 1, Xbox: 2, Samsung: 4, IOS: 8, Android: 16, Embedded: 32, PS4: 64, PS5: 128 } as const;
-export const PLATFORM_NAMES: [number, string][] = [[1, 'desktop'], [2, 'xbox'], [4, 'samsung'], [8, 'ios'], [16, 'android'], [32, 'embedded'], [64, 'ps4'], [128, 'ps5']];
+export const PLATFORM_NAMES: [number, string][] = [
+  [1, 'desktop'],
+  [2, 'xbox'],
+  [4, 'samsung'],
+  [8, 'ios'],
+  [16, 'android'],
+  [32, 'embedded'],
+  [64, 'ps4'],
+  [128, 'ps5'],
+];
 
 export const RelationshipType = { None: 0, Friend: 1, Blocked: 2, PendingIncoming: 3, PendingOutgoing: 4, Implicit: 5, Suggestion: 6 } as const;
 export type RelationshipType = (typeof RelationshipType)[keyof typeof RelationshipType];
@@ -58,7 +89,17 @@ export type RelationshipGroupType = (typeof RelationshipGroupType)[keyof typeof 
 export const StatusType = { Online: 0, Offline: 1, Blocked: 2, Idle: 3, Dnd: 4, Invisible: 5, Streaming: 6, Unknown: 7 } as const;
 export type StatusType = (typeof StatusType)[keyof typeof StatusType];
 
-export const ChannelType = { GuildText: 0, Dm: 1, GuildVoice: 2, GroupDm: 3, GuildCategory: 4, GuildNews: 5, GuildForum: 15, Lobby: 17, EphemeralDm: 18 } as const;
+export const ChannelType = {
+  GuildText: 0,
+  Dm: 1,
+  GuildVoice: 2,
+  GroupDm: 3,
+  GuildCategory: 4,
+  GuildNews: 5,
+  GuildForum: 15,
+  Lobby: 17,
+  EphemeralDm: 18,
+} as const;
 
 export const LoggingSeverity = { Verbose: 1, Info: 2, Warning: 3, Error: 4, None: 5 } as const;
 export type LoggingSeverity = (typeof LoggingSeverity)[keyof typeof LoggingSeverity];
@@ -68,7 +109,14 @@ export const CallStatus = { Disconnected: 0, Joining: 1, Connecting: 2, Signalin
 export type CallStatus = (typeof CallStatus)[keyof typeof CallStatus];
 
 /** Call::Error */
-export const CallError = { None: 0, SignalingConnectionFailed: 1, SignalingUnexpectedClose: 2, VoiceConnectionFailed: 3, JoinTimeout: 4, Forbidden: 5 } as const;
+export const CallError = {
+  None: 0,
+  SignalingConnectionFailed: 1,
+  SignalingUnexpectedClose: 2,
+  VoiceConnectionFailed: 3,
+  JoinTimeout: 4,
+  Forbidden: 5,
+} as const;
 export type CallError = (typeof CallError)[keyof typeof CallError];
 
 export const AudioModeType = { MODE_UNINIT: 0, MODE_VAD: 1, MODE_PTT: 2 } as const;

@@ -38,7 +38,9 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
         try {
           fn(arg);
         } catch (err) {
-          queueMicrotask(() => { throw err; });
+          queueMicrotask(() => {
+            throw err;
+          });
         }
       }
     });
@@ -52,7 +54,12 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
 
   /** Wraps a promise so it settles through deliver(). */
   settle<T>(p: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => p.then((v) => this.deliver(() => resolve(v)), (e) => this.deliver(() => reject(e))));
+    return new Promise<T>((resolve, reject) =>
+      p.then(
+        (v) => this.deliver(() => resolve(v)),
+        (e) => this.deliver(() => reject(e)),
+      ),
+    );
   }
 
   /** Delivers what is queued (manual mode); returns how many callbacks ran. */

@@ -30,7 +30,11 @@ export class GatewaySession {
   private attempt = 0;
   private presence: unknown = null;
 
-  constructor(private readonly url: () => Promise<string>, private readonly token: () => string, private readonly on: GatewayEvents) {}
+  constructor(
+    private readonly url: () => Promise<string>,
+    private readonly token: () => string,
+    private readonly on: GatewayEvents,
+  ) {}
 
   get connected(): boolean {
     return !this.stopped && this.ws?.readyState === 1;
@@ -124,7 +128,12 @@ export class GatewaySession {
       token: this.token(),
       capabilities: Capability.AUTO_LOBBY_CONNECT,
       intents: 0,
-      properties: { os: typeof process !== 'undefined' ? process.platform : 'browser', browser: 'Discord Social SDK', device: 'accord-social-sdk', sdk_version: VERSION },
+      properties: {
+        os: typeof process !== 'undefined' ? process.platform : 'browser',
+        browser: 'Discord Social SDK',
+        device: 'accord-social-sdk',
+        sdk_version: VERSION,
+      },
       ...(this.presence ? { presence: this.presence } : {}),
     });
   }

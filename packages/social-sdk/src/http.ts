@@ -35,7 +35,13 @@ export class Http {
   constructor(readonly apiRoot: string) {}
 
   async request<T = any>(path: string, opts: RequestOptions = {}): Promise<T> {
-    const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}` : '';
+    const qs = opts.query
+      ? `?${new URLSearchParams(
+          Object.entries(opts.query)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, String(v)]),
+        )}`
+      : '';
     const headers: Record<string, string> = { [SOCIAL_SDK_VERSION_HEADER]: VERSION };
     const auth = opts.auth === undefined ? this.token : opts.auth;
     if (auth) headers.authorization = auth;
@@ -55,12 +61,20 @@ export class Http {
     } catch (err) {
       if (opts.signal?.aborted) throw new ClientResult(ErrorType.Aborted, 'The request was aborted');
       const timedOut = timeout.aborted;
-      throw new ClientResult(ErrorType.NetworkError, timedOut ? `The request timed out after ${this.timeoutMs} ms` : `Network error: ${(err as Error).message}`, { retryable: true });
+      throw new ClientResult(
+        ErrorType.NetworkError,
+        timedOut ? `The request timed out after ${this.timeoutMs} ms` : `Network error: ${(err as Error).message}`,
+        { retryable: true },
+      );
     }
     const text = await res.text().catch(() => '');
     let json: any = null;
     if (text) {
-      try { json = JSON.parse(text); } catch { json = null; }
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
     }
     if (res.ok) return (res.status === 204 ? undefined : json) as T;
     const retryAfter = typeof json?.retry_after === 'number' ? json.retry_after : Number(res.headers.get('retry-after') ?? '') || undefined;
@@ -69,8 +83,11 @@ export class Http {
     }
     const message = json?.message ?? json?.error_description ?? `HTTP ${res.status}`;
     throw new ClientResult(ErrorType.HTTPError, message, {
-      code: typeof json?.code === 'number' ? json.code : 0, status: res.status, responseBody: text,
-      retryable: res.status === 429 || res.status >= 500, retryAfter,
+      code: typeof json?.code === 'number' ? json.code : 0,
+      status: res.status,
+      responseBody: text,
+      retryable: res.status === 429 || res.status >= 500,
+      retryAfter,
     });
   }
 }

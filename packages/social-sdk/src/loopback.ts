@@ -22,7 +22,9 @@ export async function startLoopback(): Promise<{ redirectUri: string; answer: Pr
       const error = url.searchParams.get('error');
       const code = url.searchParams.get('code');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><title>Authorization</title><p>${error ? 'Authorization was not granted.' : 'You can close this window and return to the game.'}</p>`);
+      res.end(
+        `<!doctype html><title>Authorization</title><p>${error ? 'Authorization was not granted.' : 'You can close this window and return to the game.'}</p>`,
+      );
       if (error || !code) reject(new Error(error ?? 'no code'));
       else resolve({ code, state: url.searchParams.get('state') });
     });

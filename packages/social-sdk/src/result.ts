@@ -15,18 +15,40 @@ export class ClientResult extends Error {
     this.name = 'ClientResult';
   }
 
-  get code(): number { return this.opts.code ?? 0; }
-  get status(): number { return this.opts.status ?? 0; }
-  get responseBody(): string { return this.opts.responseBody ?? ''; }
+  get code(): number {
+    return this.opts.code ?? 0;
+  }
+  get status(): number {
+    return this.opts.status ?? 0;
+  }
+  get responseBody(): string {
+    return this.opts.responseBody ?? '';
+  }
   /** C++ names, for readers of the native SDK's docs. */
-  Type(): ErrorType { return this.type; }
-  Error(): string { return this.message; }
-  ErrorCode(): number { return this.code; }
-  Status(): number { return this.status; }
-  ResponseBody(): string { return this.responseBody; }
-  Successful(): boolean { return this.type === ErrorType.None; }
-  Retryable(): boolean { return this.opts.retryable ?? false; }
-  RetryAfter(): number { return this.opts.retryAfter ?? 0; }
+  Type(): ErrorType {
+    return this.type;
+  }
+  Error(): string {
+    return this.message;
+  }
+  ErrorCode(): number {
+    return this.code;
+  }
+  Status(): number {
+    return this.status;
+  }
+  ResponseBody(): string {
+    return this.responseBody;
+  }
+  Successful(): boolean {
+    return this.type === ErrorType.None;
+  }
+  Retryable(): boolean {
+    return this.opts.retryable ?? false;
+  }
+  RetryAfter(): number {
+    return this.opts.retryAfter ?? 0;
+  }
   override toString(): string {
     return `ClientResult(type=${this.type}, status=${this.status}, code=${this.code}, retryable=${this.Retryable()}): ${this.message}`;
   }

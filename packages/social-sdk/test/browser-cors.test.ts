@@ -15,7 +15,16 @@ import { startTestServer, type TestServer } from '../../server/test/helpers/serv
 import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('CORS: the Social SDK in a browser page on another origin', { timeout: 120_000 }, () => {
   let t: TestServer;
@@ -33,13 +42,20 @@ describe('CORS: the Social SDK in a browser page on another origin', { timeout: 
     // A public client: a browser game has no secret to keep.
     const app = await t.api(`/applications/${appId}`, { token: owner });
     await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner, body: { flags: Number(app.body.flags) | (1 << 8) } });
-    const p = await t.api(`/applications/${appId}/external-auth-providers`, { method: 'POST', token: owner, body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId } });
+    const p = await t.api(`/applications/${appId}/external-auth-providers`, {
+      method: 'POST',
+      token: owner,
+      body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId },
+    });
     assert.equal(p.status, 201, p.text);
     execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'pipe' });
     // The game's own site, on localhost (the API is on 127.0.0.1: another origin, both secure contexts).
     site = http.createServer((req, res) => {
-      if (req.url === '/browser.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(root, 'dist/browser.js')));
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>A browser game</title><script type="module">import * as sdk from "/browser.js"; window.__sdk = sdk;</script>');
+      if (req.url === '/browser.js')
+        return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(root, 'dist/browser.js')));
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>A browser game</title><script type="module">import * as sdk from "/browser.js"; window.__sdk = sdk;</script>');
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     gameOrigin = `http://localhost:${(site.address() as any).port}`;
@@ -57,13 +73,18 @@ describe('CORS: the Social SDK in a browser page on another origin', { timeout: 
     for (const p of ['/api/v10/partner-sdk/token', '/api/v10/users/@me', '/api/v9/channels/1/messages']) {
       const res = await fetch(`${t.server.url}${p}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://game.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type,x-social-sdk-version' },
+        headers: {
+          origin: 'https://game.example',
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers': 'authorization,content-type,x-social-sdk-version',
+        },
       });
       assert.equal(res.status, 204, p);
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
       assert.deepEqual(res.headers.get('access-control-allow-methods')!.split(', '), ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
       const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(', ');
-      for (const h of ['authorization', 'content-type', 'x-social-sdk-version', 'x-audit-log-reason', 'x-ratelimit-precision']) assert.ok(allowed.includes(h), h);
+      for (const h of ['authorization', 'content-type', 'x-social-sdk-version', 'x-audit-log-reason', 'x-ratelimit-precision'])
+        assert.ok(allowed.includes(h), h);
       assert.equal(res.headers.get('access-control-max-age'), '86400');
       assert.equal(res.headers.get('access-control-allow-credentials'), null);
       assert.equal(await res.text(), '');
@@ -77,7 +98,10 @@ describe('CORS: the Social SDK in a browser page on another origin', { timeout: 
     const denied = await fetch(`${t.server.url}/api/v10/users/@me`, { headers: { origin: 'https://game.example' } });
     assert.equal(denied.status, 401);
     assert.equal(denied.headers.get('access-control-allow-origin'), '*');
-    const page = await fetch(`${t.server.url}/login`, { method: 'OPTIONS', headers: { origin: 'https://game.example', 'access-control-request-method': 'POST' } });
+    const page = await fetch(`${t.server.url}/login`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://game.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(page.headers.get('access-control-allow-origin'), null);
   });
 
@@ -104,31 +128,34 @@ describe('CORS: the Social SDK in a browser page on another origin', { timeout: 
     await page.waitForFunction(() => (window as any).__sdk);
     const idToken = await idp.idToken('browser-player', { name: 'Browser Player' }, { now: t.server.ctx.clock.now() });
 
-    const out = await page.evaluate(async ({ api, appId, idToken }) => {
-      const { Client, ExternalAuthType, AuthorizationTokenType, Status } = (window as any).__sdk;
-      const c = new Client(`${api}/api`, api);
-      c.setApplicationId(appId);
-      const tok = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, idToken);
-      await c.updateToken(AuthorizationTokenType.Bearer, tok.accessToken);
-      const ready = new Promise<void>((resolve) => c.on('statusChanged', ({ status }: any) => status === Status.Ready && resolve()));
-      await c.connect();
-      await ready;
-      await c.updateRichPresence({ state: 'In the lobby', details: 'Browser edition' });
-      const me = c.getCurrentUserV2();
-      // A credentialed request is refused by the browser: the API never allows credentials.
-      let credentialed = 'allowed';
-      try {
-        await fetch(`${api}/api/v10/users/@me`, { credentials: 'include', headers: { authorization: `Bearer ${tok.accessToken}` } });
-      } catch (e: any) {
-        credentialed = e.name;
-      }
-      // A direct call with the token, as any browser code would make it.
-      const res = await fetch(`${api}/api/v10/users/@me`, { headers: { authorization: `Bearer ${tok.accessToken}` } });
-      const body = await res.json();
-      const result = { id: me?.id(), provisional: me?.isProvisional(), direct: body.id, via: res.headers.get('via'), credentialed };
-      await c.disconnect();
-      return result;
-    }, { api: t.server.url, appId, idToken });
+    const out = await page.evaluate(
+      async ({ api, appId, idToken }) => {
+        const { Client, ExternalAuthType, AuthorizationTokenType, Status } = (window as any).__sdk;
+        const c = new Client(`${api}/api`, api);
+        c.setApplicationId(appId);
+        const tok = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, idToken);
+        await c.updateToken(AuthorizationTokenType.Bearer, tok.accessToken);
+        const ready = new Promise<void>((resolve) => c.on('statusChanged', ({ status }: any) => status === Status.Ready && resolve()));
+        await c.connect();
+        await ready;
+        await c.updateRichPresence({ state: 'In the lobby', details: 'Browser edition' });
+        const me = c.getCurrentUserV2();
+        // A credentialed request is refused by the browser: the API never allows credentials.
+        let credentialed = 'allowed';
+        try {
+          await fetch(`${api}/api/v10/users/@me`, { credentials: 'include', headers: { authorization: `Bearer ${tok.accessToken}` } });
+        } catch (e: any) {
+          credentialed = e.name;
+        }
+        // A direct call with the token, as any browser code would make it.
+        const res = await fetch(`${api}/api/v10/users/@me`, { headers: { authorization: `Bearer ${tok.accessToken}` } });
+        const body = await res.json();
+        const result = { id: me?.id(), provisional: me?.isProvisional(), direct: body.id, via: res.headers.get('via'), credentialed };
+        await c.disconnect();
+        return result;
+      },
+      { api: t.server.url, appId, idToken },
+    );
 
     assert.match(out.id ?? '', /^\d+$/);
     assert.equal(out.provisional, true);
@@ -136,7 +163,10 @@ describe('CORS: the Social SDK in a browser page on another origin', { timeout: 
     assert.equal(out.credentialed, 'TypeError', 'credentials: include fails CORS');
     assert.equal(out.via, '1.1 google', 'exposed headers are readable from the page');
     const seen = preflights.filter((p) => p.url.startsWith(`${t.server.url}/api/`));
-    assert.ok(seen.some((p) => p.url.includes('/partner-sdk/token')), `a preflight for the token exchange: ${JSON.stringify(preflights)}`);
+    assert.ok(
+      seen.some((p) => p.url.includes('/partner-sdk/token')),
+      `a preflight for the token exchange: ${JSON.stringify(preflights)}`,
+    );
     assert.ok(seen.length > 0 && seen.every((p) => p.status === undefined || p.status === 204), JSON.stringify(seen));
     await ctx.close();
   });

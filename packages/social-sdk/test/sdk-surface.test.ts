@@ -11,8 +11,16 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  AuthorizationArgs, AuthorizationTokenType, Client, ClientResult, DEFAULT_HTTP_TIMEOUT_MS, ErrorType, ExternalAuthType, Status,
-  sortGuildChannels, type GuildChannel,
+  AuthorizationArgs,
+  AuthorizationTokenType,
+  Client,
+  ClientResult,
+  DEFAULT_HTTP_TIMEOUT_MS,
+  ErrorType,
+  ExternalAuthType,
+  Status,
+  sortGuildChannels,
+  type GuildChannel,
 } from '../src/index.js';
 import { startTestServer, type TestServer } from '../../server/test/helpers/server.js';
 import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
@@ -94,14 +102,20 @@ describe('@accord/social-sdk surface', () => {
     const c = await provisionalClient('errors');
     assert.equal(c.getHttpRequestTimeout(), DEFAULT_HTTP_TIMEOUT_MS);
     assert.equal(DEFAULT_HTTP_TIMEOUT_MS, 30_000);
-    await assert.rejects(c.leaveLobby('123456789012345678'), (e: ClientResult) =>
-      e.type === ErrorType.HTTPError && e.status === 404 && e.code === 10031 && !e.Retryable() && JSON.parse(e.ResponseBody()).code === 10031);
+    await assert.rejects(
+      c.leaveLobby('123456789012345678'),
+      (e: ClientResult) =>
+        e.type === ErrorType.HTTPError && e.status === 404 && e.code === 10031 && !e.Retryable() && JSON.parse(e.ResponseBody()).code === 10031,
+    );
     const hang = http.createServer(() => {});
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
     try {
       const slow = new Client(`http://127.0.0.1:${(hang.address() as any).port}`);
       slow.setHttpRequestTimeout(200);
-      await assert.rejects(slow.getProvisionalToken(appId, ExternalAuthType.OIDC, 'x'), (e: ClientResult) => e.type === ErrorType.NetworkError && e.Retryable());
+      await assert.rejects(
+        slow.getProvisionalToken(appId, ExternalAuthType.OIDC, 'x'),
+        (e: ClientResult) => e.type === ErrorType.NetworkError && e.Retryable(),
+      );
       assert.throws(() => slow.setHttpRequestTimeout(0), ClientResult);
     } finally {
       hang.closeAllConnections();
@@ -116,7 +130,9 @@ describe('@accord/social-sdk surface', () => {
   test('manual dispatch: results and events wait for runCallbacks()', async () => {
     const c = await provisionalClient('manual', { dispatch: 'manual' });
     let settled = false;
-    const connected = c.connect().then(() => { settled = true; });
+    const connected = c.connect().then(() => {
+      settled = true;
+    });
     await until(() => c.getStatus() === Status.Ready, 10_000, 'Ready inside the client');
     assert.equal(settled, false, 'the promise waits for runCallbacks()');
     let statuses = 0;
@@ -140,13 +156,24 @@ describe('@accord/social-sdk surface', () => {
     const c = new Client(t.server.url, t.server.url);
     c.setApplicationId(appId);
     // The guild's owner plays too: a Bearer token of the game with the guilds scope.
-    const token = await issueToken(t.server.ctx, owner().id, 'bearer', { applicationId: appId, scopes: ['guilds', 'identify', 'gateway.connect'], expiresAt: t.server.ctx.clock.now() + 3600_000 });
+    const token = await issueToken(t.server.ctx, owner().id, 'bearer', {
+      applicationId: appId,
+      scopes: ['guilds', 'identify', 'gateway.connect'],
+      expiresAt: t.server.ctx.clock.now() + 3600_000,
+    });
     await c.updateToken(AuthorizationTokenType.Bearer, token);
     const channels = await c.getGuildChannels(g);
     const mine = new Set([catA, catB, voiceInA, textInA, textInB]);
-    assert.deepEqual(channels.map((ch) => ch.id).filter((id) => mine.has(id)), [catA, textInA, voiceInA, catB, textInB], 'categories by position, text before voice inside');
+    assert.deepEqual(
+      channels.map((ch) => ch.id).filter((id) => mine.has(id)),
+      [catA, textInA, voiceInA, catB, textInB],
+      'categories by position, text before voice inside',
+    );
     const firstCategory = channels.findIndex((ch) => ch.type === 4);
-    assert.ok(channels.slice(firstCategory).every((ch) => ch.type === 4 || ch.parentId), 'channels without a category come first');
+    assert.ok(
+      channels.slice(firstCategory).every((ch) => ch.type === 4 || ch.parentId),
+      'channels without a category come first',
+    );
     const textA = channels.find((ch) => ch.id === textInA)!;
     assert.equal(textA.isLinkable, true, 'the owner can link a text channel');
     assert.equal(textA.isViewableAndWriteableByAllMembers, true);
@@ -156,7 +183,11 @@ describe('@accord/social-sdk surface', () => {
       { id: '4', name: 't2', type: 0, position: 1, parentId: null, isLinkable: false, isViewableAndWriteableByAllMembers: false, linkedLobby: null },
       { id: '3', name: 't1', type: 0, position: 1, parentId: null, isLinkable: false, isViewableAndWriteableByAllMembers: false, linkedLobby: null },
     ];
-    assert.deepEqual(sortGuildChannels(sample).map((ch) => ch.id), ['3', '4', '5'], 'equal positions fall back to the id');
+    assert.deepEqual(
+      sortGuildChannels(sample).map((ch) => ch.id),
+      ['3', '4', '5'],
+      'equal positions fall back to the id',
+    );
   });
 
   test('statuses, GetCurrentUserV2, application profiles, and AUTHORIZE_REQUEST kept across a reconnect', async () => {
@@ -166,7 +197,10 @@ describe('@accord/social-sdk surface', () => {
     await c.connect();
     const me = c.getCurrentUserV2()!;
     const profiles = await c.getUserApplicationProfiles();
-    assert.deepEqual(profiles.map((p) => [p.providerType, p.providerIssuedUserId]), [['OIDC', 'profiles']]);
+    assert.deepEqual(
+      profiles.map((p) => [p.providerType, p.providerIssuedUserId]),
+      [['OIDC', 'profiles']],
+    );
     assert.equal(c.getUserApplicationProfilesNoLock().length, 1);
     assert.equal(me.userApplicationProfiles()[0].providerId, idp.issuer);
 
@@ -188,10 +222,17 @@ describe('@accord/social-sdk surface', () => {
   test('unmerge and child tokens through the SDK', async () => {
     const c = new Client(t.server.url, t.server.url);
     c.setApplicationId(appId);
-    await assert.rejects(c.unmergeIntoProvisionalAccount(appId, ExternalAuthType.OIDC, await idToken('never-merged')), (e: ClientResult) => e.code === 10013 || e.code === 50229);
+    await assert.rejects(
+      c.unmergeIntoProvisionalAccount(appId, ExternalAuthType.OIDC, await idToken('never-merged')),
+      (e: ClientResult) => e.code === 10013 || e.code === 50229,
+    );
     const prov = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('publisher-fan'));
     const child = await api('/applications', owner().token, 'POST', { name: 'Sequel' });
-    await fetch(`${t.server.url}/__dev/applications/${child.body.id}/parent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' }, body: JSON.stringify({ parent_application_id: appId }) });
+    await fetch(`${t.server.url}/__dev/applications/${child.body.id}/parent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' },
+      body: JSON.stringify({ parent_application_id: appId }),
+    });
     const tok = await c.exchangeChildToken(prov.accessToken, child.body.id);
     assert.equal(tok.refreshToken, '');
     assert.ok(tok.expiresIn > 0);
@@ -204,7 +245,9 @@ describe('@accord/social-sdk surface', () => {
     const lobbyId = await c.createOrJoinLobby('chatty-lobby');
     let limited: ClientResult | null = null;
     for (let i = 0; i < 120 && !limited; i++) {
-      await c.sendLobbyMessage(lobbyId, `m${i}`).catch((e: ClientResult) => { limited = e; });
+      await c.sendLobbyMessage(lobbyId, `m${i}`).catch((e: ClientResult) => {
+        limited = e;
+      });
     }
     const e = limited as ClientResult | null;
     assert.ok(e, 'the 101st communication call is refused');
@@ -220,13 +263,28 @@ describe('@accord/social-sdk surface', () => {
     assert.equal(nodeBuild.Client.version, '1.10.18687');
     assert.equal(typeof nodeBuild.Call, 'function');
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     try {
       // A page on 127.0.0.1 (a secure context: Web Crypto is there) that imports the browser bundle.
       const fs = await import('node:fs');
       const site = http.createServer((req, res) => {
-        if (req.url === '/browser.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(root, 'dist/browser.js')));
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module">import * as sdk from "/browser.js"; window.__sdk = sdk;</script>');
+        if (req.url === '/browser.js')
+          return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(root, 'dist/browser.js')));
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><script type="module">import * as sdk from "/browser.js"; window.__sdk = sdk;</script>');
       });
       await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
       const page = await browser.newPage();
@@ -240,7 +298,11 @@ describe('@accord/social-sdk surface', () => {
         const args = new AuthorizationArgs();
         args.SetCustomSchemeParam('mygame');
         let disabled = false;
-        try { c.startCall('1'); } catch (e: any) { disabled = e.type === ErrorType.Disabled; }
+        try {
+          c.startCall('1');
+        } catch (e: any) {
+          disabled = e.type === ErrorType.Disabled;
+        }
         return { version: Client.version, verifier: v.Verifier().length, redirect: args.mobileRedirectUri('42'), disabled };
       });
       assert.deepEqual(out, { version: '1.10.18687', verifier: 43, redirect: 'mygame:/authorize/callback', disabled: true });
@@ -253,7 +315,14 @@ describe('@accord/social-sdk surface', () => {
 /** Runs `runCallbacks()` until the promise settles (manual dispatch). */
 async function pump<T>(c: Client, p: Promise<T>): Promise<T> {
   let done = false;
-  p.then(() => { done = true; }, () => { done = true; });
+  p.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
   while (!done) {
     c.runCallbacks();
     await new Promise((r) => setTimeout(r, 5));

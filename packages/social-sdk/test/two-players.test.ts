@@ -11,8 +11,20 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import OpusScript from 'opusscript';
 import {
-  AudioModeType, AuthorizationArgs, AuthorizationTokenType, CallStatus, Client, ClientError, ClientResult, ExternalAuthType,
-  RelationshipType, Status, ActivityPartyPrivacy, ActivityGamePlatforms, type ActivityInvite, type Call,
+  AudioModeType,
+  AuthorizationArgs,
+  AuthorizationTokenType,
+  CallStatus,
+  Client,
+  ClientError,
+  ClientResult,
+  ExternalAuthType,
+  RelationshipType,
+  Status,
+  ActivityPartyPrivacy,
+  ActivityGamePlatforms,
+  type ActivityInvite,
+  type Call,
 } from '../src/index.js';
 import { startTestServer, type TestServer } from '../../server/test/helpers/server.js';
 import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
@@ -59,7 +71,9 @@ describe('two players (@accord/social-sdk end to end)', () => {
   /** A client whose Authorize is approved, over the public API, by the user whose token `approver` gives. */
   function client(approver: () => string | null): Client {
     const c = new Client({
-      apiBase: t.server.url, webBase: t.server.url, voiceCa,
+      apiBase: t.server.url,
+      webBase: t.server.url,
+      voiceCa,
       openUrl: async (url) => {
         const userToken = approver();
         assert.ok(userToken, 'this player does not authorize');
@@ -106,7 +120,10 @@ describe('two players (@accord/social-sdk end to end)', () => {
     voiceCa = fs.readFileSync(t.server.voice.tls!.caPath!, 'utf8');
     const owner = t.world.users[0].token;
     const app = await api(`/applications/${appId}`, owner);
-    const patched = await api(`/applications/${appId}`, owner, 'PATCH', { flags: Number(app.body.flags) | (1 << 8), redirect_uris: ['http://127.0.0.1/callback'] });
+    const patched = await api(`/applications/${appId}`, owner, 'PATCH', {
+      flags: Number(app.body.flags) | (1 << 8),
+      redirect_uris: ['http://127.0.0.1/callback'],
+    });
     assert.equal(patched.status, 200, patched.text);
     const provider = await api(`/applications/${appId}/external-auth-providers`, owner, 'POST', { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId });
     assert.equal(provider.status, 201, provider.text);
@@ -148,7 +165,11 @@ describe('two players (@accord/social-sdk end to end)', () => {
     assert.equal(p2.getCurrentUserV2()!.isProvisional(), false);
 
     // ---- friends (game friends: a provisional account has no platform friends)
-    const requested = new Promise<void>((resolve) => p2.on('relationshipCreated', (e) => { if (e.userId === p1Id && !e.isDiscordRelationshipUpdate) resolve(); }));
+    const requested = new Promise<void>((resolve) =>
+      p2.on('relationshipCreated', (e) => {
+        if (e.userId === p1Id && !e.isDiscordRelationshipUpdate) resolve();
+      }),
+    );
     await p1.sendGameFriendRequestById(bob.id);
     await requested;
     assert.equal(p2.getRelationshipHandle(p1Id).gameRelationshipType(), RelationshipType.PendingIncoming);
@@ -158,39 +179,65 @@ describe('two players (@accord/social-sdk end to end)', () => {
 
     // ---- a lobby by secret, lobby messages
     const lobbyId = await p1.createOrJoinLobby('our-secret', { map: 'harbor' }, { team: 'red' });
-    const memberAdded = new Promise((resolve) => p1.on('lobbyMemberAdded', (e) => { if (e.memberId === bob.id) resolve(e); }));
+    const memberAdded = new Promise((resolve) =>
+      p1.on('lobbyMemberAdded', (e) => {
+        if (e.memberId === bob.id) resolve(e);
+      }),
+    );
     assert.equal(await p2.createOrJoinLobby('our-secret', undefined, { team: 'blue' }), lobbyId);
     await memberAdded;
     assert.deepEqual(p1.getLobbyHandle(lobbyId)!.lobbyMemberIds().sort(), [p1Id, bob.id].sort());
     assert.deepEqual(p2.getLobbyHandle(lobbyId)!.metadata(), { map: 'harbor' });
-    const lobbyMsg = new Promise<string>((resolve) => p2.on('messageCreated', (e) => { if (p2.getMessageHandle(e.messageId)?.lobbyId() === lobbyId) resolve(e.messageId); }));
+    const lobbyMsg = new Promise<string>((resolve) =>
+      p2.on('messageCreated', (e) => {
+        if (p2.getMessageHandle(e.messageId)?.lobbyId() === lobbyId) resolve(e.messageId);
+      }),
+    );
     const sentId = await p1.sendLobbyMessage(lobbyId, 'meet at the harbor', { ping: 'harbor' });
     assert.equal(await lobbyMsg, sentId);
     const history = await p2.getLobbyMessagesWithLimit(lobbyId, 50);
-    assert.deepEqual(history.map((m) => [m.content(), m.authorId()]), [['meet at the harbor', p1Id]]);
+    assert.deepEqual(
+      history.map((m) => [m.content(), m.authorId()]),
+      [['meet at the harbor', p1Id]],
+    );
     assert.deepEqual(history[0].metadata(), { ping: 'harbor' });
 
     // ---- DMs, and the local history cache
-    const dmArrived = new Promise<string>((resolve) => p1.on('messageCreated', (e) => { if (p1.getMessageHandle(e.messageId)?.recipientId() === p1Id) resolve(e.messageId); }));
+    const dmArrived = new Promise<string>((resolve) =>
+      p1.on('messageCreated', (e) => {
+        if (p1.getMessageHandle(e.messageId)?.recipientId() === p1Id) resolve(e.messageId);
+      }),
+    );
     const dmId = await p2.sendUserMessage(p1Id, 'ready when you are');
     assert.equal(await dmArrived, dmId);
     const dms = await p1.getUserMessagesWithLimit(bob.id, 20);
-    assert.deepEqual(dms.map((m) => m.content()), ['ready when you are']);
+    assert.deepEqual(
+      dms.map((m) => m.content()),
+      ['ready when you are'],
+    );
     assert.equal(dms[0].sentFromGame(), true);
     await p1.sendUserMessage(bob.id, 'on my way');
     const before = p1.stats.httpRequests;
-    assert.deepEqual((await p1.getUserMessagesWithLimit(bob.id, 20)).map((m) => m.content()), ['on my way', 'ready when you are']);
+    assert.deepEqual(
+      (await p1.getUserMessagesWithLimit(bob.id, 20)).map((m) => m.content()),
+      ['on my way', 'ready when you are'],
+    );
     assert.equal(p1.stats.httpRequests, before, 'served from the local cache');
 
     // ---- rich presence, both ways
     await p1.updateRichPresence({
-      state: 'In the harbor', details: 'Ranked', stateUrl: 'https://game.example/harbor', statusDisplayType: 1,
-      party: { id: 'party-7', currentSize: 2, maxSize: 4, privacy: ActivityPartyPrivacy.Public }, secrets: { join: 'join-party-7' },
-      supportedPlatforms: ActivityGamePlatforms.Desktop, assets: { largeImage: 'harbor', largeUrl: 'https://game.example/map', inviteCoverImage: 'https://game.example/cover.png' },
+      state: 'In the harbor',
+      details: 'Ranked',
+      stateUrl: 'https://game.example/harbor',
+      statusDisplayType: 1,
+      party: { id: 'party-7', currentSize: 2, maxSize: 4, privacy: ActivityPartyPrivacy.Public },
+      secrets: { join: 'join-party-7' },
+      supportedPlatforms: ActivityGamePlatforms.Desktop,
+      assets: { largeImage: 'harbor', largeUrl: 'https://game.example/map', inviteCoverImage: 'https://game.example/cover.png' },
     });
     await p2.updateRichPresence({ state: 'In the menu', details: 'Casual' });
-    await until(() => p2.getUser(p1Id)?.gameActivity()?.state === 'In the harbor', 10_000, 'p2 sees p1\'s presence');
-    await until(() => p1.getUser(bob.id)?.gameActivity()?.state === 'In the menu', 10_000, 'p1 sees p2\'s presence');
+    await until(() => p2.getUser(p1Id)?.gameActivity()?.state === 'In the harbor', 10_000, "p2 sees p1's presence");
+    await until(() => p1.getUser(bob.id)?.gameActivity()?.state === 'In the menu', 10_000, "p1 sees p2's presence");
     const seen = p2.getUser(p1Id)!.gameActivity()!;
     assert.equal(seen.applicationId, appId);
     assert.deepEqual(seen.party, { id: 'party-7', currentSize: 2, maxSize: 4, privacy: 1 });
@@ -216,14 +263,30 @@ describe('two players (@accord/social-sdk end to end)', () => {
 
     // ---- a push-to-talk call: bit-exact audio, and it survives a network drop
     const heard: Buffer[] = [];
-    const call1 = p1.startCallWithAudioCallbacks(lobbyId, () => {}, () => {}) as Call;
-    const call2 = p2.startCallWithAudioCallbacks(lobbyId, (userId, data) => { if (userId === p1Id) heard.push(Buffer.from(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength))); }) as Call;
+    const call1 = p1.startCallWithAudioCallbacks(
+      lobbyId,
+      () => {},
+      () => {},
+    ) as Call;
+    const call2 = p2.startCallWithAudioCallbacks(lobbyId, (userId, data) => {
+      if (userId === p1Id) heard.push(Buffer.from(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)));
+    }) as Call;
     assert.equal(p1.startCall(lobbyId), null, 'already in this call');
     await until(() => call1.getStatus() === CallStatus.Connected && call2.getStatus() === CallStatus.Connected, 20_000, 'both calls connected');
-    await until(() => {
-      const [a, b] = [call1.getEncryptionState(), call2.getEncryptionState()];
-      return a.protocolVersion === 1 && a.privacyCode !== '' && a.privacyCode === b.privacyCode && call1.getParticipants().includes(bob.id) && call2.getParticipants().includes(p1Id);
-    }, 20_000, 'one DAVE group with both players');
+    await until(
+      () => {
+        const [a, b] = [call1.getEncryptionState(), call2.getEncryptionState()];
+        return (
+          a.protocolVersion === 1 &&
+          a.privacyCode !== '' &&
+          a.privacyCode === b.privacyCode &&
+          call1.getParticipants().includes(bob.id) &&
+          call2.getParticipants().includes(p1Id)
+        );
+      },
+      20_000,
+      'one DAVE group with both players',
+    );
     call1.setAudioMode(AudioModeType.MODE_PTT);
     assert.equal(call1.getPTTReleaseDelay(), 20);
     call1.pushAudio(Int16Array.from(speech(10, 9).flatMap((f) => [...f])));
@@ -251,7 +314,10 @@ describe('two players (@accord/social-sdk end to end)', () => {
     call1.setPTTActive(false);
     const expected = expectedPcm([talk1, talk2]);
     assert.equal(heard.length, expected.length);
-    assert.ok(heard.every((b, i) => b.equals(expected[i])), 'every frame arrived bit-exact, in order');
+    assert.ok(
+      heard.every((b, i) => b.equals(expected[i])),
+      'every frame arrived bit-exact, in order',
+    );
     await p1.endCall(lobbyId);
     await p2.endCall(lobbyId);
 
@@ -271,18 +337,36 @@ describe('two players (@accord/social-sdk end to end)', () => {
     assert.equal(meMerged.isProvisional(), false);
     assert.equal(p1.getRelationshipHandle(bob.id).gameRelationshipType(), RelationshipType.Friend, 'the friend stayed');
     assert.deepEqual(p1.getLobbyIds(), [lobbyId], 'the lobby stayed');
-    await until(() => p2.getRelationshipHandle(carol.id).gameRelationshipType() === RelationshipType.Friend, 10_000, 'p2 sees the merged account as the friend');
-    assert.deepEqual((await p1.getLobbyMessagesWithLimit(lobbyId, 10)).map((m) => m.content()), ['meet at the harbor']);
+    await until(
+      () => p2.getRelationshipHandle(carol.id).gameRelationshipType() === RelationshipType.Friend,
+      10_000,
+      'p2 sees the merged account as the friend',
+    );
+    assert.deepEqual(
+      (await p1.getLobbyMessagesWithLimit(lobbyId, 10)).map((m) => m.content()),
+      ['meet at the harbor'],
+    );
 
     // ---- the merged account is banned: the session ends, and its identity cannot merge again (530017)
-    const banned = new Promise<{ error: ClientError; errorDetail: number }>((resolve) => p1.on('statusChanged', (e) => { if (e.status === Status.Disconnected) resolve(e); }));
-    const ban = await fetch(`${t.server.url}/__dev/users/${carol.id}/ban`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' }, body: '{}' });
+    const banned = new Promise<{ error: ClientError; errorDetail: number }>((resolve) =>
+      p1.on('statusChanged', (e) => {
+        if (e.status === Status.Disconnected) resolve(e);
+      }),
+    );
+    const ban = await fetch(`${t.server.url}/__dev/users/${carol.id}/ban`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' },
+      body: '{}',
+    });
     assert.equal(ban.status, 204);
     assert.deepEqual(await banned, { status: Status.Disconnected, error: ClientError.ConnectionFailed, errorDetail: 4004 });
     const restricted = await p1.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken());
     assert.ok(restricted.accessToken, 'the identity plays on, restricted');
     const dave = await register('dave_two_players');
     p1Approver = dave.token;
-    await assert.rejects(link(p1, { type: ExternalAuthType.OIDC, token: await idToken() }), (e: ClientResult) => e instanceof ClientResult && e.code === 530017 && e.status === 400);
+    await assert.rejects(
+      link(p1, { type: ExternalAuthType.OIDC, token: await idToken() }),
+      (e: ClientResult) => e instanceof ClientResult && e.code === 530017 && e.status === 400,
+    );
   });
 });

@@ -3,7 +3,11 @@ import { startAccord } from '../src/index.ts';
 /** accord-dev: Accord in dev mode until stopped, with what a developer needs printed. */
 const argv = process.argv.slice(2);
 const withWorld = argv.includes('--world');
-const accord = await startAccord({ autoClose: false, args: argv.filter((a) => a !== '--world'), dataDir: argv.includes('--data') ? argv[argv.indexOf('--data') + 1] : undefined });
+const accord = await startAccord({
+  autoClose: false,
+  args: argv.filter((a) => a !== '--world'),
+  dataDir: argv.includes('--data') ? argv[argv.indexOf('--data') + 1] : undefined,
+});
 console.log(`accord-dev: API        ${accord.api}`);
 console.log(`accord-dev: Gateway    ${accord.gatewayUrl}`);
 console.log(`accord-dev: web client ${accord.url}/app   developer portal ${accord.url}/developers/applications`);

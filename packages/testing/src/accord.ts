@@ -23,7 +23,11 @@ export class Accord {
   private readonly onCloses: (() => unknown)[] = [];
   private closed = false;
 
-  constructor(readonly url: string, devToken: string, private readonly stop: () => Promise<void>) {
+  constructor(
+    readonly url: string,
+    devToken: string,
+    private readonly stop: () => Promise<void>,
+  ) {
     this.api = `${url}/api/v10`;
     this.dev = new DevApi(url, devToken);
     this.clock = new Clock(this.dev);

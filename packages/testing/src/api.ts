@@ -1,6 +1,11 @@
 /** An HTTP API error as the platform answers it: its status and JSON envelope, shown whole in the message. */
 export class AccordApiError extends Error {
-  constructor(readonly method: string, readonly path: string, readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(`${method} ${path} answered ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`);
     this.name = 'AccordApiError';
   }
@@ -34,7 +39,11 @@ export async function request<T = any>(base: string, path: string, opts: Request
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON: kept as text */ }
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: kept as text */
+  }
   if (res.status >= 400) throw new AccordApiError(method, path, res.status, parsed);
   return parsed as T;
 }

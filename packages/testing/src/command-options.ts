@@ -16,7 +16,15 @@ export function commandOptions(command: { name: string; options?: any[] }, path:
   const chain: { name: string; type: number }[] = [];
   for (const part of path) {
     const sub = defs.find((o) => o.name === part && (o.type === SUB_COMMAND || o.type === SUB_COMMAND_GROUP));
-    if (!sub) throw new Error(`/${command.name} has no subcommand "${part}"; it has: ${defs.filter((o) => o.type <= 2).map((o) => o.name).join(', ') || 'none'}`);
+    if (!sub)
+      throw new Error(
+        `/${command.name} has no subcommand "${part}"; it has: ${
+          defs
+            .filter((o) => o.type <= 2)
+            .map((o) => o.name)
+            .join(', ') || 'none'
+        }`,
+      );
     chain.push({ name: sub.name, type: sub.type });
     defs = sub.options ?? [];
   }
@@ -34,13 +42,18 @@ export function commandOptions(command: { name: string; options?: any[] }, path:
 
 function typed(type: number, value: unknown, name: string): unknown {
   switch (type) {
-    case STRING: return String(value);
-    case INTEGER: case NUMBER: {
+    case STRING:
+      return String(value);
+    case INTEGER:
+    case NUMBER: {
       const n = Number(value);
-      if (!Number.isFinite(n) || (type === INTEGER && !Number.isInteger(n))) throw new Error(`option "${name}" wants ${type === INTEGER ? 'an integer' : 'a number'}, not ${JSON.stringify(value)}`);
+      if (!Number.isFinite(n) || (type === INTEGER && !Number.isInteger(n)))
+        throw new Error(`option "${name}" wants ${type === INTEGER ? 'an integer' : 'a number'}, not ${JSON.stringify(value)}`);
       return n;
     }
-    case BOOLEAN: return Boolean(value);
-    default: return typeof value === 'object' && value && 'id' in value ? String((value as { id: string }).id) : String(value);
+    case BOOLEAN:
+      return Boolean(value);
+    default:
+      return typeof value === 'object' && value && 'id' in value ? String((value as { id: string }).id) : String(value);
   }
 }

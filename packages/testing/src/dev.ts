@@ -5,7 +5,10 @@ import { ClockScheduler } from './scheduler.js';
 
 /** The dev routes (`/__dev/…`) with the server's dev token. */
 export class DevApi {
-  constructor(private readonly url: string, readonly token: string) {}
+  constructor(
+    private readonly url: string,
+    readonly token: string,
+  ) {}
 
   call<T = any>(path: string, method = 'GET', body?: unknown): Promise<T> {
     return request<T>(this.url, `/__dev${path}`, { method, body, headers: { 'x-accord-dev-token': this.token } });
@@ -13,7 +16,10 @@ export class DevApi {
 
   /** The inspector's entries of one application: its backlog, then live ones, as server-sent events. */
   async stream(applicationId: string, onEntry: (e: InspectorEntry) => void, signal: AbortSignal): Promise<void> {
-    const res = await fetch(`${this.url}/__dev/inspector/stream?application_id=${applicationId}&backlog=1000`, { headers: { 'x-accord-dev-token': this.token }, signal });
+    const res = await fetch(`${this.url}/__dev/inspector/stream?application_id=${applicationId}&backlog=1000`, {
+      headers: { 'x-accord-dev-token': this.token },
+      signal,
+    });
     if (!res.ok || !res.body) throw new Error(`the inspector stream answered ${res.status}`);
     const decoder = new TextDecoder();
     let buffer = '';
@@ -89,7 +95,10 @@ export class AppWatch {
   private readonly abort = new AbortController();
   readonly ready: Promise<void>;
 
-  constructor(dev: DevApi, readonly applicationId: string) {
+  constructor(
+    dev: DevApi,
+    readonly applicationId: string,
+  ) {
     let ready!: () => void;
     this.ready = new Promise((r) => (ready = r));
     dev.stream(applicationId, (e) => ((e.kind as string) === 'ready' ? ready() : this.events.push(e)), this.abort.signal).catch(() => ready());
@@ -104,7 +113,11 @@ export class AppWatch {
   /** The app's next API request that matches (one made earlier and not taken counts). */
   async nextRequest(filter: { method?: string; route?: string } = {}, timeout: Duration = '5s'): Promise<InspectorEntry> {
     await this.ready;
-    return this.events.next(`${filter.method ?? 'a'} request${filter.route ? ` to ${filter.route}` : ''} by the app`, (e) => e.kind === 'http' && (!filter.method || e.method === filter.method) && (!filter.route || e.route === filter.route), timeout);
+    return this.events.next(
+      `${filter.method ?? 'a'} request${filter.route ? ` to ${filter.route}` : ''} by the app`,
+      (e) => e.kind === 'http' && (!filter.method || e.method === filter.method) && (!filter.route || e.route === filter.route),
+      timeout,
+    );
   }
 
   /** The app's API requests so far. */

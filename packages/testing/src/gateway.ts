@@ -18,7 +18,10 @@ export class PersonGateway {
   private beat: NodeJS.Timeout | null = null;
   private seq: number | null = null;
 
-  constructor(private readonly url: string, private readonly token: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
 
   /** Connects and resolves at READY. */
   open(): Promise<void> {
@@ -56,6 +59,12 @@ export class PersonGateway {
 
 function summary(d: any): string {
   if (!d || typeof d !== 'object') return '';
-  const parts = [d.id && `id=${d.id}`, d.channel_id && `channel=${d.channel_id}`, d.author?.username && `from=${d.author.username}`, typeof d.content === 'string' && JSON.stringify(d.content.slice(0, 60)), d.nonce && `nonce=${d.nonce}`];
+  const parts = [
+    d.id && `id=${d.id}`,
+    d.channel_id && `channel=${d.channel_id}`,
+    d.author?.username && `from=${d.author.username}`,
+    typeof d.content === 'string' && JSON.stringify(d.content.slice(0, 60)),
+    d.nonce && `nonce=${d.nonce}`,
+  ];
   return parts.filter(Boolean).join(' ');
 }

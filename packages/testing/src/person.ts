@@ -41,7 +41,13 @@ const nonce = () => `${Date.now()}${String(++nonces).padStart(6, '0')}`.slice(0,
 export class Person {
   readonly gateway: PersonGateway;
 
-  constructor(readonly api: string, readonly id: string, readonly username: string, readonly token: string, gatewayUrl: string) {
+  constructor(
+    readonly api: string,
+    readonly id: string,
+    readonly username: string,
+    readonly token: string,
+    gatewayUrl: string,
+  ) {
     this.gateway = new PersonGateway(gatewayUrl, token);
   }
 
@@ -56,7 +62,13 @@ export class Person {
     if (!files?.length) return this.call(`/channels/${idOf(channel)}/messages`, 'POST', json);
     const form = new FormData();
     form.append('payload_json', JSON.stringify({ ...json, attachments: files.map((f, i) => ({ id: i, filename: f.name })) }));
-    files.forEach((f, i) => form.append(`files[${i}]`, new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)], { type: f.contentType ?? 'application/octet-stream' }), f.name));
+    files.forEach((f, i) =>
+      form.append(
+        `files[${i}]`,
+        new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)], { type: f.contentType ?? 'application/octet-stream' }),
+        f.name,
+      ),
+    );
     return this.call(`/channels/${idOf(channel)}/messages`, 'POST', form);
   }
 
@@ -85,14 +97,27 @@ export class Person {
     const appId = typeof app === 'string' ? app : app.id;
     const [root, ...path] = name.trim().split(/\s+/);
     const command = await this.findCommand(channelId, appId, root);
-    return this.interact(appId, channelId, 2, { id: command.id, name: command.name, type: 1, version: command.version, options: commandOptions(command, path, options) });
+    return this.interact(appId, channelId, 2, {
+      id: command.id,
+      name: command.name,
+      type: 1,
+      version: command.version,
+      options: commandOptions(command, path, options),
+    });
   }
 
   /**
    * Asks the app for choices while typing an option, as the official client does on each keystroke:
    * `await alice.autocomplete(app, 'remind', { when: '3' }, 'when', { channel })` resolves with the app's choices.
    */
-  async autocomplete(app: AppRef | string, name: string, options: Record<string, unknown>, focused: string, where: { channel: Id }, timeout?: Duration): Promise<{ name: string; value: unknown }[]> {
+  async autocomplete(
+    app: AppRef | string,
+    name: string,
+    options: Record<string, unknown>,
+    focused: string,
+    where: { channel: Id },
+    timeout?: Duration,
+  ): Promise<{ name: string; value: unknown }[]> {
     const channelId = idOf(where.channel);
     const appId = typeof app === 'string' ? app : app.id;
     const [root, ...path] = name.trim().split(/\s+/);
@@ -104,20 +129,35 @@ export class Person {
 
   /** Buys a SKU in the store (test mode: nothing is charged); resolves with the entitlements it grants. */
   async buy(sku: Id, opts: { guild?: Id } = {}): Promise<any[]> {
-    const r = await this.call<{ entitlements: any[] }>(`/store/skus/${idOf(sku)}/purchase`, 'POST', { ...(opts.guild ? { guild_id: idOf(opts.guild) } : {}), test_mode: true });
+    const r = await this.call<{ entitlements: any[] }>(`/store/skus/${idOf(sku)}/purchase`, 'POST', {
+      ...(opts.guild ? { guild_id: idOf(opts.guild) } : {}),
+      test_mode: true,
+    });
     return r.entitlements;
   }
 
   /** Clicks a button of an app's message. */
   click(message: any, customId: string): Promise<string> {
     const component = findComponent(message, customId);
-    return this.interact(message.application_id ?? message.author.id, message.channel_id, 3, { component_type: component.type, custom_id: customId }, { message_id: message.id, message_flags: message.flags ?? 0 });
+    return this.interact(
+      message.application_id ?? message.author.id,
+      message.channel_id,
+      3,
+      { component_type: component.type, custom_id: customId },
+      { message_id: message.id, message_flags: message.flags ?? 0 },
+    );
   }
 
   /** Chooses values in a select menu of an app's message. */
   select(message: any, customId: string, values: string[]): Promise<string> {
     const component = findComponent(message, customId);
-    return this.interact(message.application_id ?? message.author.id, message.channel_id, 3, { component_type: component.type, custom_id: customId, values }, { message_id: message.id, message_flags: message.flags ?? 0 });
+    return this.interact(
+      message.application_id ?? message.author.id,
+      message.channel_id,
+      3,
+      { component_type: component.type, custom_id: customId, values },
+      { message_id: message.id, message_flags: message.flags ?? 0 },
+    );
   }
 
   /** Submits a modal the app opened for this person (from `nextModal()`), with text by input custom_id. */
@@ -135,12 +175,21 @@ export class Person {
 
   /** The next message this person sees that matches; the timeout error lists what they saw instead. */
   async nextMessage(wait: MessageWait = {}): Promise<any> {
-    const from = wait.from === undefined ? undefined : typeof wait.from === 'string' ? wait.from : 'botUserId' in wait.from && wait.from.botUserId ? wait.from.botUserId : wait.from.id;
+    const from =
+      wait.from === undefined
+        ? undefined
+        : typeof wait.from === 'string'
+          ? wait.from
+          : 'botUserId' in wait.from && wait.from.botUserId
+            ? wait.from.botUserId
+            : wait.from.id;
     const channel = wait.channel === undefined ? undefined : idOf(wait.channel);
     const m = wait.match;
-    const test = (d: any) => (channel === undefined || d.channel_id === channel) && (from === undefined || d.author?.id === from || d.application_id === from)
-      && (wait.ephemeral === undefined || Boolean(d.flags & 64) === wait.ephemeral)
-      && (m === undefined || (typeof m === 'string' ? String(d.content).includes(m) : m instanceof RegExp ? m.test(String(d.content)) : m(d)));
+    const test = (d: any) =>
+      (channel === undefined || d.channel_id === channel) &&
+      (from === undefined || d.author?.id === from || d.application_id === from) &&
+      (wait.ephemeral === undefined || Boolean(d.flags & 64) === wait.ephemeral) &&
+      (m === undefined || (typeof m === 'string' ? String(d.content).includes(m) : m instanceof RegExp ? m.test(String(d.content)) : m(d)));
     const what = `MESSAGE_CREATE${channel ? ` in ${channel}` : ''}${from ? ` from ${from}` : ''}${wait.ephemeral ? ' (ephemeral)' : ''}${m ? ` matching ${String(m)}` : ''}`;
     return (await this.gateway.events.next(what, (e) => e.t === 'MESSAGE_CREATE' && test(e.d), wait.timeout)).d;
   }
@@ -166,12 +215,24 @@ export class Person {
     return command;
   }
 
-  private async interact(applicationId: string, channelId: string, type: number, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
+  private async interact(
+    applicationId: string,
+    channelId: string,
+    type: number,
+    data: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
     const n = nonce();
     const channel = await this.call<{ guild_id?: string }>(`/channels/${channelId}`);
     await this.call('/interactions', 'POST', {
-      type, application_id: applicationId, channel_id: channelId, ...(channel.guild_id ? { guild_id: channel.guild_id } : {}),
-      session_id: this.gateway.sessionId, nonce: n, data, ...extra,
+      type,
+      application_id: applicationId,
+      channel_id: channelId,
+      ...(channel.guild_id ? { guild_id: channel.guild_id } : {}),
+      session_id: this.gateway.sessionId,
+      nonce: n,
+      data,
+      ...extra,
     });
     return n;
   }

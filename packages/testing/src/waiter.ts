@@ -9,7 +9,10 @@ export class Arrivals<T> {
   private readonly taken = new Set<T>();
   private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly describe: (item: T) => string, private readonly max = 1000) {}
+  constructor(
+    private readonly describe: (item: T) => string,
+    private readonly max = 1000,
+  ) {}
 
   push(item: T): void {
     this.items.push(item);
@@ -41,8 +44,13 @@ export class Arrivals<T> {
       };
       const timer = setTimeout(() => {
         done();
-        const seen = this.items.slice(-15).map((i) => `  - ${this.describe(i)}`).join('\n');
-        reject(new Error(`no ${what} within ${ms} ms; what arrived (latest ${Math.min(15, this.items.length)} of ${this.items.length}):\n${seen || '  (nothing)'}`));
+        const seen = this.items
+          .slice(-15)
+          .map((i) => `  - ${this.describe(i)}`)
+          .join('\n');
+        reject(
+          new Error(`no ${what} within ${ms} ms; what arrived (latest ${Math.min(15, this.items.length)} of ${this.items.length}):\n${seen || '  (nothing)'}`),
+        );
       }, ms);
       const done = () => {
         clearTimeout(timer);

@@ -18,7 +18,11 @@ export interface AppSpec {
 export interface WorldSpec {
   /** People by name; the first owns the guild and the apps. Default ['alice', 'bob']. */
   people?: string[];
-  guild?: { name?: string; channels?: (string | { name: string; type?: number; topic?: string })[]; roles?: { name: string; permissions?: string; color?: number }[] };
+  guild?: {
+    name?: string;
+    channels?: (string | { name: string; type?: number; topic?: string })[];
+    roles?: { name: string; permissions?: string; color?: number }[];
+  };
   apps?: Record<string, AppSpec>;
 }
 
@@ -50,7 +54,10 @@ export async function buildWorld(api: string, gatewayUrl: string, spec: WorldSpe
   if (!names.length) throw new Error('a world needs at least one person (its owner)');
   const people: Record<string, Person> = {};
   for (const name of names) {
-    const username = `${name.toLowerCase().replace(/[^a-z0-9_.]/g, '_').slice(0, 24)}_${suffix}`;
+    const username = `${name
+      .toLowerCase()
+      .replace(/[^a-z0-9_.]/g, '_')
+      .slice(0, 24)}_${suffix}`;
     const { token } = await request<{ token: string }>(api, '/auth/register', { body: { username, global_name: name, password: `pw-${suffix}-${name}` } });
     const me = await request<{ id: string }>(api, '/users/@me', { auth: token });
     people[name] = new Person(api, me.id, username, token, gatewayUrl);
@@ -88,10 +95,17 @@ async function buildApp(api: string, owner: Person, people: Person[], guildId: s
   if (a.commands?.length) await request(api, `/applications/${app.id}/commands`, { method: 'PUT', body: a.commands, auth: `Bot ${token}` });
   const permissions = String(a.permissions ?? ALL_BUT_ADMIN);
   const install = a.install ?? 'bot';
-  if (install === 'bot') await owner.call(`/oauth2/authorize?client_id=${app.id}&scope=bot%20applications.commands&permissions=${permissions}`, 'POST', { guild_id: guildId, permissions, authorize: true });
-  if (install === 'commands') await owner.call(`/oauth2/authorize?client_id=${app.id}&scope=applications.commands`, 'POST', { guild_id: guildId, authorize: true });
+  if (install === 'bot')
+    await owner.call(`/oauth2/authorize?client_id=${app.id}&scope=bot%20applications.commands&permissions=${permissions}`, 'POST', {
+      guild_id: guildId,
+      permissions,
+      authorize: true,
+    });
+  if (install === 'commands')
+    await owner.call(`/oauth2/authorize?client_id=${app.id}&scope=applications.commands`, 'POST', { guild_id: guildId, authorize: true });
   if (install === 'user') {
-    for (const p of people) await p.call(`/oauth2/authorize?client_id=${app.id}&scope=applications.commands&integration_type=1`, 'POST', { authorize: true, integration_type: 1 });
+    for (const p of people)
+      await p.call(`/oauth2/authorize?client_id=${app.id}&scope=applications.commands&integration_type=1`, 'POST', { authorize: true, integration_type: 1 });
   }
   return { id: app.id, name, token, botUserId: bot.id, publicKey: app.verify_key };
 }

@@ -8,8 +8,12 @@ test('accord-dev serves the API and the web client, prints a world, and stops on
   const bin = fileURLToPath(new URL('../bin/accord-dev.mjs', import.meta.url));
   const child = spawn(process.execPath, [bin, '--world'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 45 s:\n${out}`)), 45_000);

@@ -20,17 +20,30 @@ test('pytest, pytest-asyncio and discord.py are installed for the system Python'
   assert.match(r.stdout, /^\d+\./);
 });
 
-test('the pytest plugin: slash command → button → modal → ephemeral answer, typed subcommands, the clock, timeouts that list what arrived', { timeout: 240_000 }, async () => {
-  // The plugin starts its own Accord on SQLite in a temp dir: no database or Redis of this run reaches it.
-  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONPATH: [PLUGIN, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), PYTHONDONTWRITEBYTECODE: '1', ACCORD_ROOT: ROOT };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  const child = spawn(PYTHON, ['-m', 'pytest', '-q', path.join(PLUGIN, 'tests')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, `pytest failed:\n${out.slice(-6000)}`);
-  assert.match(out, new RegExp(`\\b${TESTS} passed\\b`), out.slice(-3000));
-  assert.doesNotMatch(out, /\b\d+ (failed|error)/, out.slice(-3000));
-});
+test(
+  'the pytest plugin: slash command → button → modal → ephemeral answer, typed subcommands, the clock, timeouts that list what arrived',
+  { timeout: 240_000 },
+  async () => {
+    // The plugin starts its own Accord on SQLite in a temp dir: no database or Redis of this run reaches it.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PYTHONPATH: [PLUGIN, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+      PYTHONDONTWRITEBYTECODE: '1',
+      ACCORD_ROOT: ROOT,
+    };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    const child = spawn(PYTHON, ['-m', 'pytest', '-q', path.join(PLUGIN, 'tests')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, `pytest failed:\n${out.slice(-6000)}`);
+    assert.match(out, new RegExp(`\\b${TESTS} passed\\b`), out.slice(-3000));
+    assert.doesNotMatch(out, /\b\d+ (failed|error)/, out.slice(-3000));
+  },
+);

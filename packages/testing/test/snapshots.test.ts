@@ -33,7 +33,8 @@ test('two --deterministic runs of one script give the same snapshot', { timeout:
     }
   }
   const [a, b] = snapshots;
-  const differ = Object.keys(a.tables).filter((t) => JSON.stringify(a.tables[t]) !== JSON.stringify(b.tables[t]))
+  const differ = Object.keys(a.tables)
+    .filter((t) => JSON.stringify(a.tables[t]) !== JSON.stringify(b.tables[t]))
     .map((t) => `${t}: ${JSON.stringify(a.tables[t]).slice(0, 300)} / ${JSON.stringify(b.tables[t]).slice(0, 300)}`);
   assert.deepEqual(differ, [], 'tables that differ between the runs');
   assert.equal(JSON.stringify(a), JSON.stringify(b), 'the snapshots are the same text');
@@ -55,7 +56,10 @@ test('a world written at exit is the world a later run starts from', { timeout: 
     // The people and the bot can go on where they left off: their tokens, the messages, new ids after the old ones.
     const alice = w.people.alice;
     const seen = await second.request<any[]>(`/channels/${w.guild.channels.plans}/messages`, { auth: alice.token });
-    assert.deepEqual(seen.map((m) => m.content), ['an hour later', 'hi alice', 'hello']);
+    assert.deepEqual(
+      seen.map((m) => m.content),
+      ['an hour later', 'hi alice', 'hello'],
+    );
     const bot = await second.request(`/users/@me`, { auth: `Bot ${w.apps.helper.token}` });
     assert.equal(bot.id, w.apps.helper.botUserId);
     const next = await second.request(`/channels/${w.guild.channels.plans}/messages`, { body: { content: 'after the import' }, auth: alice.token });

@@ -14,7 +14,7 @@ import { nodeHost, type NodeHost } from './helpers/node-host.ts';
 import { makeActivityApp, type ActivityWorld } from './helpers/activity-world.ts';
 import { checkMessage, loadSdkSchemas } from './helpers/sdk-schemas.ts';
 
-describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => {
+describe("the parent answers on the SDK's schema", { timeout: 120_000 }, () => {
   let t: TestServer;
   let world: ActivityWorld;
   let gw: RawGateway;
@@ -26,12 +26,22 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     world = await makeActivityApp(t, 'http://127.0.0.1:9');
     gw = await RawGateway.connect(t.server.url);
     const ready = await gw.identify(t.world.users[0].token);
-    const r = await t.api(`/activities/${t.world.textChannelId}/${world.appId}`, { token: t.world.users[0].token, method: 'POST', body: { session_id: ready.session_id } });
+    const r = await t.api(`/activities/${t.world.textChannelId}/${world.appId}`, {
+      token: t.world.users[0].token,
+      method: 'POST',
+      body: { session_id: ready.session_id },
+    });
     assert.equal(r.status, 204, r.text);
     const inst = await gw.dispatch('EMBEDDED_ACTIVITY_UPDATE_V2');
     launch = {
-      applicationId: world.appId, instanceId: inst.instance_id, launchId: inst.launch_id, channelId: t.world.textChannelId,
-      guildId: t.world.guildId, locationId: inst.location.id, frameId: 'frame-1', platform: 'desktop',
+      applicationId: world.appId,
+      instanceId: inst.instance_id,
+      launchId: inst.launch_id,
+      channelId: t.world.textChannelId,
+      guildId: t.world.guildId,
+      locationId: inst.location.id,
+      frameId: 'frame-1',
+      platform: 'desktop',
     };
   });
   after(async () => {
@@ -53,11 +63,16 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     let n = 0;
     const call = (cmd: string, args?: unknown, evt?: string): Promise<any> => {
       const nonce = `nonce-${++n}`;
-      const p = new Promise<any>((resolve) => waiters.push((m) => {
-        const f = m[1] as any;
-        if (m[0] === 1 && f.nonce === nonce) { resolve(f); return true; }
-        return false;
-      }));
+      const p = new Promise<any>((resolve) =>
+        waiters.push((m) => {
+          const f = m[1] as any;
+          if (m[0] === 1 && f.nonce === nonce) {
+            resolve(f);
+            return true;
+          }
+          return false;
+        }),
+      );
       parent.receive([1, { cmd, args, nonce, ...(evt ? { evt } : {}) }]);
       return p;
     };
@@ -65,14 +80,23 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
   }
 
   const me = () => ({ id: t.world.users[0].id, username: t.world.users[0].username, discriminator: '0', global_name: 'Alice', avatar: null, public_flags: 0 });
-  const host = (over: Parameters<typeof nodeHost>[0]['ui'] = {}) => nodeHost({
-    baseUrl: t.server.url, token: t.world.users[0].token, me: me(), launch,
-    application: { id: world.appId, name: 'Dev Bot', description: '', icon: null }, ui: over,
-  });
+  const host = (over: Parameters<typeof nodeHost>[0]['ui'] = {}) =>
+    nodeHost({
+      baseUrl: t.server.url,
+      token: t.world.users[0].token,
+      me: me(),
+      launch,
+      application: { id: world.appId, name: 'Dev Bot', description: '', icon: null },
+      ui: over,
+    });
 
   test('handshakes: bad version, encoding and client id close the frame; a good one gets READY', async () => {
     const mine: Message[] = [];
-    for (const [payload, code] of [[{ v: 2, client_id: world.appId, frame_id: 'frame-1' }, 4004], [{ v: 1, encoding: 'etf', client_id: world.appId, frame_id: 'frame-1' }, 4005], [{ v: 1, client_id: '1', frame_id: 'frame-1' }, 4000]] as const) {
+    for (const [payload, code] of [
+      [{ v: 2, client_id: world.appId, frame_id: 'frame-1' }, 4004],
+      [{ v: 1, encoding: 'etf', client_id: world.appId, frame_id: 'frame-1' }, 4005],
+      [{ v: 1, client_id: '1', frame_id: 'frame-1' }, 4000],
+    ] as const) {
       const { parent, closes } = makeParent(host(), mine);
       parent.receive([0, payload]);
       assert.equal(closes[0][0], code);
@@ -112,7 +136,7 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     const { code } = await ok('AUTHORIZE', { client_id: world.appId, response_type: 'code', state: '', prompt: 'none', scope: scopes });
     // The Activity's backend exchanges the code without a redirect_uri.
     const form = new URLSearchParams({ client_id: world.appId, client_secret: world.clientSecret, grant_type: 'authorization_code', code });
-    const token = await (await fetch(`${t.server.url}/api/v10/oauth2/token`, { method: 'POST', body: form })).json() as any;
+    const token = (await (await fetch(`${t.server.url}/api/v10/oauth2/token`, { method: 'POST', body: form })).json()) as any;
     assert.ok(token.access_token, JSON.stringify(token));
     await refused('AUTHENTICATE', { access_token: 'nope' }, 4009);
     const auth = await ok('AUTHENTICATE', { access_token: token.access_token });
@@ -127,7 +151,17 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     assert.equal((await ok('GET_USER', { id: me().id })).id, me().id);
     assert.equal(await ok('GET_USER', { id: '42' }), null);
 
-    const activity = await ok('SET_ACTIVITY', { activity: { type: 0, state: 'In a match', details: 'Round 2', timestamps: { start: 1 }, party: { id: 'p', size: [1, 4] }, assets: { large_image: 'paddle', large_text: 'Paddle' }, instance: true } });
+    const activity = await ok('SET_ACTIVITY', {
+      activity: {
+        type: 0,
+        state: 'In a match',
+        details: 'Round 2',
+        timestamps: { start: 1 },
+        party: { id: 'p', size: [1, 4] },
+        assets: { large_image: 'paddle', large_text: 'Paddle' },
+        instance: true,
+      },
+    });
     assert.equal(activity.name, 'Dev Bot');
     assert.equal(h.presences.at(-1)!.state, 'In a match');
     await refused('SET_ACTIVITY', { activity: { type: 1 } }, 4000);
@@ -164,13 +198,32 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     assert.deepEqual(await ok('ENCOURAGE_HW_ACCELERATION'), { enabled: true });
     assert.deepEqual(await ok('GET_PLATFORM_BEHAVIORS'), {});
     assert.match((await ok('REQUEST_PROXY_TICKET_REFRESH')).ticket, /^[\w-]+\.[0-9a-f]{128}$/);
-    for (const cmd of ['GET_QUEST', 'GET_QUEST_ENROLLMENT_STATUS', 'QUEST_START_TIMER', 'GET_GUILDS', 'GET_GUILD', 'GET_CHANNELS', 'SELECT_VOICE_CHANNEL', 'SELECT_TEXT_CHANNEL', 'CAPTURE_SHORTCUT', 'SET_CERTIFIED_DEVICES', 'GET_SKUS', 'GET_ENTITLEMENTS', 'SEND_ANALYTICS_EVENT']) {
+    for (const cmd of [
+      'GET_QUEST',
+      'GET_QUEST_ENROLLMENT_STATUS',
+      'QUEST_START_TIMER',
+      'GET_GUILDS',
+      'GET_GUILD',
+      'GET_CHANNELS',
+      'SELECT_VOICE_CHANNEL',
+      'SELECT_TEXT_CHANNEL',
+      'CAPTURE_SHORTCUT',
+      'SET_CERTIFIED_DEVICES',
+      'GET_SKUS',
+      'GET_ENTITLEMENTS',
+      'SEND_ANALYTICS_EVENT',
+    ]) {
       await refused(cmd, { quest_id: '1' }, 4002);
     }
 
     // Events: each subscribable one, then a dispatch of each.
     for (const evt of EVENTS.filter((e) => e !== 'READY' && e !== 'ENTITLEMENT_CREATE')) {
-      const args = evt === 'VOICE_STATE_UPDATE' || evt.startsWith('SPEAKING') ? { channel_id: launch.channelId } : evt === 'CURRENT_GUILD_MEMBER_UPDATE' ? { guild_id: launch.guildId } : {};
+      const args =
+        evt === 'VOICE_STATE_UPDATE' || evt.startsWith('SPEAKING')
+          ? { channel_id: launch.channelId }
+          : evt === 'CURRENT_GUILD_MEMBER_UPDATE'
+            ? { guild_id: launch.guildId }
+            : {};
       assert.deepEqual(await ok('SUBSCRIBE', args, evt), { evt });
     }
     await refused('SUBSCRIBE', {}, 4004, 'READY');
@@ -186,7 +239,19 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     parent.layoutChanged();
     parent.orientationChanged();
     const dispatched = new Set(sent.filter((m) => (m[1] as any).cmd === 'DISPATCH').map((m) => (m[1] as any).evt));
-    for (const evt of ['READY', 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', 'VOICE_STATE_UPDATE', 'SPEAKING_START', 'SPEAKING_STOP', 'RELATIONSHIP_UPDATE', 'CURRENT_USER_UPDATE', 'CURRENT_GUILD_MEMBER_UPDATE', 'ACTIVITY_LAYOUT_MODE_UPDATE', 'ORIENTATION_UPDATE', 'ENTITLEMENT_CREATE']) {
+    for (const evt of [
+      'READY',
+      'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+      'VOICE_STATE_UPDATE',
+      'SPEAKING_START',
+      'SPEAKING_STOP',
+      'RELATIONSHIP_UPDATE',
+      'CURRENT_USER_UPDATE',
+      'CURRENT_GUILD_MEMBER_UPDATE',
+      'ACTIVITY_LAYOUT_MODE_UPDATE',
+      'ORIENTATION_UPDATE',
+      'ENTITLEMENT_CREATE',
+    ]) {
       assert.ok(dispatched.has(evt), `${evt} dispatched`);
     }
     assert.deepEqual(await ok('UNSUBSCRIBE', {}, 'ORIENTATION_UPDATE'), { evt: 'ORIENTATION_UPDATE' });
@@ -197,7 +262,7 @@ describe('the parent answers on the SDK\'s schema', { timeout: 120_000 }, () => 
     assert.deepEqual(missing, [], 'every command of the SDK was answered');
   });
 
-  test('each message sent parses with the SDK\'s schemas (2.5.0 and 2.1.0)', async () => {
+  test("each message sent parses with the SDK's schemas (2.5.0 and 2.1.0)", async () => {
     const v25 = await loadSdkSchemas('@discord/embedded-app-sdk');
     const v21 = await loadSdkSchemas('eas21');
     assert.equal(v25.version, '2.5.0');

@@ -64,7 +64,9 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
   async function person(name: string, id: string, token: string): Promise<Person> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
     // The client's own pages only (the script also runs in the Activity's frames, which have other origins).
-    await context.addInitScript(`if (location.origin === ${JSON.stringify(t.server.url)}) { localStorage.setItem('accord.token', ${JSON.stringify(token)}); window.__accordActivityLog = []; }`);
+    await context.addInitScript(
+      `if (location.origin === ${JSON.stringify(t.server.url)}) { localStorage.setItem('accord.token', ${JSON.stringify(token)}); window.__accordActivityLog = []; }`,
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     return { name, id, token, context, page, errors: watchErrors(page) };
@@ -80,7 +82,10 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     backend = await startActivityBackend(opts);
     world = await makeActivityApp(t, backend.origin);
     const sketch = await t.api('/applications', { token: owner.token, method: 'POST', body: { name: 'Sketchpad' } });
-    assert.equal((await t.api(`/applications/${sketch.body.id}`, { token: owner.token, method: 'PATCH', body: { flags: sketch.body.flags | (1 << 17) } })).status, 200);
+    assert.equal(
+      (await t.api(`/applications/${sketch.body.id}`, { token: owner.token, method: 'PATCH', body: { flags: sketch.body.flags | (1 << 17) } })).status,
+      200,
+    );
     opts.clientSecret = world.clientSecret;
     // A third person in the guild, watching presences over a Gateway session of their own.
     const c = await register(t, `carol_${Date.now().toString(36)}`);
@@ -115,10 +120,13 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     await activity(p).locator('#status[data-ready="true"]').waitFor();
     // The platform posted its launch message for the entry point (handler 2).
     const msgs = await t.api(`/channels/${t.world.textChannelId}/messages?limit=5`, { token: alice.token });
-    assert.ok(msgs.body.some((m: any) => /launched \*\*Dev Bot\*\*/.test(m.content) && m.interaction_metadata), 'the launch message');
+    assert.ok(
+      msgs.body.some((m: any) => /launched \*\*Dev Bot\*\*/.test(m.content) && m.interaction_metadata),
+      'the launch message',
+    );
   });
 
-  test('authorize, the backend\'s token exchange and authenticate: the Activity shows the person\'s name', async () => {
+  test("authorize, the backend's token exchange and authenticate: the Activity shows the person's name", async () => {
     const p = alice.page;
     const consent = p.getByRole('dialog', { name: 'Authorize the Activity' });
     await consent.waitFor();
@@ -126,9 +134,15 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     await shot(p, 'activities-consent');
     await consent.getByRole('button', { name: 'Authorize' }).click();
     await activity(p).getByText('Hello, Alice!').waitFor();
-    assert.deepEqual(backend.exchanges.map((e) => e.ok), [true]);
+    assert.deepEqual(
+      backend.exchanges.map((e) => e.ok),
+      [true],
+    );
     // Through the proxy: the proxy's signed user headers reached the backend, and a WebSocket echoed.
-    await until('proxy user and socket', async () => { const x = await state(p); return x.proxyUser && x.socketEcho; });
+    await until('proxy user and socket', async () => {
+      const x = await state(p);
+      return x.proxyUser && x.socketEcho;
+    });
     const after = await state(p);
     assert.deepEqual(after.scopes.sort(), ['guilds', 'guilds.members.read', 'identify', 'rpc.activities.write']);
     assert.equal(after.channel, 'general');
@@ -164,7 +178,7 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     return new URL(s).searchParams.get('instance_id')!;
   }
 
-  test('setActivity becomes the person\'s presence, seen by a third person\'s Gateway session', async () => {
+  test("setActivity becomes the person's presence, seen by a third person's Gateway session", async () => {
     await activity(alice.page).getByRole('button', { name: 'Show my status' }).click();
     const presence = await carolGw.dispatch('PRESENCE_UPDATE', (d) => d.user?.id === alice.id && d.activities?.length > 0, 10_000);
     const a = presence.activities[0];
@@ -220,7 +234,10 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     assert.ok(s.events.includes('ENTITLEMENT_CREATE'));
     assert.equal(s.bought[0].sku_id, world.skuId);
     const owned = await t.api(`/users/@me/entitlements?application_id=${world.appId}`, { token: alice.token });
-    assert.deepEqual(owned.body.map((e: any) => e.sku_id), [world.skuId]);
+    assert.deepEqual(
+      owned.body.map((e: any) => e.sku_id),
+      [world.skuId],
+    );
   });
 
   test('an external link asks first; the panel pops out and comes back', async () => {
@@ -252,18 +269,26 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
     await p.getByRole('region', { name: 'Dev Bot is running' }).getByRole('button', { name: 'Join Activity' }).click();
     // Already authorized: prompt "none" skips the consent.
     await activity(p).getByText('Hello, Bob!').waitFor();
-    const s = await until('2.1 fully connected', async () => { const x = await state(p); return x.socketEcho && x.proxyUser ? x : null; });
+    const s = await until('2.1 fully connected', async () => {
+      const x = await state(p);
+      return x.socketEcho && x.proxyUser ? x : null;
+    });
     assert.match(s.sdkVersion, /^2\.1\./);
     assert.equal(s.proxyUser, bob.id);
     assert.equal(s.socketEcho, 'pong:ping');
-    await activity(p).getByText(/SDK 2\.1\.\d+ · \/\.proxy paths/).waitFor();
-    const frameUrl = p.frames().map((f) => f.url()).find((u) => /localhost:\d+\/\?/.test(u))!;
+    await activity(p)
+      .getByText(/SDK 2\.1\.\d+ · \/\.proxy paths/)
+      .waitFor();
+    const frameUrl = p
+      .frames()
+      .map((f) => f.url())
+      .find((u) => /localhost:\d+\/\?/.test(u))!;
     assert.ok(frameUrl, 'the Activity page');
     await until('Alice sees Bob again', async () => (await state(alice.page)).participants.includes('Bob'));
     await shot(p, 'activities-sdk21-proxy');
   });
 
-  test('every message the client\'s parent sent parses with the SDK\'s schemas; no client errors', async () => {
+  test("every message the client's parent sent parses with the SDK's schemas; no client errors", async () => {
     const v25 = await loadSdkSchemas('@discord/embedded-app-sdk');
     let count = 0;
     for (const who of [alice, bob, carol]) {
@@ -272,13 +297,20 @@ describe('Activities in the client, with the real Embedded App SDK', { timeout: 
         checkMessage(v25, m);
         count++;
       }
-      assert.deepEqual(who.errors.filter((e) => !/Failed to load resource/.test(e)), [], `${who.name}'s page`);
+      assert.deepEqual(
+        who.errors.filter((e) => !/Failed to load resource/.test(e)),
+        [],
+        `${who.name}'s page`,
+      );
     }
     assert.ok(count > 30, `${count} messages checked`);
     // Leaving ends the instance once the last person is out.
     const lastInstance = await instanceId();
     for (const who of [alice, bob]) await who.page.getByRole('button', { name: 'Leave' }).click();
     await alice.page.getByRole('region', { name: 'Dev Bot Activity' }).waitFor({ state: 'detached' });
-    await until('the instance ended', async () => (await t.api(`/applications/${world.appId}/activity-instances/${lastInstance}`, { token: t.world.botToken, bot: true })).status === 404);
+    await until(
+      'the instance ended',
+      async () => (await t.api(`/applications/${world.appId}/activity-instances/${lastInstance}`, { token: t.world.botToken, bot: true })).status === 404,
+    );
   });
 });

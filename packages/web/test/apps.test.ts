@@ -6,9 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  ApplicationCommandOptionType, ApplicationCommandType, ButtonStyle, ComponentType, MessageFlags, type Client, type Interaction,
-} from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, ButtonStyle, ComponentType, MessageFlags, type Client, type Interaction } from 'discord.js';
 import { png } from '../../server/conformance/world.ts';
 import { newPerson, shot, watchErrors, watchRequests } from './helpers/browser.ts';
 import { startBot } from './helpers/bot.ts';
@@ -21,11 +19,15 @@ const DISHES = ['Pizza Margherita', 'Pasta Carbonara', 'Panna Cotta', 'Risotto']
 describe('apps: commands, components, modals and context menus with a discord.js bot', { timeout: 240_000 }, () => {
   let bot: { client: Client; errors: unknown[] };
   // Registered before webSuite(): after-hooks run in order, so the bot logs out before its server stops.
-  after(async () => { await bot?.client.destroy(); });
+  after(async () => {
+    await bot?.client.destroy();
+  });
   const env = webSuite();
   const seen: { autocomplete: string[]; modal?: Record<string, unknown> } = { autocomplete: [] };
   let releaseSlow: () => void = () => undefined;
-  const slowGate = new Promise<void>((r) => { releaseSlow = r; });
+  const slowGate = new Promise<void>((r) => {
+    releaseSlow = r;
+  });
 
   async function handle(i: Interaction): Promise<void> {
     if (i.isAutocomplete()) {
@@ -39,15 +41,27 @@ describe('apps: commands, components, modals and context menus with a discord.js
         await i.reply({
           content: `Order: **${qty} × ${item}**`,
           components: [
-            { type: ComponentType.ActionRow, components: [
-              { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: 'customize', label: 'Customize' },
-              { type: ComponentType.Button, style: ButtonStyle.Link, url: 'https://example.com/menu', label: 'Menu' },
-            ] },
-            { type: ComponentType.ActionRow, components: [
-              { type: ComponentType.StringSelect, custom_id: 'size', placeholder: 'Pick a size', options: [
-                { label: 'Small', value: 'small' }, { label: 'Large', value: 'large', description: 'For sharing' },
-              ] },
-            ] },
+            {
+              type: ComponentType.ActionRow,
+              components: [
+                { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: 'customize', label: 'Customize' },
+                { type: ComponentType.Button, style: ButtonStyle.Link, url: 'https://example.com/menu', label: 'Menu' },
+              ],
+            },
+            {
+              type: ComponentType.ActionRow,
+              components: [
+                {
+                  type: ComponentType.StringSelect,
+                  custom_id: 'size',
+                  placeholder: 'Pick a size',
+                  options: [
+                    { label: 'Small', value: 'small' },
+                    { label: 'Large', value: 'large', description: 'For sharing' },
+                  ],
+                },
+              ],
+            },
           ],
         });
       } else if (i.commandName === 'secret') {
@@ -60,15 +74,51 @@ describe('apps: commands, components, modals and context menus with a discord.js
       // "broken" is never answered: the platform reports the failure after 3 s.
     } else if (i.isButton() && i.customId === 'customize') {
       await i.showModal({
-        custom_id: 'kitchen', title: 'Customize your order',
+        custom_id: 'kitchen',
+        title: 'Customize your order',
         components: [
           { type: 10, content: 'Tell the **kitchen** what you want.' },
-          { type: 18, label: 'Toppings', description: 'Pick one or more', component: { type: 22, custom_id: 'toppings', min_values: 1, max_values: 3, options: [
-            { label: 'Basil', value: 'basil' }, { label: 'Olives', value: 'olives' }, { label: 'Chili', value: 'chili', description: 'Hot' },
-          ] } },
-          { type: 18, label: 'Crust', component: { type: 21, custom_id: 'crust', options: [{ label: 'Thin', value: 'thin' }, { label: 'Thick', value: 'thick' }] } },
+          {
+            type: 18,
+            label: 'Toppings',
+            description: 'Pick one or more',
+            component: {
+              type: 22,
+              custom_id: 'toppings',
+              min_values: 1,
+              max_values: 3,
+              options: [
+                { label: 'Basil', value: 'basil' },
+                { label: 'Olives', value: 'olives' },
+                { label: 'Chili', value: 'chili', description: 'Hot' },
+              ],
+            },
+          },
+          {
+            type: 18,
+            label: 'Crust',
+            component: {
+              type: 21,
+              custom_id: 'crust',
+              options: [
+                { label: 'Thin', value: 'thin' },
+                { label: 'Thick', value: 'thick' },
+              ],
+            },
+          },
           { type: 18, label: 'Reference photo', component: { type: 19, custom_id: 'photo', min_values: 1, max_values: 1 } },
-          { type: 18, label: 'Delivery', component: { type: 3, custom_id: 'delivery', options: [{ label: 'Pick up', value: 'pickup' }, { label: 'Courier', value: 'courier' }] } },
+          {
+            type: 18,
+            label: 'Delivery',
+            component: {
+              type: 3,
+              custom_id: 'delivery',
+              options: [
+                { label: 'Pick up', value: 'pickup' },
+                { label: 'Courier', value: 'courier' },
+              ],
+            },
+          },
           { type: 18, label: 'Notes for the chef', component: { type: 4, custom_id: 'notes', style: 2, required: false } },
           { type: 18, label: 'Gift wrap', description: 'We add a ribbon', component: { type: 23, custom_id: 'gift' } },
         ],
@@ -79,8 +129,12 @@ describe('apps: commands, components, modals and context menus with a discord.js
       const files = i.fields.getUploadedFiles('photo');
       const photo = files?.first();
       seen.modal = {
-        toppings: i.fields.getCheckboxGroup('toppings'), crust: i.fields.getRadioGroup('crust'), delivery: i.fields.getStringSelectValues('delivery'),
-        notes: i.fields.getTextInputValue('notes'), gift: i.fields.getCheckbox('gift'), photo: photo ? { name: photo.name, size: photo.size } : null,
+        toppings: i.fields.getCheckboxGroup('toppings'),
+        crust: i.fields.getRadioGroup('crust'),
+        delivery: i.fields.getStringSelectValues('delivery'),
+        notes: i.fields.getTextInputValue('notes'),
+        gift: i.fields.getCheckbox('gift'),
+        photo: photo ? { name: photo.name, size: photo.size } : null,
       };
       await i.reply({
         content: `Kitchen got it: ${(seen.modal.toppings as string[]).join(', ')} on a ${seen.modal.crust} crust, photo ${photo?.name} (${photo?.size} bytes), gift wrap ${seen.modal.gift ? 'yes' : 'no'}.`,
@@ -102,12 +156,19 @@ describe('apps: commands, components, modals and context menus with a discord.js
   before(async () => {
     bot = await startBot(env.t, handle);
     const r = await env.t.api(`/applications/${env.t.world.applicationId}/guilds/${env.t.world.guildId}/commands`, {
-      method: 'PUT', token: env.t.world.botToken, bot: true, body: [
-        { name: 'order', description: 'Order from the kitchen', options: [
-          { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to eat', required: true, autocomplete: true },
-          { type: ApplicationCommandOptionType.Integer, name: 'quantity', description: 'How many', required: true, min_value: 1, max_value: 5 },
-          { type: ApplicationCommandOptionType.Boolean, name: 'spicy', description: 'Make it hot' },
-        ] },
+      method: 'PUT',
+      token: env.t.world.botToken,
+      bot: true,
+      body: [
+        {
+          name: 'order',
+          description: 'Order from the kitchen',
+          options: [
+            { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to eat', required: true, autocomplete: true },
+            { type: ApplicationCommandOptionType.Integer, name: 'quantity', description: 'How many', required: true, min_value: 1, max_value: 5 },
+            { type: ApplicationCommandOptionType.Boolean, name: 'spicy', description: 'Make it hot' },
+          ],
+        },
         { name: 'secret', description: 'Only for you' },
         { name: 'slow', description: 'Takes a while' },
         { name: 'broken', description: 'Never answers' },
@@ -156,7 +217,10 @@ describe('apps: commands, components, modals and context menus with a discord.js
     const order = message(page, 'Order:');
     await order.locator('strong', { hasText: '2 × Pasta Carbonara' }).waitFor();
     await order.getByText('used').waitFor();
-    assert.ok(seen.autocomplete.some((v) => v.toLowerCase().startsWith('pa')), `autocomplete saw what was typed: ${seen.autocomplete}`);
+    assert.ok(
+      seen.autocomplete.some((v) => v.toLowerCase().startsWith('pa')),
+      `autocomplete saw what was typed: ${seen.autocomplete}`,
+    );
 
     // The button opens the app's modal.
     await order.getByRole('button', { name: 'Customize' }).click();
@@ -166,7 +230,9 @@ describe('apps: commands, components, modals and context menus with a discord.js
     await modal.getByRole('checkbox', { name: 'Basil' }).check();
     await modal.getByRole('checkbox', { name: /Chili/ }).check();
     await modal.getByRole('radio', { name: 'Thick' }).check();
-    await modal.getByLabel('Reference photo').setInputFiles({ name: 'pizza.png', mimeType: 'image/png', buffer: Buffer.from('not really a png, 32 bytes long!') });
+    await modal
+      .getByLabel('Reference photo')
+      .setInputFiles({ name: 'pizza.png', mimeType: 'image/png', buffer: Buffer.from('not really a png, 32 bytes long!') });
     await modal.getByText('pizza.png').waitFor();
     await modal.getByRole('button', { name: 'Delivery' }).click();
     await modal.getByRole('option', { name: 'Courier' }).click();
@@ -181,7 +247,12 @@ describe('apps: commands, components, modals and context menus with a discord.js
     await answer.getByText('Only you can see this').waitFor();
     await answer.getByText('basil, chili on a thick crust, photo pizza.png (32 bytes), gift wrap yes').waitFor();
     assert.deepEqual(seen.modal, {
-      toppings: ['basil', 'chili'], crust: 'thick', delivery: ['courier'], notes: 'Extra crispy', gift: true, photo: { name: 'pizza.png', size: 32 },
+      toppings: ['basil', 'chili'],
+      crust: 'thick',
+      delivery: ['courier'],
+      notes: 'Extra crispy',
+      gift: true,
+      photo: { name: 'pizza.png', size: 32 },
     });
 
     // The select menu: the app updates its message.
@@ -205,7 +276,10 @@ describe('apps: commands, components, modals and context menus with a discord.js
       await composer(page).fill(`/${name}`);
       await page.getByRole('option', { name: new RegExp(`/${name}`) }).waitFor();
       await composer(page).press('Enter');
-      await page.getByRole('group', { name: `/${name}` }).getByRole('button', { name: 'Send' }).click();
+      await page
+        .getByRole('group', { name: `/${name}` })
+        .getByRole('button', { name: 'Send' })
+        .click();
     };
 
     await run('secret');
@@ -228,23 +302,37 @@ describe('apps: commands, components, modals and context menus with a discord.js
 
   test('Components V2 (container, section with a button, text, separator, gallery, file), user and channel selects, and a failed click', async () => {
     const { page, done } = await openGeneral();
-    const channel = await bot.client.channels.fetch(env.t.world.textChannelId) as any;
+    const channel = (await bot.client.channels.fetch(env.t.world.textChannelId)) as any;
     await channel.send({
       flags: MessageFlags.IsComponentsV2,
-      files: [{ attachment: png(96), name: 'cover.png' }, { attachment: Buffer.from('chapter one'), name: 'notes.txt' }],
+      files: [
+        { attachment: png(96), name: 'cover.png' },
+        { attachment: Buffer.from('chapter one'), name: 'notes.txt' },
+      ],
       components: [
-        { type: 17, accent_color: 0x23a55a, components: [
-          { type: 10, content: '## Club panel\nPick who reads next and where we post.' },
-          { type: 9, components: [{ type: 10, content: 'Everything ready?' }], accessory: { type: 2, style: ButtonStyle.Success, custom_id: 'v2-ok', label: 'Check' } },
-          { type: 14, divider: true, spacing: 1 },
-          { type: 12, items: [{ media: { url: 'attachment://cover.png' }, description: 'Cover' }] },
-          { type: 13, file: { url: 'attachment://notes.txt' } },
-          { type: 1, components: [{ type: ComponentType.UserSelect, custom_id: 'who', placeholder: 'Who reads next?' }] },
-          { type: 1, components: [{ type: ComponentType.ChannelSelect, custom_id: 'where', placeholder: 'Where do we post?', channel_types: [0] }] },
-        ] },
+        {
+          type: 17,
+          accent_color: 0x23a55a,
+          components: [
+            { type: 10, content: '## Club panel\nPick who reads next and where we post.' },
+            {
+              type: 9,
+              components: [{ type: 10, content: 'Everything ready?' }],
+              accessory: { type: 2, style: ButtonStyle.Success, custom_id: 'v2-ok', label: 'Check' },
+            },
+            { type: 14, divider: true, spacing: 1 },
+            { type: 12, items: [{ media: { url: 'attachment://cover.png' }, description: 'Cover' }] },
+            { type: 13, file: { url: 'attachment://notes.txt' } },
+            { type: 1, components: [{ type: ComponentType.UserSelect, custom_id: 'who', placeholder: 'Who reads next?' }] },
+            { type: 1, components: [{ type: ComponentType.ChannelSelect, custom_id: 'where', placeholder: 'Where do we post?', channel_types: [0] }] },
+          ],
+        },
       ],
     });
-    await channel.send({ content: 'This one is not wired', components: [{ type: 1, components: [{ type: 2, style: ButtonStyle.Secondary, custom_id: 'nobody-home', label: 'Try me' }] }] });
+    await channel.send({
+      content: 'This one is not wired',
+      components: [{ type: 1, components: [{ type: 2, style: ButtonStyle.Secondary, custom_id: 'nobody-home', label: 'Try me' }] }],
+    });
 
     const panel = page.locator('article.msg', { has: page.locator('.ccontainer') });
     await panel.locator('h2', { hasText: 'Club panel' }).waitFor();
@@ -272,10 +360,17 @@ describe('apps: commands, components, modals and context menus with a discord.js
   test('user and message context menus', async () => {
     const { page, done } = await openGeneral();
     await page.locator('.members .member', { hasText: 'Bob' }).click({ button: 'right' });
-    await page.getByRole('menu', { name: 'User menu' }).getByRole('menuitem', { name: /High Five/ }).click();
+    await page
+      .getByRole('menu', { name: 'User menu' })
+      .getByRole('menuitem', { name: /High Five/ })
+      .click();
     await message(page, 'high-fived').getByText(`${env.t.world.users[0].username} high-fived ${env.t.world.users[1].username}!`).waitFor();
 
-    await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { method: 'POST', token: env.t.world.users[1].token, body: { content: 'Words worth quoting' } });
+    await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
+      method: 'POST',
+      token: env.t.world.users[1].token,
+      body: { content: 'Words worth quoting' },
+    });
     const m = message(page, 'Words worth quoting');
     await m.hover();
     await m.getByRole('button', { name: 'More' }).click();
@@ -290,16 +385,26 @@ describe('apps: commands, components, modals and context menus with a discord.js
     const owner = t.world.users[0];
     const app = await t.api('/applications', { method: 'POST', token: owner.token, body: { name: 'Hook Weather' } });
     const install = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: app.body.id, scope: 'applications.commands' })}`, {
-      method: 'POST', token: owner.token, body: { authorize: true, guild_id: t.world.guildId },
+      method: 'POST',
+      token: owner.token,
+      body: { authorize: true, guild_id: t.world.guildId },
     });
     assert.equal(install.status, 200, install.text);
     const token = (await t.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner.token })).body.token;
-    const cmd = await t.api(`/applications/${app.body.id}/commands`, { method: 'POST', token, bot: true, body: { name: 'forecast', description: 'Tomorrow\'s weather' } });
+    const cmd = await t.api(`/applications/${app.body.id}/commands`, {
+      method: 'POST',
+      token,
+      bot: true,
+      body: { name: 'forecast', description: "Tomorrow's weather" },
+    });
     assert.equal(cmd.status, 201, cmd.text);
 
     const { page, done } = await openGeneral();
     await composer(page).fill('/forecast');
-    await page.getByRole('option', { name: /\/forecast/ }).getByText('Hook Weather').waitFor();
+    await page
+      .getByRole('option', { name: /\/forecast/ })
+      .getByText('Hook Weather')
+      .waitFor();
     await done();
   });
 });

@@ -39,7 +39,11 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     await page.waitForFunction("document.querySelector('.attach__image img')?.naturalWidth > 0");
 
     // Bob asks; Alice replies from the toolbar.
-    const asked = await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { method: 'POST', token: bob().token, body: { content: 'Which chapter is next?' } });
+    const asked = await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
+      method: 'POST',
+      token: bob().token,
+      body: { content: 'Which chapter is next?' },
+    });
     const q = message(page, 'Which chapter is next?');
     await q.hover();
     await q.getByRole('button', { name: 'Reply' }).click();
@@ -86,7 +90,11 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
   test('threads from a message, forum posts and a poll vote', async () => {
     const { page, context } = await newPerson(env.browser);
     const errors = watchErrors(page);
-    const base = await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { method: 'POST', token: bob().token, body: { content: 'Spoilers for book one go here' } });
+    const base = await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
+      method: 'POST',
+      token: bob().token,
+      body: { content: 'Spoilers for book one go here' },
+    });
     await signInAs(page, env.t.server.url, alice().token, general());
     const m = message(page, 'Spoilers for book one go here');
     await m.hover();
@@ -101,7 +109,11 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     assert.ok(thread.body.thread?.id, 'the message has its thread');
 
     // A forum channel and a post in it.
-    const forum = await env.t.api(`/guilds/${env.t.world.guildId}/channels`, { method: 'POST', token: alice().token, body: { name: 'reviews', type: 15, topic: 'One post per book' } });
+    const forum = await env.t.api(`/guilds/${env.t.world.guildId}/channels`, {
+      method: 'POST',
+      token: alice().token,
+      body: { name: 'reviews', type: 15, topic: 'One post per book' },
+    });
     assert.equal(forum.status, 201, forum.text);
     await page.locator('.chan', { hasText: 'reviews' }).click();
     await page.getByRole('button', { name: 'New Post' }).click();
@@ -118,7 +130,8 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     // A poll: Alice votes and sees the result.
     await page.goto(env.t.server.url + general());
     await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
-      method: 'POST', token: bob().token,
+      method: 'POST',
+      token: bob().token,
       body: { poll: { question: { text: 'Next meeting?' }, answers: [{ poll_media: { text: 'Friday' } }, { poll_media: { text: 'Sunday' } }], duration: 24 } },
     });
     const poll = page.getByRole('group', { name: 'Poll: Next meeting?' });
@@ -128,7 +141,10 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     await shot(page, 'chat-6-poll');
     const pollMsg = (await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { token: alice().token })).body.find((x: any) => x.poll);
     const voters = await env.t.api(`/channels/${env.t.world.textChannelId}/polls/${pollMsg.id}/answers/2`, { token: alice().token });
-    assert.deepEqual(voters.body.users.map((u: any) => u.id), [alice().id]);
+    assert.deepEqual(
+      voters.body.users.map((u: any) => u.id),
+      [alice().id],
+    );
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -184,7 +200,12 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
   test('a long history stays virtualized: few rows in the DOM, older pages load on scroll', async () => {
     const ch = await env.t.api(`/guilds/${env.t.world.guildId}/channels`, { method: 'POST', token: alice().token, body: { name: 'archive', type: 0 } });
     for (let i = 1; i <= 260; i++) {
-      const r = await env.t.api(`/channels/${ch.body.id}/messages`, { method: 'POST', token: env.t.world.botToken, bot: true, body: { content: `Entry number ${i}` } });
+      const r = await env.t.api(`/channels/${ch.body.id}/messages`, {
+        method: 'POST',
+        token: env.t.world.botToken,
+        bot: true,
+        body: { content: `Entry number ${i}` },
+      });
       assert.equal(r.status, 200);
     }
     const { page, context } = await newPerson(env.browser);
@@ -195,7 +216,9 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     assert.ok((await rows()) < 60, `only the rows near the viewport exist (${await rows()})`);
     // Scroll to the top until the channel's start shows: every older page is fetched on the way.
     for (let i = 0; i < 40 && !(await page.getByText('Welcome to #archive!').isVisible()); i++) {
-      await page.locator('.messages').evaluate((el) => { el.scrollTop = 0; });
+      await page.locator('.messages').evaluate((el) => {
+        el.scrollTop = 0;
+      });
       await page.waitForTimeout(150);
     }
     await page.getByText('Entry number 1', { exact: true }).waitFor();

@@ -33,8 +33,11 @@ describe('installing a bot through the consent page', { timeout: 180_000 }, () =
     // The developer's default install settings: the bot and its commands, with four permissions.
     const asked = P.VIEW_CHANNEL | P.SEND_MESSAGES | P.EMBED_LINKS | P.MANAGE_MESSAGES;
     const setup = await t.api(`/applications/${appId}`, {
-      method: 'PATCH', token: t.world.users[0].token,
-      body: { integration_types_config: { '0': { oauth2_install_params: { scopes: ['bot', 'applications.commands'], permissions: asked.toString() } }, '1': {} } },
+      method: 'PATCH',
+      token: t.world.users[0].token,
+      body: {
+        integration_types_config: { '0': { oauth2_install_params: { scopes: ['bot', 'applications.commands'], permissions: asked.toString() } }, '1': {} },
+      },
     });
     assert.equal(setup.status, 200, setup.text);
     // The bot is online: it will see itself join.
@@ -64,7 +67,12 @@ describe('installing a bot through the consent page', { timeout: 180_000 }, () =
     await page.getByRole('button', { name: 'Continue' }).click();
     const granted = page.getByRole('group', { name: 'Permissions for Dev Bot' });
     await granted.getByRole('checkbox').first().waitFor();
-    assert.deepEqual(await granted.getByRole('checkbox').evaluateAll((els) => els.map((e) => (e as unknown as { checked: boolean }).checked)), [true, true, true, true]);
+    assert.deepEqual(await granted.getByRole('checkbox').evaluateAll((els) => els.map((e) => (e as unknown as { checked: boolean }).checked)), [
+      true,
+      true,
+      true,
+      true,
+    ]);
     assert.deepEqual(await granted.locator('label').allTextContents(), ['View Channels', 'Send Messages', 'Embed Links', 'Manage Messages']);
     await granted.getByRole('checkbox', { name: 'Manage Messages' }).uncheck();
     await page.getByText('3 of 4 asked for').waitFor();

@@ -41,7 +41,9 @@ describe('consent from the local client in the open web client', { timeout: 180_
     secret = (await t.api(`/applications/${t.world.applicationId}/reset`, { method: 'POST', token: alice.token })).body.secret;
     ipcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-ipc-'));
     process.env.XDG_RUNTIME_DIR = ipcDir;
-    terminalOut.on('data', (c: Buffer) => { terminalText += c.toString(); });
+    terminalOut.on('data', (c: Buffer) => {
+      terminalText += c.toString();
+    });
     desktop = await new DesktopClient({ server: t.server.url, token: alice.token, prompter: new TerminalPrompter(terminalIn, terminalOut) }).start();
     assert.ok(desktop.link && desktop.ws?.port);
     browser = await launch();
@@ -61,7 +63,9 @@ describe('consent from the local client in the open web client', { timeout: 180_
     const client = new DiscordRpc.Client({ transport: 'ipc' });
     client.fetch.endpoint = `${t.server.url}/api`;
     games.push(client);
-    return client.login({ clientId: t.world.applicationId, clientSecret: secret, scopes: ['rpc', 'identify'], redirectUri: 'http://127.0.0.1/callback' }).then(() => client);
+    return client
+      .login({ clientId: t.world.applicationId, clientSecret: secret, scopes: ['rpc', 'identify'], redirectUri: 'http://127.0.0.1/callback' })
+      .then(() => client);
   }
 
   async function openAs(token: string): Promise<Page> {
@@ -83,7 +87,7 @@ describe('consent from the local client in the open web client', { timeout: 180_
     await client.destroy().catch(() => {});
   });
 
-  test('alice\'s page links and shows the request: Authorize, then Cancel', async () => {
+  test("alice's page links and shows the request: Authorize, then Cancel", async () => {
     const page = await openAs(t.world.users[0].token);
     const errors = watchErrors(page);
     await until(() => desktop.link!.linkedPages === 1, 15_000, 'the page links');
@@ -105,7 +109,10 @@ describe('consent from the local client in the open web client', { timeout: 180_
     await dialog.waitFor({ state: 'detached' });
     assert.equal(terminalText, '', 'the terminal was not asked');
 
-    const refused = game().then(() => null, (e: any) => e); // settled as soon as it fails (no unhandled rejection)
+    const refused = game().then(
+      () => null,
+      (e: any) => e,
+    ); // settled as soon as it fails (no unhandled rejection)
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     const e = await refused;
@@ -143,7 +150,10 @@ describe('consent from the local client in the open web client', { timeout: 180_
     assert.equal(desktop.link!.linkedPages, 0);
 
     terminalText = '';
-    const login = game().then(() => null, (e: any) => e);
+    const login = game().then(
+      () => null,
+      (e: any) => e,
+    );
     await until(() => terminalText.includes('Authorize? [y/N]'));
     terminalIn.write('n\n');
     assert.equal((await login)?.code, 5000);

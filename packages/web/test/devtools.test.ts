@@ -44,7 +44,12 @@ describe('developer tools', { timeout: 180_000 }, () => {
     const feed = page.getByRole('log', { name: 'Traffic of Dev Bot' });
     await feed.getByText('READY').waitFor();
     await feed.getByText('GUILD_CREATE').waitFor();
-    const sent = await t.api(`/channels/${t.world.textChannelId}/messages`, { method: 'POST', token: t.world.botToken, bot: true, body: { content: 'forecast: sunny' } });
+    const sent = await t.api(`/channels/${t.world.textChannelId}/messages`, {
+      method: 'POST',
+      token: t.world.botToken,
+      bot: true,
+      body: { content: 'forecast: sunny' },
+    });
     assert.equal(sent.status, 200);
     await t.api('/channels/1/messages', { token: t.world.botToken, bot: true });
     const post = feed.locator('.entry', { hasText: `POST /channels/${t.world.textChannelId}/messages` });
@@ -65,7 +70,9 @@ describe('developer tools', { timeout: 180_000 }, () => {
     // The clock: one day ahead, from a button; the server agrees.
     await page.getByRole('button', { name: '+1 day' }).click();
     await page.getByText('1d ahead of real time').waitFor();
-    const clock: any = await fetch(`${t.server.url}/__dev/clock`, { headers: { 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' } }).then((r) => r.json());
+    const clock: any = await fetch(`${t.server.url}/__dev/clock`, { headers: { 'x-accord-dev-token': t.server.ctx.config.devToken ?? '' } }).then((r) =>
+      r.json(),
+    );
     assert.ok(clock.offset_ms >= 86_400_000 && clock.offset_ms < 86_400_000 + 60_000, String(clock.offset_ms));
     await shot(page, 'devtools-2-payload-and-clock');
     await page.getByRole('button', { name: 'Back to real time' }).click();
@@ -79,10 +86,13 @@ describe('developer tools', { timeout: 180_000 }, () => {
     assert.equal(me.body.id, bob.id);
     await page.getByText(bob.username, { exact: true }).waitFor(); // the user panel of the chat
     await shot(page, 'devtools-3-acting-as-bob');
-    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/status of 4\d\d/.test(e)),
+      [],
+    );
   });
 
-  test('faults: a rule made from the panel fails the app\'s requests until removed; a one-shot says what it reached', async () => {
+  test("faults: a rule made from the panel fails the app's requests until removed; a one-shot says what it reached", async () => {
     const { context, page } = await newPerson(browser);
     const errors = watchErrors(page);
     try {
@@ -111,7 +121,10 @@ describe('developer tools', { timeout: 180_000 }, () => {
       await card.getByRole('button', { name: 'Do it now' }).click();
       await card.getByText('Done: 1 session reached.').waitFor();
       assert.equal(await bot.closed, 4000);
-      assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+      assert.deepEqual(
+        errors.filter((e) => !/status of 4\d\d/.test(e)),
+        [],
+      );
     } finally {
       await context.close();
     }

@@ -24,7 +24,11 @@ describe('the user Gateway session in the browser', { timeout: 120_000 }, () => 
 
     // The server drops the connection (4000: unknown error, resumable), and a message is sent meanwhile.
     session.transport?.close(4000, 'Simulated outage');
-    await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { method: 'POST', token: env.t.world.users[1].token, body: { content: 'Sent while you were away' } });
+    await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
+      method: 'POST',
+      token: env.t.world.users[1].token,
+      body: { content: 'Sent while you were away' },
+    });
 
     // The client reconnects, resumes, and the missed MESSAGE_CREATE arrives without a reload.
     await message(page, 'Sent while you were away').waitFor();

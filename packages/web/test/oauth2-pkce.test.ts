@@ -43,17 +43,25 @@ describe('OAuth2 with PKCE through the consent page, driven by openid-client', {
     const owner = t.world.users[0].token;
     const app = await t.api('/applications', { method: 'POST', token: owner, body: { name: 'Weather Buddy' } });
     assert.equal(app.status, 200, app.text);
-    const patched = await t.api(`/applications/${app.body.id}`, { method: 'PATCH', token: owner, body: { redirect_uris: [redirectUri], description: 'Forecasts for your servers.' } });
+    const patched = await t.api(`/applications/${app.body.id}`, {
+      method: 'PATCH',
+      token: owner,
+      body: { redirect_uris: [redirectUri], description: 'Forecasts for your servers.' },
+    });
     assert.equal(patched.status, 200, patched.text);
     const secret = await t.api(`/applications/${app.body.id}/reset`, { method: 'POST', token: owner });
     const base = t.server.url;
-    const config = new client.Configuration({
-      issuer: base,
-      authorization_endpoint: `${base}/oauth2/authorize`,
-      token_endpoint: `${base}/api/v10/oauth2/token`,
-      userinfo_endpoint: `${base}/api/v10/oauth2/userinfo`,
-      jwks_uri: `${base}/api/v10/oauth2/keys`,
-    }, app.body.id, secret.body.secret);
+    const config = new client.Configuration(
+      {
+        issuer: base,
+        authorization_endpoint: `${base}/oauth2/authorize`,
+        token_endpoint: `${base}/api/v10/oauth2/token`,
+        userinfo_endpoint: `${base}/api/v10/oauth2/userinfo`,
+        jwks_uri: `${base}/api/v10/oauth2/keys`,
+      },
+      app.body.id,
+      secret.body.secret,
+    );
     client.allowInsecureRequests(config); // the test server speaks plain http on loopback
     return { appId: app.body.id, config };
   }
@@ -63,8 +71,13 @@ describe('OAuth2 with PKCE through the consent page, driven by openid-client', {
     const state = client.randomState();
     const nonce = client.randomNonce();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, scope: 'openid identify email guilds', state, nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...extra,
+      redirect_uri: redirectUri,
+      scope: 'openid identify email guilds',
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...extra,
     });
     return { url, verifier, state, nonce };
   }
@@ -93,7 +106,12 @@ describe('OAuth2 with PKCE through the consent page, driven by openid-client', {
     await page.getByLabel('Password').fill(bob.password);
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByRole('heading', { name: 'Weather Buddy' }).waitFor();
-    for (const line of ['Access your username, avatar and banner', 'Access your email address', 'Know what servers you are in', 'Sign you in with your Accord account']) {
+    for (const line of [
+      'Access your username, avatar and banner',
+      'Access your email address',
+      'Know what servers you are in',
+      'Sign you in with your Accord account',
+    ]) {
       await page.getByText(line).waitFor();
     }
     await page.getByText(`Once you authorize, you will be sent to: ${new URL(redirectUri).origin}`).waitFor();
@@ -103,7 +121,11 @@ describe('OAuth2 with PKCE through the consent page, driven by openid-client', {
 
     const back = await callbackWith(first.state);
     assert.ok(back.searchParams.get('code'));
-    const tokens = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
+    const tokens = await client.authorizationCodeGrant(config, back, {
+      pkceCodeVerifier: first.verifier,
+      expectedState: first.state,
+      expectedNonce: first.nonce,
+    });
     assert.equal(tokens.token_type.toLowerCase(), 'bearer');
     assert.equal(tokens.claims()?.sub, bob.id);
     const me = await client.fetchProtectedResource(config, tokens.access_token, new URL(`${t.server.url}/api/v10/users/@me`), 'GET');
@@ -115,13 +137,19 @@ describe('OAuth2 with PKCE through the consent page, driven by openid-client', {
     const info = await client.fetchUserInfo(config, tokens.access_token, bob.id);
     assert.equal(info.sub, bob.id);
     // The code was single-use.
-    await assert.rejects(client.authorizationCodeGrant(config, back, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce }));
+    await assert.rejects(
+      client.authorizationCodeGrant(config, back, { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce }),
+    );
 
     // Re-consent with prompt=none: the person granted these scopes already, so the page sends them straight back.
     const again = await startFlow(config, { prompt: 'none' });
     await page.goto(again.url.href);
     await page.waitForURL((u) => u.href.startsWith(redirectUri) && u.searchParams.get('state') === again.state);
-    const tokens2 = await client.authorizationCodeGrant(config, await callbackWith(again.state), { pkceCodeVerifier: again.verifier, expectedState: again.state, expectedNonce: again.nonce });
+    const tokens2 = await client.authorizationCodeGrant(config, await callbackWith(again.state), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+      expectedNonce: again.nonce,
+    });
     assert.equal(tokens2.claims()?.sub, bob.id);
     assert.deepEqual(errors, []);
   });
@@ -144,18 +172,25 @@ describe('OAuth2 with PKCE through the consent page, driven by openid-client', {
       (err: any) => err instanceof client.AuthorizationResponseError && err.error === 'access_denied',
     );
 
-    await page.goto(`${t.server.url}/oauth2/authorize?client_id=${appId}&response_type=code&scope=identify&redirect_uri=${encodeURIComponent('https://elsewhere.test/steal')}`);
+    await page.goto(
+      `${t.server.url}/oauth2/authorize?client_id=${appId}&response_type=code&scope=identify&redirect_uri=${encodeURIComponent('https://elsewhere.test/steal')}`,
+    );
     await page.getByRole('heading', { name: 'Invalid redirect URI' }).waitFor();
     await page.getByText('redirect_uri: Invalid "redirect_uri" in request.').waitFor();
     await shot(page, 'oauth2-2-bad-redirect');
 
-    await page.goto(`${t.server.url}/oauth2/authorize?client_id=${appId}&response_type=code&scope=identify%20telepathy&redirect_uri=${encodeURIComponent(redirectUri)}`);
+    await page.goto(
+      `${t.server.url}/oauth2/authorize?client_id=${appId}&response_type=code&scope=identify%20telepathy&redirect_uri=${encodeURIComponent(redirectUri)}`,
+    );
     await page.getByRole('heading', { name: 'Invalid scope' }).waitFor();
     await page.getByText('scope: Invalid scope: telepathy').waitFor();
     await shot(page, 'oauth2-3-bad-scope');
 
     await page.goto(`${t.server.url}/oauth2/authorize?client_id=12345&scope=identify`);
     await page.getByRole('heading', { name: 'Unknown application' }).waitFor();
-    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/status of 4\d\d/.test(e)),
+      [],
+    );
   });
 });

@@ -98,13 +98,16 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     assert.equal(config.tablet_default_orientation_lock_state, 1);
     assert.equal(config.requires_age_gate, true);
     const proxy = (await t.api(`/applications/${appId}/proxy-config`, { token })).body;
-    assert.deepEqual(proxy.url_map, [{ prefix: '/', target: '127.0.0.1:5173' }, { prefix: '/api', target: 'api.sky-racer.example' }]);
+    assert.deepEqual(proxy.url_map, [
+      { prefix: '/', target: '127.0.0.1:5173' },
+      { prefix: '/api', target: 'api.sky-racer.example' },
+    ]);
     const commands = (await t.api(`/applications/${appId}/commands`, { token })).body;
     assert.equal(commands.length, 1);
     assert.equal(commands[0].type, 4, 'PRIMARY_ENTRY_POINT');
     assert.equal(commands[0].name, 'Launch');
     assert.equal(commands[0].handler, 2, 'the platform launches');
-    assert.match(await entry.textContent() ?? '', new RegExp(commands[0].id));
+    assert.match((await entry.textContent()) ?? '', new RegExp(commands[0].id));
 
     // A reload shows what was saved.
     await page.reload();
@@ -178,7 +181,10 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     const app = (await t.api(`/applications/${appId}`, { token })).body;
     await t.api(`/applications/${appId}`, { method: 'PATCH', token, body: { flags: app.flags | (1 << 8) } });
     const idToken = await idp.idToken('racer-1', { aud: 'sky-racer-web-2' }, { now: t.server.ctx.clock.now() });
-    const exchanged = await t.api('/partner-sdk/token', { method: 'POST', body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: idToken } });
+    const exchanged = await t.api('/partner-sdk/token', {
+      method: 'POST',
+      body: { client_id: appId, external_auth_type: 'OIDC', external_auth_token: idToken },
+    });
     assert.equal(exchanged.status, 200, exchanged.text);
     assert.ok(exchanged.body.access_token);
     assert.deepEqual(errors, []);

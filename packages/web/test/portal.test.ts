@@ -38,10 +38,13 @@ describe('the developer portal', { timeout: 180_000 }, () => {
       req.on('end', async () => {
         const raw = Buffer.concat(chunks);
         const body = JSON.parse(raw.toString() || '{}');
-        const verified = publicKey !== '' && await verifyKey(raw, String(req.headers['x-signature-ed25519'] ?? ''), String(req.headers['x-signature-timestamp'] ?? ''), publicKey);
+        const verified =
+          publicKey !== '' &&
+          (await verifyKey(raw, String(req.headers['x-signature-ed25519'] ?? ''), String(req.headers['x-signature-timestamp'] ?? ''), publicKey));
         seen.push({ path: req.url ?? '', type: body.type, verified });
         if (req.url === '/interactions' && !verified) return void res.writeHead(401).end('invalid request signature');
-        if (body.type === InteractionType.PING) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: InteractionResponseType.PONG }));
+        if (body.type === InteractionType.PING)
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: InteractionResponseType.PONG }));
         res.writeHead(400).end();
       });
     });
@@ -96,7 +99,7 @@ describe('the developer portal', { timeout: 180_000 }, () => {
     // Bot: reset the token; it is shown once and works at once.
     await open(page, 'Bot');
     await page.getByRole('button', { name: 'Reset Token' }).click();
-    await page.getByRole('dialog', { name: 'Reset the bot\'s token?' }).waitFor();
+    await page.getByRole('dialog', { name: "Reset the bot's token?" }).waitFor();
     await page.getByRole('button', { name: 'Yes, do it!' }).click();
     const tokenField = page.getByLabel('Bot token');
     await tokenField.waitFor();
@@ -144,8 +147,18 @@ describe('the developer portal', { timeout: 180_000 }, () => {
     await shot(page, 'portal-6-endpoint-verified');
     assert.equal((await t.api(`/applications/${appId}`, { token: dana })).body.interactions_endpoint_url, `${base}/interactions`);
     const checks = seen.filter((s) => s.path === '/interactions');
-    assert.deepEqual(checks.map((s) => [s.type, s.verified]), [[1, true], [1, false]], 'a signed PING, then a badly signed one');
-    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    assert.deepEqual(
+      checks.map((s) => [s.type, s.verified]),
+      [
+        [1, true],
+        [1, false],
+      ],
+      'a signed PING, then a badly signed one',
+    );
+    assert.deepEqual(
+      errors.filter((e) => !/status of 4\d\d/.test(e)),
+      [],
+    );
   });
 
   test('emojis, a SKU and a test entitlement; the app list shows the app', async () => {
@@ -185,6 +198,9 @@ describe('the developer portal', { timeout: 180_000 }, () => {
     assert.equal(entitlements.body[0].type, 4, 'a test entitlement');
     await page.getByRole('table', { name: 'Entitlements' }).scrollIntoViewIfNeeded();
     await shot(page, 'portal-8-monetization');
-    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/status of 4\d\d/.test(e)),
+      [],
+    );
   });
 });

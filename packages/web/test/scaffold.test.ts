@@ -11,10 +11,15 @@ import { newPerson, shot, watchErrors } from './helpers/browser.ts';
 /** A GET with the given Accept-Encoding, the body as received (fetch would decode it). */
 function get(url: string, acceptEncoding: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res
+          .on('data', (c) => chunks.push(c))
+          .on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+          .on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -22,7 +27,16 @@ describe('web client: served and signed in', { timeout: 120_000 }, () => {
   const env = webSuite();
 
   test('every official page path answers with the client; assets are cached; traversal is refused', async () => {
-    for (const p of ['/app', '/login', '/register', '/channels/@me', `/channels/${env.t.world.guildId}/${env.t.world.textChannelId}`, '/invite/abc', '/oauth2/authorize?client_id=1', '/developers/applications']) {
+    for (const p of [
+      '/app',
+      '/login',
+      '/register',
+      '/channels/@me',
+      `/channels/${env.t.world.guildId}/${env.t.world.textChannelId}`,
+      '/invite/abc',
+      '/oauth2/authorize?client_id=1',
+      '/developers/applications',
+    ]) {
       const r = await fetch(env.t.server.url + p);
       assert.equal(r.status, 200, p);
       assert.match(r.headers.get('content-type') ?? '', /text\/html/);
@@ -38,7 +52,11 @@ describe('web client: served and signed in', { timeout: 120_000 }, () => {
     // Compressed in the encoding asked for, the same bytes once decoded; sent as they are when none is accepted.
     const raw = await get(env.t.server.url + js, 'identity');
     assert.equal(raw.headers['content-encoding'], undefined);
-    for (const [asked, expect, decode] of [['gzip, deflate, br', 'br', zlib.brotliDecompressSync], ['gzip', 'gzip', zlib.gunzipSync], ['br;q=0, gzip', 'gzip', zlib.gunzipSync]] as const) {
+    for (const [asked, expect, decode] of [
+      ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+      ['br;q=0, gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
       const r = await get(env.t.server.url + js, asked);
       assert.equal(r.headers['content-encoding'], expect, asked);
       assert.equal(r.headers.vary, 'accept-encoding');
@@ -65,7 +83,10 @@ describe('web client: served and signed in', { timeout: 120_000 }, () => {
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Continue' }).click();
     // The server's 50035 field error is shown next to the field.
-    await page.getByText(/Password.*(8|length)/i).first().waitFor();
+    await page
+      .getByText(/Password.*(8|length)/i)
+      .first()
+      .waitFor();
     await shot(page, 'scaffold-register-error');
     await page.getByLabel('Password').fill('correct-horse-battery');
     await page.getByRole('button', { name: 'Continue' }).click();

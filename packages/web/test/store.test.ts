@@ -16,9 +16,13 @@ import { message } from './helpers/ui.ts';
 describe('store: SKUs, premium buttons, purchase and cancel', { timeout: 180_000 }, () => {
   let bot: { client: Client; errors: unknown[] };
   // Registered before webSuite(): after-hooks run in order, so the bot logs out before its server stops.
-  after(async () => { await bot?.client.destroy(); });
+  after(async () => {
+    await bot?.client.destroy();
+  });
   const env = webSuite();
-  before(async () => { bot = await startBot(env.t, async () => undefined); });
+  before(async () => {
+    bot = await startBot(env.t, async () => undefined);
+  });
 
   const createSku = async (body: Record<string, unknown>) => {
     const r = await env.t.api(`/applications/${env.t.world.applicationId}/skus`, { method: 'POST', token: env.t.world.users[0].token, body });
@@ -29,7 +33,7 @@ describe('store: SKUs, premium buttons, purchase and cancel', { timeout: 180_000
   test('a premium button opens the purchase; buying the subscription reaches discord.js as entitlementCreate; the store page cancels it', async () => {
     const gold = await createSku({ name: 'Gold', type: 5, price: 499, published: true });
     const stickers = await createSku({ name: 'Sticker Pack', type: 2, price: 199, published: true });
-    const channel = await bot.client.channels.fetch(env.t.world.textChannelId) as TextChannel;
+    const channel = (await bot.client.channels.fetch(env.t.world.textChannelId)) as TextChannel;
     await channel.send({
       content: 'Unlock **Gold** for the whole club:',
       components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Premium, sku_id: gold.id }] }],

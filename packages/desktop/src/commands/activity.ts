@@ -49,7 +49,13 @@ export const activityInviteUser: Command = {
 /** ACCEPT_ACTIVITY_INVITE (the game SDK's AcceptInvite): takes an invite offered as ACTIVITY_INVITE; ACTIVITY_JOIN follows. */
 export const acceptActivityInvite: Command = {
   scope: { any: [S.RPC, LOCAL_SCOPE] },
-  validation: obj({ message_id: required(str({ max: 32 })), channel_id: str({ max: 32 }), user_id: str({ max: 32 }), type: num({}), session_id: str({ max: 128 }) }),
+  validation: obj({
+    message_id: required(str({ max: 32 })),
+    channel_id: str({ max: 32 }),
+    user_id: str({ max: 32 }),
+    type: num({}),
+    session_id: str({ max: 128 }),
+  }),
   async run(ctx) {
     await ctx.core.invites.accept(ctx.socket.app.id, ctx.args.message_id);
     return null;

@@ -85,7 +85,13 @@ export const authenticate: Command = {
       user: rpcUser(me.user ?? core.user),
       scopes,
       expires: me.expires ?? null,
-      application: { description: socket.app.description, icon: socket.app.icon, id: socket.app.id, rpc_origins: socket.app.rpc_origins, name: socket.app.name },
+      application: {
+        description: socket.app.description,
+        icon: socket.app.icon,
+        id: socket.app.id,
+        rpc_origins: socket.app.rpc_origins,
+        name: socket.app.name,
+      },
     };
   },
 };

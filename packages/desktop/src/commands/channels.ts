@@ -78,10 +78,12 @@ export const selectVoiceChannel: Command = {
     const target: string | null = ctx.args.channel_id ?? null;
     const current = core.state.ownVoiceChannel();
     if (!target) {
-      if (current) core.deps.gateway.send(4, { guild_id: core.state.channels.get(current)?.guild_id ?? null, channel_id: null, self_mute: false, self_deaf: false });
+      if (current)
+        core.deps.gateway.send(4, { guild_id: core.state.channels.get(current)?.guild_id ?? null, channel_id: null, self_mute: false, self_deaf: false });
       return null;
     }
-    if (current && current !== target && !ctx.args.force) throw new RpcError(RpcErrorCode.SELECT_VOICE_FORCE_REQUIRED, 'User is already joined to a voice channel.');
+    if (current && current !== target && !ctx.args.force)
+      throw new RpcError(RpcErrorCode.SELECT_VOICE_FORCE_REQUIRED, 'User is already joined to a voice channel.');
     const channel = await channelOf(ctx, target);
     if (!VOICE.has(channel.type)) throw new RpcError(RpcErrorCode.INVALID_CHANNEL, 'Channel is not a voice channel');
     if (!channel.guild_id) throw new RpcError(RpcErrorCode.INVALID_CHANNEL, 'Only guild voice channels can be joined from here');

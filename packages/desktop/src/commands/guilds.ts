@@ -24,7 +24,9 @@ export const getGuilds: Command = {
   scope: S.RPC,
   async run({ core }) {
     const guilds: any[] = await core.api.request('/users/@me/guilds');
-    return { guilds: guilds.map((g) => ({ id: String(g.id), name: g.name, icon_url: guildIconUrl(core.cdnBase, { id: String(g.id), icon: g.icon ?? null }) })) };
+    return {
+      guilds: guilds.map((g) => ({ id: String(g.id), name: g.name, icon_url: guildIconUrl(core.cdnBase, { id: String(g.id), icon: g.icon ?? null }) })),
+    };
   },
 };
 
@@ -34,6 +36,12 @@ export const getGuild: Command = {
   validation: obj({ guild_id: required(str({ max: 32 })), timeout: num({ min: 0, max: 60 }) }),
   async run(ctx) {
     const g = await guildOf(ctx, ctx.args.guild_id);
-    return { id: String(g.id), name: g.name, icon_url: guildIconUrl(ctx.core.cdnBase, { id: String(g.id), icon: g.icon ?? null }), members: [], vanity_url_code: g.vanity_url_code ?? null };
+    return {
+      id: String(g.id),
+      name: g.name,
+      icon_url: guildIconUrl(ctx.core.cdnBase, { id: String(g.id), icon: g.icon ?? null }),
+      members: [],
+      vanity_url_code: g.vanity_url_code ?? null,
+    };
   },
 };

@@ -36,7 +36,12 @@ async function readableChannel(ctx: CommandContext, id: string) {
 
 const message: EventDef = { scope: S.RPC, validation: channelArg, target: 'channel_id', check: readableChannel };
 const voiceState: EventDef = { scope: voiceRead, validation: channelArg, target: 'channel_id', check: existingChannel };
-const speaking: EventDef = { scope: { any: [S.RPC, S.RPC_VOICE_READ, LOCAL_SCOPE] }, validation: obj({ channel_id: nullable(str({ max: 32 })) }), target: 'channel_id', check: existingChannel };
+const speaking: EventDef = {
+  scope: { any: [S.RPC, S.RPC_VOICE_READ, LOCAL_SCOPE] },
+  validation: obj({ channel_id: nullable(str({ max: 32 })) }),
+  target: 'channel_id',
+  check: existingChannel,
+};
 
 /** The events apps may subscribe to, with the scopes the platform's client asks for each. */
 export const EVENTS: Record<string, EventDef> = {
@@ -49,7 +54,10 @@ export const EVENTS: Record<string, EventDef> = {
     },
     async initial(ctx, id) {
       const g = await guildOf(ctx, id);
-      ctx.socket.dispatch('GUILD_STATUS', { guild: { id: String(g.id), name: g.name, icon_url: guildIconUrl(ctx.core.cdnBase, { id: String(g.id), icon: g.icon ?? null }) }, online: 0 });
+      ctx.socket.dispatch('GUILD_STATUS', {
+        guild: { id: String(g.id), name: g.name, icon_url: guildIconUrl(ctx.core.cdnBase, { id: String(g.id), icon: g.icon ?? null }) },
+        online: 0,
+      });
     },
   },
   GUILD_CREATE: { scope: S.RPC },

@@ -56,16 +56,22 @@ export class WebConsentLink implements ConsentPrompter {
     if (origin !== this.origin) {
       // Other sites learn only that a local client is here, never whose (and cannot link: the upgrade is refused).
       const status = req.method === 'OPTIONS' ? 403 : 200;
-      res.writeHead(status, { 'access-control-allow-origin': '*', 'content-type': 'application/json' }).end(status === 200 ? JSON.stringify({ service: LINK_SERVICE }) : '');
+      res
+        .writeHead(status, { 'access-control-allow-origin': '*', 'content-type': 'application/json' })
+        .end(status === 200 ? JSON.stringify({ service: LINK_SERVICE }) : '');
       return;
     }
     const cors = { 'access-control-allow-origin': origin, vary: 'Origin' };
     if (req.method === 'OPTIONS') {
       // Private Network Access: a page of a public server may reach this loopback service only if it says so.
-      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET', 'access-control-allow-private-network': 'true', 'access-control-max-age': '600' }).end();
+      res
+        .writeHead(204, { ...cors, 'access-control-allow-methods': 'GET', 'access-control-allow-private-network': 'true', 'access-control-max-age': '600' })
+        .end();
       return;
     }
-    res.writeHead(200, { ...cors, 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ service: LINK_SERVICE, user_id: this.userId }));
+    res
+      .writeHead(200, { ...cors, 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ service: LINK_SERVICE, user_id: this.userId }));
   }
 
   /** Whether an upgrade to the link path may proceed (checked before the WebSocket handshake completes). */

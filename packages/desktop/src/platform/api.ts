@@ -1,6 +1,9 @@
 /** A platform error answer: HTTP status plus the JSON envelope `{code, message, errors?}` when there is one. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: any) {
+  constructor(
+    readonly status: number,
+    readonly body: any,
+  ) {
     super(`HTTP ${status}${body?.message ? `: ${body.message}` : ''}`);
   }
   get code(): number | undefined {

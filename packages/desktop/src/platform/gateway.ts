@@ -32,7 +32,10 @@ export class UserGateway extends EventEmitter {
   connects = 0;
   resumes = 0;
 
-  constructor(private readonly gatewayUrl: string, private readonly token: string) {
+  constructor(
+    private readonly gatewayUrl: string,
+    private readonly token: string,
+  ) {
     super();
   }
 
@@ -96,7 +99,12 @@ export class UserGateway extends EventEmitter {
           this.resumes++;
           this.send(6, { token: this.token, session_id: this.sessionId, seq: this.seq });
         } else {
-          this.send(2, { token: this.token, properties: { os: process.platform, browser: 'Accord Desktop', device: 'accord-desktop' }, presence: this.presence, capabilities: 0 });
+          this.send(2, {
+            token: this.token,
+            properties: { os: process.platform, browser: 'Accord Desktop', device: 'accord-desktop' },
+            presence: this.presence,
+            capabilities: 0,
+          });
         }
         return;
       case 11:

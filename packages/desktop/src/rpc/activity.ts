@@ -15,34 +15,36 @@ const url = () => str({ uri: true, min: 1, max: 256 });
 /** The client's SET_ACTIVITY schema: limits and wording as the platform's client checks them. */
 const SetActivityArgs = obj({
   pid: num({ min: 0 }),
-  activity: nullable(obj({
-    name: str({ min: 1, max: 128 }),
-    state: text(),
-    state_url: url(),
-    details: text(),
-    details_url: url(),
-    timestamps: obj({ start: num({ min: 1 }), end: num({ min: 1 }) }),
-    assets: obj({
-      large_image: str({ min: 1, max: 300 }),
-      large_text: text(),
-      large_url: url(),
-      small_image: str({ min: 1, max: 300 }),
-      small_text: text(),
-      small_url: url(),
-      invite_cover_image: str({ min: 1, max: 300 }),
+  activity: nullable(
+    obj({
+      name: str({ min: 1, max: 128 }),
+      state: text(),
+      state_url: url(),
+      details: text(),
+      details_url: url(),
+      timestamps: obj({ start: num({ min: 1 }), end: num({ min: 1 }) }),
+      assets: obj({
+        large_image: str({ min: 1, max: 300 }),
+        large_text: text(),
+        large_url: url(),
+        small_image: str({ min: 1, max: 300 }),
+        small_text: text(),
+        small_url: url(),
+        invite_cover_image: str({ min: 1, max: 300 }),
+      }),
+      party: obj({
+        id: text(),
+        size: arr(num({ min: 0 }), { length: 2 }),
+        privacy: num({ valid: [0, 1] }),
+      }),
+      secrets: obj({ match: text(), join: text(), spectate: text() }),
+      buttons: arr(obj({ label: required(str({ min: 1, max: 32 })), url: required(str({ uri: true, min: 1, max: 512 })) }), { min: 1, max: 2 }),
+      instance: bool(),
+      supported_platforms: arr(str({ min: 1, max: 32 }), { min: 1, max: 10 }),
+      type: num({ valid: RPC_ACTIVITY_TYPES }),
+      status_display_type: num({ valid: STATUS_DISPLAY_TYPES }),
     }),
-    party: obj({
-      id: text(),
-      size: arr(num({ min: 0 }), { length: 2 }),
-      privacy: num({ valid: [0, 1] }),
-    }),
-    secrets: obj({ match: text(), join: text(), spectate: text() }),
-    buttons: arr(obj({ label: required(str({ min: 1, max: 32 })), url: required(str({ uri: true, min: 1, max: 512 })) }), { min: 1, max: 2 }),
-    instance: bool(),
-    supported_platforms: arr(str({ min: 1, max: 32 }), { min: 1, max: 10 }),
-    type: num({ valid: RPC_ACTIVITY_TYPES }),
-    status_display_type: num({ valid: STATUS_DISPLAY_TYPES }),
-  })),
+  ),
 });
 
 export interface RichPresence {

@@ -34,14 +34,20 @@ export const RpcCloseCode = {
 
 /** A command failed: answered as `{cmd, evt: "ERROR", nonce, data: {code, message}}`. */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** The connection must end: answered with CLOSE `{code, message}` and the socket closed. */
 export class RpcClose extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -177,7 +177,8 @@ export class RpcCore {
       if (c.t === 'guild-updated' && s.subscribed('GUILD_STATUS', c.guild.id)) {
         s.dispatch('GUILD_STATUS', { guild: { id: c.guild.id, name: c.guild.name, icon_url: guildIconUrl(this.cdnBase, c.guild) }, online: 0 });
       }
-      if (c.t === 'channel-created' && s.subscribed('CHANNEL_CREATE')) s.dispatch('CHANNEL_CREATE', { id: c.channel.id, name: c.channel.name, type: c.channel.type });
+      if (c.t === 'channel-created' && s.subscribed('CHANNEL_CREATE'))
+        s.dispatch('CHANNEL_CREATE', { id: c.channel.id, name: c.channel.name, type: c.channel.type });
       if (c.t === 'voice') this.voiceChange(s, c.before, c.after);
     }
   }

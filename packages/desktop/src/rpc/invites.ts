@@ -35,12 +35,22 @@ export class ActivityInvites {
   async send(socket: RpcSocket, userId: string, content?: string): Promise<void> {
     const a = socket.activity;
     if (!a?.secrets?.join || !a.party?.id) {
-      throw new RpcError(RpcErrorCode.NO_ELIGIBLE_ACTIVITY, 'No eligible activity for application. Ensure an activity includes a party and appropriate secret.');
+      throw new RpcError(
+        RpcErrorCode.NO_ELIGIBLE_ACTIVITY,
+        'No eligible activity for application. Ensure an activity includes a party and appropriate secret.',
+      );
     }
     try {
       await this.core.api.request('/users/@me/activity-invites', {
         method: 'POST',
-        body: { recipient_id: userId, application_id: socket.app.id, type: ActivityActionType.JOIN, party_id: a.party.id, join_secret: a.secrets.join, ...(content ? { content } : {}) },
+        body: {
+          recipient_id: userId,
+          application_id: socket.app.id,
+          type: ActivityActionType.JOIN,
+          party_id: a.party.id,
+          join_secret: a.secrets.join,
+          ...(content ? { content } : {}),
+        },
       });
     } catch (err) {
       // An unknown or malformed user: the platform's 10013 / 50035 on recipient_id.
@@ -56,7 +66,8 @@ export class ActivityInvites {
   async accept(applicationId: string, messageId: string): Promise<string> {
     let secret: string;
     try {
-      secret = (await this.core.api.request<{ join_secret: string }>(`/users/@me/activity-invites/${encodeURIComponent(messageId)}/accept`, { method: 'POST' })).join_secret;
+      secret = (await this.core.api.request<{ join_secret: string }>(`/users/@me/activity-invites/${encodeURIComponent(messageId)}/accept`, { method: 'POST' }))
+        .join_secret;
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) throw new RpcError(RpcErrorCode.INVALID_ACTIVITY_SECRET, 'Invalid invite');
       throw err;

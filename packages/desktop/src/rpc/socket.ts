@@ -37,7 +37,11 @@ export class RpcSocket {
   accessToken: string | null = null;
   closed = false;
 
-  constructor(readonly transport: RpcTransport, readonly app: AppInfo, readonly origin: string | null) {
+  constructor(
+    readonly transport: RpcTransport,
+    readonly app: AppInfo,
+    readonly origin: string | null,
+  ) {
     // Connections without an Origin (native apps on IPC, or WebSocket without the header) get the local scope.
     if (origin === null) this.scopes.add(LOCAL_SCOPE);
   }

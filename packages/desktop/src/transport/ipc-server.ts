@@ -23,7 +23,10 @@ export class IpcServer {
   readonly connections = new Set<net.Socket>();
   path: string | null = null;
 
-  constructor(private readonly core: RpcCore, private readonly opts: IpcServerOptions = {}) {}
+  constructor(
+    private readonly core: RpcCore,
+    private readonly opts: IpcServerOptions = {},
+  ) {}
 
   async listen(): Promise<string> {
     const platform = this.opts.platform ?? process.platform;

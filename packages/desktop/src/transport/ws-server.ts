@@ -20,7 +20,11 @@ export class WsServer {
   private linkWss = new WebSocketServer({ noServer: true, maxPayload: LINK_MAX_PAYLOAD, perMessageDeflate: false });
   port: number | null = null;
 
-  constructor(private readonly core: RpcCore, private readonly ports: number[] = WS_PORTS, private readonly link: WebConsentLink | null = null) {}
+  constructor(
+    private readonly core: RpcCore,
+    private readonly ports: number[] = WS_PORTS,
+    private readonly link: WebConsentLink | null = null,
+  ) {}
 
   async listen(): Promise<number> {
     for (const port of this.ports) {

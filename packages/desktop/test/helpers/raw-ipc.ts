@@ -59,7 +59,13 @@ export class RawIpc {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for an IPC frame (have ${JSON.stringify(this.frames).slice(0, 500)})`)), ms);
-      this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
+      this.waiters.push({
+        pred,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
     });
   }
 

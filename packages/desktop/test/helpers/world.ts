@@ -37,7 +37,14 @@ export async function startDesktopWorld(opts: { websocket?: boolean } = {}): Pro
   const secret = await t.api(`/applications/${t.world.applicationId}/reset`, { method: 'POST', token: alice.token });
   assert.equal(secret.status, 200, secret.text);
   return {
-    t, desktop, prompter, alice, bob, appId: t.world.applicationId, clientSecret: secret.body.secret, ipcDir,
+    t,
+    desktop,
+    prompter,
+    alice,
+    bob,
+    appId: t.world.applicationId,
+    clientSecret: secret.body.secret,
+    ipcDir,
     async close() {
       await desktop.stop();
       await t.close();

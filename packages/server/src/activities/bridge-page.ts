@@ -65,8 +65,14 @@ export function bridgePage(parentOrigin: string): { html: string; csp: string } 
 <style>html,body{margin:0;height:100%;overflow:hidden;background:transparent}iframe{display:block;border:0;width:100%;height:100%}</style>
 </head><body><script nonce="${nonce}">${script}</script></body></html>`;
   const csp = [
-    "default-src 'none'", `script-src 'nonce-${nonce}'`, "style-src 'unsafe-inline'", "frame-src 'self'", "connect-src 'self'",
-    `frame-ancestors ${parentOrigin}`, "base-uri 'none'", "form-action 'none'",
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "style-src 'unsafe-inline'",
+    "frame-src 'self'",
+    "connect-src 'self'",
+    `frame-ancestors ${parentOrigin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
   return { html, csp };
 }

@@ -13,8 +13,17 @@ import { clientOrigin, proxyHost, proxyOrigin, proxyScheme } from '../services/a
 export const TICKET_COOKIE = 'accord_proxy_ticket';
 
 const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'trailers',
-  'transfer-encoding', 'upgrade', 'host',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+  'host',
 ]);
 /** Request headers the proxy sets itself: never taken from the client. */
 const PROXY_OWNED = /^(x-forwarded-|x-real-ip$|forwarded$|x-discord-proxy-payload$|x-signature-)/;
@@ -22,12 +31,22 @@ const PROXY_OWNED = /^(x-forwarded-|x-real-ip$|forwarded$|x-discord-proxy-payloa
 const POLICY = new Set(['content-security-policy', 'content-security-policy-report-only', 'x-frame-options']);
 
 /** The request headers sent upstream; `ticketHeaders` are the signed proxy headers when the ticket holds. */
-export function upstreamHeaders(ctx: Ctx, appId: string, incoming: IncomingHttpHeaders, target: URL, ticketHeaders: Record<string, string> | null, upgrade = false): OutgoingHttpHeaders {
+export function upstreamHeaders(
+  ctx: Ctx,
+  appId: string,
+  incoming: IncomingHttpHeaders,
+  target: URL,
+  ticketHeaders: Record<string, string> | null,
+  upgrade = false,
+): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(incoming)) {
     if (v === undefined || HOP_BY_HOP.has(k) || PROXY_OWNED.test(k)) continue;
     if (k === 'cookie') {
-      const kept = String(v).split(/;\s*/).filter((c) => c && !c.startsWith(`${TICKET_COOKIE}=`)).join('; ');
+      const kept = String(v)
+        .split(/;\s*/)
+        .filter((c) => c && !c.startsWith(`${TICKET_COOKIE}=`))
+        .join('; ');
       if (kept) out.cookie = kept;
       continue;
     }

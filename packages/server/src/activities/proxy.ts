@@ -58,7 +58,13 @@ export async function handleProxyRequest(ctx: Ctx, appId: string, req: IncomingM
     if (Number(req.headers['content-length'] ?? 0) > DEFAULT_LIMITS.maxRequestBytes) {
       return plain(res, 413, JSON.stringify({ message: 'Request entity too large', code: 40005 }), 'application/json', { connection: 'close' });
     }
-    const up = await upstreamRequest(outgoingFor(ctx), mapped.url, req.method ?? 'GET', upstreamHeaders(ctx, appId, req.headers, mapped.url, verified?.headers ?? null), hasBody ? req : null);
+    const up = await upstreamRequest(
+      outgoingFor(ctx),
+      mapped.url,
+      req.method ?? 'GET',
+      upstreamHeaders(ctx, appId, req.headers, mapped.url, verified?.headers ?? null),
+      hasBody ? req : null,
+    );
     res.statusCode = up.status;
     for (const [k, v] of downstreamHeaders(ctx, appId, up.rawHeaders)) res.appendHeader(k, v);
     up.body.on('error', () => res.destroy());
@@ -79,7 +85,9 @@ async function reserved(ctx: Ctx, appId: string, pathname: string, req: Incoming
     const ticket = isNavigation(req) ? new URL(req.url ?? '/', 'http://x').searchParams.get('accord_ticket') : null;
     const cookie = ticket ? await ticketCookie(ctx, appId, ticket) : null;
     return plain(res, 200, req.method === 'HEAD' ? '' : html, 'text/html; charset=utf-8', {
-      'content-security-policy': csp, 'referrer-policy': 'same-origin', 'x-content-type-options': 'nosniff',
+      'content-security-policy': csp,
+      'referrer-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
       ...(cookie ? { 'set-cookie': cookie } : {}),
     });
   }
@@ -88,7 +96,7 @@ async function reserved(ctx: Ctx, appId: string, pathname: string, req: Incoming
     // not plant a ticket for this app. Browsers always send Origin on a POST.
     if (req.headers.origin !== proxyOrigin(ctx, appId)) {
       req.resume();
-      return plain(res, 403, JSON.stringify({ message: 'This request must come from the Activity\'s own origin.', code: 0 }));
+      return plain(res, 403, JSON.stringify({ message: "This request must come from the Activity's own origin.", code: 0 }));
     }
     const body = await readSmall(req, 4096);
     const cookie = body ? await ticketCookie(ctx, appId, body.trim()) : null;

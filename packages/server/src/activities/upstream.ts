@@ -28,7 +28,10 @@ export const DEFAULT_LIMITS: UpstreamLimits = {
 };
 
 export class UpstreamError extends Error {
-  constructor(readonly status: 413 | 502 | 504, message: string) {
+  constructor(
+    readonly status: 413 | 502 | 504,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -44,7 +47,9 @@ async function send(guard: OutgoingClient, url: URL, method: string, headers: Ou
   const protocol = mod === https ? 'https:' : 'http:';
   const name = url.hostname.replace(/^\[|\]$/g, '');
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new UpstreamError(504, 'The Activity did not answer in time.')), timeoutMs); });
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UpstreamError(504, 'The Activity did not answer in time.')), timeoutMs);
+  });
   const target = await Promise.race([guard.pick(name, protocol), deadline]).finally(() => clearTimeout(timer));
   const pinned = ((_host: string, options: any, callback: any) => {
     const cb = typeof options === 'function' ? options : callback;
@@ -52,14 +57,23 @@ async function send(guard: OutgoingClient, url: URL, method: string, headers: Ou
     else cb(null, target.address, target.family);
   }) as LookupFunction;
   return mod.request({
-    protocol, host: target.address, family: target.family, port: url.port || undefined, path: `${url.pathname}${url.search}`, method, headers,
-    agent: false, lookup: pinned, ...(mod === https && !isIP(name) ? { servername: name } : {}),
+    protocol,
+    host: target.address,
+    family: target.family,
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    method,
+    headers,
+    agent: false,
+    lookup: pinned,
+    ...(mod === https && !isIP(name) ? { servername: name } : {}),
   });
 }
 
-const refusedOrUnreachable = (err: unknown) => (err instanceof RefusedByPolicy
-  ? new UpstreamError(502, 'The Activity\'s address is refused by the server\'s outgoing policy.')
-  : new UpstreamError(502, 'The Activity cannot be reached.'));
+const refusedOrUnreachable = (err: unknown) =>
+  err instanceof RefusedByPolicy
+    ? new UpstreamError(502, "The Activity's address is refused by the server's outgoing policy.")
+    : new UpstreamError(502, 'The Activity cannot be reached.');
 
 export interface UpstreamResponse {
   status: number;
@@ -70,7 +84,14 @@ export interface UpstreamResponse {
 }
 
 /** Sends one request upstream and resolves with its response head; the body streams, size-checked. */
-export async function upstreamRequest(guard: OutgoingClient, url: URL, method: string, headers: OutgoingHttpHeaders, body: Readable | null, limits: UpstreamLimits = DEFAULT_LIMITS): Promise<UpstreamResponse> {
+export async function upstreamRequest(
+  guard: OutgoingClient,
+  url: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: Readable | null,
+  limits: UpstreamLimits = DEFAULT_LIMITS,
+): Promise<UpstreamResponse> {
   let req: ClientRequest;
   try {
     req = await send(guard, url, method, headers, limits.headersTimeoutMs);
@@ -122,7 +143,14 @@ export async function upstreamRequest(guard: OutgoingClient, url: URL, method: s
  * Opens a WebSocket upstream for a client's upgrade request and splices the two sockets together. The upstream's
  * handshake answer (101, or a refusal) is relayed to the client as it is.
  */
-export function upstreamUpgrade(guard: OutgoingClient, url: URL, headers: OutgoingHttpHeaders, client: Duplex, head: Buffer, limits: UpstreamLimits = DEFAULT_LIMITS): void {
+export function upstreamUpgrade(
+  guard: OutgoingClient,
+  url: URL,
+  headers: OutgoingHttpHeaders,
+  client: Duplex,
+  head: Buffer,
+  limits: UpstreamLimits = DEFAULT_LIMITS,
+): void {
   const refuse = (status: number, text: string) => {
     if (!client.destroyed) client.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -140,7 +168,7 @@ function splice(req: ClientRequest, client: Duplex, head: Buffer, limits: Upstre
   });
   req.on('response', (res) => {
     clearTimeout(timer);
-    refuse(res.statusCode === 101 ? 502 : res.statusCode ?? 502, res.statusMessage ?? 'Refused');
+    refuse(res.statusCode === 101 ? 502 : (res.statusCode ?? 502), res.statusMessage ?? 'Refused');
     res.resume();
   });
   req.on('upgrade', (res, upstream, upHead) => {
@@ -151,7 +179,10 @@ function splice(req: ClientRequest, client: Duplex, head: Buffer, limits: Upstre
     if (upHead.length) client.write(upHead);
     if (head.length) upstream.write(head);
     upstream.pipe(client).pipe(upstream);
-    const close = () => { upstream.destroy(); client.destroy(); };
+    const close = () => {
+      upstream.destroy();
+      client.destroy();
+    };
     upstream.on('error', close);
     client.on('error', close);
     upstream.on('close', close);

@@ -11,13 +11,20 @@ const CHANGED = '__PRESENCE_CHANGED';
  * A dead node's users keep their last presence until they connect again.
  */
 export class RedisPresences extends MemoryPresences {
-  private constructor(private readonly redis: Redis, private readonly key: string, private readonly bus: EventBus) {
+  private constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+    private readonly bus: EventBus,
+  ) {
     super();
-    bus.subscribe((e) => {
-      if (e.t !== CHANGED || !e.d?.user_id) return;
-      if (e.d.presence) super.set(String(e.d.user_id), e.d.presence);
-      else super.clear(String(e.d.user_id));
-    }, { remote: true });
+    bus.subscribe(
+      (e) => {
+        if (e.t !== CHANGED || !e.d?.user_id) return;
+        if (e.d.presence) super.set(String(e.d.user_id), e.d.presence);
+        else super.clear(String(e.d.user_id));
+      },
+      { remote: true },
+    );
   }
 
   static async load(redis: Redis, prefix: string, bus: EventBus): Promise<RedisPresences> {

@@ -86,7 +86,12 @@ export class RedisBus implements EventBus {
   private sentSeq = 0;
   private readonly ownHead: string;
 
-  private constructor(private readonly pub: RedisWithPublish, private readonly sub: Redis, private readonly prefix: string, private readonly streamTtlMs: number) {
+  private constructor(
+    private readonly pub: RedisWithPublish,
+    private readonly sub: Redis,
+    private readonly prefix: string,
+    private readonly streamTtlMs: number,
+  ) {
     sub.on('message', (_channel: string, text: string) => this.receive(text));
     this.ownHead = `{"o":"${this.origin}","n":`;
     // Back from an outage: ioredis resubscribes what it had; topics watched while Redis was away are subscribed now.

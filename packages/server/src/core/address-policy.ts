@@ -51,8 +51,18 @@ export function addressBytes(ip: string): number[] | null {
   // A trailing dotted IPv4 part (::ffff:10.0.0.1) becomes its two hex groups.
   const head = bare.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
   const [l, r] = head.includes('::') ? head.split('::') : [head, null];
-  const left = l ? l.split(':').filter((x) => x !== '').map((h) => parseInt(h, 16)) : [];
-  const right = r ? r.split(':').filter((x) => x !== '').map((h) => parseInt(h, 16)) : [];
+  const left = l
+    ? l
+        .split(':')
+        .filter((x) => x !== '')
+        .map((h) => parseInt(h, 16))
+    : [];
+  const right = r
+    ? r
+        .split(':')
+        .filter((x) => x !== '')
+        .map((h) => parseInt(h, 16))
+    : [];
   const fill = 8 - left.length - right.length;
   const groups = r === null ? left : [...left, ...Array(Math.max(0, fill)).fill(0), ...right];
   if (groups.length !== 8) return null;
@@ -102,14 +112,18 @@ export class AllowList {
       const [ip, p] = c.trim().split('/');
       const bytes = addressBytes(ip);
       const prefix = p === undefined ? (bytes?.length ?? 0) * 8 : Number(p);
-      if (!bytes || !/^\d*$/.test(p ?? '') || !Number.isInteger(prefix) || prefix < 0 || prefix > bytes.length * 8) throw new Error(`invalid --outgoing-allow entry: ${c}`);
+      if (!bytes || !/^\d*$/.test(p ?? '') || !Number.isInteger(prefix) || prefix < 0 || prefix > bytes.length * 8)
+        throw new Error(`invalid --outgoing-allow entry: ${c}`);
       return { bytes, prefix, name: c };
     });
   }
 
   /** Parses `a/n,b/m`; `none` or empty is the empty list. */
   static parse(text: string): AllowList {
-    const items = text.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none');
+    const items = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s && s !== 'none');
     return new AllowList(items);
   }
 

@@ -114,18 +114,36 @@ export type DependencyName = 'store' | 'redis';
  * away (a connection refused or cut, a connect timeout): a 503 with the platform's envelope on every transport.
  */
 export class DependencyUnavailable extends ApiError {
-  constructor(readonly dependency: DependencyName, cause?: unknown) {
+  constructor(
+    readonly dependency: DependencyName,
+    cause?: unknown,
+  ) {
     super(503, 0, '503: Service Unavailable');
     if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
   }
 }
 
 /** Error codes of sockets and of the drivers that mean "the other side is not there", not "the request was wrong". */
-const GONE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'NR_CLOSED', 'SQLITE_BUSY']);
+const GONE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'NR_CLOSED',
+  'SQLITE_BUSY',
+]);
 /** PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections (class 08 is matched whole). */
 const GONE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** pg and ioredis say it in words only. */
-const GONE_MESSAGES = /Connection terminated unexpectedly|connection error and is not queryable|Stream isn't writeable|Connection is closed|Reached the max retries per request|Client was closed and is not queryable/;
+const GONE_MESSAGES =
+  /Connection terminated unexpectedly|connection error and is not queryable|Stream isn't writeable|Connection is closed|Reached the max retries per request|Client was closed and is not queryable/;
 
 /** The timeouts of the clients (a connection not up in time, a command without an answer): slow, or a black hole. */
 const TIMEOUT_MESSAGES = /timeout exceeded when trying to connect|Query read timeout|Command timed out|^timeout expired$/;

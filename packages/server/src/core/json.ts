@@ -63,7 +63,10 @@ export function quoteUnsafeIntegers(text: string): string {
     if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text);
-      if (!m) { i++; continue; }
+      if (!m) {
+        i++;
+        continue;
+      }
       const lit = m[0];
       const end = i + lit.length;
       if (!m[1] && !m[2] && lit.replace('-', '').length >= 16 && !Number.isSafeInteger(Number(lit))) {

@@ -65,8 +65,16 @@ function time(d: Date): Buffer {
 }
 
 const OID = {
-  ecdsaSha256: '1.2.840.10045.4.3.2', cn: '2.5.4.3', org: '2.5.4.10', basicConstraints: '2.5.29.19', keyUsage: '2.5.29.15',
-  extKeyUsage: '2.5.29.37', serverAuth: '1.3.6.1.5.5.7.3.1', san: '2.5.29.17', skid: '2.5.29.14', akid: '2.5.29.35',
+  ecdsaSha256: '1.2.840.10045.4.3.2',
+  cn: '2.5.4.3',
+  org: '2.5.4.10',
+  basicConstraints: '2.5.29.19',
+  keyUsage: '2.5.29.15',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+  san: '2.5.29.17',
+  skid: '2.5.29.14',
+  akid: '2.5.29.35',
 };
 
 const name = (cn: string) => seq(set(seq(oid(OID.org), utf8('Accord'))), set(seq(oid(OID.cn), utf8(cn))));
@@ -74,7 +82,10 @@ const ext = (id: string, critical: boolean, value: Buffer) => seq(oid(id), ...(c
 
 function keyId(pub: crypto.KeyObject): Buffer {
   const spki = pub.export({ type: 'spki', format: 'der' });
-  return crypto.createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
+  return crypto
+    .createHash('sha1')
+    .update(spki.subarray(spki.length - 65))
+    .digest();
 }
 
 interface CertSpec {
@@ -134,7 +145,11 @@ function ipv6Bytes(ip: string): Buffer {
   return out;
 }
 
-const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+const pem = (label: string, der: Buffer) =>
+  `-----BEGIN ${label}-----\n${der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 /** Where the local CA lives; the name predates the API's use of it, and clients already trust this path. */
 export const localCaPath = (dataDir: string) => path.join(dataDir, 'voice-tls', 'ca.pem');
@@ -146,7 +161,14 @@ const NEW_CA_NAME = 'Accord local CA';
  * list changes. `leaf` names the listener's files: the voice gateway's are cert.pem/key.pem (the first ones), the
  * API's api-cert.pem/api-key.pem.
  */
-export function loadLocalTls(opts: { certPath?: string; keyPath?: string; dir: string; hosts: string[]; leaf: 'voice' | 'api'; flags: [string, string] }): LocalTls {
+export function loadLocalTls(opts: {
+  certPath?: string;
+  keyPath?: string;
+  dir: string;
+  hosts: string[];
+  leaf: 'voice' | 'api';
+  flags: [string, string];
+}): LocalTls {
   if (opts.certPath || opts.keyPath) {
     if (!opts.certPath || !opts.keyPath) throw new Error(`TLS needs both ${opts.flags[0]} and ${opts.flags[1]}`);
     return { cert: fs.readFileSync(opts.certPath, 'utf8'), key: fs.readFileSync(opts.keyPath, 'utf8'), caPath: null, generated: false };
@@ -172,15 +194,34 @@ export function loadLocalTls(opts: { certPath?: string; keyPath?: string; dir: s
     caName = /CN=([^\n]+)/.exec(new crypto.X509Certificate(fs.readFileSync(caPath)).subject)?.[1] ?? NEW_CA_NAME;
   } else {
     ({ privateKey: caKey, publicKey: caPub } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
-    const caDer = buildCertificate({ subject: caName, issuer: caName, publicKey: caPub, signer: caKey, issuerKeyId: keyId(caPub), ca: true, hosts: [], days: 3650 });
+    const caDer = buildCertificate({
+      subject: caName,
+      issuer: caName,
+      publicKey: caPub,
+      signer: caKey,
+      issuerKeyId: keyId(caPub),
+      ca: true,
+      hosts: [],
+      days: 3650,
+    });
     fs.writeFileSync(caKeyPath, caKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
     fs.writeFileSync(caPath, pem('CERTIFICATE', caDer));
     fresh = true;
   }
-  const same = !fresh && fs.existsSync(certPath) && fs.existsSync(keyPath) && fs.existsSync(hostsPath) && fs.readFileSync(hostsPath, 'utf8') === JSON.stringify(hosts);
+  const same =
+    !fresh && fs.existsSync(certPath) && fs.existsSync(keyPath) && fs.existsSync(hostsPath) && fs.readFileSync(hostsPath, 'utf8') === JSON.stringify(hosts);
   if (!same) {
     const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const der = buildCertificate({ subject: hosts[0] ?? 'localhost', issuer: caName, publicKey, signer: caKey, issuerKeyId: keyId(caPub), ca: false, hosts, days: 825 });
+    const der = buildCertificate({
+      subject: hosts[0] ?? 'localhost',
+      issuer: caName,
+      publicKey,
+      signer: caKey,
+      issuerKeyId: keyId(caPub),
+      ca: false,
+      hosts,
+      days: 825,
+    });
     fs.writeFileSync(keyPath, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
     fs.writeFileSync(certPath, pem('CERTIFICATE', der) + fs.readFileSync(caPath, 'utf8'));
     fs.writeFileSync(hostsPath, JSON.stringify(hosts));

@@ -37,7 +37,10 @@ export interface OutgoingDeps {
 export type FailureKind = 'refused' | 'timeout' | 'size' | 'network';
 
 export class OutgoingError extends Error {
-  constructor(readonly kind: FailureKind, message: string) {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -79,7 +82,10 @@ export class OutgoingClient {
   private resolve: Resolver;
   private connectSocket: SocketConnector;
 
-  constructor(readonly allow: AllowList, deps: OutgoingDeps = {}) {
+  constructor(
+    readonly allow: AllowList,
+    deps: OutgoingDeps = {},
+  ) {
     this.resolve = deps.resolve ?? systemResolver;
     this.connectSocket = deps.connect ?? buildConnector({ timeout: 10_000 });
     this.agent = new Agent({ connect: (opts, cb) => void this.guardedConnect(opts, cb), connections: 16, pipelining: 0 });
@@ -177,8 +183,14 @@ export class OutgoingClient {
     const signal = AbortSignal.timeout(req.timeoutMs);
     try {
       const res = await request(parsed, {
-        dispatcher: this.agent, method: req.method ?? 'GET', headers: req.headers, body: req.body, signal,
-        maxRedirections: 0, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
+        dispatcher: this.agent,
+        method: req.method ?? 'GET',
+        headers: req.headers,
+        body: req.body,
+        signal,
+        maxRedirections: 0,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
       });
       res.body.on('error', () => {}); // destroying an unwanted body must not throw where nobody listens
       const declared = Number(res.headers['content-length'] ?? 0);
@@ -218,7 +230,8 @@ export function describeFailure(err: unknown, timeoutMs: number, signal?: AbortS
   }
   const e = err as any;
   const code = String(e?.code ?? e?.cause?.code ?? '');
-  if (signal?.aborted || e?.name === 'TimeoutError' || e?.name === 'AbortError' || /TIMEOUT/.test(code)) return new OutgoingError('timeout', `no answer within ${timeoutMs} ms`);
+  if (signal?.aborted || e?.name === 'TimeoutError' || e?.name === 'AbortError' || /TIMEOUT/.test(code))
+    return new OutgoingError('timeout', `no answer within ${timeoutMs} ms`);
   if (code === 'ECONNREFUSED') return new OutgoingError('network', 'connection refused');
   if (/ECONNRESET|UND_ERR_SOCKET|EPIPE|UND_ERR_CLOSED/.test(code)) return new OutgoingError('network', 'connection closed');
   if (/CERT|TLS|SSL/i.test(code)) return new OutgoingError('network', 'TLS handshake failed');

@@ -10,7 +10,11 @@ export class Passes {
   stopped = false;
 
   /** `pass` does the work; `after` runs once each pass ends, even a failed one (re-arming a timer). */
-  constructor(private readonly pass: () => Promise<number>, private readonly after: () => Promise<void>, private readonly label: string) {}
+  constructor(
+    private readonly pass: () => Promise<number>,
+    private readonly after: () => Promise<void>,
+    private readonly label: string,
+  ) {}
 
   run(): Promise<number> {
     if (this.stopped) return Promise.resolve(0);

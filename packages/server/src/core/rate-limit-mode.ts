@@ -11,4 +11,3 @@ export function rateLimitMode(v: unknown): RateLimitMode {
   if (s === 'relaxed') return 'relaxed';
   throw new Error(`invalid --rate-limits: ${String(v)} (real, relaxed or off)`);
 }
-

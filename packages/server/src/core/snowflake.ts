@@ -7,7 +7,11 @@ export class Snowflakes {
   private increment = 0n;
   private lastId: string | null = null;
 
-  constructor(private readonly clock: Clock, private readonly worker = 1n, private readonly processId = BigInt(process.pid % 32)) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly worker = 1n,
+    private readonly processId = BigInt(process.pid % 32),
+  ) {}
 
   next(): string {
     let ms = BigInt(this.clock.now()) - DISCORD_EPOCH;

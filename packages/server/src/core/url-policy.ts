@@ -15,7 +15,22 @@ export type UrlKind = 'redirect' | 'link' | 'fetch';
 
 export const MAX_URL_LENGTH = 2048;
 const SCHEME = /^[a-z][a-z0-9+.-]*$/;
-const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'filesystem', 'view-source', 'jar', 'ws', 'wss', 'ftp', 'chrome', 'intent']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'vbscript',
+  'file',
+  'blob',
+  'about',
+  'filesystem',
+  'view-source',
+  'jar',
+  'ws',
+  'wss',
+  'ftp',
+  'chrome',
+  'intent',
+]);
 const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u009f\\]/;
 
 export interface UrlIssue {
@@ -31,7 +46,10 @@ export interface FetchRule {
 }
 
 const invalid = (): UrlIssue => ({ code: 'URL_TYPE_INVALID_URL', message: 'Not a well formed URL.' });
-const scheme = (s: string, allowed: string): UrlIssue => ({ code: 'URL_TYPE_INVALID_SCHEME', message: `Scheme "${s.slice(0, 32)}" is not supported. Scheme must be one of (${allowed}).` });
+const scheme = (s: string, allowed: string): UrlIssue => ({
+  code: 'URL_TYPE_INVALID_SCHEME',
+  message: `Scheme "${s.slice(0, 32)}" is not supported. Scheme must be one of (${allowed}).`,
+});
 
 /** Why `raw` may not be stored in a field of this kind, or null when it may. */
 export function urlIssue(raw: string, kind: UrlKind, rule?: FetchRule): UrlIssue | null {

@@ -35,7 +35,8 @@ function describe(i: z.core.$ZodIssue, value: unknown): { code: string; message:
       if (value === undefined) return { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' };
       if (i.expected === 'object' || i.expected === 'record') return { code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' };
       if (i.expected === 'array') return { code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' };
-      if (i.expected === 'number' || i.expected === 'int' || i.expected === 'bigint') return { code: 'NUMBER_TYPE_COERCE', message: `Value "${short(value)}" is not int.` };
+      if (i.expected === 'number' || i.expected === 'int' || i.expected === 'bigint')
+        return { code: 'NUMBER_TYPE_COERCE', message: `Value "${short(value)}" is not int.` };
       if (i.expected === 'boolean') return { code: 'BOOLEAN_TYPE_COERCE', message: `Value "${short(value)}" is not a valid boolean.` };
       return { code: 'BASE_TYPE_STRING', message: `Could not interpret "${short(value)}" as string.` };
     case 'too_big':
@@ -64,7 +65,7 @@ export function short(v: unknown, max = 50): string {
 /** A JSON-like rendering that stops once `budget` characters are written or `depth` levels are entered. */
 function preview(v: unknown, budget: number, depth: number): string {
   if (typeof v === 'string') return v.slice(0, budget);
-  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : JSON.stringify(v) ?? String(v);
+  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : (JSON.stringify(v) ?? String(v));
   if (depth <= 0) return Array.isArray(v) ? '[…]' : '{…}';
   const arr = Array.isArray(v);
   let out = arr ? '[' : '{';
@@ -83,7 +84,9 @@ function preview(v: unknown, budget: number, depth: number): string {
 /** Reusable field schemas. */
 export const snowflake = z.preprocess(
   (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v),
-  z.string().regex(/^\d{1,20}$/, { message: 'Value is not snowflake.' })
+  z
+    .string()
+    .regex(/^\d{1,20}$/, { message: 'Value is not snowflake.' })
     // Ids are signed 64-bit: a larger one would reach the database (PostgreSQL refuses it) instead of the caller.
     .refine(isId, { message: 'snowflake value should be less than or equal to 9223372036854775807.', params: { code: 'NUMBER_TYPE_MAX' } }),
 );

@@ -112,10 +112,15 @@ export class Inspector {
     if (!app) return;
     const header = reply.getHeader('x-ratelimit-bucket');
     this.record(app, {
-      kind: 'http', method: req.method, route: info.route, path: concretePath(info.route, params), status,
+      kind: 'http',
+      method: req.method,
+      route: info.route,
+      path: concretePath(info.route, params),
+      status,
       // With rate limits off there is no header: the bucket the limiter would use.
       bucket: typeof header === 'string' ? header : bucketFor(req.method, info.route, params, limitsFor(req.method, info.route, req.body)[0]?.bucket).bucket,
-      duration_ms: Math.round(reply.elapsedTime * 10) / 10, via,
+      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      via,
     });
   };
 
@@ -138,7 +143,7 @@ export class Inspector {
     let guildId: string | null = null;
     if (dJson.length <= MAX_PAYLOAD) {
       d = redact(JSON.parse(dJson));
-      guildId = typeof (d as any)?.guild_id === 'string' ? (d as any).guild_id : t === 'GUILD_CREATE' ? (d as any)?.id ?? null : null;
+      guildId = typeof (d as any)?.guild_id === 'string' ? (d as any).guild_id : t === 'GUILD_CREATE' ? ((d as any)?.id ?? null) : null;
     }
     this.record(app, { kind: 'gateway', t, seq, bytes: Buffer.byteLength(dJson), shard: s.shard, guild_id: guildId, d });
   };
@@ -160,7 +165,11 @@ export function registerInspectorRoutes(scope: FastifyInstance, ctx: Ctx, inspec
   scope.get('/__dev/inspector/applications', async () => {
     const rows = await ctx.repos.applications.devList();
     return rows.map((r) => ({
-      id: r.id, name: r.name, icon: r.icon, bot_id: r.bot_user_id, owner_id: r.owner_id,
+      id: r.id,
+      name: r.name,
+      icon: r.icon,
+      bot_id: r.bot_user_id,
+      owner_id: r.owner_id,
       counts: inspector.counts(r.id),
     }));
   });

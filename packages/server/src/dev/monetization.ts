@@ -45,8 +45,14 @@ export function registerMonetizationDevRoutes(app: FastifyInstance, ctx: Ctx, wo
       return {
         counts,
         events: rows.map((r) => ({
-          id: r.id, application_id: r.application_id, event_type: r.event_type, status: r.status,
-          attempts: r.attempts, next_attempt_at: r.next_attempt_at, last_error: r.last_error, body: JSON.parse(r.body),
+          id: r.id,
+          application_id: r.application_id,
+          event_type: r.event_type,
+          status: r.status,
+          attempts: r.attempts,
+          next_attempt_at: r.next_attempt_at,
+          last_error: r.last_error,
+          body: JSON.parse(r.body),
         })),
       };
     });

@@ -13,7 +13,12 @@ import type { FaultBook } from './faults/book.js';
 import { registerFaultRoutes } from './faults/routes.js';
 
 const ClockBody = z.object({
-  advance_ms: z.number().int().min(0).max(10 * 365 * 86400_000).optional(),
+  advance_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(10 * 365 * 86400_000)
+    .optional(),
   set: z.union([z.string().datetime(), z.number().int()]).optional(),
 });
 

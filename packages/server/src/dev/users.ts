@@ -16,7 +16,10 @@ export function registerUserDevRoutes(scope: FastifyInstance, ctx: Ctx): void {
   scope.get('/__dev/users', async () => {
     const rows = await ctx.repos.users.devPeople(200);
     const users = rows.map((r) => ({
-      id: r.id, username: r.username, global_name: r.global_name, avatar: r.avatar,
+      id: r.id,
+      username: r.username,
+      global_name: r.global_name,
+      avatar: r.avatar,
       seeded: typeof r.email === 'string' && r.email.endsWith(SEED_DOMAIN),
     }));
     return [...users.filter((u) => u.seeded), ...users.filter((u) => !u.seeded)];

@@ -20,7 +20,11 @@ export interface EventsOutRuntime {
  * A process without them leaves enqueued rows to the worker nodes, which poll the outbox. With `devRoutes` in dev
  * mode, registers the dev routes that drive the workers (call before the HTTP server listens).
  */
-export function startEventsOut(ctx: Ctx, app: FastifyInstance, opts: { workers: boolean; devRoutes: boolean } = { workers: true, devRoutes: true }): EventsOutRuntime {
+export function startEventsOut(
+  ctx: Ctx,
+  app: FastifyInstance,
+  opts: { workers: boolean; devRoutes: boolean } = { workers: true, devRoutes: true },
+): EventsOutRuntime {
   const unsubscribe = subscribeProducers(ctx);
   if (!opts.workers) return { outbox: null, lifecycle: null, stop: async () => unsubscribe() };
   const outbox = new OutboxWorker(ctx, {
@@ -34,7 +38,8 @@ export function startEventsOut(ctx: Ctx, app: FastifyInstance, opts: { workers: 
   outbox.start();
   lifecycle.start();
   return {
-    outbox, lifecycle,
+    outbox,
+    lifecycle,
     async stop() {
       unsubscribe();
       setLifecycleKicker(ctx, null);

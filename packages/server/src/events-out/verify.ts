@@ -11,15 +11,22 @@ const VERIFY_TIMEOUT_MS = 3_000;
 const FIELD = 'event_webhooks_url';
 
 /** The platform's refusal; a refusal by the outgoing policy says so (and nothing about the network behind it). */
-const invalidUrl = (why?: OutgoingError) => fieldError(FIELD, 'APPLICATION_EVENT_WEBHOOKS_URL_INVALID',
-  `The specified event webhooks url could not be verified${why?.kind === 'refused' ? ' (refused by policy)' : ''}.`);
+const invalidUrl = (why?: OutgoingError) =>
+  fieldError(
+    FIELD,
+    'APPLICATION_EVENT_WEBHOOKS_URL_INVALID',
+    `The specified event webhooks url could not be verified${why?.kind === 'refused' ? ' (refused by policy)' : ''}.`,
+  );
 
 /** The answer's status, or the failure; the answer body is read to at most 64 KiB (core/outgoing.ts). */
 async function post(ctx: Ctx, url: string, req: { body: string; headers: Record<string, string> }): Promise<number | OutgoingError> {
   try {
     const res = await outgoingFor(ctx).request(url, {
-      method: 'POST', headers: { ...req.headers, 'user-agent': 'Discord-Webhook/1.0 (+https://discord.com)' }, body: req.body,
-      timeoutMs: VERIFY_TIMEOUT_MS, maxBytes: VERIFY_REPLY_BYTES,
+      method: 'POST',
+      headers: { ...req.headers, 'user-agent': 'Discord-Webhook/1.0 (+https://discord.com)' },
+      body: req.body,
+      timeoutMs: VERIFY_TIMEOUT_MS,
+      maxBytes: VERIFY_REPLY_BYTES,
     });
     return res.status;
   } catch (err) {

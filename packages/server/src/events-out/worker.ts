@@ -52,11 +52,18 @@ export class OutboxWorker {
   readonly owner = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   private readonly opts: OutboxOptions;
   private timer: NodeJS.Timeout | null = null;
-  private readonly passes = new Passes(() => this.pass(), () => this.arm().catch(() => {}), 'events-out');
+  private readonly passes = new Passes(
+    () => this.pass(),
+    () => this.arm().catch(() => {}),
+    'events-out',
+  );
   private lastPrune = 0;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly ctx: Ctx, opts: Partial<OutboxOptions> = {}) {
+  constructor(
+    private readonly ctx: Ctx,
+    opts: Partial<OutboxOptions> = {},
+  ) {
     this.opts = { ...DEFAULT_OUTBOX_OPTIONS, ...opts };
   }
 
@@ -129,7 +136,8 @@ export class OutboxWorker {
     let error: string | null = null;
     try {
       // The guarded client: address policy, no redirects, deadline, answer read to at most 64 KiB (core/outgoing.ts).
-      const send = (timeoutMs: number) => outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs, maxBytes: VERIFY_REPLY_BYTES });
+      const send = (timeoutMs: number) =>
+        outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs, maxBytes: VERIFY_REPLY_BYTES });
       // Dev faults (--dev): the app's endpoint may be made to fail, time out or be slow.
       const fault = ctx.faults?.delivery('webhook_events', row.application_id);
       const res = await (fault ? fault.apply(this.opts.timeoutMs, send) : send(this.opts.timeoutMs));
@@ -155,7 +163,16 @@ export class OutboxWorker {
     // The log entry, the row's next state and the failure streak in one transaction; a give-up with no success since
     // the first attempt disables the app's event webhooks (DISABLED_BY_DISCORD) and discards its pending events.
     const disable = await ctx.repos.eventWebhooks.recordAttempt({
-      id: ctx.ids.next(), event: row, url, statusCode, error, durationMs, now, owner: this.owner, giveUp, nextAttemptAt: now + delay,
+      id: ctx.ids.next(),
+      event: row,
+      url,
+      statusCode,
+      error,
+      durationMs,
+      now,
+      owner: this.owner,
+      giveUp,
+      nextAttemptAt: now + delay,
       disabledStatus: EventWebhookStatus.DISABLED_BY_DISCORD,
     });
     if (disable) ctx.bus.publish({ t: '__EVENT_WEBHOOKS_DISABLED', d: { application_id: row.application_id } });

@@ -8,7 +8,10 @@ import type { IncomingMessage } from 'node:http';
 export function clientAddress(req: IncomingMessage, trust: boolean | number | string): string {
   const socket = fold(req.socket.remoteAddress ?? '');
   if (trust === false) return socket;
-  const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((s) => fold(s.trim())).filter(Boolean);
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((s) => fold(s.trim()))
+    .filter(Boolean);
   const chain = [socket, ...forwarded.reverse()]; // nearest hop first
   if (trust === true) return chain[chain.length - 1];
   if (typeof trust === 'number') return chain[Math.min(trust, chain.length - 1)];
@@ -25,7 +28,10 @@ function proxyList(spec: string): net.BlockList {
   let list = lists.get(spec);
   if (list) return list;
   list = new net.BlockList();
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, bits] = part.split('/');
     const kind = net.isIP(addr) === 6 ? 'ipv6' : 'ipv4';
     if (!net.isIP(addr)) continue;

@@ -33,7 +33,13 @@ export class Connection implements Transport {
   private identifyTimer: NodeJS.Timeout | null;
   private helloTimer: NodeJS.Timeout | null;
 
-  constructor(private readonly ws: WebSocket, private readonly hub: GatewayHub, private readonly ctx: Ctx, private readonly auth: Authenticator, compress: boolean) {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly hub: GatewayHub,
+    private readonly ctx: Ctx,
+    private readonly auth: Authenticator,
+    compress: boolean,
+  ) {
     this.lastBeat = performance.now();
     this.windowStart = performance.now();
     this.zlib = compress ? new ZlibStream((data) => this.raw(data)) : null;
@@ -170,7 +176,11 @@ export class Connection implements Transport {
         return handleChannelInfo(this.ctx, this.session, d);
       case Op.REQUEST_SOUNDBOARD_SOUNDS:
         for (const guildId of Array.isArray(d?.guild_ids) ? d.guild_ids : []) {
-          if (this.session.guildIds.has(String(guildId))) this.session.dispatch('SOUNDBOARD_SOUNDS', JSON.stringify({ guild_id: String(guildId), soundboard_sounds: await guildSounds(this.ctx, String(guildId)) }));
+          if (this.session.guildIds.has(String(guildId)))
+            this.session.dispatch(
+              'SOUNDBOARD_SOUNDS',
+              JSON.stringify({ guild_id: String(guildId), soundboard_sounds: await guildSounds(this.ctx, String(guildId)) }),
+            );
         }
         return;
       case Op.VOICE_STATE_UPDATE:
@@ -198,7 +208,8 @@ export class Connection implements Transport {
     const isBot = actor.kind === 'bot';
     let shard: [number, number] = [0, 1];
     if (d.shard !== undefined) {
-      if (!Array.isArray(d.shard) || d.shard.length !== 2 || !d.shard.every((n: unknown) => Number.isInteger(n))) return this.close(Close.INVALID_SHARD, 'Invalid shard.');
+      if (!Array.isArray(d.shard) || d.shard.length !== 2 || !d.shard.every((n: unknown) => Number.isInteger(n)))
+        return this.close(Close.INVALID_SHARD, 'Invalid shard.');
       const [id, count] = d.shard as [number, number];
       if (count < 1 || id < 0 || id >= count) return this.close(Close.INVALID_SHARD, 'Invalid shard.');
       shard = [id, count];

@@ -26,7 +26,10 @@ export class Dispatcher {
   /** Distributed mode: the number of the last bus event whose recipients were chosen. */
   private processedG = 0;
 
-  constructor(private readonly ctx: Ctx, private readonly presences: Presences) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly presences: Presences,
+  ) {}
 
   enqueue(e: BusEvent): void {
     if (e.t.startsWith('__')) return;
@@ -85,7 +88,11 @@ export class Dispatcher {
   private async dispatch(e: BusEvent): Promise<void> {
     if (e.g !== undefined) this.processedG = e.g; // its targets are chosen now: a session attached later never gets it
     guildCreateCache(this.ctx).onEvent(e); // before any delivery: a session given an older GUILD_CREATE gets this event
-    if (e.user_ids) return this.deliver(e, e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]));
+    if (e.user_ids)
+      return this.deliver(
+        e,
+        e.user_ids.flatMap((u) => [...(this.byUser.get(u) ?? [])]),
+      );
     if (e.guild_id) return this.deliver(e, [...(this.byGuild.get(e.guild_id) ?? [])]);
   }
 
@@ -144,7 +151,13 @@ export class Dispatcher {
           if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
         }
         if (guildId && e.permission && !(await this.hasGuildPermission(guildId, s.userId, BigInt(e.permission)))) continue;
-        if (guildId && e.channel_id && e.channel_permission && !(await this.hasChannelPermission(guildId, e.channel_id, s.userId, BigInt(e.channel_permission)))) continue;
+        if (
+          guildId &&
+          e.channel_id &&
+          e.channel_permission &&
+          !(await this.hasChannelPermission(guildId, e.channel_id, s.userId, BigInt(e.channel_permission)))
+        )
+          continue;
         const view = hidden ? 'obfuscated' : messageView(e.t, e.d, s);
         let json = views.get(view);
         if (json === undefined) {
@@ -157,13 +170,16 @@ export class Dispatcher {
       }
     }
     // A bot that gained (or lost) access to channels gets CHANNEL_UPDATE with full (or obfuscated) data.
-    if (guildId) await afterEvent(this.ctx, e, rebuilding ? targets : this.byGuild.get(guildId) ?? []);
+    if (guildId) await afterEvent(this.ctx, e, rebuilding ? targets : (this.byGuild.get(guildId) ?? []));
   }
 
   /** Runs `task` in the dispatch order: events published after it was queued wait for it (a session's rebuild). */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task);
-    this.queue = run.then(() => undefined, () => undefined);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 

@@ -52,24 +52,30 @@ export class Gateway implements GatewayHub {
   private readonly nodeId = crypto.randomBytes(8).toString('hex');
 
   /** `store`: distributed mode, where sessions are recorded so that any node can resume them. */
-  constructor(private readonly ctx: Ctx, private readonly store: RedisSessionStore | null = null) {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly store: RedisSessionStore | null = null,
+  ) {
     this.auth = new Authenticator(ctx);
     this.presences = ctx.presences;
     this.dispatcher = new Dispatcher(ctx, this.presences);
-    this.unsubscribe = ctx.bus.subscribe((e) => {
-      // Published on every node after the store changed (token reset, password change, deauthorization, ban): each
-      // node ends its own sessions whose token is gone, so one without its own lookup needs nothing but the bus.
-      if (e.t === '__TOKENS_CHANGED') {
-        this.auth.clear();
-        this.tokenEpoch++;
-        if (e.d?.user_id) void this.revalidate(String(e.d.user_id)).catch((err) => console.error('[gateway] token check', err));
-      }
-      // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
-      if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
-      // Another node resumed one of this node's sessions (its client lost this node): it lives there now.
-      if (e.t === '__SESSION_MOVED' && e.d?.node !== this.nodeId) this.forget(String(e.d?.session_id));
-      this.dispatcher.enqueue(e);
-    }, { ordered: true }); // every node's events in one order, for the guilds and users of this node's sessions
+    this.unsubscribe = ctx.bus.subscribe(
+      (e) => {
+        // Published on every node after the store changed (token reset, password change, deauthorization, ban): each
+        // node ends its own sessions whose token is gone, so one without its own lookup needs nothing but the bus.
+        if (e.t === '__TOKENS_CHANGED') {
+          this.auth.clear();
+          this.tokenEpoch++;
+          if (e.d?.user_id) void this.revalidate(String(e.d.user_id)).catch((err) => console.error('[gateway] token check', err));
+        }
+        // After the events already queued (a merge's USER_MERGE_OPERATION_COMPLETED must reach the session first).
+        if (e.t === '__USER_SESSIONS_INVALIDATED') void this.dispatcher.idle().then(() => this.endSessionsOf(String(e.d?.user_id)));
+        // Another node resumed one of this node's sessions (its client lost this node): it lives there now.
+        if (e.t === '__SESSION_MOVED' && e.d?.node !== this.nodeId) this.forget(String(e.d?.session_id));
+        this.dispatcher.enqueue(e);
+      },
+      { ordered: true },
+    ); // every node's events in one order, for the guilds and users of this node's sessions
     this.sweep = setInterval(() => this.sweepSessions(), 5000);
     this.sweep.unref();
   }
@@ -238,7 +244,10 @@ export class Gateway implements GatewayHub {
 
   setPresence(s: Session, raw: any): void {
     const status = typeof raw?.status === 'string' && STATUSES.has(raw.status) ? raw.status : 'online';
-    const activities = normalizeActivities(raw?.activities, { applicationId: s.actor.kind === 'bearer' ? s.actor.applicationId : null, now: this.ctx.clock.now() });
+    const activities = normalizeActivities(raw?.activities, {
+      applicationId: s.actor.kind === 'bearer' ? s.actor.applicationId : null,
+      now: this.ctx.clock.now(),
+    });
     this.publishPresence(s, { status, activities, client_status: { [s.isBot ? 'web' : 'desktop']: status } }, false);
   }
 
@@ -246,9 +255,14 @@ export class Gateway implements GatewayHub {
     if (offline) this.presences.clear(s.userId);
     else this.presences.set(s.userId, p);
     const visible = this.presences.visible(s.userId);
-    if (!s.isBot && !this.closing) void publishPresenceToFriends(this.ctx, s.userId, visible).catch((err) => console.error('[gateway] presence to friends', err));
+    if (!s.isBot && !this.closing)
+      void publishPresenceToFriends(this.ctx, s.userId, visible).catch((err) => console.error('[gateway] presence to friends', err));
     for (const guildId of s.guildIds) {
-      this.ctx.bus.publish({ t: 'PRESENCE_UPDATE', d: { user: { id: s.userId }, guild_id: guildId, status: visible.status, activities: visible.activities, client_status: visible.client_status }, guild_id: guildId });
+      this.ctx.bus.publish({
+        t: 'PRESENCE_UPDATE',
+        d: { user: { id: s.userId }, guild_id: guildId, status: visible.status, activities: visible.activities, client_status: visible.client_status },
+        guild_id: guildId,
+      });
     }
   }
 

@@ -17,7 +17,7 @@ const ALL_MEMBERS_WINDOW_MS = 30_000;
  */
 export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session, d: any): Promise<void> {
   if (!d || typeof d !== 'object') return;
-  const guildId = String(Array.isArray(d.guild_id) ? d.guild_id[0] : d.guild_id ?? '');
+  const guildId = String(Array.isArray(d.guild_id) ? d.guild_id[0] : (d.guild_id ?? ''));
   if (!s.guildIds.has(guildId)) return;
   const nonce = typeof d.nonce === 'string' && Buffer.byteLength(d.nonce) <= 32 ? d.nonce : undefined;
   const userIds: string[] | null = Array.isArray(d.user_ids) ? d.user_ids.slice(0, 100).map(String) : d.user_ids != null ? [String(d.user_ids)] : null;
@@ -30,13 +30,19 @@ export async function handleRequestMembers(ctx: Ctx, hub: GatewayHub, s: Session
     const t = await ctx.limits.take(`members-all:${s.userId}:${guildId}`, 1, ALL_MEMBERS_WINDOW_MS);
     if (!t.allowed) {
       const retry = Math.max(0, t.resetAtMs - ctx.clock.now()) / 1000;
-      s.dispatch('RATE_LIMITED', JSON.stringify({ opcode: 8, retry_after: Number(retry.toFixed(3)), meta: { guild_id: guildId, ...(nonce ? { nonce } : {}) } }));
+      s.dispatch(
+        'RATE_LIMITED',
+        JSON.stringify({ opcode: 8, retry_after: Number(retry.toFixed(3)), meta: { guild_id: guildId, ...(nonce ? { nonce } : {}) } }),
+      );
       return;
     }
   }
 
   const rows = await ctx.repos.members.listByUserId(guildId, userIds ? userIds.filter(isId) : undefined);
-  const users = await getUsers(ctx, rows.map((m) => m.user_id));
+  const users = await getUsers(
+    ctx,
+    rows.map((m) => m.user_id),
+  );
   let matched = rows;
   if (!userIds && query) {
     matched = rows.filter((m) => {

@@ -38,7 +38,8 @@ export const OBFUSCATION_CUTOVER = CHANNEL_OMISSION_CUTOVER;
 /** Events whose payload is a channel and that go out obfuscated rather than not at all. */
 export const OBFUSCATED_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'CHANNEL_DELETE']);
 /** Events after which a bot's view of a guild's channels may have changed. */
-const VISIBILITY_EVENTS = /^(CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|GUILD_ROLE_CREATE|GUILD_ROLE_UPDATE|GUILD_ROLE_DELETE|GUILD_MEMBER_UPDATE|GUILD_UPDATE|VOICE_STATE_UPDATE)$/;
+const VISIBILITY_EVENTS =
+  /^(CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|GUILD_ROLE_CREATE|GUILD_ROLE_UPDATE|GUILD_ROLE_DELETE|GUILD_MEMBER_UPDATE|GUILD_UPDATE|VOICE_STATE_UPDATE)$/;
 
 const NULLED = ['topic', 'last_message_id', 'last_pin_timestamp', 'rtc_region', 'default_reaction_emoji'] as const;
 const ZEROED = ['rate_limit_per_user', 'default_thread_rate_limit_per_user', 'user_limit'] as const;
@@ -63,9 +64,12 @@ const views = new WeakMap<Session, Map<string, Set<string>>>();
 function optIn(ctx: Ctx, s: Session): Promise<boolean> {
   let p = optIns.get(s);
   if (!p) {
-    p = (s.capabilities & CHANNEL_OBFUSCATION_CAPABILITY)
-      ? Promise.resolve(true)
-      : applicationOfBot(ctx, s.userId).then((app) => app?.extra.private_channel_obfuscation === true).catch(() => false);
+    p =
+      s.capabilities & CHANNEL_OBFUSCATION_CAPABILITY
+        ? Promise.resolve(true)
+        : applicationOfBot(ctx, s.userId)
+            .then((app) => app?.extra.private_channel_obfuscation === true)
+            .catch(() => false);
     optIns.set(s, p);
   }
   return p;
@@ -148,7 +152,8 @@ export async function channelEventView(ctx: Ctx, s: Session, e: BusEvent): Promi
 }
 
 /** Whether this event is a non-thread guild channel event that obfuscation applies to. */
-export const isObfuscatable = (e: BusEvent) => OBFUSCATED_EVENTS.has(e.t) && !!e.guild_id && !!e.channel_id && !e.user_ids && !THREAD_TYPES.has(Number(e.d?.type));
+export const isObfuscatable = (e: BusEvent) =>
+  OBFUSCATED_EVENTS.has(e.t) && !!e.guild_id && !!e.channel_id && !e.user_ids && !THREAD_TYPES.has(Number(e.d?.type));
 
 /**
  * After an event that may change what bots can see, sends each obfuscating bot session of the guild CHANNEL_UPDATE for
@@ -167,7 +172,7 @@ export async function afterEvent(ctx: Ctx, e: BusEvent, sessions: Iterable<Sessi
   }
   if (!targets.length) return;
   const records = await ctx.repos.channels.nonThreadOfGuild(guildId);
-  const handled = OBFUSCATED_EVENTS.has(e.t) ? e.channel_id ?? null : null;
+  const handled = OBFUSCATED_EVENTS.has(e.t) ? (e.channel_id ?? null) : null;
   for (const s of targets) {
     const before = views.get(s)?.get(guildId);
     const now = await viewableChannels(ctx, guildId, s.userId, records);

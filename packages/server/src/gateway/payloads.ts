@@ -84,35 +84,56 @@ export async function serializedGuildCreate(ctx: Ctx, s: Session, guildId: strin
   }
 
   const self = selfRow && !listAll ? [selfRow] : [];
-  const selfUser = self.length ? (await getUsers(ctx, [s.userId])).get(s.userId) ?? null : null;
+  const selfUser = self.length ? ((await getUsers(ctx, [s.userId])).get(s.userId) ?? null) : null;
   const head: AccordGuildCreateHead = {
     joined_at: selfRow ? new Date(selfRow.joined_at).toISOString() : null,
     large,
     member_count: memberCount,
-    ...(listAll ? {} : {
-      members: self.map((m) => memberWire(m, selfUser)),
-      presences: sendPresences ? presenceList(self.map((m) => m.user_id), presences) : [],
-    }),
+    ...(listAll
+      ? {}
+      : {
+          members: self.map((m) => memberWire(m, selfUser)),
+          presences: sendPresences
+            ? presenceList(
+                self.map((m) => m.user_id),
+                presences,
+              )
+            : [],
+        }),
   };
   // The head's closing brace becomes the comma before the shared body (which starts after its opening brace).
   return `${JSON.stringify(head).slice(0, -1)},${body}`;
 }
 
 /** What every session with this view gets: the guild, its channels as this view sees them, and the rest. */
-async function sharedPart(ctx: Ctx, s: Session, guild: GuildRecord, guildId: string, v: { channels: unknown[]; threads: unknown[]; listAll: boolean; sendPresences: boolean }, presences: Presences): Promise<AccordGuildCreateBody> {
-  const [roles, memberRows] = await Promise.all([
-    ctx.repos.roles.ofGuild(guildId),
-    v.listAll ? ctx.repos.members.ofGuild(guildId) : Promise.resolve([]),
-  ]);
-  const users = await getUsers(ctx, memberRows.map((m) => m.user_id));
+async function sharedPart(
+  ctx: Ctx,
+  s: Session,
+  guild: GuildRecord,
+  guildId: string,
+  v: { channels: unknown[]; threads: unknown[]; listAll: boolean; sendPresences: boolean },
+  presences: Presences,
+): Promise<AccordGuildCreateBody> {
+  const [roles, memberRows] = await Promise.all([ctx.repos.roles.ofGuild(guildId), v.listAll ? ctx.repos.members.ofGuild(guildId) : Promise.resolve([])]);
+  const users = await getUsers(
+    ctx,
+    memberRows.map((m) => m.user_id),
+  );
   return {
     ...guildWire(guild, roles, undefined, await guildExpressions(ctx, guildId)),
     unavailable: false,
     voice_states: await voiceStates(ctx).forGuildCreate(guildId),
-    ...(v.listAll ? {
-      members: memberRows.map((m) => memberWire(m, users.get(m.user_id) ?? null)),
-      presences: v.sendPresences ? presenceList(memberRows.map((m) => m.user_id), presences) : [],
-    } : {}),
+    ...(v.listAll
+      ? {
+          members: memberRows.map((m) => memberWire(m, users.get(m.user_id) ?? null)),
+          presences: v.sendPresences
+            ? presenceList(
+                memberRows.map((m) => m.user_id),
+                presences,
+              )
+            : [],
+        }
+      : {}),
     channels: v.channels,
     threads: v.threads,
     ...(await guildCreateResources(ctx, guildId, s.userId)), // stage_instances, guild_scheduled_events, soundboard_sounds
@@ -125,7 +146,13 @@ async function sharedPart(ctx: Ctx, s: Session, guild: GuildRecord, guildId: str
 
 /** Partial presences of these users, the offline ones left out. */
 function presenceList(userIds: string[], presences: Presences) {
-  return userIds.map((id) => ({ user: { id }, status: presences.visible(id).status, activities: presences.visible(id).activities, client_status: presences.visible(id).client_status }))
+  return userIds
+    .map((id) => ({
+      user: { id },
+      status: presences.visible(id).status,
+      activities: presences.visible(id).activities,
+      client_status: presences.visible(id).client_status,
+    }))
     .filter((p) => p.status !== 'offline');
 }
 
@@ -134,14 +161,27 @@ function presenceList(userIds: string[], presences: Presences) {
  * serialized (obfuscation, the voice channel a session is connected to); VIEW_CHANNEL in the guild and in each channel
  * and thread decides the scheduled events and Activity instances.
  */
-async function viewKey(ctx: Ctx, s: Session, guildId: string, records: ChannelRecord[], channels: unknown[], threads: unknown[], listAll: boolean, sendPresences: boolean): Promise<string> {
+async function viewKey(
+  ctx: Ctx,
+  s: Session,
+  guildId: string,
+  records: ChannelRecord[],
+  channels: unknown[],
+  threads: unknown[],
+  listAll: boolean,
+  sendPresences: boolean,
+): Promise<string> {
   const guildPerms = await ctx.access.guildPerms(guildId, s.userId);
   let bits = guildPerms !== null && guildPerms & P.VIEW_CHANNEL ? '1' : '0';
   for (const c of [...records].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const perms = await ctx.access.channelPerms(guildId, c.id, s.userId);
     bits += `${c.id}:${perms !== null && perms & P.VIEW_CHANNEL ? 1 : 0},`;
   }
-  const seen = crypto.createHash('sha256').update(JSON.stringify([channels, threads])).update(bits).digest('base64');
+  const seen = crypto
+    .createHash('sha256')
+    .update(JSON.stringify([channels, threads]))
+    .update(bits)
+    .digest('base64');
   return [s.isBot ? 'bot' : 'user', listAll ? 'all' : 'self', sendPresences ? 'presences' : '', seen].join('|');
 }
 

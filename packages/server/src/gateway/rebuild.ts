@@ -43,7 +43,7 @@ export async function rebuildSession(dispatcher: Dispatcher, store: RedisSession
     if (frame && (!ev || frame.g < ev.g)) {
       if (frame.follows) subscribePresences(s, frame.follows.guildId, frame.follows.users);
       // A GUILD_CREATE is built again as of now (a guild deleted since is sent unavailable, as the platform does).
-      const d = frame.guild ? (await dispatcher.guildCreateJson(s, frame.guild)) ?? JSON.stringify({ id: frame.guild, unavailable: true }) : frame.d;
+      const d = frame.guild ? ((await dispatcher.guildCreateJson(s, frame.guild)) ?? JSON.stringify({ id: frame.guild, unavailable: true })) : frame.d;
       if (!s.restore(frame.seq, frame.t, d)) return false;
       di++;
       continue;

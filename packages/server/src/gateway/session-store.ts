@@ -60,7 +60,12 @@ export class RedisSessionStore implements SessionRecorder {
   private readonly local = new Map<string, { s: Session; checkpoints: Checkpoint[]; direct: number[] }>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly redis: Redis, readonly bus: RedisBus, private readonly prefix: string, private readonly ttlMs: number) {
+  constructor(
+    private readonly redis: Redis,
+    readonly bus: RedisBus,
+    private readonly prefix: string,
+    private readonly ttlMs: number,
+  ) {
     this.timer = setInterval(() => this.checkpointAll(), CHECKPOINT_EVERY_MS);
     this.timer.unref();
   }
@@ -96,10 +101,22 @@ export class RedisSessionStore implements SessionRecorder {
   /** A session identified here: from now on this node writes its record, from its state now. */
   start(s: Session): void {
     const checkpoint = this.current(s);
-    const meta: SessionMeta = { userId: s.userId, tokenHash: s.tokenHash, intents: s.intents, shard: s.shard, capabilities: s.capabilities, largeThreshold: s.largeThreshold };
+    const meta: SessionMeta = {
+      userId: s.userId,
+      tokenHash: s.tokenHash,
+      intents: s.intents,
+      shard: s.shard,
+      capabilities: s.capabilities,
+      largeThreshold: s.largeThreshold,
+    };
     this.local.set(s.id, { s, checkpoints: [checkpoint], direct: [] });
     const key = this.key(s.id);
-    this.redis.multi().hset(key, 'meta', JSON.stringify(meta), 'ck', JSON.stringify([checkpoint])).pexpire(key, this.ttlMs).exec().catch(report);
+    this.redis
+      .multi()
+      .hset(key, 'meta', JSON.stringify(meta), 'ck', JSON.stringify([checkpoint]))
+      .pexpire(key, this.ttlMs)
+      .exec()
+      .catch(report);
     s.recorder = this;
   }
 
@@ -151,7 +168,10 @@ export class RedisSessionStore implements SessionRecorder {
   }
 
   async load(id: string): Promise<StoredSession | null> {
-    const [[, h], [, list]] = (await this.redis.multi().hgetall(this.key(id)).lrange(this.key(id, 'direct'), 0, -1).exec()) as [[unknown, Record<string, string>], [unknown, string[]]];
+    const [[, h], [, list]] = (await this.redis.multi().hgetall(this.key(id)).lrange(this.key(id, 'direct'), 0, -1).exec()) as [
+      [unknown, Record<string, string>],
+      [unknown, string[]],
+    ];
     if (!h?.meta || !h.ck) return null;
     return { meta: JSON.parse(h.meta), checkpoints: JSON.parse(h.ck), direct: list.map((x) => JSON.parse(x)) };
   }

@@ -158,6 +158,9 @@ export class Session {
     if (seq > this.seq || seq < 0) return null;
     if (seq === this.seq) return [];
     if (seq < this.dropped) return null;
-    return this.replay.slice(this.head).filter((b) => b.seq > seq).map(frameOf);
+    return this.replay
+      .slice(this.head)
+      .filter((b) => b.seq > seq)
+      .map(frameOf);
   }
 }

@@ -50,14 +50,25 @@ export async function socialReady(ctx: Ctx, s: Session, user: AccordSelfUser, pr
 /** Presence changes also reach friends and game friends (without `guild_id`), once per change. */
 export async function publishPresenceToFriends(ctx: Ctx, userId: string, p: Presence): Promise<void> {
   const audience = await presenceAudience(ctx, userId);
-  if (audience.length) ctx.bus.publish({ t: 'PRESENCE_UPDATE', d: { user: { id: userId }, status: p.status, activities: p.activities, client_status: p.client_status }, user_ids: audience });
+  if (audience.length)
+    ctx.bus.publish({
+      t: 'PRESENCE_UPDATE',
+      d: { user: { id: userId }, status: p.status, activities: p.activities, client_status: p.client_status },
+      user_ids: audience,
+    });
 }
 
 /** Op 17 Lobby Voice States: join, update or leave (`leave: true`) a lobby's call. */
 export async function handleLobbyVoiceStates(ctx: Ctx, s: Session, d: any): Promise<void> {
   if (!d || typeof d !== 'object' || typeof d.lobby_id !== 'string' || !isId(d.lobby_id)) return;
   await lobbyVoiceState(ctx, {
-    userId: s.userId, appId: sdkApp(s), gatewaySessionId: s.id, lobbyId: d.lobby_id, selfMute: !!d.self_mute, selfDeaf: !!d.self_deaf, leave: !!d.leave,
+    userId: s.userId,
+    appId: sdkApp(s),
+    gatewaySessionId: s.id,
+    lobbyId: d.lobby_id,
+    selfMute: !!d.self_mute,
+    selfDeaf: !!d.self_deaf,
+    leave: !!d.leave,
   });
 }
 

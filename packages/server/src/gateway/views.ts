@@ -19,6 +19,7 @@ export function blankMessage(d: any): any {
   if (d && 'rule_trigger_type' in d) return { ...d, content: '', matched_content: null }; // AutoMod executions
   const out = { ...d, content: '', embeds: [], attachments: [], components: [] };
   if ('poll' in out) delete out.poll;
-  if (out.message_snapshots) out.message_snapshots = out.message_snapshots.map((sn: any) => ({ message: { ...sn.message, content: '', embeds: [], attachments: [], components: [] } }));
+  if (out.message_snapshots)
+    out.message_snapshots = out.message_snapshots.map((sn: any) => ({ message: { ...sn.message, content: '', embeds: [], attachments: [], components: [] } }));
   return out;
 }

@@ -62,9 +62,12 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
     rewriteUrl: (req) => routedUrl(req.url ?? '/'),
   });
   const auth = new Authenticator(ctx);
-  ctx.bus.subscribe((e) => {
-    if (e.t === '__TOKENS_CHANGED') auth.clear();
-  }, { remote: true }); // tokens revoked on any node
+  ctx.bus.subscribe(
+    (e) => {
+      if (e.t === '__TOKENS_CHANGED') auth.clear();
+    },
+    { remote: true },
+  ); // tokens revoked on any node
 
   // Bodies are parsed only as what they say they are: JSON, form fields or multipart. A text/plain body is not JSON.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -83,7 +86,9 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
   app.register(multipart, { limits: { fileSize: MAX_FILE + 1, files: 10, fieldSize: 4 * 1024 * 1024 } });
   // Any other content type with a body is refused, as the platform does; an empty body is no body, whatever its type
   // (aiohttp sends `application/octet-stream` with length 0 for a PUT or POST without data).
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => (body.length === 0 ? done(null, {}) : done(contentTypeInvalid() as any, undefined)));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) =>
+    body.length === 0 ? done(null, {}) : done(contentTypeInvalid() as any, undefined),
+  );
   registerCors(app); // browsers on other origins (games on the Social SDK's browser build) may call the API
   app.addHook('onResponse', async (req, reply) => countInvalid(ctx, limits, req, reply.statusCode));
   app.addHook('onSend', async (req, reply) => {
@@ -143,9 +148,15 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       const rawReason = req.headers['x-audit-log-reason'];
       let reason: string | null = null;
       if (typeof rawReason === 'string' && rawReason) {
-        try { reason = decodeURIComponent(rawReason).slice(0, 512); } catch { reason = rawReason.slice(0, 512); }
+        try {
+          reason = decodeURIComponent(rawReason).slice(0, 512);
+        } catch {
+          reason = rawReason.slice(0, 512);
+        }
       }
-      const result = await withAuditReason(reason, () => def.handler({ ctx, actor, params, query: req.query as any, body: body ?? {}, files, req, reply, reason }));
+      const result = await withAuditReason(reason, () =>
+        def.handler({ ctx, actor, params, query: req.query as any, body: body ?? {}, files, req, reply, reason }),
+      );
       if (result instanceof Reply) {
         reply.code(result.status);
         if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
@@ -168,7 +179,11 @@ async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: U
         if (data.length > MAX_FILE || (part.file as any).truncated) throw Errors.fileTooLarge();
         files.push({ field: part.fieldname, filename: part.filename || 'file', contentType: part.mimetype, data });
       } else if (part.fieldname === 'payload_json') {
-        try { body = parseJson(fieldText(part.value)); } catch { throw Errors.invalidJson(); }
+        try {
+          body = parseJson(fieldText(part.value));
+        } catch {
+          throw Errors.invalidJson();
+        }
       } else {
         body[part.fieldname] = part.value;
       }
@@ -188,24 +203,35 @@ async function readMultipart(req: FastifyRequest): Promise<{ body: any; files: U
  * example and Eris type payload_json so), so that value is written back and read again through the depth checks.
  */
 function fieldText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 /** JSON with the bare `application/json` type the platform sends (oceanic.js accepts nothing else). */
 export function sendJson(reply: FastifyReply, status: number, body: unknown) {
   // A Buffer payload keeps the header as set (fastify appends a charset to JSON strings).
-  return reply.code(status).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body)));
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify(body)));
 }
 
 const contentTypeInvalid = () =>
-  new ApiError(400, 50035, 'Invalid Form Body', { _errors: [{ code: 'CONTENT_TYPE_INVALID', message: 'Expected "Content-Type" header to be one of {\'application/json\', \'application/x-www-form-urlencoded\', \'multipart/form-data\'}.' }] });
+  new ApiError(400, 50035, 'Invalid Form Body', {
+    _errors: [
+      {
+        code: 'CONTENT_TYPE_INVALID',
+        message: "Expected \"Content-Type\" header to be one of {'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'}.",
+      },
+    ],
+  });
 
 let lastDiskFullLog = 0;
 
 export function sendError(reply: FastifyReply, err: any, log = true) {
   let e: ApiError;
   if (err instanceof ApiError) e = err;
-  else if (isUnavailable(err)) e = Errors.unavailable(); // the database or Redis is away (store/health.ts)
+  else if (isUnavailable(err))
+    e = Errors.unavailable(); // the database or Redis is away (store/health.ts)
   else if (isDiskFull(err)) {
     e = Errors.insufficientStorage();
     if (log && Date.now() - lastDiskFullLog > 10_000) {

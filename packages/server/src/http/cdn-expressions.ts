@@ -12,7 +12,10 @@ import { isId } from '../core/ids.js';
  */
 
 const notFound = (reply: FastifyReply) =>
-  reply.code(404).type('application/json').send(JSON.stringify({ message: '404: Not Found', code: 0 }));
+  reply
+    .code(404)
+    .type('application/json')
+    .send(JSON.stringify({ message: '404: Not Found', code: 0 }));
 
 function send(reply: FastifyReply, data: Buffer, contentType: string) {
   return reply

@@ -11,12 +11,29 @@ import type { FastifyInstance } from 'fastify';
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 /** The request headers the platform's clients send: auth and content, audit reasons, rate-limit precision, locale. */
 export const CORS_ALLOW_HEADERS = [
-  'Authorization', 'Content-Type', 'X-Audit-Log-Reason', 'X-RateLimit-Precision', 'X-Super-Properties', 'X-Context-Properties',
-  'X-Discord-Locale', 'X-Discord-Timezone', 'X-Debug-Options', 'X-Track', 'X-Social-SDK-Version', 'If-None-Match',
+  'Authorization',
+  'Content-Type',
+  'X-Audit-Log-Reason',
+  'X-RateLimit-Precision',
+  'X-Super-Properties',
+  'X-Context-Properties',
+  'X-Discord-Locale',
+  'X-Discord-Timezone',
+  'X-Debug-Options',
+  'X-Track',
+  'X-Social-SDK-Version',
+  'If-None-Match',
 ].join(', ');
 export const CORS_EXPOSE_HEADERS = [
-  'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Reset-After', 'X-RateLimit-Bucket',
-  'X-RateLimit-Global', 'X-RateLimit-Scope', 'Via',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Reset-After',
+  'X-RateLimit-Bucket',
+  'X-RateLimit-Global',
+  'X-RateLimit-Scope',
+  'Via',
 ].join(', ');
 /** Seconds a browser may reuse a preflight (Chromium caps it at 7200). */
 export const CORS_MAX_AGE = '86400';

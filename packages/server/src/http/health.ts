@@ -27,7 +27,11 @@ export function registerHealth(app: FastifyInstance, role: Role, probes: Probe[]
   app.get('/readyz', async (_req, reply) => {
     const results = await Promise.all(probes.map(async (p) => [p.name, health?.isDown(p.name) ? ('down' as const) : await outcome(p)] as const));
     const ready = results.every(([, r]) => r === 'ok');
-    return sendJson(reply.header('cache-control', 'no-store'), ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', role, checks: Object.fromEntries(results) });
+    return sendJson(reply.header('cache-control', 'no-store'), ready ? 200 : 503, {
+      status: ready ? 'ready' : 'unavailable',
+      role,
+      checks: Object.fromEntries(results),
+    });
   });
 }
 
@@ -35,7 +39,13 @@ async function outcome(p: Probe): Promise<'ok' | 'failed' | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), PROBE_TIMEOUT_MS)));
   try {
-    return await Promise.race([p.check().then(() => 'ok' as const, () => 'failed' as const), late]);
+    return await Promise.race([
+      p.check().then(
+        () => 'ok' as const,
+        () => 'failed' as const,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

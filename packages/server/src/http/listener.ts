@@ -13,14 +13,27 @@ export function apiTlsHosts(cfg: Config): string[] {
   if (cfg.publicUrl) hosts.push(bare(new URL(cfg.publicUrl).hostname));
   const activityHost = cfg.activityProxyHost?.replace(/:\d+$/, '');
   if (activityHost && !net.isIP(bare(activityHost))) hosts.push(`*.${activityHost}`);
-  if (cfg.tlsHosts.trim().toLowerCase() !== 'none') hosts.push(...cfg.tlsHosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+  if (cfg.tlsHosts.trim().toLowerCase() !== 'none')
+    hosts.push(
+      ...cfg.tlsHosts
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    );
   return [...new Set(hosts)];
 }
 
 /** With --tls: the API port's certificate, the configured one or the local CA's (made once in the data dir). */
 export function prepareApiTls(cfg: Config): LocalTls | null {
   if (!cfg.tls) return null;
-  return loadLocalTls({ certPath: cfg.tlsCert, keyPath: cfg.tlsKey, dir: cfg.dataDir, hosts: apiTlsHosts(cfg), leaf: 'api', flags: ['--tls-cert', '--tls-key'] });
+  return loadLocalTls({
+    certPath: cfg.tlsCert,
+    keyPath: cfg.tlsKey,
+    dir: cfg.dataDir,
+    hosts: apiTlsHosts(cfg),
+    leaf: 'api',
+    flags: ['--tls-cert', '--tls-key'],
+  });
 }
 
 /** Fastify's server options: HTTPS when there is a certificate (Gateway upgrades on that server are then WSS). */

@@ -59,7 +59,11 @@ return out
  * their clocks in sync); each key expires with its window.
  */
 export class RedisRateLimits implements RateLimitStore {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly clock: Clock) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly clock: Clock,
+  ) {
     redis.defineCommand('accordTake', { numberOfKeys: 1, lua: TAKE });
     redis.defineCommand('accordTakeAll', { lua: TAKE_ALL });
   }
@@ -72,7 +76,8 @@ export class RedisRateLimits implements RateLimitStore {
   async peek(key: string): Promise<Take | null> {
     const [c, r, l] = await this.redis.hmget(this.key(key), 'c', 'r', 'l');
     if (r === null || Number(r) <= this.clock.now()) return null;
-    const count = Number(c), limit = Number(l);
+    const count = Number(c),
+      limit = Number(l);
     return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetAtMs: Number(r) };
   }
 
@@ -86,6 +91,14 @@ export class RedisRateLimits implements RateLimitStore {
     for (const h of hits) args.push(h.limit, h.windowMs);
     const [b, ...done] = (await (this.redis as any).accordTakeAll(...args)) as [[number, number?, string?, number?], ...[number, number, string][]];
     const banWindow = b[0] === 1 ? { allowed: b[1]! < b[3]!, limit: b[3]!, remaining: Math.max(0, b[3]! - b[1]!), resetAtMs: Number(b[2]) } : null;
-    return { ban: banWindow, takes: done.map(([allowed, count, reset], j) => ({ allowed: allowed === 1, limit: hits[j].limit, remaining: Math.max(0, hits[j].limit - count), resetAtMs: Number(reset) })) };
+    return {
+      ban: banWindow,
+      takes: done.map(([allowed, count, reset], j) => ({
+        allowed: allowed === 1,
+        limit: hits[j].limit,
+        remaining: Math.max(0, hits[j].limit - count),
+        resetAtMs: Number(reset),
+      })),
+    };
   }
 }

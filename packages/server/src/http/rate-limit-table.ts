@@ -63,13 +63,15 @@ const CHANNEL_RENAME: Limit = { count: 2, windowMs: 10 * 60_000, scope: 'shared'
 export function limitsFor(method: string, path: string, body: unknown, override?: Limit): Limit[] {
   const route = TABLE.find(([m, re]) => m === method && re.test(path))?.[2] ?? override ?? DEFAULT_LIMIT;
   const out = [route];
-  if (method === 'PATCH' && path === '/channels/{channel_id}' && body && typeof body === 'object' && ('name' in body || 'topic' in body)) out.push(CHANNEL_RENAME);
+  if (method === 'PATCH' && path === '/channels/{channel_id}' && body && typeof body === 'object' && ('name' in body || 'topic' in body))
+    out.push(CHANNEL_RENAME);
   return out;
 }
 
 /** Interaction callbacks and follow-ups (webhooks of an application id with an interaction token) skip the global limit. */
 export const exemptFromGlobal = (path: string, params: Record<string, string>) =>
-  path.startsWith('/interactions/') || (path.startsWith('/webhooks/{webhook_id}/{webhook_token}') && (params.webhook_token ?? '').startsWith(INTERACTION_TOKEN_PREFIX));
+  path.startsWith('/interactions/') ||
+  (path.startsWith('/webhooks/{webhook_id}/{webhook_token}') && (params.webhook_token ?? '').startsWith(INTERACTION_TOKEN_PREFIX));
 
 export const scaled = (l: Limit, mode: RateLimitMode): Limit => (mode === 'relaxed' ? { ...l, count: l.count * 10 } : l);
 

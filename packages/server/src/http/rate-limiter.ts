@@ -11,7 +11,15 @@ const SHARED_429 = Symbol('shared429');
  * Applies the route's limits, the global limit and the invalid-request restriction to one request. Sets the
  * X-RateLimit-* headers of the route's bucket, and answers the 429 itself (returning true) when a limit is reached.
  */
-export async function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: RouteDef, req: FastifyRequest, reply: FastifyReply, actor: Actor | null, params: Record<string, string>): Promise<boolean> {
+export async function enforceRateLimits(
+  ctx: Ctx,
+  store: RateLimitStore,
+  def: RouteDef,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  actor: Actor | null,
+  params: Record<string, string>,
+): Promise<boolean> {
   const mode = rateLimitMode(ctx.config.rateLimits);
   if (mode === 'off') return false;
   // The ban, the global limit and the route's limits in one step (one round trip with the Redis store).
@@ -33,12 +41,16 @@ export async function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: Ro
   if (banned && !banned.allowed) {
     // The edge's answer: an HTML page without Via, which clients such as discord.py read as a ban.
     (req as any).accordEdgeBan = true;
-    reply.code(429).header('content-type', 'text/html').header('retry-after', String(Math.ceil((banned.resetAtMs - ctx.clock.now()) / 1000))).send('error code: 1015');
+    reply
+      .code(429)
+      .header('content-type', 'text/html')
+      .header('retry-after', String(Math.ceil((banned.resetAtMs - ctx.clock.now()) / 1000)))
+      .send('error code: 1015');
     return true;
   }
   if (global) {
     const t = takes.shift()!;
-    if (!t.allowed) return rateLimited(reply, ctx, t, 'global', null), true;
+    if (!t.allowed) return (rateLimited(reply, ctx, t, 'global', null), true);
   }
   for (const [i, raw] of limits.entries()) {
     const t = takes[i];
@@ -46,7 +58,7 @@ export async function enforceRateLimits(ctx: Ctx, store: RateLimitStore, def: Ro
     if (i === 0) setHeaders(reply, ctx, t, bucket);
     if (!t.allowed) {
       if (raw.scope === 'shared') (req as any)[SHARED_429] = true;
-      return rateLimited(reply, ctx, t, raw.scope ?? 'user', bucket), true;
+      return (rateLimited(reply, ctx, t, raw.scope ?? 'user', bucket), true);
     }
   }
   return false;
@@ -85,7 +97,9 @@ export function writeRateLimited(reply: FastifyReply, retryAfter: number, scope:
     reply.header('X-RateLimit-Reset-After', retryAfter.toFixed(3));
     reply.header('X-RateLimit-Bucket', bucket);
   }
-  reply.header('content-type', 'application/json').send(Buffer.from(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global: scope === 'global' })));
+  reply
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global: scope === 'global' })));
 }
 
 export type { Limit };

@@ -28,7 +28,12 @@ export interface RouteDef {
 
 /** A response other than 200 + JSON. */
 export class Reply {
-  constructor(readonly status: number, readonly body?: unknown, readonly contentType?: string, readonly headers?: Record<string, string>) {}
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly contentType?: string,
+    readonly headers?: Record<string, string>,
+  ) {}
 }
 export const noContent = () => new Reply(204);
 export const created = (body: unknown) => new Reply(201, body);
@@ -44,9 +49,19 @@ export class Routes {
     return this;
   }
 
-  get<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) { return this.add('GET', path, auth, h, limit); }
-  post<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) { return this.add('POST', path, auth, h, limit); }
-  put<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) { return this.add('PUT', path, auth, h, limit); }
-  patch<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) { return this.add('PATCH', path, auth, h, limit); }
-  delete<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) { return this.add('DELETE', path, auth, h, limit); }
+  get<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) {
+    return this.add('GET', path, auth, h, limit);
+  }
+  post<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) {
+    return this.add('POST', path, auth, h, limit);
+  }
+  put<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) {
+    return this.add('PUT', path, auth, h, limit);
+  }
+  patch<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) {
+    return this.add('PATCH', path, auth, h, limit);
+  }
+  delete<A extends AuthMode>(path: string, auth: A, h: Handler<A extends 'none' | 'optional' ? Actor | null : Actor>, limit?: RouteDef['limit']) {
+    return this.add('DELETE', path, auth, h, limit);
+  }
 }

@@ -95,5 +95,4 @@ export function guardBearer(def: RouteDef, actor: Actor): Actor | null {
 }
 
 /** Whether a route is open to bearer tokens at all (tests, docs). */
-export const bearerRouteScopes = (method: string, path: string): readonly string[] | undefined =>
-  BEARER_ROUTES[`${method} ${path.replace(/\{\w+\}/g, '{}')}`];
+export const bearerRouteScopes = (method: string, path: string): readonly string[] | undefined => BEARER_ROUTES[`${method} ${path.replace(/\{\w+\}/g, '{}')}`];

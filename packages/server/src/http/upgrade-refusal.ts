@@ -7,5 +7,7 @@ import type { Role } from '../core/roles.js';
  */
 export function refuseUpgrade(role: Role, socket: Duplex): void {
   const body = JSON.stringify({ message: `This node (role ${role}) does not serve the Gateway: connect to a gateway node.`, code: 0 });
-  socket.end(`HTTP/1.1 421 Misdirected Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 421 Misdirected Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

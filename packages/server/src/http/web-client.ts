@@ -15,21 +15,43 @@ import { compressed, isCompressible, pickEncoding } from './static-compression.j
 
 /** Page paths of the official client (fastify syntax). */
 const PAGES = [
-  '/app', '/login', '/register', '/channels/@me', '/channels/@me/:channel', '/channels/:guild', '/channels/:guild/:channel',
-  '/channels/:guild/:channel/:message', '/invite/:code', '/oauth2/authorize', '/oauth2/authorized', '/developers', '/developers/*',
-  '/application-directory/*', '/store/*', '/settings/*', '/activities/*',
+  '/app',
+  '/login',
+  '/register',
+  '/channels/@me',
+  '/channels/@me/:channel',
+  '/channels/:guild',
+  '/channels/:guild/:channel',
+  '/channels/:guild/:channel/:message',
+  '/invite/:code',
+  '/oauth2/authorize',
+  '/oauth2/authorized',
+  '/developers',
+  '/developers/*',
+  '/application-directory/*',
+  '/store/*',
+  '/settings/*',
+  '/activities/*',
 ];
 
 const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.woff2': 'font/woff2', '.json': 'application/json', '.map': 'application/json', '.ico': 'image/x-icon', '.webp': 'image/webp',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
 };
 
 /**
  * Pages may not be framed (the consent page above all); scripts and styles come from this origin only. Besides this
  * origin and WebSockets, a page may reach the local client on loopback (the desktop link's discovery, 6463–6472).
  */
-const PAGE_CSP = "default-src 'self'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+const PAGE_CSP =
+  "default-src 'self'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
 /** packages/web/dist next to this package, found from this file whether it runs from src/ (tsx) or the dist/ bundle. */
 export function defaultWebDir(): string {
@@ -46,8 +68,12 @@ export function registerWebClient(app: FastifyInstance, ctx: Ctx): void {
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
     index ??= fs.existsSync(path.join(root, 'index.html')) ? fs.readFileSync(path.join(root, 'index.html')) : null;
     // Activities run in frames of their own origins on the proxy host (services/activities/origins.ts).
-    reply.header('content-security-policy', `${PAGE_CSP}; frame-src 'self' ${proxyOriginPattern(ctx)}`).header('x-frame-options', 'DENY').header('cache-control', 'no-cache')
-      .header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply
+      .header('content-security-policy', `${PAGE_CSP}; frame-src 'self' ${proxyOriginPattern(ctx)}`)
+      .header('x-frame-options', 'DENY')
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin');
     if (!index) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT(root));
     const token = devTokenFor(ctx, req);
     if (token) return reply.code(200).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(withDevToken(index, token));
@@ -62,10 +88,14 @@ export function registerWebClient(app: FastifyInstance, ctx: Ctx): void {
     const file = /^[\w.-]+$/.test(name) && !name.startsWith('.') ? path.join(assets, name) : null;
     const stat = file ? await fs.promises.stat(file).catch(() => null) : null;
     if (!file || !stat?.isFile()) {
-      return reply.code(404).type('application/json').send(JSON.stringify({ message: '404: Not Found', code: 0 }));
+      return reply
+        .code(404)
+        .type('application/json')
+        .send(JSON.stringify({ message: '404: Not Found', code: 0 }));
     }
     const ext = path.extname(name);
-    reply.code(200)
+    reply
+      .code(200)
       .header('content-type', TYPES[ext] ?? 'application/octet-stream')
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff');

@@ -51,7 +51,11 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   await migrate(db, dialect);
   const groupCommit = sqlite && new GroupCommit(sqlite, db);
   return {
-    db, dialect, sqlite, groupCommit, health,
+    db,
+    dialect,
+    sqlite,
+    groupCommit,
+    health,
     close: () => {
       health.close();
       return db.destroy();

@@ -16,7 +16,10 @@ export class GroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
 
-  constructor(private readonly exec: SqliteExec, private readonly db: Kysely<any>) {}
+  constructor(
+    private readonly exec: SqliteExec,
+    private readonly db: Kysely<any>,
+  ) {}
 
   /** Resolves once the statements are committed, all of them; rejects with their error when none was written. */
   submit(statements: readonly CompiledQuery[]): Promise<void> {
@@ -31,10 +34,13 @@ export class GroupCommit {
   private flush(): void {
     if (!this.exec.raw.inTransaction) return this.writeNow();
     // A Kysely transaction holds the connection across awaits: write as soon as it lets go of it.
-    this.db.connection().execute(async () => this.writeNow()).catch((err) => {
-      const batch = this.take();
-      for (const p of batch) p.reject(err);
-    });
+    this.db
+      .connection()
+      .execute(async () => this.writeNow())
+      .catch((err) => {
+        const batch = this.take();
+        for (const p of batch) p.reject(err);
+      });
   }
 
   private take(): Pending[] {
@@ -69,7 +75,11 @@ export class GroupCommit {
       run('COMMIT');
     } catch (err) {
       if (this.exec.raw.inTransaction) {
-        try { run('ROLLBACK'); } catch { /* the connection is gone: nothing was committed either way */ }
+        try {
+          run('ROLLBACK');
+        } catch {
+          /* the connection is gone: nothing was committed either way */
+        }
       }
       for (const p of batch) p.reject(failed.get(p) ?? err);
       return;

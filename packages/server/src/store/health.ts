@@ -120,7 +120,10 @@ export class DependencyHealth {
       if (running) return;
       running = true;
       withTimeout(d.probe!(), PROBE_TIMEOUT_MS)
-        .then(() => this.back(name, 'errors'), () => {})
+        .then(
+          () => this.back(name, 'errors'),
+          () => {},
+        )
         .finally(() => (running = false));
     };
     d.timer = setInterval(probe, PROBE_EVERY_MS);

@@ -13,9 +13,29 @@ interface Pending extends PgMessageWrite {
 
 /** The columns of a message row, in the order the batch statement lists them. */
 const MESSAGE_COLUMNS = [
-  'id', 'channel_id', 'guild_id', 'author_id', 'webhook_id', 'application_id', 'type', 'content', 'tts', 'mention_everyone',
-  'mentions', 'mention_roles', 'attachments', 'embeds', 'components', 'sticker_items', 'flags', 'nonce', 'pinned_at',
-  'edited_at', 'message_reference', 'extra', 'created_at',
+  'id',
+  'channel_id',
+  'guild_id',
+  'author_id',
+  'webhook_id',
+  'application_id',
+  'type',
+  'content',
+  'tts',
+  'mention_everyone',
+  'mentions',
+  'mention_roles',
+  'attachments',
+  'embeds',
+  'components',
+  'sticker_items',
+  'flags',
+  'nonce',
+  'pinned_at',
+  'edited_at',
+  'message_reference',
+  'extra',
+  'created_at',
 ] as const;
 const FILE_COLUMNS = ['id', 'channel_id', 'filename', 'content_type', 'size', 'data', 'created_at'] as const;
 /** Rows per statement: 23 parameters a row stays far below PostgreSQL's 65,535. */
@@ -67,7 +87,14 @@ export class PgGroupCommit {
     } catch (err) {
       if (batch.length === 1) return batch[0].reject(err);
       // One bad create (or a deadlock between batches) fails the statement: write each alone to find out whose.
-      await Promise.all(batch.map((p) => this.db.executeQuery(batchStatement([p])).then(() => p.resolve(), (e) => p.reject(e))));
+      await Promise.all(
+        batch.map((p) =>
+          this.db.executeQuery(batchStatement([p])).then(
+            () => p.resolve(),
+            (e) => p.reject(e),
+          ),
+        ),
+      );
       return;
     }
     for (const p of batch) p.resolve();
@@ -85,10 +112,11 @@ export function batchStatement(batch: readonly PgMessageWrite[]): CompiledQuery 
   const tuples = (rows: readonly Record<string, unknown>[], columns: readonly string[]) =>
     rows.map((r) => `(${columns.map((c) => value(r[c])).join(', ')})`).join(', ');
   const files = batch.flatMap((w) => w.files);
-  const filesCte = files.length
-    ? `f AS (INSERT INTO "files" (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples(files, FILE_COLUMNS)}), `
-    : '';
-  const messages = tuples(batch.map((w) => w.row), MESSAGE_COLUMNS);
+  const filesCte = files.length ? `f AS (INSERT INTO "files" (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples(files, FILE_COLUMNS)}), ` : '';
+  const messages = tuples(
+    batch.map((w) => w.row),
+    MESSAGE_COLUMNS,
+  );
   const text =
     `WITH ${filesCte}m AS (INSERT INTO "messages" (${MESSAGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${messages} RETURNING "id", "channel_id") ` +
     'UPDATE "channels" SET ' +

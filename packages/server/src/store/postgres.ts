@@ -58,7 +58,10 @@ export function createPostgresDialect(url: string, schema?: string, health?: Dep
 
 /** A connection whose failures are classified: "the database is away" becomes a 503 and marks it down. */
 class GuardedConnection implements DatabaseConnection {
-  constructor(readonly inner: DatabaseConnection, private readonly health: DependencyHealth) {}
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly health: DependencyHealth,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     try {
@@ -77,7 +80,10 @@ class GuardedConnection implements DatabaseConnection {
 class GuardedDriver implements Driver {
   private readonly wrapped = new WeakMap<DatabaseConnection, GuardedConnection>();
 
-  constructor(private readonly inner: Driver, private readonly health: DependencyHealth) {}
+  constructor(
+    private readonly inner: Driver,
+    private readonly health: DependencyHealth,
+  ) {}
 
   init(): Promise<void> {
     return this.inner.init();

@@ -25,21 +25,34 @@ const encode = (v: unknown) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? 
 const decode = (v: unknown) => (v && typeof v === 'object' && '$base64' in v ? Buffer.from(String((v as { $base64: string }).$base64), 'base64') : v);
 
 async function tableNames(k: Kysely<DB>): Promise<string[]> {
-  return (await k.introspection.getTables()).map((t) => t.name).filter((n) => !SKIP.test(n)).sort();
+  return (await k.introspection.getTables())
+    .map((t) => t.name)
+    .filter((n) => !SKIP.test(n))
+    .sort();
 }
 
 export async function exportSnapshot(k: Kysely<DB>, clock: number, lastId: string | null): Promise<Snapshot> {
   const tables: Snapshot['tables'] = {};
   for (const name of await tableNames(k)) {
-    const rows = (await db(k).selectFrom(name).selectAll().execute()).map((r) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => [c, encode(v)])));
-    tables[name] = rows.map((r) => [JSON.stringify(r), r] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    const rows = (await db(k).selectFrom(name).selectAll().execute()).map((r) =>
+      Object.fromEntries(
+        Object.entries(r)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([c, v]) => [c, encode(v)]),
+      ),
+    );
+    tables[name] = rows
+      .map((r) => [JSON.stringify(r), r] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, r]) => r);
   }
   return { format: 'accord-world', version: 1, clock, last_id: lastId, tables };
 }
 
 /** Replaces every table's rows with the snapshot's, in one transaction: a failed import leaves the store as it was. */
 export async function importSnapshot(k: Kysely<DB>, snapshot: Snapshot): Promise<void> {
-  if (snapshot?.format !== 'accord-world' || snapshot.version !== 1 || typeof snapshot.tables !== 'object') throw new Error('not an Accord world snapshot (format accord-world, version 1)');
+  if (snapshot?.format !== 'accord-world' || snapshot.version !== 1 || typeof snapshot.tables !== 'object')
+    throw new Error('not an Accord world snapshot (format accord-world, version 1)');
   const known = new Set(await tableNames(k));
   const unknown = Object.keys(snapshot.tables).filter((t) => !known.has(t));
   if (unknown.length) throw new Error(`the snapshot has tables this version does not: ${unknown.join(', ')}`);
@@ -49,7 +62,11 @@ export async function importSnapshot(k: Kysely<DB>, snapshot: Snapshot): Promise
       const rows = (snapshot.tables[name] ?? []).map((r) => Object.fromEntries(Object.entries(r).map(([c, v]) => [c, decode(v)])));
       const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
       const chunk = Math.max(1, Math.floor(5000 / width)); // well under both engines' bound-parameter limits
-      for (let i = 0; i < rows.length; i += chunk) await db(tx).insertInto(name).values(rows.slice(i, i + chunk)).execute();
+      for (let i = 0; i < rows.length; i += chunk)
+        await db(tx)
+          .insertInto(name)
+          .values(rows.slice(i, i + chunk))
+          .execute();
     }
   });
 }
@@ -75,4 +92,3 @@ export function writeSnapshotFile(file: string, snapshot: Snapshot): void {
   fs.writeFileSync(tmp, `${JSON.stringify(snapshot, null, 1)}\n`);
   fs.renameSync(tmp, file);
 }
-

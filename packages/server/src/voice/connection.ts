@@ -24,7 +24,11 @@ export class VoiceConnection implements VoiceTransport {
   private received = 0;
   private helloTimer: NodeJS.Timeout | null;
 
-  constructor(private readonly ws: WebSocket, private readonly server: VoiceHost, readonly version: number) {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly server: VoiceHost,
+    readonly version: number,
+  ) {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', (code) => this.onClose(code));
     ws.on('error', () => {});
@@ -169,7 +173,11 @@ export class VoiceConnection implements VoiceTransport {
     this.session = session;
     session.transport = this;
     session.send(VoiceOp.READY, {
-      ssrc: session.ssrc, ip: this.server.udpIp, port, modes: this.server.modes, heartbeat_interval: this.server.heartbeatIntervalMs,
+      ssrc: session.ssrc,
+      ip: this.server.udpIp,
+      port,
+      modes: this.server.modes,
+      heartbeat_interval: this.server.heartbeatIntervalMs,
     });
     this.server.rooms.get(session.channelId)?.add(session);
   }
@@ -187,7 +195,10 @@ export class VoiceConnection implements VoiceTransport {
     s.mode = mode;
     s.key = crypto.randomBytes(32);
     s.daveVersion = room.daveVersionFor(s);
-    const address = net.isIPv4(d.data?.address) && Number.isInteger(d.data.port) && d.data.port > 0 && d.data.port < 65536 ? { ip: d.data.address as string, port: d.data.port as number } : null;
+    const address =
+      net.isIPv4(d.data?.address) && Number.isInteger(d.data.port) && d.data.port > 0 && d.data.port < 65536
+        ? { ip: d.data.address as string, port: d.data.port as number }
+        : null;
     this.server.media.update(s.ssrc, { crypto: { mode, key: [...s.key], gcmTables: this.server.gcmTables }, address });
     s.send(VoiceOp.SESSION_DESCRIPTION, { mode, secret_key: [...s.key], dave_protocol_version: s.daveVersion });
     room.ready(s);
@@ -198,7 +209,8 @@ export class VoiceConnection implements VoiceTransport {
     if (this.session) return this.close(VoiceClose.ALREADY_AUTHENTICATED, 'Already authenticated.');
     if (!d || typeof d !== 'object' || typeof d.token !== 'string') return this.close(VoiceClose.DECODE_ERROR, 'Failed to decode payload.');
     const s = this.server.sessionByToken(d.token);
-    if (!s || s.ended || s.grant.sessionId !== d.session_id || s.guildId !== d.server_id) return this.close(VoiceClose.SESSION_INVALID, 'Session is no longer valid.');
+    if (!s || s.ended || s.grant.sessionId !== d.session_id || s.guildId !== d.server_id)
+      return this.close(VoiceClose.SESSION_INVALID, 'Session is no longer valid.');
     const frames = s.framesAfter(Number.isInteger(d.seq_ack) ? d.seq_ack : -1);
     if (frames === null) return this.close(VoiceClose.SESSION_INVALID, 'Session is no longer valid.');
     const previous = s.transport as VoiceConnection | null;

@@ -14,16 +14,28 @@ export class Room {
   /** Members whose client has no DAVE: while any is present the room runs on transport encryption only. */
   private readonly withoutDave = new Set<string>();
 
-  constructor(readonly channelId: string, sender: ExternalSender, private readonly media: MediaPlane, timings: DaveTimings, readonly daveEnabled: boolean, debug: (msg: string) => void) {
-    this.dave = new DaveGroup(channelId, sender, {
-      json: (userId, op, d) => this.sessions.get(userId)?.send(op, d),
-      binary: (userId, op, payload) => this.sessions.get(userId)?.sendBinary(op, payload),
-      mediaReady: (userId, ready) => {
-        const s = this.sessions.get(userId);
-        if (s) this.media.update(s.ssrc, { daveReady: ready });
+  constructor(
+    readonly channelId: string,
+    sender: ExternalSender,
+    private readonly media: MediaPlane,
+    timings: DaveTimings,
+    readonly daveEnabled: boolean,
+    debug: (msg: string) => void,
+  ) {
+    this.dave = new DaveGroup(
+      channelId,
+      sender,
+      {
+        json: (userId, op, d) => this.sessions.get(userId)?.send(op, d),
+        binary: (userId, op, payload) => this.sessions.get(userId)?.sendBinary(op, payload),
+        mediaReady: (userId, ready) => {
+          const s = this.sessions.get(userId);
+          if (s) this.media.update(s.ssrc, { daveReady: ready });
+        },
+        debug: (msg) => debug(`[dave ${channelId}] ${msg}`),
       },
-      debug: (msg) => debug(`[dave ${channelId}] ${msg}`),
-    }, timings);
+      timings,
+    );
     if (!daveEnabled) this.dave.version = 0;
   }
 

@@ -64,12 +64,17 @@ export class VoiceServer implements VoiceHost {
     const cfg = ctx.config;
     this.states = voiceStates(ctx);
     this.heartbeatIntervalMs = cfg.voiceHeartbeatIntervalMs;
-    const modes = cfg.voiceModes.split(',').map((m) => m.trim()).filter(Boolean);
+    const modes = cfg.voiceModes
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
     const bad = modes.filter((m) => !isMode(m));
-    if (bad.length) throw new Error(`--voice-modes: ${bad.join(', ')} ${bad.some((m) => DEPRECATED_MODES.includes(m)) ? 'was discontinued on 2024-11-18' : 'is unknown'}`);
+    if (bad.length)
+      throw new Error(`--voice-modes: ${bad.join(', ')} ${bad.some((m) => DEPRECATED_MODES.includes(m)) ? 'was discontinued on 2024-11-18' : 'is unknown'}`);
     if (!modes.length) throw new Error('--voice-modes: at least one mode is needed');
     this.modes = modes as Mode[];
-    if (!['auto', 'required', 'optional', 'off'].includes(cfg.voiceDave)) throw new Error(`--voice-dave: ${cfg.voiceDave} is not auto, required, optional or off`);
+    if (!['auto', 'required', 'optional', 'off'].includes(cfg.voiceDave))
+      throw new Error(`--voice-dave: ${cfg.voiceDave} is not auto, required, optional or off`);
     this.debugLog = cfg.logLevel === 'debug';
     this.gcmTables = cfg.voiceGcmTables === true;
   }
@@ -108,21 +113,30 @@ export class VoiceServer implements VoiceHost {
     const nodes = this.ctx.voiceNodes;
     if (nodes) {
       await nodes.announce(this.states.endpoint);
-      this.announcer = setInterval(() => void nodes.announce(this.states.endpoint!).catch((err) => isUnavailable(err) || console.error('[voice] announce', err)), VOICE_NODE_TTL_MS / 3);
+      this.announcer = setInterval(
+        () => void nodes.announce(this.states.endpoint!).catch((err) => isUnavailable(err) || console.error('[voice] announce', err)),
+        VOICE_NODE_TTL_MS / 3,
+      );
       this.announcer.unref();
     }
     // Remote too: a user may leave or be moved through another node (the topics of this server's sessions are watched).
-    this.unsubscribe = this.ctx.bus.subscribe((e) => {
-      if (e.t === 'VOICE_STATE_UPDATE' && e.guild_id && e.d?.user_id) this.onVoiceState(e.guild_id, e.d);
-      // A DM call's states carry no guild: their sessions are keyed by the channel id (the voice server id).
-      else if (e.t === 'VOICE_STATE_UPDATE' && !e.guild_id && e.channel_id && e.d?.user_id) this.onVoiceState(e.channel_id, e.d);
-      else if (e.t === 'LOBBY_VOICE_STATE_UPDATE' && e.d?.lobby_id && e.d?.user_id) this.onVoiceState(String(e.d.lobby_id), e.d);
-      else if ((e.t === 'CALL_DELETE' && e.d?.channel_id) || (e.t === 'CHANNEL_DELETE' && e.guild_id && e.d?.id)) this.terminate(String(e.d.channel_id ?? e.d.id));
-    }, { remote: true });
+    this.unsubscribe = this.ctx.bus.subscribe(
+      (e) => {
+        if (e.t === 'VOICE_STATE_UPDATE' && e.guild_id && e.d?.user_id) this.onVoiceState(e.guild_id, e.d);
+        // A DM call's states carry no guild: their sessions are keyed by the channel id (the voice server id).
+        else if (e.t === 'VOICE_STATE_UPDATE' && !e.guild_id && e.channel_id && e.d?.user_id) this.onVoiceState(e.channel_id, e.d);
+        else if (e.t === 'LOBBY_VOICE_STATE_UPDATE' && e.d?.lobby_id && e.d?.user_id) this.onVoiceState(String(e.d.lobby_id), e.d);
+        else if ((e.t === 'CALL_DELETE' && e.d?.channel_id) || (e.t === 'CHANNEL_DELETE' && e.guild_id && e.d?.id))
+          this.terminate(String(e.d.channel_id ?? e.d.id));
+      },
+      { remote: true },
+    );
     this.sweep = setInterval(() => this.sweepConnections(), 1000);
     this.sweep.unref();
     if (cfg.logLevel !== 'silent') {
-      console.log(`accord: voice gateway on wss://${this.states.endpoint}/?v=8 (UDP media ${udpPort || 'on free ports'}, ${cfg.voiceWorkers || 'no'} worker${cfg.voiceWorkers === 1 ? '' : 's'})`);
+      console.log(
+        `accord: voice gateway on wss://${this.states.endpoint}/?v=8 (UDP media ${udpPort || 'on free ports'}, ${cfg.voiceWorkers || 'no'} worker${cfg.voiceWorkers === 1 ? '' : 's'})`,
+      );
       if (this.tls.generated) console.log(`accord: voice TLS uses a local CA; trust it with  NODE_EXTRA_CA_CERTS=${this.tls.caPath}  (set before node starts)`);
     }
   }
@@ -306,5 +320,12 @@ function voicePublicHost(cfg: Config): string {
 /** The voice gateway's certificate: the configured one, or a local CA's (created once in the data directory). */
 export function prepareVoiceTls(cfg: Config): LocalTls {
   const hosts = [...new Set([voicePublicHost(cfg), 'localhost', '127.0.0.1'])];
-  return loadLocalTls({ certPath: cfg.voiceTlsCert, keyPath: cfg.voiceTlsKey, dir: cfg.dataDir, hosts, leaf: 'voice', flags: ['--voice-tls-cert', '--voice-tls-key'] });
+  return loadLocalTls({
+    certPath: cfg.voiceTlsCert,
+    keyPath: cfg.voiceTlsKey,
+    dir: cfg.dataDir,
+    hosts,
+    leaf: 'voice',
+    flags: ['--voice-tls-cert', '--voice-tls-key'],
+  });
 }

@@ -44,10 +44,18 @@ export class VoiceSession {
     readonly daveMax: number,
   ) {}
 
-  get userId() { return this.grant.userId; }
-  get guildId() { return this.grant.guildId; }
-  get channelId() { return this.grant.channelId; }
-  get canSpeak() { return this.mayspeak && !this.muted; }
+  get userId() {
+    return this.grant.userId;
+  }
+  get guildId() {
+    return this.grant.guildId;
+  }
+  get channelId() {
+    return this.grant.channelId;
+  }
+  get canSpeak() {
+    return this.mayspeak && !this.muted;
+  }
 
   private next(): number {
     this.seq = (this.seq % 0xffff) + 1;

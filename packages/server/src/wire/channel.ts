@@ -1,11 +1,4 @@
-import type {
-  APIGuildCategoryChannel,
-  APIGuildForumChannel,
-  APIThreadChannel,
-  APIThreadMember,
-  APIVoiceChannelBase,
-  ChannelType,
-} from 'discord-api-types/v10';
+import type { APIGuildCategoryChannel, APIGuildForumChannel, APIThreadChannel, APIThreadMember, APIVoiceChannelBase, ChannelType } from 'discord-api-types/v10';
 import type { ChannelRecord, UserRecord } from '../store/records.js';
 import { publicUser } from './user.js';
 import type {
@@ -30,15 +23,28 @@ type VoiceType = ChannelType.GuildVoice | ChannelType.GuildStageVoice;
  */
 export function channel(c: ChannelRecord, recipients: UserRecord[] = []): AccordChannel {
   switch (c.type) {
-    case 1: return dmChannel(c, recipients);
-    case 3: return groupDmChannel(c, recipients);
-    case 10: case 11: case 12: return thread(c);
-    case 0: case 5: return textChannel(c, c.type as ChannelType.GuildText | ChannelType.GuildAnnouncement);
-    case 15: return forumChannel(c);
-    case 16: return mediaChannel(c);
-    case 2: case 13: return voiceChannel(c, c.type as VoiceType);
-    case 4: return categoryChannel(c);
-    default: return otherGuildChannel(c);
+    case 1:
+      return dmChannel(c, recipients);
+    case 3:
+      return groupDmChannel(c, recipients);
+    case 10:
+    case 11:
+    case 12:
+      return thread(c);
+    case 0:
+    case 5:
+      return textChannel(c, c.type as ChannelType.GuildText | ChannelType.GuildAnnouncement);
+    case 15:
+      return forumChannel(c);
+    case 16:
+      return mediaChannel(c);
+    case 2:
+    case 13:
+      return voiceChannel(c, c.type as VoiceType);
+    case 4:
+      return categoryChannel(c);
+    default:
+      return otherGuildChannel(c);
   }
 }
 
@@ -65,7 +71,7 @@ function groupDmChannel(c: ChannelRecord, recipients: UserRecord[]): AccordGroup
     icon: null,
     owner_id: c.owner_id,
     // Key presence matters here (gateway/obfuscation.ts and audit logs test `in`): spread only when set.
-    ...(appId ? { managed: true, application_id: appId } satisfies Partial<AccordGroupDMChannel> : {}),
+    ...(appId ? ({ managed: true, application_id: appId } satisfies Partial<AccordGroupDMChannel>) : {}),
     last_pin_timestamp: iso(c.last_pin_timestamp),
   };
 }
@@ -83,7 +89,11 @@ export function thread(c: ChannelRecord): APIThreadChannel {
 function threadChannel(c: ChannelRecord, type: ThreadType): APIThreadChannel {
   const { id, guild_id, name, flags } = guildHead(c);
   return {
-    id, type, guild_id, name, flags,
+    id,
+    type,
+    guild_id,
+    name,
+    flags,
     parent_id: c.parent_id ?? undefined,
     owner_id: c.owner_id ?? undefined,
     last_message_id: c.last_message_id,
@@ -128,7 +138,9 @@ function textChannel(c: ChannelRecord, type: ChannelType.GuildText | ChannelType
   return { id, type, guild_id, name, flags, ...placed(c), ...messageable(c), ...threadDefaults(c) };
 }
 
-function forumFields(c: ChannelRecord): Pick<APIGuildForumChannel, 'available_tags' | 'default_reaction_emoji' | 'default_sort_order' | 'default_forum_layout'> {
+function forumFields(
+  c: ChannelRecord,
+): Pick<APIGuildForumChannel, 'available_tags' | 'default_reaction_emoji' | 'default_sort_order' | 'default_forum_layout'> {
   return {
     available_tags: c.extra.available_tags ?? [],
     default_reaction_emoji: c.extra.default_reaction_emoji ?? null,
@@ -150,7 +162,13 @@ function mediaChannel(c: ChannelRecord): AccordGuildMediaChannel {
 function voiceChannel(c: ChannelRecord, type: VoiceType): APIVoiceChannelBase<VoiceType> {
   const { id, guild_id, name, flags } = guildHead(c);
   return {
-    id, type, guild_id, name, flags, ...placed(c), ...messageable(c),
+    id,
+    type,
+    guild_id,
+    name,
+    flags,
+    ...placed(c),
+    ...messageable(c),
     bitrate: c.bitrate ?? 64000,
     user_limit: c.user_limit ?? 0,
     rtc_region: c.rtc_region,

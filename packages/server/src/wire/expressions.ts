@@ -7,7 +7,16 @@ import { dropUndefined } from './drop-undefined.js';
 
 /** Emoji, sticker and soundboard sound objects, from their rows. `user` only when the viewer may see the uploader. */
 
-export interface EmojiRow { id: unknown; guild_id: unknown; application_id: unknown; name: string; user_id: unknown; roles: unknown; animated: unknown; available: unknown }
+export interface EmojiRow {
+  id: unknown;
+  guild_id: unknown;
+  application_id: unknown;
+  name: string;
+  user_id: unknown;
+  roles: unknown;
+  animated: unknown;
+  available: unknown;
+}
 
 export function emojiWire(r: EmojiRow, user?: UserRecord | null): APIEmoji {
   return dropUndefined<APIEmoji>({
@@ -22,7 +31,16 @@ export function emojiWire(r: EmojiRow, user?: UserRecord | null): APIEmoji {
   });
 }
 
-export interface StickerRow { id: unknown; guild_id: unknown; name: string; description: string | null; tags: string; format_type: unknown; available: unknown; user_id: unknown }
+export interface StickerRow {
+  id: unknown;
+  guild_id: unknown;
+  name: string;
+  description: string | null;
+  tags: string;
+  format_type: unknown;
+  available: unknown;
+  user_id: unknown;
+}
 
 export function stickerWire(r: StickerRow, user?: UserRecord | null): APISticker {
   return dropUndefined<APISticker>({
@@ -38,7 +56,16 @@ export function stickerWire(r: StickerRow, user?: UserRecord | null): APISticker
   });
 }
 
-export interface SoundRow { id: unknown; guild_id: unknown; name: string; volume: unknown; emoji_id: unknown; emoji_name: string | null; user_id: unknown; available: unknown }
+export interface SoundRow {
+  id: unknown;
+  guild_id: unknown;
+  name: string;
+  volume: unknown;
+  emoji_id: unknown;
+  emoji_name: string | null;
+  user_id: unknown;
+  available: unknown;
+}
 
 export function soundWire(r: SoundRow, user?: UserRecord | null): APISoundboardSound {
   return dropUndefined<APISoundboardSound>({

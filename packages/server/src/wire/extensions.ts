@@ -85,7 +85,13 @@ export interface AccordGuildMediaChannel extends APIGuildMediaChannel {
 }
 export type AccordGuildTextChannel = APIGuildTextChannel<ChannelType.GuildText | ChannelType.GuildAnnouncement>;
 export type AccordGuildOtherChannel = Omit<APIGuildChannel, 'type'> & APISortableChannel & { type: number };
-export type AccordChannel = Exclude<APIChannel, APIDMChannel | APIGroupDMChannel | APIGuildMediaChannel> | APIThreadChannel | AccordDMChannel | AccordGroupDMChannel | AccordGuildMediaChannel | AccordGuildOtherChannel;
+export type AccordChannel =
+  | Exclude<APIChannel, APIDMChannel | APIGroupDMChannel | APIGuildMediaChannel>
+  | APIThreadChannel
+  | AccordDMChannel
+  | AccordGroupDMChannel
+  | AccordGuildMediaChannel
+  | AccordGuildOtherChannel;
 export interface AccordOverwrite extends APIOverwrite {
   allow_new: string;
   deny_new: string;
@@ -209,7 +215,8 @@ export interface AccordActivityInstanceUpdate {
 
 /** Command options: one interface for every option type (the records hold them generically). */
 export interface AccordCommandOption
-  extends APIApplicationCommandOptionBase<ApplicationCommandOptionType>,
+  extends
+    APIApplicationCommandOptionBase<ApplicationCommandOptionType>,
     Pick<APIApplicationCommandStringOptionBase, 'min_length' | 'max_length'>,
     Pick<APIApplicationCommandNumberOptionBase, 'min_value' | 'max_value'>,
     Pick<APIApplicationCommandChannelOption, 'channel_types'> {

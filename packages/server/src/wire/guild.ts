@@ -8,7 +8,12 @@ import type { AccordGuild } from './extensions.js';
 export const guildFeatures = (g: GuildRecord) => g.features as GuildFeature[];
 
 /** The guild object (GET /guilds/{id}, GUILD_UPDATE, and the base of GUILD_CREATE). */
-export function guild(g: GuildRecord, roles: RoleRecord[], counts?: { members: number; presences: number }, expressions?: { emojis: APIEmoji[]; stickers: APISticker[] }): AccordGuild {
+export function guild(
+  g: GuildRecord,
+  roles: RoleRecord[],
+  counts?: { members: number; presences: number },
+  expressions?: { emojis: APIEmoji[]; stickers: APISticker[] },
+): AccordGuild {
   return dropUndefined<AccordGuild>({
     id: g.id,
     name: g.name,

@@ -5,7 +5,16 @@ import type { AccordExtendedInvite, AccordInvite } from './extensions.js';
 import { guildFeatures } from './guild.js';
 
 /** An invite; with `withMetadata` (the inviter's and managers' lists) also its uses, limits and creation time. */
-export function invite(i: InviteRecord, deps: { guild: GuildRecord | null; channel: ChannelRecord; inviter: UserRecord | null; counts?: { members: number; presences: number }; withMetadata?: boolean }): AccordInvite | AccordExtendedInvite {
+export function invite(
+  i: InviteRecord,
+  deps: {
+    guild: GuildRecord | null;
+    channel: ChannelRecord;
+    inviter: UserRecord | null;
+    counts?: { members: number; presences: number };
+    withMetadata?: boolean;
+  },
+): AccordInvite | AccordExtendedInvite {
   const expiresAt = i.max_age > 0 ? new Date(i.created_at + i.max_age * 1000).toISOString() : null;
   const g = deps.guild;
   const base = dropUndefined<AccordInvite>({
@@ -15,10 +24,22 @@ export function invite(i: InviteRecord, deps: { guild: GuildRecord | null; chann
     channel: { id: deps.channel.id, type: deps.channel.type, name: deps.channel.name },
     expires_at: expiresAt,
     flags: i.flags,
-    guild: g ? {
-      id: g.id, name: g.name, splash: g.splash, banner: g.banner, description: g.description, icon: g.icon, features: guildFeatures(g),
-      verification_level: g.verification_level, vanity_url_code: null, nsfw_level: g.nsfw_level, nsfw: false, premium_subscription_count: 0,
-    } : undefined,
+    guild: g
+      ? {
+          id: g.id,
+          name: g.name,
+          splash: g.splash,
+          banner: g.banner,
+          description: g.description,
+          icon: g.icon,
+          features: guildFeatures(g),
+          verification_level: g.verification_level,
+          vanity_url_code: null,
+          nsfw_level: g.nsfw_level,
+          nsfw: false,
+          premium_subscription_count: 0,
+        }
+      : undefined,
     inviter: deps.inviter ? publicUser(deps.inviter) : undefined,
     target_type: i.target_type || undefined,
     approximate_member_count: deps.counts?.members,

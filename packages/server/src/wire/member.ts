@@ -7,7 +7,8 @@ const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString
 
 /** A guild member; `user` is omitted where the platform omits it (MESSAGE_CREATE's author member). */
 export function member(m: MemberRecord, user: UserRecord | null, opts: { permissions?: bigint; now?: number } = {}): AccordGuildMember {
-  const timeout = m.communication_disabled_until && opts.now !== undefined && m.communication_disabled_until <= opts.now ? null : m.communication_disabled_until;
+  const timeout =
+    m.communication_disabled_until && opts.now !== undefined && m.communication_disabled_until <= opts.now ? null : m.communication_disabled_until;
   return dropUndefined<AccordGuildMember>({
     user: user ? publicUser(user) : undefined,
     nick: m.nick,

@@ -37,9 +37,28 @@ export function emojiFromKey(key: string): { id: string | null; name: string } {
 export function message(m: MessageRecord, deps: MessageDeps): AccordMessage {
   const author = deps.users.get(m.author_id);
   const webhookAuthor: AccordUser | null = m.webhook_id
-    ? { id: m.webhook_id, username: m.extra.username ?? 'Webhook', discriminator: '0000', global_name: null, avatar: m.extra.avatar ?? null, bot: true, public_flags: NO_FLAGS, flags: NO_FLAGS, primary_guild: null }
+    ? {
+        id: m.webhook_id,
+        username: m.extra.username ?? 'Webhook',
+        discriminator: '0000',
+        global_name: null,
+        avatar: m.extra.avatar ?? null,
+        bot: true,
+        public_flags: NO_FLAGS,
+        flags: NO_FLAGS,
+        primary_guild: null,
+      }
     : null;
-  const deletedAuthor: AccordUser = { id: m.author_id, username: 'Deleted User', discriminator: '0000', global_name: null, avatar: null, public_flags: NO_FLAGS, flags: NO_FLAGS, primary_guild: null };
+  const deletedAuthor: AccordUser = {
+    id: m.author_id,
+    username: 'Deleted User',
+    discriminator: '0000',
+    global_name: null,
+    avatar: null,
+    public_flags: NO_FLAGS,
+    flags: NO_FLAGS,
+    primary_guild: null,
+  };
   return dropUndefined<AccordMessage>({
     id: m.id,
     type: m.type,
@@ -48,7 +67,10 @@ export function message(m: MessageRecord, deps: MessageDeps): AccordMessage {
     author: webhookAuthor ?? (author ? publicUser(author) : deletedAuthor),
     attachments: m.attachments,
     embeds: m.embeds,
-    mentions: m.mentions.map((id) => deps.users.get(id)).filter((u): u is UserRecord => !!u).map(publicUser),
+    mentions: m.mentions
+      .map((id) => deps.users.get(id))
+      .filter((u): u is UserRecord => !!u)
+      .map(publicUser),
     mention_roles: m.mention_roles,
     pinned: m.pinned_at != null,
     mention_everyone: m.mention_everyone,
@@ -63,7 +85,7 @@ export function message(m: MessageRecord, deps: MessageDeps): AccordMessage {
     application_id: m.application_id ?? undefined,
     sticker_items: m.sticker_items?.length ? m.sticker_items : undefined,
     message_reference: m.message_reference ?? undefined,
-    referenced_message: m.message_reference && m.message_reference.type !== 1 ? deps.referenced ?? null : undefined,
+    referenced_message: m.message_reference && m.message_reference.type !== 1 ? (deps.referenced ?? null) : undefined,
     message_snapshots: m.extra.message_snapshots || undefined,
     interaction_metadata: m.extra.interaction_metadata || undefined,
     interaction: m.extra.interaction || undefined,

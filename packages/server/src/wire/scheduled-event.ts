@@ -8,12 +8,31 @@ import type { AccordScheduledEvent, AccordScheduledEventException } from './exte
 /** Guild scheduled events and their recurrence exceptions, from their rows. */
 
 export interface EventRow {
-  id: unknown; guild_id: unknown; channel_id: unknown; creator_id: unknown; name: string; description: string | null;
-  scheduled_start_time: unknown; scheduled_end_time: unknown; privacy_level: unknown; status: unknown; entity_type: unknown;
-  entity_id: unknown; entity_metadata: string | null; image: string | null; recurrence_rule: string | null; created_at: unknown;
+  id: unknown;
+  guild_id: unknown;
+  channel_id: unknown;
+  creator_id: unknown;
+  name: string;
+  description: string | null;
+  scheduled_start_time: unknown;
+  scheduled_end_time: unknown;
+  privacy_level: unknown;
+  status: unknown;
+  entity_type: unknown;
+  entity_id: unknown;
+  entity_metadata: string | null;
+  image: string | null;
+  recurrence_rule: string | null;
+  created_at: unknown;
 }
 
-export interface ExceptionRow { event_id: unknown; exception_id: unknown; scheduled_start_time: unknown; scheduled_end_time: unknown; is_canceled: unknown }
+export interface ExceptionRow {
+  event_id: unknown;
+  exception_id: unknown;
+  scheduled_start_time: unknown;
+  scheduled_end_time: unknown;
+  is_canceled: unknown;
+}
 
 /** GuildScheduledEventEntityType.External (a type-only import gives no value). */
 const EXTERNAL = 3;
@@ -25,14 +44,25 @@ const isoOf = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOSt
 function recurrenceWire(r: Record<string, any> | null): APIGuildScheduledEventRecurrenceRule | null {
   if (!r) return null;
   return {
-    start: r.start, end: null, frequency: r.frequency, interval: r.interval ?? 1, by_weekday: r.by_weekday ?? null, by_n_weekday: r.by_n_weekday ?? null,
-    by_month: r.by_month ?? null, by_month_day: r.by_month_day ?? null, by_year_day: null, count: null,
+    start: r.start,
+    end: null,
+    frequency: r.frequency,
+    interval: r.interval ?? 1,
+    by_weekday: r.by_weekday ?? null,
+    by_n_weekday: r.by_n_weekday ?? null,
+    by_month: r.by_month ?? null,
+    by_month_day: r.by_month_day ?? null,
+    by_year_day: null,
+    count: null,
   };
 }
 
 export const exceptionWire = (x: ExceptionRow): AccordScheduledEventException => ({
-  event_id: id(x.event_id), event_exception_id: id(x.exception_id), scheduled_start_time: isoOf(x.scheduled_start_time),
-  scheduled_end_time: isoOf(x.scheduled_end_time), is_canceled: bool(x.is_canceled),
+  event_id: id(x.event_id),
+  event_exception_id: id(x.exception_id),
+  scheduled_start_time: isoOf(x.scheduled_start_time),
+  scheduled_end_time: isoOf(x.scheduled_end_time),
+  is_canceled: bool(x.is_canceled),
 });
 
 /** The event object: typed as the base every entity type shares (the row's type decides which one it is). */

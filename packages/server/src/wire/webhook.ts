@@ -13,7 +13,10 @@ export interface WebhookSource {
  * A webhook. The token is a secret: it is included only when the viewer may hold it (the creator, or a caller who
  * already presented it). Everyone else gets the object without `token` and `url`.
  */
-export function webhook(w: WebhookRecord, opts: { creator?: UserRecord | null; withToken: boolean; baseUrl: string; source?: WebhookSource | null }): APIWebhook {
+export function webhook(
+  w: WebhookRecord,
+  opts: { creator?: UserRecord | null; withToken: boolean; baseUrl: string; source?: WebhookSource | null },
+): APIWebhook {
   const token = opts.withToken && w.token ? w.token : null;
   return dropUndefined<APIWebhook>({
     id: w.id,

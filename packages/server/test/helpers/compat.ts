@@ -31,14 +31,21 @@ export const answers = {
   bumped: 'Counter: 1',
   nice: (nick: string) => `Nice to meet you, ${nick}.`,
   /** The modal: an action row holding one short text input (the form every library can build). */
-  modal: { custom_id: 'profile', title: 'Your profile', components: [{ type: 1, components: [{ type: 4, custom_id: 'nick', label: 'Nickname', style: 1, min_length: 2 }] }] },
+  modal: {
+    custom_id: 'profile',
+    title: 'Your profile',
+    components: [{ type: 1, components: [{ type: 4, custom_id: 'nick', label: 'Nickname', style: 1, min_length: 2 }] }],
+  },
   button: { type: 1, components: [{ type: 2, style: 1, custom_id: 'bump', label: 'Bump' }] },
 };
 
 /** Alice, the guild owner, with her own gateway session: she posts, reacts and uses the app's commands. */
 export class Person {
   private nonce = 7000;
-  private constructor(private readonly t: TestServer, readonly gw: RawGateway) {}
+  private constructor(
+    private readonly t: TestServer,
+    readonly gw: RawGateway,
+  ) {}
 
   static async join(t: TestServer): Promise<Person> {
     const gw = await RawGateway.connect(t.server.url);
@@ -46,8 +53,12 @@ export class Person {
     return new Person(t, gw);
   }
 
-  get id(): string { return this.t.world.users[0].id; }
-  private get token(): string { return this.t.world.users[0].token; }
+  get id(): string {
+    return this.t.world.users[0].id;
+  }
+  private get token(): string {
+    return this.t.world.users[0].token;
+  }
 
   async post(content: string, channelId = this.t.world.textChannelId): Promise<{ id: string; content: string }> {
     const r = await this.t.api(`/channels/${channelId}/messages`, { method: 'POST', token: this.token, body: { content } });
@@ -90,7 +101,8 @@ export class Person {
     const n = String(++this.nonce);
     const { guildId, textChannelId, applicationId } = this.t.world;
     const r = await this.t.api('/interactions', {
-      method: 'POST', token: this.token,
+      method: 'POST',
+      token: this.token,
       body: { type, application_id: applicationId, guild_id: guildId, channel_id: textChannelId, session_id: 'compat', nonce: n, data, ...extra },
     });
     assert.equal(r.status, 204, r.text);
@@ -101,7 +113,9 @@ export class Person {
     return this.gw.dispatch(event, pred, 10_000);
   }
 
-  close(): void { this.gw.close(); }
+  close(): void {
+    this.gw.close();
+  }
 }
 
 /**
@@ -143,7 +157,13 @@ export async function interactionRound(p: Person, ids: Record<string, string>, c
  * lets the library react (`libraryReact`) and asks `met429` whether the library saw a 429 on the way. The window can
  * roll over between the two, so it tries a few times. Limits are off again afterwards.
  */
-export async function throughA429(t: TestServer, channelId: string, messageId: string, libraryReact: () => Promise<unknown>, met429: () => boolean): Promise<void> {
+export async function throughA429(
+  t: TestServer,
+  channelId: string,
+  messageId: string,
+  libraryReact: () => Promise<unknown>,
+  met429: () => boolean,
+): Promise<void> {
   const config = t.server.ctx.config;
   const was = config.rateLimits;
   config.rateLimits = 'real';
@@ -151,7 +171,11 @@ export async function throughA429(t: TestServer, channelId: string, messageId: s
     for (let attempt = 0; ; attempt++) {
       let limited = false;
       for (let i = 0; i < 60 && !limited; i++) {
-        const r = await t.api(`/channels/${channelId}/messages/${messageId}/reactions/${encodeURIComponent(THUMBS_UP)}/@me`, { method: 'PUT', token: t.world.botToken, bot: true });
+        const r = await t.api(`/channels/${channelId}/messages/${messageId}/reactions/${encodeURIComponent(THUMBS_UP)}/@me`, {
+          method: 'PUT',
+          token: t.world.botToken,
+          bot: true,
+        });
         limited = r.status === 429;
         if (!limited) assert.equal(r.status, 204, r.text);
       }
@@ -181,7 +205,14 @@ export async function dropAndResume(t: TestServer, meanwhile: () => Promise<void
   const sessionId = conn.session.id;
   conn.close(4000, 'dropped by the compatibility suite');
   await meanwhile();
-  const now = await until(() => { const c = botConnection(t); return c && c !== conn ? c : null; }, 20_000, 'the bot to reconnect');
+  const now = await until(
+    () => {
+      const c = botConnection(t);
+      return c && c !== conn ? c : null;
+    },
+    20_000,
+    'the bot to reconnect',
+  );
   assert.equal(now.session!.id, sessionId, 'the same session: resumed, not identified anew');
 }
 

@@ -22,7 +22,11 @@ export const LOTTIE = Buffer.from(JSON.stringify({ v: '5.7.4', fr: 30, ip: 0, op
 
 /** Moves the dev clock (the server runs with dev: true). */
 export async function setClock(t: TestServer, iso: string): Promise<void> {
-  const r = await fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify({ set: iso }) });
+  const r = await fetch(`${t.server.url}/__dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...devHeaders(t) },
+    body: JSON.stringify({ set: iso }),
+  });
   assert.equal(r.status, 200, await r.text());
 }
 
@@ -39,7 +43,9 @@ export async function installBot(t: TestServer, name: string, permissions: bigin
   assert.equal(app.status, 200, app.text);
   const token = (await t.api(`/applications/${app.body.id}/bot/reset`, { method: 'POST', token: owner.token })).body.token;
   const ok = await t.api(`/oauth2/authorize?client_id=${app.body.id}&scope=bot&permissions=${permissions}`, {
-    method: 'POST', token: owner.token, body: { guild_id: t.world.guildId, permissions: permissions.toString(), authorize: true },
+    method: 'POST',
+    token: owner.token,
+    body: { guild_id: t.world.guildId, permissions: permissions.toString(), authorize: true },
   });
   assert.equal(ok.status, 200, ok.text);
   const me = await t.api('/users/@me', { token, bot: true });

@@ -16,7 +16,10 @@ export class RawGateway {
   private inflate: zlib.Inflate | null = null;
   private pending: Buffer[] = [];
 
-  private constructor(readonly ws: WebSocket, compress: boolean) {
+  private constructor(
+    readonly ws: WebSocket,
+    compress: boolean,
+  ) {
     if (compress) {
       this.inflate = zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH });
       this.inflate.on('data', (chunk: Buffer) => this.pending.push(chunk));
@@ -64,7 +67,13 @@ export class RawGateway {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
-      this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
+      this.waiters.push({
+        pred,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
     });
   }
 

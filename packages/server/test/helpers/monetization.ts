@@ -32,7 +32,10 @@ export const now = (t: TestServer) => t.server.ctx.clock.now();
 /** Events of premium apps received by a raw gateway session, read in order. */
 export class EventCursor {
   private seen = 0;
-  constructor(private readonly gw: RawGateway, private readonly types = /^(ENTITLEMENT|SUBSCRIPTION)_/) {}
+  constructor(
+    private readonly gw: RawGateway,
+    private readonly types = /^(ENTITLEMENT|SUBSCRIPTION)_/,
+  ) {}
 
   private all(): Frame[] {
     return this.gw.frames.filter((f) => f.op === 0 && f.t !== null && this.types.test(f.t));
@@ -43,11 +46,20 @@ export class EventCursor {
     const deadline = Date.now() + timeoutMs;
     while (this.all().length < this.seen + n) {
       if (Date.now() > deadline) {
-        throw new Error(`expected ${n} more events, got ${this.all().slice(this.seen).map((f) => f.t).join(', ') || 'none'}`);
+        throw new Error(
+          `expected ${n} more events, got ${
+            this.all()
+              .slice(this.seen)
+              .map((f) => f.t)
+              .join(', ') || 'none'
+          }`,
+        );
       }
       await sleep(10);
     }
-    const out = this.all().slice(this.seen, this.seen + n).map((f) => [f.t!, f.d] as [string, any]);
+    const out = this.all()
+      .slice(this.seen, this.seen + n)
+      .map((f) => [f.t!, f.d] as [string, any]);
     this.seen += n;
     return out;
   }
@@ -55,7 +67,10 @@ export class EventCursor {
   /** The next events must be exactly these types, in order; returns their data. */
   async expect(...types: string[]): Promise<any[]> {
     const got = await this.next(types.length);
-    assert.deepEqual(got.map(([t]) => t), types);
+    assert.deepEqual(
+      got.map(([t]) => t),
+      types,
+    );
     await this.none();
     return got.map(([, d]) => d);
   }

@@ -26,7 +26,12 @@ export async function startOidcProvider(clientId = 'game-client'): Promise<OidcP
       res.end(body === undefined ? '' : JSON.stringify(body));
     };
     if (req.url === '/.well-known/openid-configuration') {
-      return send(200, { issuer, jwks_uri: `${issuer}/jwks.json`, id_token_signing_alg_values_supported: ['RS256', 'HS256'], authorization_endpoint: `${issuer}/auth` });
+      return send(200, {
+        issuer,
+        jwks_uri: `${issuer}/jwks.json`,
+        id_token_signing_alg_values_supported: ['RS256', 'HS256'],
+        authorization_endpoint: `${issuer}/auth`,
+      });
     }
     if (req.url === '/jwks.json') {
       if (state.redirectJwks) return send(302, undefined, { location: `${issuer}/jwks-moved.json` });
@@ -40,8 +45,12 @@ export async function startOidcProvider(clientId = 'game-client'): Promise<OidcP
   return {
     issuer,
     clientId,
-    get redirectJwks() { return state.redirectJwks; },
-    set redirectJwks(v: boolean) { state.redirectJwks = v; },
+    get redirectJwks() {
+      return state.redirectJwks;
+    },
+    set redirectJwks(v: boolean) {
+      state.redirectJwks = v;
+    },
     async idToken(sub, claims = {}, opts = {}) {
       const now = Math.floor((opts.now ?? Date.now()) / 1000);
       const header: Record<string, unknown> = { alg: 'RS256' };

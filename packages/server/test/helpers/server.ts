@@ -63,8 +63,19 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const server = await startServer({
     // Every test client connects from 127.0.0.1: the per-address Gateway cap is raised unless a test sets it. A joined
     // node shares the deployment's dev token, as nodes started with one ACCORD_DEV_TOKEN do.
-    port: 0, host: '127.0.0.1', dataDir, rateLimits: false, logLevel: 'silent', databaseUrl, databaseSchema, redisUrl, redisPrefix, gatewayConnectionsPerIp: 10_000,
-    ...(join?.server.ctx.config.devToken ? { devToken: join.server.ctx.config.devToken } : {}), ...direct, ...overrides,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    rateLimits: false,
+    logLevel: 'silent',
+    databaseUrl,
+    databaseSchema,
+    redisUrl,
+    redisPrefix,
+    gatewayConnectionsPerIp: 10_000,
+    ...(join?.server.ctx.config.devToken ? { devToken: join.server.ctx.config.devToken } : {}),
+    ...direct,
+    ...overrides,
   });
   const world = join ? join.world : await seedWorld(server.ctx);
 
@@ -82,7 +93,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const text = await res.text();
     let parsed: any = null;
     if (text) {
-      try { parsed = JSON.parse(text); } catch { parsed = text; }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
     }
     return { status: res.status, body: parsed as T, text, headers: res.headers };
   }

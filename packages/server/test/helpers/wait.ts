@@ -11,7 +11,11 @@ export function waitEvent<A extends any[] = any[]>(em: Listenable, event: string
   return new Promise<A>((resolve, reject) => {
     const listener = (...args: any[]) => {
       let ok = false;
-      try { ok = pred(...(args as A)); } catch { ok = false; }
+      try {
+        ok = pred(...(args as A));
+      } catch {
+        ok = false;
+      }
       if (!ok) return;
       clearTimeout(timer);
       em.off(event, listener);

@@ -31,7 +31,10 @@ export class WebhookReceiver {
   lax = false;
   private readonly hung: http.ServerResponse[] = [];
 
-  private constructor(readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(port = 0): Promise<WebhookReceiver> {
     let self: WebhookReceiver | null = null;
@@ -57,7 +60,11 @@ export class WebhookReceiver {
     const signature = String(req.headers['x-signature-ed25519'] ?? '');
     const timestamp = String(req.headers['x-signature-timestamp'] ?? '');
     let body: any = null;
-    try { body = JSON.parse(raw); } catch { body = null; }
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = null;
+    }
     const verified = !!signature && !!timestamp && !!this.publicKey && (await verifyKey(raw, signature, timestamp, this.publicKey).catch(() => false));
     const rec: Received = { raw, body, signature, timestamp, verified, status: 0, at: Date.now() };
     this.received.push(rec);

@@ -21,7 +21,8 @@ export interface Forwarder {
 /** Starts the forwarder process listening on `host` and resolves once every route listens. */
 export async function startForwarder(host: string, routes: Route[]): Promise<Forwarder> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [host, JSON.stringify(routes)], {
-    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
     child.once('message', (m) => (m === 'listening' ? resolve() : reject(new Error(String(m)))));

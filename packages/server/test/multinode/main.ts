@@ -16,12 +16,14 @@ if (why) {
 const sessions = Number(values.sessions ?? process.env.MULTINODE_SESSIONS ?? 3000);
 const rate = Number(values.rate ?? 20);
 const report = await runScenario({
-  sessions, rate,
+  sessions,
+  rate,
   databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   log: (line) => console.log(`multinode: ${line}`),
 });
 console.log(describe(report));
-const ok = report.lost === 0 && report.duplicated === 0 && report.seqBreaks === 0 && report.invalidSessions === 0 && report.refused.length === 0 && report.posted > 0;
+const ok =
+  report.lost === 0 && report.duplicated === 0 && report.seqBreaks === 0 && report.invalidSessions === 0 && report.refused.length === 0 && report.posted > 0;
 console.log(ok ? 'multinode: PASS' : 'multinode: FAIL');
 process.exit(ok ? 0 : 1);

@@ -81,7 +81,7 @@ export class Poster {
           return;
         }
       } catch (err) {
-        retryable = err instanceof Error ? (err.cause as Error | undefined)?.message ?? err.message : String(err);
+        retryable = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
       }
       // The node failed it: every later message goes to the next node too, as a client that marks a host down.
       failedOn.push(`${api} (${retryable})`);

@@ -111,7 +111,10 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
     log(`world: ${opts.sessions} users in guild ${world.seed.guildId} (${timings.world} ms)`);
 
     const dep: Deployment = {
-      databaseUrl: viaBridge(opts.databaseUrl), redisUrl: viaBridge(opts.redisUrl), schema, redisPrefix: `${schema}:`,
+      databaseUrl: viaBridge(opts.databaseUrl),
+      redisUrl: viaBridge(opts.redisUrl),
+      schema,
+      redisPrefix: `${schema}:`,
       heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 15_000,
     };
     const roles = ['api', 'api', 'gateway', 'gateway', 'gateway'] as const;
@@ -126,13 +129,23 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
     const gwUrls = gateways.map((g) => g.url);
     for (let i = 0; i < opts.sessions; i++) listeners.push(new Listener(world.users[i].token, gwUrls, i % gwUrls.length, world.seed.textChannelId, down));
     let started = 0;
-    await Promise.all(Array.from({ length: 25 }, async () => {
-      for (let i = started++; i < listeners.length; i = started++) await listeners[i].start();
-    }));
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        for (let i = started++; i < listeners.length; i = started++) await listeners[i].start();
+      }),
+    );
     mark('ready');
-    log(`${listeners.length} sessions ready (${timings.ready - timings.nodes} ms): ${gateways.map((g, i) => `${g.name} ${listeners.filter((l) => l.node === i).length}`).join(', ')}`);
+    log(
+      `${listeners.length} sessions ready (${timings.ready - timings.nodes} ms): ${gateways.map((g, i) => `${g.name} ${listeners.filter((l) => l.node === i).length}`).join(', ')}`,
+    );
 
-    poster = new Poster(apis.map((a) => a.url), world.seed.textChannelId, world.seed.users[0].token, opts.rate, tag);
+    poster = new Poster(
+      apis.map((a) => a.url),
+      world.seed.textChannelId,
+      world.seed.users[0].token,
+      opts.rate,
+      tag,
+    );
     poster.start();
     await sleep(3000);
 
@@ -143,7 +156,9 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
     mark('gatewayKill');
     const moved = await until(() => victims.every((l) => l.node !== 0 && l.connected && (l.resumed > 0 || l.invalidSessions > 0)), 60_000 + opts.sessions * 20);
     mark('gatewayMoved');
-    log(`${victims.filter((l) => l.resumed > 0).length}/${victims.length} resumed, ${victims.filter((l) => l.invalidSessions > 0).length} invalid sessions (${timings.gatewayMoved - timings.gatewayKill} ms${moved ? '' : ', timed out'})`);
+    log(
+      `${victims.filter((l) => l.resumed > 0).length}/${victims.length} resumed, ${victims.filter((l) => l.invalidSessions > 0).length} invalid sessions (${timings.gatewayMoved - timings.gatewayKill} ms${moved ? '' : ', timed out'})`,
+    );
     await sleep(2000);
 
     // API node 0 dies while posting; the poster retries on the other with the same nonces.
@@ -184,14 +199,23 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
       destroyTopology();
       await dropSchema(opts.databaseUrl, schema).catch((err) => log(`drop schema: ${err}`));
       const r = await connectRedis(opts.redisUrl, 'accord-multinode-cleanup');
-      await deleteKeys(r, `${schema}:`).catch(() => {}).finally(() => r.quit());
+      await deleteKeys(r, `${schema}:`)
+        .catch(() => {})
+        .finally(() => r.quit());
     } finally {
       unlock();
     }
   }
 }
 
-function report(sessions: number, poster: Poster, listeners: Listener[], gateways: NodeProcess[], victims: Listener[], timings: Record<string, number>): Omit<ScenarioReport, 'nodeLogs'> {
+function report(
+  sessions: number,
+  poster: Poster,
+  listeners: Listener[],
+  gateways: NodeProcess[],
+  victims: Listener[],
+  timings: Record<string, number>,
+): Omit<ScenarioReport, 'nodeLogs'> {
   const ids = new Set(poster.posted.map((p) => p.id));
   const faults: SessionFault[] = [];
   let deliveredOnce = 0;
@@ -210,8 +234,7 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
       else if (n === 0) {
         lostHere++;
         lostBy.set(id, (lostBy.get(id) ?? 0) + 1);
-      }
-      else dupHere++;
+      } else dupHere++;
     }
     const unexpected = [...l.messages.keys()].filter((id) => !ids.has(id)).length;
     lost += lostHere;
@@ -219,7 +242,17 @@ function report(sessions: number, poster: Poster, listeners: Listener[], gateway
     duplicated += dupHere;
     seqBreaks += l.seqBreaks.length;
     if (lostHere || dupHere || unexpected || l.seqBreaks.length || l.invalidSessions) {
-      if (faults.length < 10) faults.push({ listener: i, node: gateways[l.node].name, lost: lostHere, duplicated: dupHere, unexpected, seqBreaks: l.seqBreaks.slice(0, 5), invalidSessions: l.invalidSessions, notes: l.notes.slice(0, 6) });
+      if (faults.length < 10)
+        faults.push({
+          listener: i,
+          node: gateways[l.node].name,
+          lost: lostHere,
+          duplicated: dupHere,
+          unexpected,
+          seqBreaks: l.seqBreaks.slice(0, 5),
+          invalidSessions: l.invalidSessions,
+          notes: l.notes.slice(0, 6),
+        });
     }
   });
   return {
@@ -249,9 +282,16 @@ export function describe(r: ScenarioReport): string {
     `killed gateway node's sessions: ${r.movedSessions}, resumed elsewhere ${r.resumedSessions}; INVALID_SESSION ${r.invalidSessions}`,
     `deliveries expected ${r.expected}: exactly once ${r.deliveredOnce}, lost ${r.lost} (${r.lostOnMoved} at sessions of the killed gateway node), duplicated ${r.duplicated}; sequence breaks ${r.seqBreaks}`,
     ...(r.retried.length ? [`retry causes: ${JSON.stringify(causes(r.retried))}`] : []),
-    ...(r.lostEverywhere.length ? [`lost by every session: ${r.lostEverywhere.length} (${r.lostEverywhere.filter((id) => r.retried.some((p) => p.id === id)).length} of them retried): ${r.lostEverywhere.slice(0, 10).join(', ')}`] : []),
+    ...(r.lostEverywhere.length
+      ? [
+          `lost by every session: ${r.lostEverywhere.length} (${r.lostEverywhere.filter((id) => r.retried.some((p) => p.id === id)).length} of them retried): ${r.lostEverywhere.slice(0, 10).join(', ')}`,
+        ]
+      : []),
     ...r.refused.slice(0, 5).map((x) => `refused: ${x}`),
-    ...r.faults.map((f) => `session ${f.listener} on ${f.node}: lost ${f.lost}, duplicated ${f.duplicated}, unexpected ${f.unexpected}, invalid sessions ${f.invalidSessions}, seq breaks ${JSON.stringify(f.seqBreaks)}; ${f.notes.join('; ')}`),
+    ...r.faults.map(
+      (f) =>
+        `session ${f.listener} on ${f.node}: lost ${f.lost}, duplicated ${f.duplicated}, unexpected ${f.unexpected}, invalid sessions ${f.invalidSessions}, seq breaks ${JSON.stringify(f.seqBreaks)}; ${f.notes.join('; ')}`,
+    ),
     `timings (ms from start): ${JSON.stringify(r.timings)}`,
     ...(r.faults.length ? r.nodeLogs.filter((l) => !l.includes('accord: ')) : []),
   ].join('\n');

@@ -20,20 +20,31 @@ export interface World {
  */
 export async function createWorld(databaseUrl: string, schema: string, n: number): Promise<World> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-mn-setup-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, databaseUrl, databaseSchema: schema, redisUrl: undefined, logLevel: 'silent', rateLimits: false });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    databaseUrl,
+    databaseSchema: schema,
+    redisUrl: undefined,
+    logLevel: 'silent',
+    rateLimits: false,
+  });
   try {
     const ctx = server.ctx;
     const seed = await seedWorld(ctx);
     const users: { id: string; token: string }[] = new Array(n);
     let next = 0;
     // A few at a time: PostgreSQL round trips dominate, and the pool has room for them.
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let i = next++; i < n; i = next++) {
-        const u = await createUser(ctx, { username: `mn_${i}`, globalName: `Listener ${i}` });
-        users[i] = { id: u.id, token: await issueToken(ctx, u.id, 'user') };
-        await addMember(ctx, seed.guildId, u.id);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = next++; i < n; i = next++) {
+          const u = await createUser(ctx, { username: `mn_${i}`, globalName: `Listener ${i}` });
+          users[i] = { id: u.id, token: await issueToken(ctx, u.id, 'user') };
+          await addMember(ctx, seed.guildId, u.id);
+        }
+      }),
+    );
     await server.gateway.dispatcher.idle();
     return { seed, users };
   } finally {

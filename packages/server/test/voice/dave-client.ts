@@ -13,7 +13,11 @@ export class DaveClient {
   readonly transitions: number[] = [];
   private version = 0;
 
-  constructor(readonly raw: RawVoice, readonly userId: string, readonly channelId: string) {
+  constructor(
+    readonly raw: RawVoice,
+    readonly userId: string,
+    readonly channelId: string,
+  ) {
     raw.ws.on('message', () => {
       const f = raw.frames[raw.frames.length - 1];
       try {

@@ -6,8 +6,16 @@
 import { Readable } from 'node:stream';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import {
-  AudioPlayerStatus, EndBehaviorType, NoSubscriberBehavior, StreamType, VoiceConnectionStatus, createAudioPlayer, createAudioResource,
-  entersState, joinVoiceChannel, type VoiceConnection,
+  AudioPlayerStatus,
+  EndBehaviorType,
+  NoSubscriberBehavior,
+  StreamType,
+  VoiceConnectionStatus,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  joinVoiceChannel,
+  type VoiceConnection,
 } from '@discordjs/voice';
 
 interface Bot {
@@ -88,7 +96,14 @@ const handlers: Record<string, (a: any) => Promise<unknown>> = {
     const guild = b.client.guilds.cache.get(guildId);
     if (!guild) throw new Error(`${name} does not see guild ${guildId}`);
     const c = joinVoiceChannel({
-      channelId, guildId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: false, selfMute: false, group: name, daveEncryption: dave, debug: true,
+      channelId,
+      guildId,
+      adapterCreator: guild.voiceAdapterCreator,
+      selfDeaf: false,
+      selfMute: false,
+      group: name,
+      daveEncryption: dave,
+      debug: true,
     });
     b.conn = c;
     c.on('debug', (m) => b.debug.push(m));
@@ -110,8 +125,13 @@ const handlers: Record<string, (a: any) => Promise<unknown>> = {
     const d = c.networking?.state?.dave;
     const s = d?.session;
     return {
-      status: c.status, networking: c.networking?.state?.code, protocolVersion: d?.protocolVersion ?? null, ready: !!s?.ready,
-      epoch: s?.epoch != null ? String(s.epoch) : null, privacyCode: s?.ready ? s.voicePrivacyCode : null, userIds: s?.getUserIds?.() ?? [],
+      status: c.status,
+      networking: c.networking?.state?.code,
+      protocolVersion: d?.protocolVersion ?? null,
+      ready: !!s?.ready,
+      epoch: s?.epoch != null ? String(s.epoch) : null,
+      privacyCode: s?.ready ? s.voicePrivacyCode : null,
+      userIds: s?.getUserIds?.() ?? [],
       mode: c.networking?.state?.connectionData?.encryptionMode ?? null,
     };
   },

@@ -52,8 +52,14 @@ export class VoiceDriver {
         reject(new Error(`driver ${cmd} timed out`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (v) => { clearTimeout(timer); resolve(v); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       this.child.send({ id, cmd, args });
     });
@@ -69,7 +75,11 @@ export class VoiceDriver {
 }
 
 /** A new application with a bot installed in the seed guild (every permission but ADMINISTRATOR, or `permissions`). */
-export async function makeBot(t: TestServer, name: string, permissions = ALL_PERMISSIONS & ~P.ADMINISTRATOR): Promise<{ token: string; userId: string; appId: string }> {
+export async function makeBot(
+  t: TestServer,
+  name: string,
+  permissions = ALL_PERMISSIONS & ~P.ADMINISTRATOR,
+): Promise<{ token: string; userId: string; appId: string }> {
   const ctx = t.server.ctx;
   const owner: Actor = { user: (await getUser(ctx, t.world.users[0].id))!, kind: 'user', applicationId: null, scopes: [] };
   const app = await createApplication(ctx, owner, { name });

@@ -24,10 +24,11 @@ export class RawVoice {
         ? { binary: true, seq: data.readUInt16BE(0), op: data[2], payload: Buffer.from(data.subarray(3)) }
         : { binary: false, ...JSON.parse(data.toString()) };
       this.frames.push(f);
-      for (const w of [...this.waiters]) if (w.pred(f)) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        w.resolve(f);
-      }
+      for (const w of [...this.waiters])
+        if (w.pred(f)) {
+          this.waiters.splice(this.waiters.indexOf(w), 1);
+          w.resolve(f);
+        }
     });
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     ws.on('error', () => {});
@@ -56,7 +57,13 @@ export class RawVoice {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for a voice frame; got ops ${this.frames.map((f) => f.op).join(',')}`)), timeoutMs);
-      this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
+      this.waiters.push({
+        pred,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
     });
   }
 
@@ -80,9 +87,18 @@ export async function joinOnGateway(t: TestServer, token: string, channelId = t.
   const server = await gw.dispatch('VOICE_SERVER_UPDATE');
   const state = gw.frames.find((f) => f.t === 'VOICE_STATE_UPDATE' && f.d.user_id === ready.user.id && f.d.channel_id === channelId)!.d;
   return {
-    gw, userId: ready.user.id as string, sessionId: state.session_id as string, token: server.token as string, endpoint: server.endpoint as string,
+    gw,
+    userId: ready.user.id as string,
+    sessionId: state.session_id as string,
+    token: server.token as string,
+    endpoint: server.endpoint as string,
     identify: (extra: Record<string, unknown> = {}) => ({
-      server_id: t.world.guildId, user_id: ready.user.id, session_id: state.session_id, token: server.token, max_dave_protocol_version: 1, ...extra,
+      server_id: t.world.guildId,
+      user_id: ready.user.id,
+      session_id: state.session_id,
+      token: server.token,
+      max_dave_protocol_version: 1,
+      ...extra,
     }),
   };
 }

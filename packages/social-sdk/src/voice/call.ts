@@ -70,7 +70,12 @@ export class Call implements CallLike {
   private selfDeaf = false;
   private dump: fs.WriteStream | null = null;
 
-  constructor(private readonly host: CallHost, readonly lobbyId: Snowflake, private readonly received?: UserAudioReceivedCallback, private readonly captured?: UserAudioCapturedCallback) {
+  constructor(
+    private readonly host: CallHost,
+    readonly lobbyId: Snowflake,
+    private readonly received?: UserAudioReceivedCallback,
+    private readonly captured?: UserAudioCapturedCallback,
+  ) {
     this.dave = this.newDave();
   }
 
@@ -86,40 +91,91 @@ export class Call implements CallLike {
 
   // ------------------------------------------------------------------------------------------------ public surface
 
-  on<K extends keyof CallEvents>(event: K, fn: (arg: CallEvents[K]) => void): () => void { return this.events.on(event, fn); }
-  getStatus(): CallStatus { return this.status; }
-  getChannelId(): Snowflake { return this.lobbyId; }
-  getGuildId(): Snowflake | null { return null; }
-  getParticipants(): Snowflake[] { return [...this.participants]; }
+  on<K extends keyof CallEvents>(event: K, fn: (arg: CallEvents[K]) => void): () => void {
+    return this.events.on(event, fn);
+  }
+  getStatus(): CallStatus {
+    return this.status;
+  }
+  getChannelId(): Snowflake {
+    return this.lobbyId;
+  }
+  getGuildId(): Snowflake | null {
+    return null;
+  }
+  getParticipants(): Snowflake[] {
+    return [...this.participants];
+  }
   setStatusChangedCallback(cb: ((status: CallStatus, error: CallError, detail: number) => void) | null): void {
     this.events.setSlot('statusChanged', cb && ((e) => cb(e.status, e.error, e.errorDetail)));
   }
-  setParticipantChangedCallback(cb: ((userId: Snowflake, added: boolean) => void) | null): void { this.events.setSlot('participantChanged', cb && ((e) => cb(e.userId, e.added))); }
-  setSpeakingStatusChangedCallback(cb: ((userId: Snowflake, isPlayingSound: boolean) => void) | null): void { this.events.setSlot('speakingStatusChanged', cb && ((e) => cb(e.userId, e.isPlayingSound))); }
-  setOnVoiceStateChangedCallback(cb: ((userId: Snowflake) => void) | null): void { this.events.setSlot('voiceStateChanged', cb && ((e) => cb(e.userId))); }
+  setParticipantChangedCallback(cb: ((userId: Snowflake, added: boolean) => void) | null): void {
+    this.events.setSlot('participantChanged', cb && ((e) => cb(e.userId, e.added)));
+  }
+  setSpeakingStatusChangedCallback(cb: ((userId: Snowflake, isPlayingSound: boolean) => void) | null): void {
+    this.events.setSlot('speakingStatusChanged', cb && ((e) => cb(e.userId, e.isPlayingSound)));
+  }
+  setOnVoiceStateChangedCallback(cb: ((userId: Snowflake) => void) | null): void {
+    this.events.setSlot('voiceStateChanged', cb && ((e) => cb(e.userId)));
+  }
 
-  getAudioMode(): AudioModeType { return this.audioMode; }
-  setAudioMode(mode: AudioModeType): void { this.audioMode = mode; }
+  getAudioMode(): AudioModeType {
+    return this.audioMode;
+  }
+  setAudioMode(mode: AudioModeType): void {
+    this.audioMode = mode;
+  }
   /** Push-to-talk: while active (and for the release delay after), captured audio is sent. */
   setPTTActive(active: boolean): void {
     if (this.ptt && !active) this.pttReleasedAt = Date.now();
     this.ptt = active;
   }
-  getPTTActive(): boolean { return this.ptt; }
+  getPTTActive(): boolean {
+    return this.ptt;
+  }
   /** How long audio keeps going after push-to-talk is released (ms; the platform uses 20). */
-  getPTTReleaseDelay(): number { return this.pttReleaseDelayMs; }
-  setPTTReleaseDelay(ms: number): void { this.pttReleaseDelayMs = Math.max(0, Math.floor(ms)); }
-  getVADThreshold(): { vadThreshold: number; automatic: boolean } { return { ...this.vad }; }
-  setVADThreshold(s: { vadThreshold: number; automatic: boolean }): void { this.vad = { ...s }; }
-  getSelfMute(): boolean { return this.selfMute; }
-  setSelfMute(mute: boolean): void { this.selfMute = mute; this.sendVoiceState(); }
-  getSelfDeaf(): boolean { return this.selfDeaf; }
-  setSelfDeaf(deaf: boolean): void { this.selfDeaf = deaf; this.sendVoiceState(); }
-  getLocalMute(userId: Snowflake): boolean { return this.localMutes.has(userId); }
-  setLocalMute(userId: Snowflake, mute: boolean): void { if (mute) this.localMutes.add(userId); else this.localMutes.delete(userId); }
-  getParticipantVolume(userId: Snowflake): number { return this.volumes.get(userId) ?? 100; }
-  setParticipantVolume(userId: Snowflake, volume: number): void { this.volumes.set(userId, Math.max(0, Math.min(200, volume))); }
-  getVoiceStateHandle(userId: Snowflake): { selfMute: boolean; selfDeaf: boolean } | undefined { return this.states.get(userId); }
+  getPTTReleaseDelay(): number {
+    return this.pttReleaseDelayMs;
+  }
+  setPTTReleaseDelay(ms: number): void {
+    this.pttReleaseDelayMs = Math.max(0, Math.floor(ms));
+  }
+  getVADThreshold(): { vadThreshold: number; automatic: boolean } {
+    return { ...this.vad };
+  }
+  setVADThreshold(s: { vadThreshold: number; automatic: boolean }): void {
+    this.vad = { ...s };
+  }
+  getSelfMute(): boolean {
+    return this.selfMute;
+  }
+  setSelfMute(mute: boolean): void {
+    this.selfMute = mute;
+    this.sendVoiceState();
+  }
+  getSelfDeaf(): boolean {
+    return this.selfDeaf;
+  }
+  setSelfDeaf(deaf: boolean): void {
+    this.selfDeaf = deaf;
+    this.sendVoiceState();
+  }
+  getLocalMute(userId: Snowflake): boolean {
+    return this.localMutes.has(userId);
+  }
+  setLocalMute(userId: Snowflake, mute: boolean): void {
+    if (mute) this.localMutes.add(userId);
+    else this.localMutes.delete(userId);
+  }
+  getParticipantVolume(userId: Snowflake): number {
+    return this.volumes.get(userId) ?? 100;
+  }
+  setParticipantVolume(userId: Snowflake, volume: number): void {
+    this.volumes.set(userId, Math.max(0, Math.min(200, volume)));
+  }
+  getVoiceStateHandle(userId: Snowflake): { selfMute: boolean; selfDeaf: boolean } | undefined {
+    return this.states.get(userId);
+  }
   /** The DAVE state: protocol version, whether media can flow, and the group's privacy code. */
   getEncryptionState(): { protocolVersion: number; ready: boolean; privacyCode: string } {
     return { protocolVersion: this.dave.protocolVersion, ready: this.dave.ready, privacyCode: this.dave.privacyCode };
@@ -139,7 +195,9 @@ export class Call implements CallLike {
   }
 
   /** Frames queued and not yet captured. */
-  pendingAudioFrames(): number { return this.queue.length; }
+  pendingAudioFrames(): number {
+    return this.queue.length;
+  }
 
   // ------------------------------------------------------------------------------------------------ lifecycle
 
@@ -270,8 +328,16 @@ export class Call implements CallLike {
     switch (msg.op) {
       case 8:
         this.startHeartbeat(msg.d.heartbeat_interval);
-        if (resume && this.resumable) this.sendJson(7, { server_id: this.lobbyId, session_id: this.sessionId, token: this.server!.token, seq_ack: this.seqAck });
-        else this.sendJson(0, { server_id: this.lobbyId, user_id: this.host.userId, session_id: this.sessionId, token: this.server!.token, max_dave_protocol_version: 1 });
+        if (resume && this.resumable)
+          this.sendJson(7, { server_id: this.lobbyId, session_id: this.sessionId, token: this.server!.token, seq_ack: this.seqAck });
+        else
+          this.sendJson(0, {
+            server_id: this.lobbyId,
+            user_id: this.host.userId,
+            session_id: this.sessionId,
+            token: this.server!.token,
+            max_dave_protocol_version: 1,
+          });
         return;
       case 2:
         return void this.onReady(msg.d).catch((err) => {
@@ -441,4 +507,3 @@ export class Call implements CallLike {
     this.events.emit('statusChanged', { status, error, errorDetail: detail });
   }
 }
-

@@ -21,12 +21,22 @@ export class DaveE2ee {
   readonly recognized = new Set<string>();
   onChange: () => void = () => {};
 
-  constructor(private readonly userId: string, private readonly channelId: string, private readonly out: DaveOutput) {}
+  constructor(
+    private readonly userId: string,
+    private readonly channelId: string,
+    private readonly out: DaveOutput,
+  ) {}
 
-  get protocolVersion(): number { return this.version; }
+  get protocolVersion(): number {
+    return this.version;
+  }
   /** Media can flow: no DAVE in this call, or the group is established. */
-  get ready(): boolean { return this.version === 0 || !!this.session?.ready; }
-  get privacyCode(): string { return this.session?.ready ? this.session.voicePrivacyCode : ''; }
+  get ready(): boolean {
+    return this.version === 0 || !!this.session?.ready;
+  }
+  get privacyCode(): string {
+    return this.session?.ready ? this.session.voicePrivacyCode : '';
+  }
 
   start(version: number): void {
     this.version = version;
@@ -42,14 +52,20 @@ export class DaveE2ee {
 
   onJson(op: number, d: any): void {
     switch (op) {
-      case 11: for (const id of d.user_ids ?? []) this.recognized.add(id); break;
-      case 13: this.recognized.delete(d.user_id); break;
+      case 11:
+        for (const id of d.user_ids ?? []) this.recognized.add(id);
+        break;
+      case 13:
+        this.recognized.delete(d.user_id);
+        break;
       case 21:
         this.pending.set(d.transition_id, d.protocol_version);
         if (d.transition_id === 0) this.execute(0);
         else this.out.json(23, { transition_id: d.transition_id });
         break;
-      case 22: this.execute(d.transition_id); break;
+      case 22:
+        this.execute(d.transition_id);
+        break;
       case 24:
         if (d.epoch === 1) {
           this.version = d.protocol_version;

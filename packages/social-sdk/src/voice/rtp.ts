@@ -11,7 +11,10 @@ export class RtpSender {
   private timestamp = Math.floor(Math.random() * 0xffffffff);
   private nonce = 0;
 
-  constructor(private readonly ssrc: number, private readonly key: Buffer) {}
+  constructor(
+    private readonly ssrc: number,
+    private readonly key: Buffer,
+  ) {}
 
   /** One datagram: header (the AAD) ‖ AES-256-GCM(payload) ‖ tag ‖ nonce counter. */
   packet(payload: Buffer, samples: number): Buffer {

@@ -1,7 +1,13 @@
 import type { Snowflake } from '../snowflake.js';
 
 /** PCM received from a participant: 16-bit samples, interleaved. Return `{ shouldMute: true }` to not play it. */
-export type UserAudioReceivedCallback = (userId: Snowflake, data: Int16Array, samplesPerChannel: number, sampleRate: number, channels: number) => { shouldMute?: boolean } | void;
+export type UserAudioReceivedCallback = (
+  userId: Snowflake,
+  data: Int16Array,
+  samplesPerChannel: number,
+  sampleRate: number,
+  channels: number,
+) => { shouldMute?: boolean } | void;
 /** PCM captured for sending (before encoding); may be changed in place. */
 export type UserAudioCapturedCallback = (data: Int16Array, samplesPerChannel: number, sampleRate: number, channels: number) => void;
 

@@ -8,7 +8,10 @@ export class MediaSocket {
   private keepalive: ReturnType<typeof setInterval> | null = null;
   onPacket: (pkt: Buffer) => void = () => {};
 
-  constructor(readonly ip: string, readonly port: number) {
+  constructor(
+    readonly ip: string,
+    readonly port: number,
+  ) {
     this.socket.on('error', () => {});
   }
 
@@ -43,6 +46,10 @@ export class MediaSocket {
 
   close(): void {
     if (this.keepalive) clearInterval(this.keepalive);
-    try { this.socket.close(); } catch { /* closed already */ }
+    try {
+      this.socket.close();
+    } catch {
+      /* closed already */
+    }
   }
 }

@@ -36,7 +36,9 @@ export function ActivityDock({ channelId, channelLabel }: { channelId: string; c
   return (
     <>
       {mine && mine.location.channel_id !== channelId ? <ElsewhereBar inst={mine} /> : null}
-      {others.map((i) => <JoinBar key={i.instance_id} inst={i} channelId={channelId} />)}
+      {others.map((i) => (
+        <JoinBar key={i.instance_id} inst={i} channelId={channelId} />
+      ))}
       {mine && mine.location.channel_id === channelId ? <ActivityPanel inst={mine} channelLabel={channelLabel} /> : null}
     </>
   );
@@ -55,8 +57,22 @@ function JoinBar({ inst, channelId }: { inst: InstanceInfo; channelId: string })
         <div className="act-bar__title">{app.name}</div>
         <div className="act-bar__sub ellipsis">{names ? `${names} ${people.length === 1 ? 'is' : 'are'} in this Activity` : 'Running in this channel'}</div>
       </div>
-      <div className="act-bar__faces">{people.slice(0, 4).map((u) => <Avatar key={u.id} user={u} size={24} />)}</div>
-      <Button size="sm" variant="success" busy={busy} onClick={() => { setBusy(true); joinActivity(session, inst.application_id, channelId).finally(() => setBusy(false)); }}>Join Activity</Button>
+      <div className="act-bar__faces">
+        {people.slice(0, 4).map((u) => (
+          <Avatar key={u.id} user={u} size={24} />
+        ))}
+      </div>
+      <Button
+        size="sm"
+        variant="success"
+        busy={busy}
+        onClick={() => {
+          setBusy(true);
+          joinActivity(session, inst.application_id, channelId).finally(() => setBusy(false));
+        }}
+      >
+        Join Activity
+      </Button>
     </div>
   );
 }
@@ -68,9 +84,15 @@ function ElsewhereBar({ inst }: { inst: InstanceInfo }) {
   return (
     <div className="act-bar act-bar--elsewhere">
       <AppIcon app={app} size={24} />
-      <div className="grow act-bar__sub">You are in <strong>{app.name}</strong> in another channel.</div>
-      <Link className="btn btn--sm btn--secondary" to={to}>Go there</Link>
-      <Button size="sm" variant="danger" onClick={() => void leaveActivity(session, inst)}>Leave</Button>
+      <div className="grow act-bar__sub">
+        You are in <strong>{app.name}</strong> in another channel.
+      </div>
+      <Link className="btn btn--sm btn--secondary" to={to}>
+        Go there
+      </Link>
+      <Button size="sm" variant="danger" onClick={() => void leaveActivity(session, inst)}>
+        Leave
+      </Button>
     </div>
   );
 }

@@ -20,14 +20,23 @@ export type FrameMode = 'inline' | 'popout';
 
 /** Test hook: every message the parent sends, when the page opts in (`window.__accordActivityLog = []`). */
 declare global {
-  interface Window { __accordActivityLog?: unknown[] }
+  interface Window {
+    __accordActivityLog?: unknown[];
+  }
 }
 
 /**
  * One running Activity: frames the bridge page of the app's origin (inline, or in a pop-out window), checks every
  * message's source and origin, and hands the SDK's messages to the parent protocol. Gateway events become SDK events.
  */
-export function ActivityFrame({ inst, app, mode, channelLabel, onPopoutClosed, onFrameClosed }: {
+export function ActivityFrame({
+  inst,
+  app,
+  mode,
+  channelLabel,
+  onPopoutClosed,
+  onFrameClosed,
+}: {
   inst: InstanceInfo;
   app: DialogApp & { description: string };
   mode: FrameMode;
@@ -53,17 +62,30 @@ export function ActivityFrame({ inst, app, mode, channelLabel, onPopoutClosed, o
 
   useEffect(() => {
     let cancelled = false;
-    session.api.http.post<{ ticket: string; origin: string }>(`/applications/${inst.application_id}/activity-instances/${inst.instance_id}/proxy-ticket`)
+    session.api.http
+      .post<{ ticket: string; origin: string }>(`/applications/${inst.application_id}/activity-instances/${inst.instance_id}/proxy-ticket`)
       .then((r) => !cancelled && setTarget(r))
       .catch((err) => !cancelled && setFailed(err?.readable ?? 'The Activity could not be started.'));
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, [inst.application_id, inst.instance_id]);
 
-  const launch: LaunchContext = useMemo(() => ({
-    applicationId: inst.application_id, instanceId: inst.instance_id, launchId: inst.launch_id, channelId: inst.location.channel_id,
-    guildId: inst.location.guild_id ?? null, locationId: inst.location.id, frameId, platform: 'desktop',
-    customId: extras.customId, referrerId: extras.referrerId,
-  }), [inst.instance_id, frameId, extras]);
+  const launch: LaunchContext = useMemo(
+    () => ({
+      applicationId: inst.application_id,
+      instanceId: inst.instance_id,
+      launchId: inst.launch_id,
+      channelId: inst.location.channel_id,
+      guildId: inst.location.guild_id ?? null,
+      locationId: inst.location.id,
+      frameId,
+      platform: 'desktop',
+      customId: extras.customId,
+      referrerId: extras.referrerId,
+    }),
+    [inst.instance_id, frameId, extras],
+  );
 
   const src = useMemo(() => {
     if (!target) return null;
@@ -82,23 +104,32 @@ export function ActivityFrame({ inst, app, mode, channelLabel, onPopoutClosed, o
   // The protocol: one parent per frame, messages checked for source (our frame or pop-out) and origin (the app's).
   useEffect(() => {
     if (!src || !target) return;
-    const frameWindow = () => (mode === 'popout' ? popup.current : iframe.current?.contentWindow ?? null);
+    const frameWindow = () => (mode === 'popout' ? popup.current : (iframe.current?.contentWindow ?? null));
     const post = (m: unknown) => frameWindow()?.postMessage(m, target.origin);
     const host = browserHost({
-      session, launch, application: () => appRef.current,
+      session,
+      launch,
+      application: () => appRef.current,
       ui: {
-        authorize: (r) => uiRef.current.authorize(r), confirmExternalLink: (u) => uiRef.current.confirmExternalLink(u),
-        shareLink: (r) => uiRef.current.shareLink(r), showInvite: (u) => uiRef.current.showInvite(u),
-        confirmPurchase: (s) => uiRef.current.confirmPurchase(s), pickImage: () => uiRef.current.pickImage(),
+        authorize: (r) => uiRef.current.authorize(r),
+        confirmExternalLink: (u) => uiRef.current.confirmExternalLink(u),
+        shareLink: (r) => uiRef.current.shareLink(r),
+        showInvite: (u) => uiRef.current.showInvite(u),
+        confirmPurchase: (s) => uiRef.current.confirmPurchase(s),
+        pickImage: () => uiRef.current.pickImage(),
         shareMoment: (u) => uiRef.current.shareMoment(u),
       },
       toBridge: post,
       frameSize: () => {
         const el = iframe.current;
-        return mode === 'popout' && popup.current ? { width: popup.current.innerWidth, height: popup.current.innerHeight } : { width: el?.clientWidth ?? 16, height: el?.clientHeight ?? 9 };
+        return mode === 'popout' && popup.current
+          ? { width: popup.current.innerWidth, height: popup.current.innerHeight }
+          : { width: el?.clientWidth ?? 16, height: el?.clientHeight ?? 9 };
       },
       layoutMode: () => 0,
-      onOrientationLock: (l) => { orientationLock.current = l.lock_state; },
+      onOrientationLock: (l) => {
+        orientationLock.current = l.lock_state;
+      },
     });
     const parent = new ActivityParent({
       host,
@@ -112,7 +143,7 @@ export function ActivityFrame({ inst, app, mode, channelLabel, onPopoutClosed, o
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== target.origin || !event.source || event.source !== frameWindow()) return;
       if (Array.isArray(event.data)) parent.receive(event.data);
-      else if (event.data?.accord === 'proxy-ticket-stored' && !event.data.ok) console.warn('The Activity\'s proxy ticket was not stored');
+      else if (event.data?.accord === 'proxy-ticket-stored' && !event.data.ok) console.warn("The Activity's proxy ticket was not stored");
     };
     window.addEventListener('message', onMessage);
     let poll: ReturnType<typeof setInterval> | null = null;
@@ -145,28 +176,43 @@ export function ActivityFrame({ inst, app, mode, channelLabel, onPopoutClosed, o
   useEffect(() => {
     const parent = parentRef.current;
     if (!parent) return;
-    const users = userIdsOf(instances.get(inst.instance_id)).map((id) => knownUser(session.store, id)).filter(Boolean) as unknown as WireUser[];
+    const users = userIdsOf(instances.get(inst.instance_id))
+      .map((id) => knownUser(session.store, id))
+      .filter(Boolean) as unknown as WireUser[];
     parent.participantsChanged(users);
   }, [participantKey]);
 
   // Gateway events the SDK has events for.
-  useEffect(() => onDispatch((t, d) => {
-    const parent = parentRef.current;
-    const me = session.store.state.me;
-    if (!parent || !me) return;
-    if (t === 'VOICE_STATE_UPDATE' && d?.channel_id) {
-      const user = d.member?.user ?? knownUser(session.store, d.user_id);
-      if (user) parent.voiceStateChanged(d.channel_id, { user, nick: d.member?.nick ?? null, mute: !!d.mute, deaf: !!d.deaf, self_mute: !!d.self_mute, self_deaf: !!d.self_deaf, suppress: !!d.suppress });
-    } else if (t === 'USER_UPDATE' && d?.id === me.id) {
-      parent.currentUserChanged({ ...me, ...d });
-    } else if (t === 'GUILD_MEMBER_UPDATE' && d?.user?.id === me.id) {
-      parent.memberChanged({ user_id: me.id, guild_id: d.guild_id, nick: d.nick, avatar: d.avatar });
-    } else if ((t === 'RELATIONSHIP_ADD' || t === 'RELATIONSHIP_UPDATE') && d?.user) {
-      parent.relationshipChanged({ type: d.type, user: d.user });
-    } else if (t === 'ENTITLEMENT_CREATE' && d?.user_id === me.id) {
-      parent.entitlementCreated(d);
-    }
-  }), []);
+  useEffect(
+    () =>
+      onDispatch((t, d) => {
+        const parent = parentRef.current;
+        const me = session.store.state.me;
+        if (!parent || !me) return;
+        if (t === 'VOICE_STATE_UPDATE' && d?.channel_id) {
+          const user = d.member?.user ?? knownUser(session.store, d.user_id);
+          if (user)
+            parent.voiceStateChanged(d.channel_id, {
+              user,
+              nick: d.member?.nick ?? null,
+              mute: !!d.mute,
+              deaf: !!d.deaf,
+              self_mute: !!d.self_mute,
+              self_deaf: !!d.self_deaf,
+              suppress: !!d.suppress,
+            });
+        } else if (t === 'USER_UPDATE' && d?.id === me.id) {
+          parent.currentUserChanged({ ...me, ...d });
+        } else if (t === 'GUILD_MEMBER_UPDATE' && d?.user?.id === me.id) {
+          parent.memberChanged({ user_id: me.id, guild_id: d.guild_id, nick: d.nick, avatar: d.avatar });
+        } else if ((t === 'RELATIONSHIP_ADD' || t === 'RELATIONSHIP_UPDATE') && d?.user) {
+          parent.relationshipChanged({ type: d.type, user: d.user });
+        } else if (t === 'ENTITLEMENT_CREATE' && d?.user_id === me.id) {
+          parent.entitlementCreated(d);
+        }
+      }),
+    [],
+  );
 
   // The frame's orientation follows its shape.
   useEffect(() => {
@@ -192,17 +238,29 @@ export function ActivityFrame({ inst, app, mode, channelLabel, onPopoutClosed, o
       </div>
     );
   }
-  if (!src) return <div className="act-frame act-frame--message"><Loading label={`Starting ${app.name}…`} /></div>;
+  if (!src)
+    return (
+      <div className="act-frame act-frame--message">
+        <Loading label={`Starting ${app.name}…`} />
+      </div>
+    );
   return (
     <>
-      {mode === 'inline'
-        ? <iframe ref={iframe} className="act-frame" src={src} allow={ALLOW} sandbox={SANDBOX} title={app.name} />
-        : (
-          <div className="act-frame act-frame--message">
-            <div className="act-frame__title">{app.name} is open in another window</div>
-            <Button variant="secondary" onClick={() => { popup.current?.close(); }}>Bring it back</Button>
-          </div>
-        )}
+      {mode === 'inline' ? (
+        <iframe ref={iframe} className="act-frame" src={src} allow={ALLOW} sandbox={SANDBOX} title={app.name} />
+      ) : (
+        <div className="act-frame act-frame--message">
+          <div className="act-frame__title">{app.name} is open in another window</div>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              popup.current?.close();
+            }}
+          >
+            Bring it back
+          </Button>
+        </div>
+      )}
       {dialogs.element}
     </>
   );

@@ -34,15 +34,25 @@ export default function ActivityLinkPage() {
   void users;
 
   useEffect(() => {
-    if (referrerId && !referrer) session.api.users.get(referrerId).then((u) => rememberUsers(session.store, [u])).catch(() => undefined);
+    if (referrerId && !referrer)
+      session.api.users
+        .get(referrerId)
+        .then((u) => rememberUsers(session.store, [u]))
+        .catch(() => undefined);
   }, [referrerId]);
 
-  const places = useMemo(() => order.flatMap((gid) => {
-    const g = guilds.get(gid);
-    if (!g || g.unavailable) return [];
-    return [...g.channels.values()].filter((c) => TEXT_OR_VOICE.has(c.type)).sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
-      .map((c) => ({ guildId: gid, channelId: c.id, label: `${g.name} · ${c.type === 2 ? '🔊 ' : '#'}${c.name}` }));
-  }), [guilds, order]);
+  const places = useMemo(
+    () =>
+      order.flatMap((gid) => {
+        const g = guilds.get(gid);
+        if (!g || g.unavailable) return [];
+        return [...g.channels.values()]
+          .filter((c) => TEXT_OR_VOICE.has(c.type))
+          .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+          .map((c) => ({ guildId: gid, channelId: c.id, label: `${g.name} · ${c.type === 2 ? '🔊 ' : '#'}${c.name}` }));
+      }),
+    [guilds, order],
+  );
   const [choice, setChoice] = useState<string>('');
   const selected = places.find((p) => p.channelId === choice) ?? places[0];
 
@@ -70,12 +80,20 @@ export default function ActivityLinkPage() {
           <Field label="Where to play">
             {(id) => (
               <select id={id} className="select input" value={selected?.channelId ?? ''} onChange={(e) => setChoice(e.target.value)}>
-                {places.map((p) => <option key={p.channelId} value={p.channelId}>{p.label}</option>)}
+                {places.map((p) => (
+                  <option key={p.channelId} value={p.channelId}>
+                    {p.label}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
-        ) : <Banner>Join a server first: Activities run in its channels.</Banner>}
-        <Button block busy={busy} disabled={!selected} onClick={() => void launch()}>Launch {app.name}</Button>
+        ) : (
+          <Banner>Join a server first: Activities run in its channels.</Banner>
+        )}
+        <Button block busy={busy} disabled={!selected} onClick={() => void launch()}>
+          Launch {app.name}
+        </Button>
       </div>
     </AuthShell>
   );

@@ -37,7 +37,10 @@ export function ActivityPanel({ inst, channelLabel }: { inst: InstanceInfo; chan
       <div className="act-panel__stage">
         <ActivityFrame
           key={inst.instance_id}
-          inst={inst} app={app} mode={mode} channelLabel={channelLabel}
+          inst={inst}
+          app={app}
+          mode={mode}
+          channelLabel={channelLabel}
           onPopoutClosed={() => setMode('inline')}
           onFrameClosed={(code, message) => {
             if (code !== 1000) toast(message ? `${app.name} closed: ${message}` : `${app.name} closed unexpectedly`, true);
@@ -49,7 +52,9 @@ export function ActivityPanel({ inst, channelLabel }: { inst: InstanceInfo; chan
         <AppIcon app={app} size={32} />
         <div className="act-panel__meta">
           <div className="act-panel__name ellipsis">{app.name}</div>
-          <div className="act-panel__sub ellipsis">{participants.length === 1 ? 'Just you' : `${participants.length} participants`} · in {channelLabel}</div>
+          <div className="act-panel__sub ellipsis">
+            {participants.length === 1 ? 'Just you' : `${participants.length} participants`} · in {channelLabel}
+          </div>
         </div>
         <ul className="act-panel__people" aria-label="Participants">
           {participants.map((u) => (
@@ -60,8 +65,14 @@ export function ActivityPanel({ inst, channelLabel }: { inst: InstanceInfo; chan
           ))}
         </ul>
         <div className="act-panel__actions">
-          <button type="button" className="icon-btn" aria-label={mode === 'popout' ? 'Bring back' : 'Pop out'} title={mode === 'popout' ? 'Bring back' : 'Pop out'}
-            aria-pressed={mode === 'popout'} onClick={() => setMode(mode === 'popout' ? 'inline' : 'popout')}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={mode === 'popout' ? 'Bring back' : 'Pop out'}
+            title={mode === 'popout' ? 'Bring back' : 'Pop out'}
+            aria-pressed={mode === 'popout'}
+            onClick={() => setMode(mode === 'popout' ? 'inline' : 'popout')}
+          >
             <Icon name="external" size={18} />
           </button>
           <button type="button" className="act-panel__leave" onClick={() => void leave()}>
@@ -81,7 +92,10 @@ export function useParticipants(inst: InstanceInfo | undefined): APIUser[] {
   useEffect(() => {
     for (const id of ids) {
       if (knownUser(session.store, id)) continue;
-      session.api.users.get(id).then((u) => rememberUsers(session.store, [u])).catch(() => undefined);
+      session.api.users
+        .get(id)
+        .then((u) => rememberUsers(session.store, [u]))
+        .catch(() => undefined);
     }
   }, [ids.join(',')]);
   void users;

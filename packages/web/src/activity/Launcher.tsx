@@ -22,20 +22,22 @@ export function Launcher({ guildId, channelId, channelLabel, onClose }: { guildI
 
   useEffect(() => {
     const here = guildId ? session.api.guilds.commandIndex(guildId) : session.api.http.get<CommandIndex>(`/channels/${channelId}/application-command-index`);
-    Promise.all([here, session.api.commands.userIndex().catch(() => null)]).then((indexes) => {
-      const seen = new Set<string>();
-      const out: Launchable[] = [];
-      for (const index of indexes) {
-        for (const cmd of index?.application_commands ?? []) {
-          if (cmd.type !== 4 || seen.has(cmd.application_id)) continue;
-          const app = index!.applications.find((a) => a.id === cmd.application_id);
-          if (!app) continue;
-          seen.add(cmd.application_id);
-          out.push({ app, command: { id: cmd.id, name: cmd.name, application_id: cmd.application_id, version: cmd.version } });
+    Promise.all([here, session.api.commands.userIndex().catch(() => null)])
+      .then((indexes) => {
+        const seen = new Set<string>();
+        const out: Launchable[] = [];
+        for (const index of indexes) {
+          for (const cmd of index?.application_commands ?? []) {
+            if (cmd.type !== 4 || seen.has(cmd.application_id)) continue;
+            const app = index!.applications.find((a) => a.id === cmd.application_id);
+            if (!app) continue;
+            seen.add(cmd.application_id);
+            out.push({ app, command: { id: cmd.id, name: cmd.name, application_id: cmd.application_id, version: cmd.version } });
+          }
         }
-      }
-      setList(out);
-    }).catch((err) => setError(err?.readable ?? 'The launcher could not load.'));
+        setList(out);
+      })
+      .catch((err) => setError(err?.readable ?? 'The launcher could not load.'));
   }, [guildId, channelId]);
 
   const launch = async (l: Launchable) => {
@@ -53,9 +55,18 @@ export function Launcher({ guildId, channelId, channelLabel, onClose }: { guildI
 
   return (
     <Dialog title="Activities" subtitle={`Play and hang out in ${channelLabel}`} onClose={onClose} wide label="App Launcher">
-      {error ? <div className="banner" role="alert">{error}</div> : null}
-      {!list ? <Loading label="Loading apps…" /> : !list.length ? (
-        <Empty icon="compass" title="No Activities here yet">Apps with an Activity appear here once they are added to this server. Your own apps appear as soon as you enable Activities (in servers under 25 members).</Empty>
+      {error ? (
+        <div className="banner" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {!list ? (
+        <Loading label="Loading apps…" />
+      ) : !list.length ? (
+        <Empty icon="compass" title="No Activities here yet">
+          Apps with an Activity appear here once they are added to this server. Your own apps appear as soon as you enable Activities (in servers under 25
+          members).
+        </Empty>
       ) : (
         <ul className="act-launcher">
           {list.map((l) => (
@@ -65,7 +76,9 @@ export function Launcher({ guildId, channelId, channelLabel, onClose }: { guildI
                 <div className="act-launcher__name">{l.app.name}</div>
                 <div className="act-launcher__desc ellipsis">{l.app.description || `/${l.command.name}`}</div>
               </div>
-              <Button size="sm" busy={busy === l.app.id} onClick={() => void launch(l)} aria-label={`Launch ${l.app.name}`}>Launch</Button>
+              <Button size="sm" busy={busy === l.app.id} onClick={() => void launch(l)} aria-label={`Launch ${l.app.name}`}>
+                Launch
+              </Button>
             </li>
           ))}
         </ul>

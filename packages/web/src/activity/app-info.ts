@@ -18,13 +18,16 @@ export function useAppInfo(appId: string): AppInfo {
     let live = true;
     let p = cache.get(appId);
     if (!p) {
-      p = session.api.http.get<AppInfo>(`/oauth2/applications/${appId}/rpc`, { anonymous: true })
+      p = session.api.http
+        .get<AppInfo>(`/oauth2/applications/${appId}/rpc`, { anonymous: true })
         .then((a) => ({ id: a.id, name: a.name, icon: a.icon ?? null, description: a.description ?? '' }));
       p.catch(() => cache.delete(appId));
       cache.set(appId, p);
     }
     p.then((a) => live && setInfo(a)).catch(() => undefined);
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [appId]);
   return info;
 }

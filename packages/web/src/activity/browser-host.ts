@@ -30,7 +30,7 @@ export function browserHost(input: BrowserHostInput): ActivityHost {
   const http = session.api.http;
   const me = () => store.state.me as unknown as WireUser;
 
-  const userOf = (id: string): WireUser | null => (knownUser(store, id) as WireUser | null);
+  const userOf = (id: string): WireUser | null => knownUser(store, id) as WireUser | null;
 
   return {
     launch,
@@ -41,7 +41,8 @@ export function browserHost(input: BrowserHostInput): ActivityHost {
       async request(method, path, opts = {}) {
         try {
           return await http.request(method, path, {
-            body: opts.body, files: opts.files,
+            body: opts.body,
+            files: opts.files,
             query: opts.query as Record<string, string | undefined>,
             ...(opts.bearer ? { anonymous: true, headers: { authorization: `Bearer ${opts.bearer}` } } : {}),
           });
@@ -54,7 +55,10 @@ export function browserHost(input: BrowserHostInput): ActivityHost {
     me,
     sessionId: () => store.state.sessionId,
     application: () => input.application(),
-    participants: () => userIdsOf(instances.get(launch.instanceId)).map(userOf).filter((u): u is WireUser => !!u),
+    participants: () =>
+      userIdsOf(instances.get(launch.instanceId))
+        .map(userOf)
+        .filter((u): u is WireUser => !!u),
     channelPermissions() {
       if (!launch.guildId) return null;
       const g = store.state.guilds.get(launch.guildId);
@@ -67,7 +71,15 @@ export function browserHost(input: BrowserHostInput): ActivityHost {
         if (v.channel_id !== channelId) continue;
         const user = userOf(v.user_id);
         if (!user) continue;
-        out.push({ user, nick: g?.members.get(v.user_id)?.nick ?? null, mute: v.mute, deaf: v.deaf, self_mute: v.self_mute, self_deaf: v.self_deaf, suppress: v.suppress });
+        out.push({
+          user,
+          nick: g?.members.get(v.user_id)?.nick ?? null,
+          mute: v.mute,
+          deaf: v.deaf,
+          self_mute: v.self_mute,
+          self_deaf: v.self_deaf,
+          suppress: v.suppress,
+        });
       }
       return out;
     },

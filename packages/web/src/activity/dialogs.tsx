@@ -20,7 +20,7 @@ type Open = { node: (close: () => void) => ReactNode; cancel: () => void } | nul
 const SCOPE_TEXT: Record<string, string> = {
   identify: 'Access your username, avatar, and banner',
   email: 'Access your email address',
-  guilds: 'Know what servers you\'re in',
+  guilds: "Know what servers you're in",
   'guilds.members.read': 'Read your member info (nickname, avatar, roles) in servers you belong to',
   'rpc.activities.write': 'Update your activity',
   'rpc.voice.read': 'Know who is speaking in your voice channel',
@@ -56,76 +56,152 @@ export function useActivityDialogs(app: DialogApp, channelLabel: string): { ui: 
     }
 
     return {
-      authorize: ({ application, scopes }) => ask(false, (answer) => (
-        <Dialog title={`${application.name}`} subtitle="wants to access your account" onClose={() => answer(false)} label="Authorize the Activity"
-          footer={<><Button variant="link" onClick={() => answer(false)}>Cancel</Button><Button onClick={() => answer(true)}>Authorize</Button></>}>
-          <div className="act-consent">
-            <AppIcon app={{ id: application.id, name: application.name, icon: application.icon ?? null }} size={64} />
-            <div className="act-consent__label">This will allow the developer of {application.name} to:</div>
-            <ul className="act-consent__scopes">
-              {scopes.map((s) => (
-                <li key={s}><span className="act-consent__check"><Icon name="check" size={14} /></span>{SCOPE_TEXT[s] ?? s}</li>
-              ))}
-            </ul>
-            <div className="act-consent__fine">The Activity runs inside Accord; you can leave it at any time.</div>
-          </div>
-        </Dialog>
-      )),
-
-      confirmExternalLink: (url) => ask(false, (answer) => (
-        <Dialog title="Leaving Accord" onClose={() => answer(false)}
-          footer={<><Button variant="link" onClick={() => answer(false)}>Go back</Button><Button onClick={() => answer(true)}>Visit site</Button></>}>
-          <p className="act-dialog__text">{app.name} wants to open a link outside Accord:</p>
-          <div className="act-dialog__url">{url}</div>
-          <p className="act-dialog__hint">Only continue if you trust this site.</p>
-        </Dialog>
-      )),
-
-      shareLink: ({ message, url }) => ask<'send' | 'copied' | null>(null, (answer) => (
-        <Dialog title={`Share ${app.name}`} subtitle="Invite others straight into the Activity" onClose={() => answer(null)} label="Share link"
-          footer={<>
-            <Button variant="secondary" onClick={() => copy(url).then((ok) => answer(ok ? 'copied' : null))}><Icon name="link" size={16} />Copy link</Button>
-            <Button onClick={() => answer('send')}>Send to {channelLabel}</Button>
-          </>}>
-          <div className="act-share">
-            <AppIcon app={app} size={40} />
-            <div className="grow">
-              <div className="act-share__message">{message}</div>
-              <div className="act-dialog__url">{url}</div>
+      authorize: ({ application, scopes }) =>
+        ask(false, (answer) => (
+          <Dialog
+            title={`${application.name}`}
+            subtitle="wants to access your account"
+            onClose={() => answer(false)}
+            label="Authorize the Activity"
+            footer={
+              <>
+                <Button variant="link" onClick={() => answer(false)}>
+                  Cancel
+                </Button>
+                <Button onClick={() => answer(true)}>Authorize</Button>
+              </>
+            }
+          >
+            <div className="act-consent">
+              <AppIcon app={{ id: application.id, name: application.name, icon: application.icon ?? null }} size={64} />
+              <div className="act-consent__label">This will allow the developer of {application.name} to:</div>
+              <ul className="act-consent__scopes">
+                {scopes.map((s) => (
+                  <li key={s}>
+                    <span className="act-consent__check">
+                      <Icon name="check" size={14} />
+                    </span>
+                    {SCOPE_TEXT[s] ?? s}
+                  </li>
+                ))}
+              </ul>
+              <div className="act-consent__fine">The Activity runs inside Accord; you can leave it at any time.</div>
             </div>
-          </div>
-        </Dialog>
-      )),
+          </Dialog>
+        )),
 
-      showInvite: (url) => ask<void>(undefined, (answer) => (
-        <Dialog title={`Invite friends to ${app.name}`} subtitle={`They join ${channelLabel} and can jump into the Activity`} onClose={() => answer()}
-          footer={<Button onClick={() => copy(url).then(() => answer())}><Icon name="link" size={16} />Copy invite</Button>}>
-          <div className="act-dialog__url">{url}</div>
-        </Dialog>
-      )),
+      confirmExternalLink: (url) =>
+        ask(false, (answer) => (
+          <Dialog
+            title="Leaving Accord"
+            onClose={() => answer(false)}
+            footer={
+              <>
+                <Button variant="link" onClick={() => answer(false)}>
+                  Go back
+                </Button>
+                <Button onClick={() => answer(true)}>Visit site</Button>
+              </>
+            }
+          >
+            <p className="act-dialog__text">{app.name} wants to open a link outside Accord:</p>
+            <div className="act-dialog__url">{url}</div>
+            <p className="act-dialog__hint">Only continue if you trust this site.</p>
+          </Dialog>
+        )),
 
-      confirmPurchase: (sku) => ask(false, (answer) => (
-        <Dialog title="Confirm your purchase" onClose={() => answer(false)} label="Confirm purchase"
-          footer={<><Button variant="link" onClick={() => answer(false)}>Cancel</Button><Button variant="success" onClick={() => answer(true)}>Buy for {price(sku.price)}</Button></>}>
-          <div className="act-purchase">
-            <AppIcon app={app} size={48} />
-            <div className="grow">
-              <div className="act-purchase__name">{sku.name}</div>
-              <div className="act-purchase__by">from {app.name}</div>
+      shareLink: ({ message, url }) =>
+        ask<'send' | 'copied' | null>(null, (answer) => (
+          <Dialog
+            title={`Share ${app.name}`}
+            subtitle="Invite others straight into the Activity"
+            onClose={() => answer(null)}
+            label="Share link"
+            footer={
+              <>
+                <Button variant="secondary" onClick={() => copy(url).then((ok) => answer(ok ? 'copied' : null))}>
+                  <Icon name="link" size={16} />
+                  Copy link
+                </Button>
+                <Button onClick={() => answer('send')}>Send to {channelLabel}</Button>
+              </>
+            }
+          >
+            <div className="act-share">
+              <AppIcon app={app} size={40} />
+              <div className="grow">
+                <div className="act-share__message">{message}</div>
+                <div className="act-dialog__url">{url}</div>
+              </div>
             </div>
-            <div className="act-purchase__price">{price(sku.price)}</div>
-          </div>
-        </Dialog>
-      )),
+          </Dialog>
+        )),
+
+      showInvite: (url) =>
+        ask<void>(undefined, (answer) => (
+          <Dialog
+            title={`Invite friends to ${app.name}`}
+            subtitle={`They join ${channelLabel} and can jump into the Activity`}
+            onClose={() => answer()}
+            footer={
+              <Button onClick={() => copy(url).then(() => answer())}>
+                <Icon name="link" size={16} />
+                Copy invite
+              </Button>
+            }
+          >
+            <div className="act-dialog__url">{url}</div>
+          </Dialog>
+        )),
+
+      confirmPurchase: (sku) =>
+        ask(false, (answer) => (
+          <Dialog
+            title="Confirm your purchase"
+            onClose={() => answer(false)}
+            label="Confirm purchase"
+            footer={
+              <>
+                <Button variant="link" onClick={() => answer(false)}>
+                  Cancel
+                </Button>
+                <Button variant="success" onClick={() => answer(true)}>
+                  Buy for {price(sku.price)}
+                </Button>
+              </>
+            }
+          >
+            <div className="act-purchase">
+              <AppIcon app={app} size={48} />
+              <div className="grow">
+                <div className="act-purchase__name">{sku.name}</div>
+                <div className="act-purchase__by">from {app.name}</div>
+              </div>
+              <div className="act-purchase__price">{price(sku.price)}</div>
+            </div>
+          </Dialog>
+        )),
 
       pickImage: () => ask<File | null>(null, (answer) => <ImagePicker app={app} onDone={answer} />),
 
-      shareMoment: (mediaUrl) => ask(false, (answer) => (
-        <Dialog title="Share a moment" subtitle={`From ${app.name}`} onClose={() => answer(false)}
-          footer={<><Button variant="link" onClick={() => answer(false)}>Cancel</Button><Button onClick={() => answer(true)}>Send to {channelLabel}</Button></>}>
-          <div className="act-dialog__url">{mediaUrl}</div>
-        </Dialog>
-      )),
+      shareMoment: (mediaUrl) =>
+        ask(false, (answer) => (
+          <Dialog
+            title="Share a moment"
+            subtitle={`From ${app.name}`}
+            onClose={() => answer(false)}
+            footer={
+              <>
+                <Button variant="link" onClick={() => answer(false)}>
+                  Cancel
+                </Button>
+                <Button onClick={() => answer(true)}>Send to {channelLabel}</Button>
+              </>
+            }
+          >
+            <div className="act-dialog__url">{mediaUrl}</div>
+          </Dialog>
+        )),
     };
   }, [app, channelLabel]);
 
@@ -146,8 +222,21 @@ async function copy(text: string): Promise<boolean> {
 function ImagePicker({ app, onDone }: { app: DialogApp; onDone: (f: File | null) => void }) {
   const [file, setFile] = useState<File | null>(null);
   return (
-    <Dialog title="Upload an image" subtitle={`${app.name} asked for an image`} onClose={() => onDone(null)}
-      footer={<><Button variant="link" onClick={() => onDone(null)}>Cancel</Button><Button disabled={!file} onClick={() => onDone(file)}>Upload</Button></>}>
+    <Dialog
+      title="Upload an image"
+      subtitle={`${app.name} asked for an image`}
+      onClose={() => onDone(null)}
+      footer={
+        <>
+          <Button variant="link" onClick={() => onDone(null)}>
+            Cancel
+          </Button>
+          <Button disabled={!file} onClick={() => onDone(file)}>
+            Upload
+          </Button>
+        </>
+      }
+    >
       <label className="act-upload">
         <Icon name="upload" size={28} />
         <span>{file ? file.name : 'Choose an image'}</span>

@@ -77,7 +77,11 @@ onDispatch((t, d) => instances.apply(t, d));
 
 /** Re-renders on every instance change; the selector reads the store. */
 export function useInstances<T>(select: (s: InstanceStore) => T): T {
-  const version = useSyncExternalStore(instances.subscribe, () => instances.version, () => instances.version);
+  const version = useSyncExternalStore(
+    instances.subscribe,
+    () => instances.version,
+    () => instances.version,
+  );
   void version;
   return select(instances);
 }

@@ -15,7 +15,8 @@ export interface EntryPoint {
 
 /** Extra launch parameters for the next frame of an app in a channel (from a share link). */
 const extras = new Map<string, { customId: string | null; referrerId: string | null }>();
-export const setLaunchExtras = (appId: string, channelId: string, e: { customId: string | null; referrerId: string | null }) => extras.set(`${appId}:${channelId}`, e);
+export const setLaunchExtras = (appId: string, channelId: string, e: { customId: string | null; referrerId: string | null }) =>
+  extras.set(`${appId}:${channelId}`, e);
 export const launchExtras = (appId: string, channelId: string) => extras.get(`${appId}:${channelId}`) ?? { customId: null, referrerId: null };
 
 const nonce = () => String(BigInt(Date.now()) << 22n);
@@ -23,8 +24,12 @@ const nonce = () => String(BigInt(Date.now()) << 22n);
 /** Runs the app's Entry Point command here (handler 2: the platform launches; handler 1: the app answers with LAUNCH_ACTIVITY). */
 export async function launchEntryPoint(session: Session, cmd: EntryPoint, where: { guildId: string | null; channelId: string }): Promise<void> {
   await session.api.interactions.create({
-    type: 2, application_id: cmd.application_id, channel_id: where.channelId, ...(where.guildId ? { guild_id: where.guildId } : {}),
-    session_id: session.store.state.sessionId, nonce: nonce(),
+    type: 2,
+    application_id: cmd.application_id,
+    channel_id: where.channelId,
+    ...(where.guildId ? { guild_id: where.guildId } : {}),
+    session_id: session.store.state.sessionId,
+    nonce: nonce(),
     data: { id: cmd.id, name: cmd.name, type: 4, ...(cmd.version ? { version: cmd.version } : {}) },
   });
 }
@@ -40,7 +45,9 @@ export function leaveActivity(session: Session, inst: InstanceInfo, keepalive = 
   const body = { session_id: session.store.state.sessionId };
   if (!keepalive) return session.api.http.post(path, body).catch(() => undefined);
   return fetch(`/api/v10${path}`, {
-    method: 'POST', keepalive: true, body: JSON.stringify(body),
+    method: 'POST',
+    keepalive: true,
+    body: JSON.stringify(body),
     headers: { 'content-type': 'application/json', authorization: session.token ?? '' },
   }).catch(() => undefined);
 }

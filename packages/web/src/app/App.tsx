@@ -27,13 +27,55 @@ export function App() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/register" element={<RegisterPage />} />
           <Route path="/invite/:code" element={<InvitePage />} />
-          <Route path="/channels/:guildId/:channelId?/:messageId?" element={<Authed><ChatApp /></Authed>} />
-          <Route path="/oauth2/authorize" element={<Authed><ConsentPage /></Authed>} />
+          <Route
+            path="/channels/:guildId/:channelId?/:messageId?"
+            element={
+              <Authed>
+                <ChatApp />
+              </Authed>
+            }
+          />
+          <Route
+            path="/oauth2/authorize"
+            element={
+              <Authed>
+                <ConsentPage />
+              </Authed>
+            }
+          />
           <Route path="/oauth2/authorized" element={<AuthorizedPage />} />
-          <Route path="/application-directory/:appId/store" element={<Authed><StorePage /></Authed>} />
-          <Route path="/activities/:appId" element={<Authed><ActivityLinkPage /></Authed>} />
-          <Route path="/developers/dev/*" element={<Authed><DevPanel /></Authed>} />
-          <Route path="/developers/*" element={<Authed><PortalApp /></Authed>} />
+          <Route
+            path="/application-directory/:appId/store"
+            element={
+              <Authed>
+                <StorePage />
+              </Authed>
+            }
+          />
+          <Route
+            path="/activities/:appId"
+            element={
+              <Authed>
+                <ActivityLinkPage />
+              </Authed>
+            }
+          />
+          <Route
+            path="/developers/dev/*"
+            element={
+              <Authed>
+                <DevPanel />
+              </Authed>
+            }
+          />
+          <Route
+            path="/developers/*"
+            element={
+              <Authed>
+                <PortalApp />
+              </Authed>
+            }
+          />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Suspense>
@@ -57,7 +99,9 @@ function NotFound() {
       <div className="auth__card">
         <h1 className="auth__title">Nothing here</h1>
         <p className="auth__sub">This page does not exist.</p>
-        <a className="btn btn--block" href="/app">Open Accord</a>
+        <a className="btn btn--block" href="/app">
+          Open Accord
+        </a>
       </div>
     </div>
   );

@@ -9,19 +9,38 @@ export type FieldValue = string | string[] | boolean | File[] | null;
 
 export function initialValue(c: any): FieldValue {
   switch (c.type) {
-    case 4: return c.value ?? '';
-    case 21: return (c.options ?? []).find((o: any) => o.default)?.value ?? null;
-    case 22: return (c.options ?? []).filter((o: any) => o.default).map((o: any) => o.value);
-    case 23: return c.default === true;
-    case 19: return [];
-    case 3: return (c.options ?? []).filter((o: any) => o.default).map((o: any) => o.value);
-    default: return (c.default_values ?? []).map((d: any) => d.id);
+    case 4:
+      return c.value ?? '';
+    case 21:
+      return (c.options ?? []).find((o: any) => o.default)?.value ?? null;
+    case 22:
+      return (c.options ?? []).filter((o: any) => o.default).map((o: any) => o.value);
+    case 23:
+      return c.default === true;
+    case 19:
+      return [];
+    case 3:
+      return (c.options ?? []).filter((o: any) => o.default).map((o: any) => o.value);
+    default:
+      return (c.default_values ?? []).map((d: any) => d.id);
   }
 }
 
 /** One labelled field of a modal, for each interactive component type of the spec. */
-export function ModalField({ label, description, component: c, channel, value, onChange }: {
-  label: string; description?: string; component: any; channel?: Channel; value: FieldValue; onChange: (v: FieldValue) => void;
+export function ModalField({
+  label,
+  description,
+  component: c,
+  channel,
+  value,
+  onChange,
+}: {
+  label: string;
+  description?: string;
+  component: any;
+  channel?: Channel;
+  value: FieldValue;
+  onChange: (v: FieldValue) => void;
 }) {
   const id = useId();
   const guild = useStore((s) => (channel?.guild_id ? s.guilds.get(channel.guild_id) : undefined));
@@ -32,8 +51,18 @@ export function ModalField({ label, description, component: c, channel, value, o
   switch (c.type) {
     case 4: {
       const Tag = c.style === 2 ? 'textarea' : 'input';
-      control = <Tag id={id} className={c.style === 2 ? 'textarea' : 'input'} value={value as string} placeholder={c.placeholder} minLength={c.min_length} maxLength={c.max_length}
-        required={required} onChange={(e: any) => onChange(e.target.value)} />;
+      control = (
+        <Tag
+          id={id}
+          className={c.style === 2 ? 'textarea' : 'input'}
+          value={value as string}
+          placeholder={c.placeholder}
+          minLength={c.min_length}
+          maxLength={c.max_length}
+          required={required}
+          onChange={(e: any) => onChange(e.target.value)}
+        />
+      );
       break;
     }
     case 21:
@@ -42,7 +71,10 @@ export function ModalField({ label, description, component: c, channel, value, o
           {(c.options ?? []).map((o: any) => (
             <label key={o.value} className={value === o.value ? 'choice choice--on' : 'choice'}>
               <input type="radio" name={id} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} />
-              <span className="grow"><span>{o.label}</span>{o.description ? <span className="choice__desc">{o.description}</span> : null}</span>
+              <span className="grow">
+                <span>{o.label}</span>
+                {o.description ? <span className="choice__desc">{o.description}</span> : null}
+              </span>
             </label>
           ))}
         </div>
@@ -54,9 +86,16 @@ export function ModalField({ label, description, component: c, channel, value, o
         <div role="group" aria-labelledby={`${id}-l`} className="choices">
           {(c.options ?? []).map((o: any) => (
             <label key={o.value} className={picked.includes(o.value) ? 'choice choice--on' : 'choice'}>
-              <input type="checkbox" value={o.value} checked={picked.includes(o.value)}
-                onChange={(e) => onChange(e.target.checked ? [...picked, o.value] : picked.filter((x) => x !== o.value))} />
-              <span className="grow"><span>{o.label}</span>{o.description ? <span className="choice__desc">{o.description}</span> : null}</span>
+              <input
+                type="checkbox"
+                value={o.value}
+                checked={picked.includes(o.value)}
+                onChange={(e) => onChange(e.target.checked ? [...picked, o.value] : picked.filter((x) => x !== o.value))}
+              />
+              <span className="grow">
+                <span>{o.label}</span>
+                {o.description ? <span className="choice__desc">{o.description}</span> : null}
+              </span>
             </label>
           ))}
         </div>
@@ -68,7 +107,10 @@ export function ModalField({ label, description, component: c, channel, value, o
         <div className="field">
           <label className="choice choice--single">
             <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-            <span className="grow"><span className="choice__title">{label}</span>{description ? <span className="choice__desc">{description}</span> : null}</span>
+            <span className="grow">
+              <span className="choice__title">{label}</span>
+              {description ? <span className="choice__desc">{description}</span> : null}
+            </span>
           </label>
         </div>
       );
@@ -78,15 +120,26 @@ export function ModalField({ label, description, component: c, channel, value, o
       control = (
         <div className="upload">
           <label className="upload__drop">
-            <input id={id} type="file" multiple={max > 1} accept={(c.file_types ?? []).map((t: string) => (t.startsWith('.') ? t : `${t}/*`)).join(',') || undefined}
-              onChange={(e) => { onChange([...files, ...Array.from(e.target.files ?? [])].slice(0, max)); e.target.value = ''; }} />
+            <input
+              id={id}
+              type="file"
+              multiple={max > 1}
+              accept={(c.file_types ?? []).map((t: string) => (t.startsWith('.') ? t : `${t}/*`)).join(',') || undefined}
+              onChange={(e) => {
+                onChange([...files, ...Array.from(e.target.files ?? [])].slice(0, max));
+                e.target.value = '';
+              }}
+            />
             <Icon name="upload" size={20} /> <span>{files.length ? 'Add more files' : 'Click to upload'}</span>
             <span className="muted">{max > 1 ? `Up to ${max} files` : 'One file'}</span>
           </label>
           {files.map((f, i) => (
             <div key={i} className="upload__file">
-              <Icon name="file" size={16} /><span className="ellipsis grow">{f.name}</span>
-              <button type="button" className="icon-btn" aria-label={`Remove ${f.name}`} onClick={() => onChange(files.filter((_, j) => j !== i))}><Icon name="x" size={14} /></button>
+              <Icon name="file" size={16} />
+              <span className="ellipsis grow">{f.name}</span>
+              <button type="button" className="icon-btn" aria-label={`Remove ${f.name}`} onClick={() => onChange(files.filter((_, j) => j !== i))}>
+                <Icon name="x" size={14} />
+              </button>
             </div>
           ))}
         </div>
@@ -94,16 +147,36 @@ export function ModalField({ label, description, component: c, channel, value, o
       break;
     }
     default: {
-      const choices: Choice[] = c.type === 3
-        ? (c.options ?? []).map((o: any) => ({ value: o.value, label: o.label, description: o.description, emoji: o.emoji?.name }))
-        : channel ? entityChoices(selectEntity(c.type), guild, channel, users, me?.id, c.channel_types) : [];
-      control = <Dropdown id={id} label={c.placeholder ?? 'Make a selection'} choices={choices} min={c.min_values ?? 1} max={c.max_values ?? 1}
-        initial={(value as string[]) ?? []} onChange={(v) => onChange(v)} />;
+      const choices: Choice[] =
+        c.type === 3
+          ? (c.options ?? []).map((o: any) => ({ value: o.value, label: o.label, description: o.description, emoji: o.emoji?.name }))
+          : channel
+            ? entityChoices(selectEntity(c.type), guild, channel, users, me?.id, c.channel_types)
+            : [];
+      control = (
+        <Dropdown
+          id={id}
+          label={c.placeholder ?? 'Make a selection'}
+          choices={choices}
+          min={c.min_values ?? 1}
+          max={c.max_values ?? 1}
+          initial={(value as string[]) ?? []}
+          onChange={(v) => onChange(v)}
+        />
+      );
     }
   }
   return (
     <div className="field">
-      <label id={`${id}-l`} htmlFor={id} className="field__label">{label}{required ? <span className="req" aria-hidden> *</span> : null}</label>
+      <label id={`${id}-l`} htmlFor={id} className="field__label">
+        {label}
+        {required ? (
+          <span className="req" aria-hidden>
+            {' '}
+            *
+          </span>
+        ) : null}
+      </label>
       {description ? <div className="field__hint">{description}</div> : null}
       {control}
     </div>

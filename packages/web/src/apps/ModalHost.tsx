@@ -33,7 +33,10 @@ function OpenModal() {
   const { api, store } = useSession();
   const modal = useStore((s) => s.modal)!;
   const channel = useStore((s) => {
-    for (const g of s.guilds.values()) { const c = g.channels.get(modal.channelId); if (c) return c; }
+    for (const g of s.guilds.values()) {
+      const c = g.channels.get(modal.channelId);
+      if (c) return c;
+    }
     return s.privateChannels.get(modal.channelId);
   });
   const inputs = useMemo(() => leaves(modal.components), [modal]);
@@ -51,32 +54,67 @@ function OpenModal() {
       if (c.type === 4 || c.type === 21 || c.type === 23) return { type: c.type, custom_id: c.custom_id, value: v };
       return { type: c.type, custom_id: c.custom_id, values: v };
     };
-    const components = modal.components.map((c: any) => {
-      if (c.type === 18) return { type: 18, component: submitted(c.component) };
-      if (c.type === 1) return { type: 1, components: (c.components ?? []).map(submitted) };
-      return { type: c.type };
-    }).filter((c: any) => c.type !== 10);
+    const components = modal.components
+      .map((c: any) => {
+        if (c.type === 18) return { type: 18, component: submitted(c.component) };
+        if (c.type === 1) return { type: 1, components: (c.components ?? []).map(submitted) };
+        return { type: c.type };
+      })
+      .filter((c: any) => c.type !== 10);
     await submitModal(api, store, channel, modal, components, files);
     close();
   });
-  const submit = (e: FormEvent) => { e.preventDefault(); void run(); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
   return (
-    <Dialog title={modal.title} label={modal.title} onClose={close} footer={<>
-      <Button variant="link" onClick={close}>Cancel</Button>
-      <Button type="submit" form="app-modal" busy={busy}>Submit</Button>
-    </>}>
+    <Dialog
+      title={modal.title}
+      label={modal.title}
+      onClose={close}
+      footer={
+        <>
+          <Button variant="link" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form="app-modal" busy={busy}>
+            Submit
+          </Button>
+        </>
+      }
+    >
       <form id="app-modal" onSubmit={submit} className="amodal">
-        {error ? <div style={{ marginBottom: 12 }}><Banner>{readableError(error)}</Banner></div> : null}
+        {error ? (
+          <div style={{ marginBottom: 12 }}>
+            <Banner>{readableError(error)}</Banner>
+          </div>
+        ) : null}
         {modal.components.map((c: any, i: number) => {
           if (c.type === 10) return <Markdown key={i} className="amodal__text" text={c.content ?? ''} />;
-          if (c.type === 18) return (
-            <ModalField key={c.component?.custom_id ?? i} label={c.label} description={c.description} component={c.component} channel={channel}
-              value={values[c.component?.custom_id]} onChange={(v) => setValues((s) => ({ ...s, [c.component.custom_id]: v }))} />
-          );
-          if (c.type === 1) return (c.components ?? []).map((t: any) => (
-            <ModalField key={t.custom_id} label={t.label ?? t.custom_id} component={t} channel={channel}
-              value={values[t.custom_id]} onChange={(v) => setValues((s) => ({ ...s, [t.custom_id]: v }))} />
-          ));
+          if (c.type === 18)
+            return (
+              <ModalField
+                key={c.component?.custom_id ?? i}
+                label={c.label}
+                description={c.description}
+                component={c.component}
+                channel={channel}
+                value={values[c.component?.custom_id]}
+                onChange={(v) => setValues((s) => ({ ...s, [c.component.custom_id]: v }))}
+              />
+            );
+          if (c.type === 1)
+            return (c.components ?? []).map((t: any) => (
+              <ModalField
+                key={t.custom_id}
+                label={t.label ?? t.custom_id}
+                component={t}
+                channel={channel}
+                value={values[t.custom_id]}
+                onChange={(v) => setValues((s) => ({ ...s, [t.custom_id]: v }))}
+              />
+            ));
           return null;
         })}
       </form>

@@ -45,19 +45,41 @@ function flatten(index: CommandIndex, into: Commands, seen: Set<string>): void {
     seen.add(c.id);
     const app = apps.get(c.application_id) ?? { id: c.application_id, name: 'App', icon: null };
     const type = c.type ?? 1;
-    if (type === 2) { into.user.push({ app, command: c }); continue; }
-    if (type === 3) { into.message.push({ app, command: c }); continue; }
+    if (type === 2) {
+      into.user.push({ app, command: c });
+      continue;
+    }
+    if (type === 3) {
+      into.message.push({ app, command: c });
+      continue;
+    }
     if (type !== 1) continue;
     const subs = (c.options ?? []).filter((o) => o.type === 1 || o.type === 2);
     if (!subs.length) {
-      into.chat.push({ key: c.id, app, command: c, path: [], fullName: c.name, description: c.description, options: (c.options ?? []) as APIApplicationCommandOption[] });
+      into.chat.push({
+        key: c.id,
+        app,
+        command: c,
+        path: [],
+        fullName: c.name,
+        description: c.description,
+        options: (c.options ?? []) as APIApplicationCommandOption[],
+      });
       continue;
     }
     for (const s of subs) {
       const leaves = s.type === 2 ? ((s as any).options ?? []).map((x: any) => ({ group: s.name, sub: x })) : [{ group: null, sub: s }];
       for (const { group, sub } of leaves) {
         const path = group ? [group, sub.name] : [sub.name];
-        into.chat.push({ key: `${c.id}:${path.join(' ')}`, app, command: c, path, fullName: [c.name, ...path].join(' '), description: sub.description, options: sub.options ?? [] });
+        into.chat.push({
+          key: `${c.id}:${path.join(' ')}`,
+          app,
+          command: c,
+          path,
+          fullName: [c.name, ...path].join(' '),
+          description: sub.description,
+          options: sub.options ?? [],
+        });
       }
     }
   }
@@ -93,7 +115,9 @@ export function useCommands(channel: Channel, version = 0): { commands: Commands
   useEffect(() => {
     let live = true;
     loadCommands(api, channel).then((commands) => live && setState({ commands, loading: false }));
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [channel.guild_id ?? channel.id, version]);
   return state;
 }

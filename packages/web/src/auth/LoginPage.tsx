@@ -19,16 +19,43 @@ export function LoginPage() {
     nav(next, { replace: true });
   });
   if (token) return <Navigate to={next} replace />;
-  const submit = (e: FormEvent) => { e.preventDefault(); void run(); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
 
   return (
     <AuthShell title="Welcome back!" subtitle="We're so excited to see you again!">
       <form onSubmit={submit} noValidate>
-        {error && !fieldError('login') && !fieldError('password') ? <div style={{ marginBottom: 16 }}><Banner>{readableError(error)}</Banner></div> : null}
-        <TextField label="Email or username" required autoComplete="username" value={login} onChange={(e) => setLogin(e.target.value)} error={fieldError('login')} autoFocus />
-        <TextField label="Password" required type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={fieldError('password')} />
-        <Button type="submit" block busy={busy} disabled={!login || !password}>Log In</Button>
-        <p className="auth__switch">Need an account? <Link to={`/register${loc.search}`}>Register</Link></p>
+        {error && !fieldError('login') && !fieldError('password') ? (
+          <div style={{ marginBottom: 16 }}>
+            <Banner>{readableError(error)}</Banner>
+          </div>
+        ) : null}
+        <TextField
+          label="Email or username"
+          required
+          autoComplete="username"
+          value={login}
+          onChange={(e) => setLogin(e.target.value)}
+          error={fieldError('login')}
+          autoFocus
+        />
+        <TextField
+          label="Password"
+          required
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError('password')}
+        />
+        <Button type="submit" block busy={busy} disabled={!login || !password}>
+          Log In
+        </Button>
+        <p className="auth__switch">
+          Need an account? <Link to={`/register${loc.search}`}>Register</Link>
+        </p>
       </form>
     </AuthShell>
   );

@@ -30,19 +30,40 @@ export function AddServerDialog({ onClose }: { onClose: () => void }) {
   };
   const action = mode === 'create' ? create : join;
   return (
-    <Dialog title={mode === 'create' ? 'Create a server' : 'Join a server'}
+    <Dialog
+      title={mode === 'create' ? 'Create a server' : 'Join a server'}
       subtitle={mode === 'create' ? 'Your server is where you and your friends hang out.' : 'Enter an invite below to join an existing server.'}
       onClose={onClose}
-      footer={<>
-        <Button variant="link" onClick={() => setMode(mode === 'create' ? 'join' : 'create')}>{mode === 'create' ? 'Have an invite already? Join a server' : 'Create my own instead'}</Button>
-        <span className="grow" />
-        <Button type="submit" form="add-server" busy={action.busy} disabled={mode === 'create' ? !name.trim() : !link.trim()}>{mode === 'create' ? 'Create' : 'Join Server'}</Button>
-      </>}>
+      footer={
+        <>
+          <Button variant="link" onClick={() => setMode(mode === 'create' ? 'join' : 'create')}>
+            {mode === 'create' ? 'Have an invite already? Join a server' : 'Create my own instead'}
+          </Button>
+          <span className="grow" />
+          <Button type="submit" form="add-server" busy={action.busy} disabled={mode === 'create' ? !name.trim() : !link.trim()}>
+            {mode === 'create' ? 'Create' : 'Join Server'}
+          </Button>
+        </>
+      }
+    >
       <form id="add-server" onSubmit={submit}>
-        {action.error && !action.fieldError('name') ? <div style={{ marginBottom: 16 }}><Banner>{readableError(action.error)}</Banner></div> : null}
-        {mode === 'create'
-          ? <TextField label="Server name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={create.fieldError('name')} required />
-          : <TextField label="Invite link" value={link} placeholder={`${location.origin}/invite/hTKzmak`} onChange={(e) => setLink(e.target.value)} required hint="Invites look like hTKzmak or an /invite/ link." />}
+        {action.error && !action.fieldError('name') ? (
+          <div style={{ marginBottom: 16 }}>
+            <Banner>{readableError(action.error)}</Banner>
+          </div>
+        ) : null}
+        {mode === 'create' ? (
+          <TextField label="Server name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={create.fieldError('name')} required />
+        ) : (
+          <TextField
+            label="Invite link"
+            value={link}
+            placeholder={`${location.origin}/invite/hTKzmak`}
+            onChange={(e) => setLink(e.target.value)}
+            required
+            hint="Invites look like hTKzmak or an /invite/ link."
+          />
+        )}
       </form>
     </Dialog>
   );

@@ -27,13 +27,24 @@ export function ChatApp() {
   const late = useLater(guildId, 5000);
 
   if (!me) {
-    if (status === 'failed') return <ErrorState title="Cannot connect" message={detail ?? 'The Gateway refused the session.'} onRetry={() => location.reload()} />;
+    if (status === 'failed')
+      return <ErrorState title="Cannot connect" message={detail ?? 'The Gateway refused the session.'} onRetry={() => location.reload()} />;
     return <Loading label="Connecting…" />;
   }
   if (guildId !== '@me') {
     // A guild just created or joined arrives over the Gateway a moment after the HTTP answer: wait a little.
-    if (!guild) return <Shell active={guildId} onAdd={() => setAdding(true)} adding={adding} onCloseAdd={() => setAdding(false)}>{late ? <ErrorState title="Server not found" message="This server does not exist or you are not a member." /> : <Loading label="Loading server…" />}</Shell>;
-    if (guild.unavailable) return <Shell active={guildId} onAdd={() => setAdding(true)} adding={adding} onCloseAdd={() => setAdding(false)}><Loading label="Loading server…" /></Shell>;
+    if (!guild)
+      return (
+        <Shell active={guildId} onAdd={() => setAdding(true)} adding={adding} onCloseAdd={() => setAdding(false)}>
+          {late ? <ErrorState title="Server not found" message="This server does not exist or you are not a member." /> : <Loading label="Loading server…" />}
+        </Shell>
+      );
+    if (guild.unavailable)
+      return (
+        <Shell active={guildId} onAdd={() => setAdding(true)} adding={adding} onCloseAdd={() => setAdding(false)}>
+          <Loading label="Loading server…" />
+        </Shell>
+      );
     if (!channelId) {
       const first = firstTextChannel(guild);
       if (first) return <Navigate to={`/channels/${guildId}/${first}`} replace />;
@@ -44,14 +55,32 @@ export function ChatApp() {
     <MentionContext.Provider value={mentions}>
       <Shell active={guildId} onAdd={() => setAdding(true)} adding={adding} onCloseAdd={() => setAdding(false)}>
         {guildId === '@me' ? <DmSidebar activeId={channelId} /> : <GuildSidebar guildId={guildId} activeId={channelId} />}
-        {channelId ? <ChannelView key={channelId} guildId={guildId === '@me' ? null : guildId} channelId={channelId} /> : guildId === '@me' ? <DmHome /> : <EmptyGuild />}
+        {channelId ? (
+          <ChannelView key={channelId} guildId={guildId === '@me' ? null : guildId} channelId={channelId} />
+        ) : guildId === '@me' ? (
+          <DmHome />
+        ) : (
+          <EmptyGuild />
+        )}
       </Shell>
       <ModalHost />
     </MentionContext.Provider>
   );
 }
 
-function Shell({ active, onAdd, adding, onCloseAdd, children }: { active: string; onAdd: () => void; adding: boolean; onCloseAdd: () => void; children: ReactNode }) {
+function Shell({
+  active,
+  onAdd,
+  adding,
+  onCloseAdd,
+  children,
+}: {
+  active: string;
+  onAdd: () => void;
+  adding: boolean;
+  onCloseAdd: () => void;
+  children: ReactNode;
+}) {
   return (
     <div className="chat">
       <GuildRail active={active} onAdd={onAdd} />
@@ -74,28 +103,31 @@ function useMentionResolver(guildId: string): MentionResolver {
   const nav = useNavigate();
   const users = useStore((s) => s.users);
   const guild = useStore((s) => (guildId === '@me' ? null : s.guilds.get(guildId)));
-  return useMemo<MentionResolver>(() => ({
-    user: (id) => {
-      const member = guild?.members.get(id);
-      const u = users.get(id);
-      return member?.nick ?? u?.global_name ?? u?.username ?? null;
-    },
-    channel: (id) => {
-      for (const g of store.state.guilds.values()) {
-        const c = g.channels.get(id);
-        if (c) return c.name ?? null;
-      }
-      return null;
-    },
-    role: (id) => {
-      const r = guild?.roles.get(id);
-      return r ? { name: r.name, color: r.color } : null;
-    },
-    openChannel: (id) => {
-      for (const g of store.state.guilds.values()) {
-        const c = g.channels.get(id);
-        if (c && !isVoice(c.type)) return nav(`/channels/${g.id}/${id}`);
-      }
-    },
-  }), [guild, users]);
+  return useMemo<MentionResolver>(
+    () => ({
+      user: (id) => {
+        const member = guild?.members.get(id);
+        const u = users.get(id);
+        return member?.nick ?? u?.global_name ?? u?.username ?? null;
+      },
+      channel: (id) => {
+        for (const g of store.state.guilds.values()) {
+          const c = g.channels.get(id);
+          if (c) return c.name ?? null;
+        }
+        return null;
+      },
+      role: (id) => {
+        const r = guild?.roles.get(id);
+        return r ? { name: r.name, color: r.color } : null;
+      },
+      openChannel: (id) => {
+        for (const g of store.state.guilds.values()) {
+          const c = g.channels.get(id);
+          if (c && !isVoice(c.type)) return nav(`/channels/${g.id}/${id}`);
+        }
+      },
+    }),
+    [guild, users],
+  );
 }

@@ -5,6 +5,10 @@ export function ConnectionBanner() {
   const status = useStore((s) => s.status);
   const detail = useStore((s) => s.statusDetail);
   if (status === 'ready' || status === 'connecting') return null;
-  const text = status === 'failed' ? detail ?? 'Disconnected.' : status === 'resuming' ? 'Reconnecting…' : 'Connection lost. Reconnecting…';
-  return <div className={status === 'failed' ? 'conn conn--failed' : 'conn'} role="status">{text}</div>;
+  const text = status === 'failed' ? (detail ?? 'Disconnected.') : status === 'resuming' ? 'Reconnecting…' : 'Connection lost. Reconnecting…';
+  return (
+    <div className={status === 'failed' ? 'conn conn--failed' : 'conn'} role="status">
+      {text}
+    </div>
+  );
 }

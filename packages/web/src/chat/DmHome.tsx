@@ -4,7 +4,9 @@ import { Empty } from '../lib/ui/index.js';
 export function DmHome() {
   return (
     <section className="channel">
-      <header className="channel__header"><span className="channel__title">Direct Messages</span></header>
+      <header className="channel__header">
+        <span className="channel__title">Direct Messages</span>
+      </header>
       <Empty icon="users" title="No conversation open">
         Pick a conversation on the left, or open a server and click someone in its member list to message them.
       </Empty>

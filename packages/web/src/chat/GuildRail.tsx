@@ -8,7 +8,12 @@ export function GuildRail({ active, onAdd }: { active: string; onAdd?: () => voi
   const guilds = useStore((s) => s.guilds);
   return (
     <nav className="rail" aria-label="Servers">
-      <Link to="/channels/@me" className={active === '@me' ? 'rail__item rail__item--active rail__home' : 'rail__item rail__home'} aria-label="Direct Messages" title="Direct Messages">
+      <Link
+        to="/channels/@me"
+        className={active === '@me' ? 'rail__item rail__item--active rail__home' : 'rail__item rail__home'}
+        aria-label="Direct Messages"
+        title="Direct Messages"
+      >
         <Icon name="home" size={24} />
       </Link>
       <div className="rail__sep" />
@@ -28,4 +33,11 @@ export function GuildRail({ active, onAdd }: { active: string; onAdd?: () => voi
   );
 }
 
-export const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 3).map((w) => w[0]).join('').toUpperCase() || '?';
+export const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 3)
+    .map((w) => w[0])
+    .join('')
+    .toUpperCase() || '?';

@@ -14,7 +14,10 @@ export function ActAsUser({ me }: { me: APIUser | null }) {
   const [error, setError] = useState<string | null>(null);
   const [switching, setSwitching] = useState<string | null>(null);
   useEffect(() => {
-    dev.users().then(setUsers).catch((e) => setError(readableError(e)));
+    dev
+      .users()
+      .then(setUsers)
+      .catch((e) => setError(readableError(e)));
   }, []);
   const actAs = async (u: DevUser) => {
     setSwitching(u.id);
@@ -33,8 +36,18 @@ export function ActAsUser({ me }: { me: APIUser | null }) {
     <section className="dev-card dev-card--grow" aria-label="Act as user">
       <h2 className="dev-card__title">Act as user</h2>
       <p className="dev-card__hint">Switch this browser to another person in one click. Seeded people come first.</p>
-      {error ? <div className="dev-card__error" role="alert">{error}</div> : null}
-      {!users ? (error ? null : <Spinner />) : !users.length ? <p className="dev-card__hint">No people on this server yet.</p> : (
+      {error ? (
+        <div className="dev-card__error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {!users ? (
+        error ? null : (
+          <Spinner />
+        )
+      ) : !users.length ? (
+        <p className="dev-card__hint">No people on this server yet.</p>
+      ) : (
         <ul className="act-as">
           {users.map((u) => {
             const current = me?.id === u.id;
@@ -42,11 +55,26 @@ export function ActAsUser({ me }: { me: APIUser | null }) {
               <li key={u.id} className="act-as__row">
                 <Avatar user={u as unknown as APIUser} size={32} />
                 <div className="grow">
-                  <div className="act-as__name ellipsis">{u.global_name ?? u.username}{u.seeded ? <span className="tag act-as__tag">Seed</span> : null}</div>
+                  <div className="act-as__name ellipsis">
+                    {u.global_name ?? u.username}
+                    {u.seeded ? <span className="tag act-as__tag">Seed</span> : null}
+                  </div>
                   <div className="act-as__user ellipsis">@{u.username}</div>
                 </div>
-                {current ? <span className="act-as__you">You</span>
-                  : <Button size="sm" variant="secondary" busy={switching === u.id} disabled={!!switching} onClick={() => void actAs(u)} aria-label={`Act as ${u.username}`}>Act as</Button>}
+                {current ? (
+                  <span className="act-as__you">You</span>
+                ) : (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    busy={switching === u.id}
+                    disabled={!!switching}
+                    onClick={() => void actAs(u)}
+                    aria-label={`Act as ${u.username}`}
+                  >
+                    Act as
+                  </Button>
+                )}
               </li>
             );
           })}

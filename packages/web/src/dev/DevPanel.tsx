@@ -20,27 +20,40 @@ export default function DevPanel() {
   const [me, setMe] = useState<APIUser | null>(null);
   useEffect(() => {
     void dev.available().then(setAvailable);
-    api.me().then(setMe).catch(() => setMe(null));
+    api
+      .me()
+      .then(setMe)
+      .catch(() => setMe(null));
   }, [api]);
 
   return (
     <div className="portal">
       <TopBar me={me} devTools={!!available} />
-      {available === null ? <Loading label="Looking for developer tools…" />
-        : !available ? (
-          <Empty icon="code" title="Developer tools are off" action={<a className="btn btn--secondary" href="/developers/applications">Back to your applications</a>}>
-            They need a server started with <code>--dev</code> (on this machine only): <code>npm start -- --dev --seed</code>. It adds the inspector, a movable clock and acting as any user.
-          </Empty>
-        ) : (
-          <div className="devtools">
-            <aside className="devtools__side">
-              <ClockCard />
-              <FaultsCard />
-              <ActAsUser me={me} />
-            </aside>
-            <Inspector />
-          </div>
-        )}
+      {available === null ? (
+        <Loading label="Looking for developer tools…" />
+      ) : !available ? (
+        <Empty
+          icon="code"
+          title="Developer tools are off"
+          action={
+            <a className="btn btn--secondary" href="/developers/applications">
+              Back to your applications
+            </a>
+          }
+        >
+          They need a server started with <code>--dev</code> (on this machine only): <code>npm start -- --dev --seed</code>. It adds the inspector, a movable
+          clock and acting as any user.
+        </Empty>
+      ) : (
+        <div className="devtools">
+          <aside className="devtools__side">
+            <ClockCard />
+            <FaultsCard />
+            <ActAsUser me={me} />
+          </aside>
+          <Inspector />
+        </div>
+      )}
     </div>
   );
 }

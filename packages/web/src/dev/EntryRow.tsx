@@ -16,16 +16,25 @@ export function EntryRow({ entry: e, open, onToggle }: { entry: InspectorEntry; 
         {e.kind === 'http' ? (
           <>
             <span className="badge badge--http">HTTP</span>
-            <span className="entry__what"><b className={`method method--${e.method.toLowerCase()}`}>{e.method}</b> {e.path}</span>
-            <span><span className={`code code--${statusClass(e.status)}`}>{e.status}</span></span>
+            <span className="entry__what">
+              <b className={`method method--${e.method.toLowerCase()}`}>{e.method}</b> {e.path}
+            </span>
+            <span>
+              <span className={`code code--${statusClass(e.status)}`}>{e.status}</span>
+            </span>
             <span className="entry__mono">{e.bucket}</span>
             <span className="feed__num">{e.duration_ms.toFixed(1)} ms</span>
           </>
         ) : (
           <>
             <span className="badge badge--gw">GW</span>
-            <span className="entry__what"><b>{e.t}</b>{e.guild_id ? <span className="muted"> guild {e.guild_id}</span> : null}</span>
-            <span className="muted">shard {e.shard[0]}/{e.shard[1]}</span>
+            <span className="entry__what">
+              <b>{e.t}</b>
+              {e.guild_id ? <span className="muted"> guild {e.guild_id}</span> : null}
+            </span>
+            <span className="muted">
+              shard {e.shard[0]}/{e.shard[1]}
+            </span>
             <span className="entry__mono">seq {e.seq}</span>
             <span className="feed__num">{size(e.bytes)}</span>
           </>
@@ -35,11 +44,24 @@ export function EntryRow({ entry: e, open, onToggle }: { entry: InspectorEntry; 
         <div className="entry__detail">
           {e.kind === 'http' ? (
             <dl className="entry__dl">
-              <dt>Route</dt><dd><code>{e.method} {e.route}</code></dd>
-              <dt>Authenticated by</dt><dd>{e.via === 'bot' ? 'bot token' : e.via === 'bearer' ? 'OAuth2 bearer token' : e.via === 'interaction' ? 'interaction token' : 'webhook token'}</dd>
-              <dt>Rate-limit bucket</dt><dd><code>{e.bucket}</code></dd>
+              <dt>Route</dt>
+              <dd>
+                <code>
+                  {e.method} {e.route}
+                </code>
+              </dd>
+              <dt>Authenticated by</dt>
+              <dd>
+                {e.via === 'bot' ? 'bot token' : e.via === 'bearer' ? 'OAuth2 bearer token' : e.via === 'interaction' ? 'interaction token' : 'webhook token'}
+              </dd>
+              <dt>Rate-limit bucket</dt>
+              <dd>
+                <code>{e.bucket}</code>
+              </dd>
             </dl>
-          ) : e.d === null ? <p className="muted">The payload ({size(e.bytes)}) is too large to keep.</p> : (
+          ) : e.d === null ? (
+            <p className="muted">The payload ({size(e.bytes)}) is too large to keep.</p>
+          ) : (
             <pre className="entry__json">{JSON.stringify(e.d, null, 2)}</pre>
           )}
         </div>

@@ -23,9 +23,18 @@ export function FaultsCard() {
   const spec = FAULT_KINDS.find((k) => k.kind === kind)!;
 
   useEffect(() => {
-    dev.applications().then(setApps).catch((e) => setError(readableError(e)));
+    dev
+      .applications()
+      .then(setApps)
+      .catch((e) => setError(readableError(e)));
   }, []);
-  const load = () => (appId ? dev.faults(appId).then(setRules).catch((e) => setError(readableError(e))) : Promise.resolve());
+  const load = () =>
+    appId
+      ? dev
+          .faults(appId)
+          .then(setRules)
+          .catch((e) => setError(readableError(e)))
+      : Promise.resolve();
   useEffect(() => {
     void load();
     const poll = setInterval(() => void load(), 3000); // rules are used up and expire on the server
@@ -45,24 +54,43 @@ export function FaultsCard() {
       setBusy(false);
     }
   };
-  const apply = () => run(async () => {
-    const made = await dev.addFault(faultBody(appId!, kind, values));
-    return made.sessions !== undefined ? `Done: ${made.sessions} session${made.sessions === 1 ? '' : 's'} reached.` : null;
-  });
+  const apply = () =>
+    run(async () => {
+      const made = await dev.addFault(faultBody(appId!, kind, values));
+      return made.sessions !== undefined ? `Done: ${made.sessions} session${made.sessions === 1 ? '' : 's'} reached.` : null;
+    });
   const set = (name: string, v: string) => setValues((s) => ({ ...s, [name]: v }));
   const input = (f: FaultField) => {
     const id = `fault-${f.name}`;
     if (f.type === 'checkbox') {
-      return <label key={f.name} className="faults__check"><input type="checkbox" checked={!!values[f.name]} onChange={(e) => set(f.name, e.target.checked ? 'true' : '')} /> {f.label}</label>;
+      return (
+        <label key={f.name} className="faults__check">
+          <input type="checkbox" checked={!!values[f.name]} onChange={(e) => set(f.name, e.target.checked ? 'true' : '')} /> {f.label}
+        </label>
+      );
     }
     return (
       <label key={f.name} className="faults__field" htmlFor={id}>
         <span>{f.label}</span>
         {f.type === 'select' ? (
           <select id={id} className="select input" value={values[f.name] ?? f.options![0]} onChange={(e) => set(f.name, e.target.value)}>
-            {f.options!.map((o) => <option key={o} value={o}>{o || '(latency only)'}</option>)}
+            {f.options!.map((o) => (
+              <option key={o} value={o}>
+                {o || '(latency only)'}
+              </option>
+            ))}
           </select>
-        ) : <input id={id} className="input" type={f.type} step="any" placeholder={f.placeholder} value={values[f.name] ?? ''} onChange={(e) => set(f.name, e.target.value)} />}
+        ) : (
+          <input
+            id={id}
+            className="input"
+            type={f.type}
+            step="any"
+            placeholder={f.placeholder}
+            value={values[f.name] ?? ''}
+            onChange={(e) => set(f.name, e.target.value)}
+          />
+        )}
       </label>
     );
   };
@@ -71,31 +99,69 @@ export function FaultsCard() {
     <section className="dev-card" aria-label="Faults">
       <h2 className="dev-card__title">Faults</h2>
       <select className="select input" aria-label="Application" value={appId ?? ''} onChange={(e) => setParams({ app: e.target.value })}>
-        {apps.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+        {apps.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
       </select>
-      <select className="select input" aria-label="Fault kind" value={kind} onChange={(e) => { setKind(e.target.value); setValues({}); }}>
-        {FAULT_KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+      <select
+        className="select input"
+        aria-label="Fault kind"
+        value={kind}
+        onChange={(e) => {
+          setKind(e.target.value);
+          setValues({});
+        }}
+      >
+        {FAULT_KINDS.map((k) => (
+          <option key={k.kind} value={k.kind}>
+            {k.label}
+          </option>
+        ))}
       </select>
       <div className="faults__fields">
         {spec.fields.map(input)}
-        {spec.oneShot ? null : [
-          { name: 'count', label: 'Uses (all if empty)', type: 'number' as const },
-          { name: 'ttl_s', label: 'Lasts (s, ever if empty)', type: 'number' as const },
-        ].map(input)}
+        {spec.oneShot
+          ? null
+          : [
+              { name: 'count', label: 'Uses (all if empty)', type: 'number' as const },
+              { name: 'ttl_s', label: 'Lasts (s, ever if empty)', type: 'number' as const },
+            ].map(input)}
       </div>
-      <Button size="sm" busy={busy} disabled={!appId || busy} onClick={() => void apply()}>{spec.oneShot ? 'Do it now' : 'Add rule'}</Button>
-      {note ? <div className="dev-card__hint" role="status">{note}</div> : null}
-      {error ? <div className="dev-card__error" role="alert">{error}</div> : null}
+      <Button size="sm" busy={busy} disabled={!appId || busy} onClick={() => void apply()}>
+        {spec.oneShot ? 'Do it now' : 'Add rule'}
+      </Button>
+      {note ? (
+        <div className="dev-card__hint" role="status">
+          {note}
+        </div>
+      ) : null}
+      {error ? (
+        <div className="dev-card__error" role="alert">
+          {error}
+        </div>
+      ) : null}
       {rules.length ? (
         <ul className="faults__list" aria-label="Active faults">
           {rules.map((r) => (
             <li key={r.id} className="faults__rule">
               <span className="faults__what">{describeFault(r)}</span>
-              <Button size="sm" variant="secondary" disabled={busy} aria-label={`Remove fault ${r.id}`} onClick={() => void run(async () => (await dev.deleteFault(r.id), null))}>Remove</Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={busy}
+                aria-label={`Remove fault ${r.id}`}
+                onClick={() => void run(async () => (await dev.deleteFault(r.id), null))}
+              >
+                Remove
+              </Button>
             </li>
           ))}
         </ul>
-      ) : <p className="dev-card__hint">No active fault for this application.</p>}
+      ) : (
+        <p className="dev-card__hint">No active fault for this application.</p>
+      )}
     </section>
   );
 }

@@ -45,19 +45,45 @@ export function Inspector() {
       pending.current = [];
       setEntries((list) => [...batch, ...list].slice(0, KEEP));
     }, 150);
-    return () => { stop(); clearInterval(flush); };
+    return () => {
+      stop();
+      clearInterval(flush);
+    };
   }, [appId]);
 
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
-    return entries.filter((e) => (kind === 'all' || e.kind === kind)
-      && (!q || (e.kind === 'http' ? `${e.method} ${e.path} ${e.route} ${e.status}` : `${e.t} ${e.guild_id ?? ''}`).toLowerCase().includes(q)));
+    return entries.filter(
+      (e) =>
+        (kind === 'all' || e.kind === kind) &&
+        (!q || (e.kind === 'http' ? `${e.method} ${e.path} ${e.route} ${e.status}` : `${e.t} ${e.guild_id ?? ''}`).toLowerCase().includes(q)),
+    );
   }, [entries, kind, filter]);
-  const counts = useMemo(() => ({ http: entries.filter((e) => e.kind === 'http').length, gateway: entries.filter((e) => e.kind === 'gateway').length }), [entries]);
+  const counts = useMemo(
+    () => ({ http: entries.filter((e) => e.kind === 'http').length, gateway: entries.filter((e) => e.kind === 'gateway').length }),
+    [entries],
+  );
 
-  if (error) return <main className="inspector"><ErrorState title="Could not load applications" message={readableError(error)} onRetry={loadApps} /></main>;
-  if (!apps) return <main className="inspector"><Loading label="Loading applications…" /></main>;
-  if (!apps.length) return <main className="inspector"><Empty icon="bot" title="No applications yet">Create one in the portal; its traffic shows up here.</Empty></main>;
+  if (error)
+    return (
+      <main className="inspector">
+        <ErrorState title="Could not load applications" message={readableError(error)} onRetry={loadApps} />
+      </main>
+    );
+  if (!apps)
+    return (
+      <main className="inspector">
+        <Loading label="Loading applications…" />
+      </main>
+    );
+  if (!apps.length)
+    return (
+      <main className="inspector">
+        <Empty icon="bot" title="No applications yet">
+          Create one in the portal; its traffic shows up here.
+        </Empty>
+      </main>
+    );
 
   return (
     <main className="inspector" aria-label="Inspector">
@@ -66,13 +92,21 @@ export function Inspector() {
           {app ? <AppIcon app={app} size={36} radius={10} /> : null}
           <div>
             <h1 className="inspector__title">Inspector</h1>
-            <label className="sr-only" htmlFor="inspector-app">Application</label>
+            <label className="sr-only" htmlFor="inspector-app">
+              Application
+            </label>
             <select id="inspector-app" className="inspector__select" value={appId ?? ''} onChange={(e) => setParams({ app: e.target.value })}>
-              {apps.map((a) => <option key={a.id} value={a.id}>{a.name} ({a.id})</option>)}
+              {apps.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name} ({a.id})
+                </option>
+              ))}
             </select>
           </div>
         </div>
-        <span className={`live live--${paused ? 'paused' : status}`}>{paused ? 'Paused' : status === 'live' ? 'Live' : status === 'lost' ? 'Reconnecting…' : 'Connecting…'}</span>
+        <span className={`live live--${paused ? 'paused' : status}`}>
+          {paused ? 'Paused' : status === 'live' ? 'Live' : status === 'lost' ? 'Reconnecting…' : 'Connecting…'}
+        </span>
         <span className="grow" />
         <div className="seg" role="group" aria-label="Show">
           {(['all', 'http', 'gateway'] as const).map((k) => (
@@ -81,18 +115,44 @@ export function Inspector() {
             </button>
           ))}
         </div>
-        <input className="input inspector__filter" placeholder="Filter: route, status, event" aria-label="Filter" value={filter} onChange={(e) => setFilter(e.target.value)} />
-        <Button variant="secondary" size="sm" onClick={() => setPaused(!paused)}>{paused ? 'Resume' : 'Pause'}</Button>
-        <Button variant="secondary" size="sm" onClick={() => { setEntries([]); setOpen(null); }}>Clear</Button>
+        <input
+          className="input inspector__filter"
+          placeholder="Filter: route, status, event"
+          aria-label="Filter"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <Button variant="secondary" size="sm" onClick={() => setPaused(!paused)}>
+          {paused ? 'Resume' : 'Pause'}
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => {
+            setEntries([]);
+            setOpen(null);
+          }}
+        >
+          Clear
+        </Button>
       </header>
       <div className="feed" role="log" aria-label={`Traffic of ${app?.name ?? 'the application'}`}>
         <div className="feed__cols" aria-hidden>
-          <span>Time</span><span>Kind</span><span>Request or event</span><span>Result</span><span>Bucket / seq</span><span className="feed__num">Time taken / size</span>
+          <span>Time</span>
+          <span>Kind</span>
+          <span>Request or event</span>
+          <span>Result</span>
+          <span>Bucket / seq</span>
+          <span className="feed__num">Time taken / size</span>
         </div>
-        {shown.length ? shown.map((e) => <EntryRow key={e.id} entry={e} open={open === e.id} onToggle={() => setOpen(open === e.id ? null : e.id)} />) : (
+        {shown.length ? (
+          shown.map((e) => <EntryRow key={e.id} entry={e} open={open === e.id} onToggle={() => setOpen(open === e.id ? null : e.id)} />)
+        ) : (
           <div className="feed__empty">
             <Empty icon="search" title={entries.length ? 'Nothing matches' : `Waiting for ${app?.name ?? 'the app'}`}>
-              {entries.length ? 'Change the filter to see more.' : 'Start the bot with its token, or call the API as the app: each request and each Gateway event it is sent appears here as it happens.'}
+              {entries.length
+                ? 'Change the filter to see more.'
+                : 'Start the bot with its token, or call the API as the app: each request and each Gateway event it is sent appears here as it happens.'}
             </Empty>
           </div>
         )}

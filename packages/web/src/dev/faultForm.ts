@@ -12,18 +12,44 @@ export interface FaultField {
 }
 
 const num = (name: string, label: string, placeholder?: string): FaultField => ({ name, label, type: 'number', placeholder });
-const delivery: FaultField[] = [num('status', 'Answer status', 'e.g. 500'), { name: 'timeout', label: 'Never answer (time out)', type: 'checkbox' }, num('delay_ms', 'Delay (ms)')];
+const delivery: FaultField[] = [
+  num('status', 'Answer status', 'e.g. 500'),
+  { name: 'timeout', label: 'Never answer (time out)', type: 'checkbox' },
+  num('delay_ms', 'Delay (ms)'),
+];
 
 export const FAULT_KINDS: { kind: string; label: string; oneShot?: boolean; fields: FaultField[] }[] = [
-  { kind: 'gateway.close', label: 'Gateway: close the sessions', oneShot: true, fields: [{ name: 'close_code', label: 'Close code', type: 'select', options: ['4000', '4009', '4004', '1000', '1001', '1006', '1011'] }] },
-  { kind: 'gateway.reconnect', label: 'Gateway: send RECONNECT', oneShot: true, fields: [] },
-  { kind: 'gateway.invalid_session', label: 'Gateway: send INVALID_SESSION', oneShot: true, fields: [{ name: 'resumable', label: 'Resumable', type: 'checkbox' }] },
-  { kind: 'gateway.dispatch', label: 'Gateway: drop or delay events', fields: [{ name: 'drop', label: 'Drop', type: 'checkbox' }, num('delay_ms', 'Delay (ms)'), { name: 'events', label: 'Only these events', type: 'text', placeholder: 'MESSAGE_CREATE, …' }] },
   {
-    kind: 'http', label: 'HTTP: fail or slow requests', fields: [
+    kind: 'gateway.close',
+    label: 'Gateway: close the sessions',
+    oneShot: true,
+    fields: [{ name: 'close_code', label: 'Close code', type: 'select', options: ['4000', '4009', '4004', '1000', '1001', '1006', '1011'] }],
+  },
+  { kind: 'gateway.reconnect', label: 'Gateway: send RECONNECT', oneShot: true, fields: [] },
+  {
+    kind: 'gateway.invalid_session',
+    label: 'Gateway: send INVALID_SESSION',
+    oneShot: true,
+    fields: [{ name: 'resumable', label: 'Resumable', type: 'checkbox' }],
+  },
+  {
+    kind: 'gateway.dispatch',
+    label: 'Gateway: drop or delay events',
+    fields: [
+      { name: 'drop', label: 'Drop', type: 'checkbox' },
+      num('delay_ms', 'Delay (ms)'),
+      { name: 'events', label: 'Only these events', type: 'text', placeholder: 'MESSAGE_CREATE, …' },
+    ],
+  },
+  {
+    kind: 'http',
+    label: 'HTTP: fail or slow requests',
+    fields: [
       { name: 'route', label: 'Route (any if empty)', type: 'text', placeholder: 'POST /channels/:channel_id/messages' },
       { name: 'status', label: 'Status', type: 'select', options: ['', '429', '500', '502', '503', '504'] },
-      num('retry_after', 'Retry after (s, 429)'), { name: 'global', label: 'Global 429', type: 'checkbox' }, num('latency_ms', 'Added latency (ms)'),
+      num('retry_after', 'Retry after (s, 429)'),
+      { name: 'global', label: 'Global 429', type: 'checkbox' },
+      num('latency_ms', 'Added latency (ms)'),
     ],
   },
   { kind: 'webhook_events', label: 'Webhook events: endpoint fails', fields: delivery },
@@ -39,7 +65,11 @@ export function faultBody(applicationId: string, kind: string, values: Record<st
     const v = (values[f.name] ?? '').trim();
     if (!v) continue;
     if (f.type === 'checkbox') body[f.name] = true;
-    else if (f.name === 'events') body.events = v.split(/[\s,]+/).filter(Boolean).map((e) => e.toUpperCase());
+    else if (f.name === 'events')
+      body.events = v
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((e) => e.toUpperCase());
     else if (f.type === 'number' || (f.type === 'select' && /^\d+$/.test(v))) body[f.name] = Number(v);
     else body[f.name] = v;
   }
@@ -54,7 +84,12 @@ const SHOWN = new Set(['id', 'application_id', 'kind', 'remaining', 'expires_at'
 
 /** One line about a rule: its kind and parameters, and what is left of it. */
 export function describeFault(f: Record<string, unknown>): string {
-  const params = Object.entries(f).filter(([k]) => !SHOWN.has(k)).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : String(v)}`);
-  const left = [f.remaining != null ? `${f.remaining} left` : '', f.expires_at ? `until ${new Date(String(f.expires_at)).toLocaleTimeString(undefined, { hour12: false })}` : ''].filter(Boolean);
+  const params = Object.entries(f)
+    .filter(([k]) => !SHOWN.has(k))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : String(v)}`);
+  const left = [
+    f.remaining != null ? `${f.remaining} left` : '',
+    f.expires_at ? `until ${new Date(String(f.expires_at)).toLocaleTimeString(undefined, { hour12: false })}` : '',
+  ].filter(Boolean);
   return [f.kind, ...params, ...(left.length ? [`(${left.join(', ')})`] : [])].join(' ');
 }

@@ -42,24 +42,47 @@ export function InvitePage() {
     return (
       <AuthShell title="Invite invalid">
         <ErrorState title="" message={readableError(error)} />
-        <Button block onClick={() => nav('/app')}>Continue to Accord</Button>
+        <Button block onClick={() => nav('/app')}>
+          Continue to Accord
+        </Button>
       </AuthShell>
     );
   }
-  if (!invite) return <AuthShell title="Checking invite…"><Loading label="" /></AuthShell>;
+  if (!invite)
+    return (
+      <AuthShell title="Checking invite…">
+        <Loading label="" />
+      </AuthShell>
+    );
   const name = invite.guild?.name ?? 'a group';
   return (
     <AuthShell title="">
       <div className="invite">
-        <div className="invite__icon" aria-hidden>{name.charAt(0).toUpperCase()}</div>
-        <div className="muted">{invite.inviter ? `${invite.inviter.global_name ?? invite.inviter.username} invited you to join` : 'You have been invited to join'}</div>
+        <div className="invite__icon" aria-hidden>
+          {name.charAt(0).toUpperCase()}
+        </div>
+        <div className="muted">
+          {invite.inviter ? `${invite.inviter.global_name ?? invite.inviter.username} invited you to join` : 'You have been invited to join'}
+        </div>
         <div className="invite__name">{name}</div>
         <div className="invite__counts">
-          {invite.approximate_presence_count != null ? <span><i className="dot status--online" />{invite.approximate_presence_count} Online</span> : null}
-          {invite.approximate_member_count != null ? <span><i className="dot status--offline" />{invite.approximate_member_count} Members</span> : null}
+          {invite.approximate_presence_count != null ? (
+            <span>
+              <i className="dot status--online" />
+              {invite.approximate_presence_count} Online
+            </span>
+          ) : null}
+          {invite.approximate_member_count != null ? (
+            <span>
+              <i className="dot status--offline" />
+              {invite.approximate_member_count} Members
+            </span>
+          ) : null}
         </div>
         {joinError ? <Banner>{readableError(joinError)}</Banner> : null}
-        <Button block busy={busy} onClick={accept}>{token ? 'Accept Invite' : 'Log in to accept'}</Button>
+        <Button block busy={busy} onClick={accept}>
+          {token ? 'Accept Invite' : 'Log in to accept'}
+        </Button>
       </div>
     </AuthShell>
   );

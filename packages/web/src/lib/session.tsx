@@ -52,28 +52,35 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let socket: GatewaySocket | null = null;
     let cancelled = false;
     store.set({ status: 'connecting', statusDetail: null });
-    api.gatewayUrl().then(({ url }) => {
-      if (cancelled) return;
-      socket = new GatewaySocket({
-        url, token,
-        onDispatch: (t, d) => {
-          applyDispatch(store, t, d);
-          runTaps(t, d);
-          // A newcomer's presence is not part of GUILD_MEMBER_ADD: ask for it (op 8 with presences).
-          if (t === 'GUILD_MEMBER_ADD' && d?.user && !store.state.presences.has(d.user.id)) {
-            socket?.send(Op.REQUEST_GUILD_MEMBERS, { guild_id: d.guild_id, user_ids: [d.user.id], presences: true });
-          }
-          // A first message in a DM someone else opened: the conversation itself is fetched once.
-          if (t === 'MESSAGE_CREATE' && !d?.guild_id && !store.state.privateChannels.has(d.channel_id)) {
-            api.channels.get(d.channel_id).then((c) => applyDispatch(store, 'CHANNEL_CREATE', c), () => undefined);
-          }
-        },
-        onStatus: (status, detail) => store.set({ status, statusDetail: detail ?? null }),
-        onAuthFailed: signOut,
-      });
-      socket.start();
-      setGateway(socket);
-    }).catch(() => store.set({ status: 'failed', statusDetail: 'Cannot reach the server.' }));
+    api
+      .gatewayUrl()
+      .then(({ url }) => {
+        if (cancelled) return;
+        socket = new GatewaySocket({
+          url,
+          token,
+          onDispatch: (t, d) => {
+            applyDispatch(store, t, d);
+            runTaps(t, d);
+            // A newcomer's presence is not part of GUILD_MEMBER_ADD: ask for it (op 8 with presences).
+            if (t === 'GUILD_MEMBER_ADD' && d?.user && !store.state.presences.has(d.user.id)) {
+              socket?.send(Op.REQUEST_GUILD_MEMBERS, { guild_id: d.guild_id, user_ids: [d.user.id], presences: true });
+            }
+            // A first message in a DM someone else opened: the conversation itself is fetched once.
+            if (t === 'MESSAGE_CREATE' && !d?.guild_id && !store.state.privateChannels.has(d.channel_id)) {
+              api.channels.get(d.channel_id).then(
+                (c) => applyDispatch(store, 'CHANNEL_CREATE', c),
+                () => undefined,
+              );
+            }
+          },
+          onStatus: (status, detail) => store.set({ status, statusDetail: detail ?? null }),
+          onAuthFailed: signOut,
+        });
+        socket.start();
+        setGateway(socket);
+      })
+      .catch(() => store.set({ status: 'failed', statusDetail: 'Cannot reach the server.' }));
     const timer = setInterval(() => expireTyping(store), 2000);
     return () => {
       cancelled = true;

@@ -8,17 +8,20 @@ import { ApiError } from './api/errors.js';
 export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const run = useCallback(async (...args: A) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn(...args);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }, [fn]);
+  const run = useCallback(
+    async (...args: A) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await fn(...args);
+      } catch (err) {
+        setError(err);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [fn],
+  );
   const fieldError = (f: string) => (error instanceof ApiError ? error.field(f) : undefined);
   return { busy, error, run, fieldError, setError };
 }

@@ -44,17 +44,20 @@ export default function ConsentPage() {
   const load = () => {
     setLoadError(null);
     setPreview(null);
-    oauth.preview(loc.search).then((p) => {
-      setPreview(p);
-      setPermissions(requestedPermissions(p, scopes, params));
-      const wanted = params.get('guild_id');
-      const first = p.guilds?.find((g) => g.id === wanted) ?? p.guilds?.[0];
-      setGuildId(first?.id ?? '');
-    }).catch(setLoadError);
+    oauth
+      .preview(loc.search)
+      .then((p) => {
+        setPreview(p);
+        setPermissions(requestedPermissions(p, scopes, params));
+        const wanted = params.get('guild_id');
+        const first = p.guilds?.find((g) => g.id === wanted) ?? p.guilds?.[0];
+        setGuildId(first?.id ?? '');
+      })
+      .catch(setLoadError);
   };
   useEffect(load, [loc.search]);
 
-  const shownScopes = scopes.length ? scopes : preview ? installDefaults(preview)?.scopes ?? [] : [];
+  const shownScopes = scopes.length ? scopes : preview ? (installDefaults(preview)?.scopes ?? []) : [];
   const requested = preview ? requestedPermissions(preview, scopes, params) : 0n;
   const hasBot = shownScopes.includes('bot');
   const needsGuild = !!preview?.guilds;
@@ -66,7 +69,10 @@ export default function ConsentPage() {
     if (dest.kind === 'internal') {
       if (!answer.authorize) return setOutcome({ kind: 'cancelled' });
       const guild = preview?.guilds?.find((g) => g.id === answer.guild_id);
-      return nav(dest.path, { replace: true, state: { application: preview?.application, guild: guild ? { id: guild.id, name: guild.name } : null, userInstall } });
+      return nav(dest.path, {
+        replace: true,
+        state: { application: preview?.application, guild: guild ? { id: guild.id, name: guild.name } : null, userInstall },
+      });
     }
     setOutcome({ kind: 'leaving', to: dest.url });
     window.location.assign(dest.url);
@@ -99,9 +105,27 @@ export default function ConsentPage() {
     }
   }, [preview]);
 
-  if (loadError) return <ConsentShell><ConsentError error={loadError} onRetry={load} /></ConsentShell>;
-  if (!preview) return <ConsentShell><div className="consent__loading"><Spinner /><span>Loading the request…</span></div></ConsentShell>;
-  if (outcome) return <ConsentShell><OutcomeView outcome={outcome} app={preview.application.name} /></ConsentShell>;
+  if (loadError)
+    return (
+      <ConsentShell>
+        <ConsentError error={loadError} onRetry={load} />
+      </ConsentShell>
+    );
+  if (!preview)
+    return (
+      <ConsentShell>
+        <div className="consent__loading">
+          <Spinner />
+          <span>Loading the request…</span>
+        </div>
+      </ConsentShell>
+    );
+  if (outcome)
+    return (
+      <ConsentShell>
+        <OutcomeView outcome={outcome} app={preview.application.name} />
+      </ConsentShell>
+    );
 
   const app = preview.application;
   const guild = preview.guilds?.find((g) => g.id === guildId);
@@ -115,45 +139,74 @@ export default function ConsentPage() {
       <header className="consent__head">
         <div className="consent__icons">
           <AppIcon app={app} size={80} radius={24} />
-          <span className="consent__dots" aria-hidden><i /><i /><i /></span>
+          <span className="consent__dots" aria-hidden>
+            <i />
+            <i />
+            <i />
+          </span>
           <Avatar user={preview.user} size={80} />
         </div>
-        <p className="consent__kicker">{userInstall ? 'Add to my apps' : needsGuild ? (hasBot ? 'Add a bot to a server' : 'Add to a server') : 'An external application'}</p>
+        <p className="consent__kicker">
+          {userInstall ? 'Add to my apps' : needsGuild ? (hasBot ? 'Add a bot to a server' : 'Add to a server') : 'An external application'}
+        </p>
         <h1 className="consent__title">{app.name}</h1>
         <p className="consent__sub">{subtitle(preview, hasBot, userInstall, needsGuild)}</p>
         <p className="consent__who">
           Signed in as <strong>{displayName(preview.user)}</strong> <span className="muted">@{preview.user.username}</span>
-          {' · '}<NotYou />
+          {' · '}
+          <NotYou />
         </p>
       </header>
 
       {autoApproving ? (
-        <div className="consent__loading"><Spinner /><span>You already authorized {app.name}. Sending you back…</span></div>
+        <div className="consent__loading">
+          <Spinner />
+          <span>You already authorized {app.name}. Sending you back…</span>
+        </div>
       ) : (
         <>
           <div className="consent__body">
-            {error ? <div className="consent__error"><Banner>{readableError(error)}</Banner></div> : null}
+            {error ? (
+              <div className="consent__error">
+                <Banner>{readableError(error)}</Banner>
+              </div>
+            ) : null}
             {step === 'scopes' ? (
               <>
                 {needsGuild ? <GuildPicker guilds={preview.guilds!} value={guildId} onChange={setGuildId} locked={lockGuild} /> : null}
                 <ScopeList scopes={shownScopes} appName={app.name} userInstall={userInstall} bot={preview.bot} />
               </>
             ) : (
-              <PermissionStep bot={preview.bot} appName={app.name} guildName={guild?.name ?? 'this server'} requested={requested} value={permissions} onChange={setPermissions} />
+              <PermissionStep
+                bot={preview.bot}
+                appName={app.name}
+                guildName={guild?.name ?? 'this server'}
+                requested={requested}
+                value={permissions}
+                onChange={setPermissions}
+              />
             )}
             <ConsentNotes app={app} scopes={shownScopes} redirectUri={preview.redirect_uri} />
           </div>
           <footer className="consent__foot">
             {step === 'permissions' ? (
-              <Button variant="link" onClick={() => setStep('scopes')} disabled={!!busy}>Back</Button>
+              <Button variant="link" onClick={() => setStep('scopes')} disabled={!!busy}>
+                Back
+              </Button>
             ) : (
-              <Button variant="link" onClick={() => void submit(false)} busy={busy === 'cancel'} disabled={!!busy}>Cancel</Button>
+              <Button variant="link" onClick={() => void submit(false)} busy={busy === 'cancel'} disabled={!!busy}>
+                Cancel
+              </Button>
             )}
             <span className="grow" />
             {isLastStep ? (
-              <Button onClick={() => void submit(true)} busy={busy === 'authorize'} disabled={!!busy || !canContinue}>Authorize</Button>
+              <Button onClick={() => void submit(true)} busy={busy === 'authorize'} disabled={!!busy || !canContinue}>
+                Authorize
+              </Button>
             ) : (
-              <Button onClick={() => setStep('permissions')} disabled={!canContinue}>Continue</Button>
+              <Button onClick={() => setStep('permissions')} disabled={!canContinue}>
+                Continue
+              </Button>
             )}
           </footer>
         </>
@@ -184,30 +237,49 @@ function NotYou() {
   const loc = useLocation();
   const nav = useNavigate();
   return (
-    <button type="button" className="consent__link" onClick={() => {
-      signOut();
-      nav(`/login?redirect_to=${encodeURIComponent(loc.pathname + loc.search)}`, { replace: true });
-    }}>Not you?</button>
+    <button
+      type="button"
+      className="consent__link"
+      onClick={() => {
+        signOut();
+        nav(`/login?redirect_to=${encodeURIComponent(loc.pathname + loc.search)}`, { replace: true });
+      }}
+    >
+      Not you?
+    </button>
   );
 }
 
 function OutcomeView({ outcome, app }: { outcome: Outcome; app: string }) {
   if (outcome.kind === 'leaving') {
     let host = outcome.to;
-    try { host = new URL(outcome.to).host || outcome.to; } catch { /* shown as is */ }
-    return <div className="consent__loading"><Spinner /><span>Taking you back to <strong>{host}</strong>…</span></div>;
+    try {
+      host = new URL(outcome.to).host || outcome.to;
+    } catch {
+      /* shown as is */
+    }
+    return (
+      <div className="consent__loading">
+        <Spinner />
+        <span>
+          Taking you back to <strong>{host}</strong>…
+        </span>
+      </div>
+    );
   }
   if (outcome.kind === 'cancelled') {
     return (
       <div className="consent__done">
-        <div className="consent__done-icon consent__done-icon--muted"><Icon name="x" size={32} /></div>
+        <div className="consent__done-icon consent__done-icon--muted">
+          <Icon name="x" size={32} />
+        </div>
         <h1 className="consent__title">Cancelled</h1>
         <p className="consent__sub">{app} was not authorized. Nothing was shared.</p>
-        <a className="btn btn--secondary" href="/channels/@me">Back to Accord</a>
+        <a className="btn btn--secondary" href="/channels/@me">
+          Back to Accord
+        </a>
       </div>
     );
   }
-  return (
-    <ConsentError error={new ApiError(0, 0, outcome.reason)} title="We could not send you back" />
-  );
+  return <ConsentError error={new ApiError(0, 0, outcome.reason)} title="We could not send you back" />;
 }

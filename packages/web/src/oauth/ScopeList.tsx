@@ -18,7 +18,9 @@ export function ScopeList({ scopes, appName, userInstall, bot }: { scopes: strin
       <ul className="consent__scopes">
         {scopes.map((s) => (
           <li key={s}>
-            <span className="consent__tick"><Icon name="check" size={14} /></span>
+            <span className="consent__tick">
+              <Icon name="check" size={14} />
+            </span>
             <span>{sentence(s, userInstall, bot)}</span>
           </li>
         ))}
@@ -33,17 +35,37 @@ const READS_MESSAGES = ['messages.read', 'dm_channels.messages.read', 'dm_channe
 export function ConsentNotes({ app, scopes, redirectUri }: { app: { id: string; name: string }; scopes: string[]; redirectUri: string | null }) {
   let target: string | null = null;
   if (redirectUri) {
-    try { target = new URL(redirectUri).origin; } catch { target = redirectUri; }
+    try {
+      target = new URL(redirectUri).origin;
+    } catch {
+      target = redirectUri;
+    }
     if (target === 'null') target = redirectUri;
   }
   const since = new Date(snowflakeTime(app.id)).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
   return (
     <ul className="consent__notes">
-      {target ? <li><Icon name="link" size={16} /><span>Once you authorize, you will be sent to: <strong>{target}</strong></span></li> : null}
-      <li><Icon name="lock" size={16} /><span>The developer of {app.name}'s privacy policy and terms of service apply to this application.</span></li>
-      <li><Icon name="code" size={16} /><span>Active since {since}</span></li>
+      {target ? (
+        <li>
+          <Icon name="link" size={16} />
+          <span>
+            Once you authorize, you will be sent to: <strong>{target}</strong>
+          </span>
+        </li>
+      ) : null}
+      <li>
+        <Icon name="lock" size={16} />
+        <span>The developer of {app.name}'s privacy policy and terms of service apply to this application.</span>
+      </li>
+      <li>
+        <Icon name="code" size={16} />
+        <span>Active since {since}</span>
+      </li>
       {scopes.some((s) => READS_MESSAGES.includes(s)) ? null : (
-        <li><Icon name="eye" size={16} /><span>This application cannot read your messages or send messages as you.</span></li>
+        <li>
+          <Icon name="eye" size={16} />
+          <span>This application cannot read your messages or send messages as you.</span>
+        </li>
       )}
     </ul>
   );

@@ -3,11 +3,22 @@ import type { APIUser } from '../lib/api/types.js';
 
 /** The consent screen's two calls: the preview of an authorize request, and the person's answer. */
 
-export interface ConsentGuild { id: string; name: string; icon: string | null; mfa_level: number; permissions: string }
+export interface ConsentGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  mfa_level: number;
+  permissions: string;
+}
 
 export interface ConsentPreview {
   application: {
-    id: string; name: string; icon: string | null; description: string; bot_public?: boolean; bot_require_code_grant?: boolean;
+    id: string;
+    name: string;
+    icon: string | null;
+    description: string;
+    bot_public?: boolean;
+    bot_require_code_grant?: boolean;
     integration_types_config?: Partial<Record<'0' | '1', { oauth2_install_params?: { scopes: string[]; permissions: string } } | null>>;
   };
   user: APIUser;

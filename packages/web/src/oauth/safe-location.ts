@@ -8,10 +8,7 @@
 
 const REFUSED = new Set(['javascript:', 'data:', 'vbscript:', 'blob:', 'file:', 'about:', 'filesystem:', 'view-source:', 'jar:']);
 
-export type Destination =
-  | { kind: 'internal'; path: string }
-  | { kind: 'external'; url: string }
-  | { kind: 'refused'; reason: string };
+export type Destination = { kind: 'internal'; path: string } | { kind: 'external'; url: string } | { kind: 'refused'; reason: string };
 
 export function checkDestination(location: unknown, origin = window.location.origin): Destination {
   if (typeof location !== 'string' || !location.trim()) return { kind: 'refused', reason: 'The server gave no address to return to.' };

@@ -28,27 +28,31 @@ export function AppList() {
         </div>
         <Button onClick={() => setCreating(true)}>New Application</Button>
       </header>
-      {error ? <ErrorState title="Could not load your applications" message={readableError(error)} onRetry={load} />
-        : !apps ? <Loading label="Loading your applications…" />
-          : !apps.length ? (
-            <div className="p-empty">
-              <Empty icon="bot" title="No applications yet" action={<Button onClick={() => setCreating(true)}>Create your first application</Button>}>
-                An application gives you a bot, slash commands, and OAuth2 to let people sign in with Accord.
-              </Empty>
-            </div>
-          ) : (
-            <ul className="app-grid" aria-label="Your applications">
-              {apps.map((a) => (
-                <li key={a.id}>
-                  <Link to={`/developers/applications/${a.id}/information`} className="app-card">
-                    <AppIcon app={a} size={96} radius={28} />
-                    <span className="app-card__name">{a.name}</span>
-                    <span className="app-card__meta">{a.approximate_guild_count} server{a.approximate_guild_count === 1 ? '' : 's'}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
+      {error ? (
+        <ErrorState title="Could not load your applications" message={readableError(error)} onRetry={load} />
+      ) : !apps ? (
+        <Loading label="Loading your applications…" />
+      ) : !apps.length ? (
+        <div className="p-empty">
+          <Empty icon="bot" title="No applications yet" action={<Button onClick={() => setCreating(true)}>Create your first application</Button>}>
+            An application gives you a bot, slash commands, and OAuth2 to let people sign in with Accord.
+          </Empty>
+        </div>
+      ) : (
+        <ul className="app-grid" aria-label="Your applications">
+          {apps.map((a) => (
+            <li key={a.id}>
+              <Link to={`/developers/applications/${a.id}/information`} className="app-card">
+                <AppIcon app={a} size={96} radius={28} />
+                <span className="app-card__name">{a.name}</span>
+                <span className="app-card__meta">
+                  {a.approximate_guild_count} server{a.approximate_guild_count === 1 ? '' : 's'}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
       {creating ? <NewAppDialog onClose={() => setCreating(false)} /> : null}
     </main>
   );
@@ -62,16 +66,32 @@ function NewAppDialog({ onClose }: { onClose: () => void }) {
     const app = await api.create(name.trim());
     nav(`/developers/applications/${app.id}/information`);
   });
-  const submit = (e: FormEvent) => { e.preventDefault(); if (name.trim()) void create.run(); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim()) void create.run();
+  };
   return (
-    <Dialog title="Create an application" subtitle="You can change its name, icon and description later." onClose={onClose} footer={
-      <>
-        <Button variant="link" onClick={onClose}>Cancel</Button>
-        <Button type="submit" form="new-app" busy={create.busy} disabled={!name.trim()}>Create</Button>
-      </>
-    }>
+    <Dialog
+      title="Create an application"
+      subtitle="You can change its name, icon and description later."
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="link" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="new-app" busy={create.busy} disabled={!name.trim()}>
+            Create
+          </Button>
+        </>
+      }
+    >
       <form id="new-app" onSubmit={submit}>
-        {create.error && !create.fieldError('name') ? <div className="p-gap"><Banner>{readableError(create.error)}</Banner></div> : null}
+        {create.error && !create.fieldError('name') ? (
+          <div className="p-gap">
+            <Banner>{readableError(create.error)}</Banner>
+          </div>
+        ) : null}
         <TextField label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} error={create.fieldError('name')} autoFocus />
       </form>
     </Dialog>

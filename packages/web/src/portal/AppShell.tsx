@@ -45,22 +45,36 @@ export function AppShell() {
     const missing = error instanceof ApiError && (error.code === 10002 || error.code === 20012 || error.status === 404);
     return (
       <main className="portal__page">
-        <ErrorState title={missing ? 'Application not found' : 'Could not load this application'}
-          message={missing ? 'It does not exist, or you are not its owner.' : readableError(error)} onRetry={missing ? undefined : load} />
-        <div className="p-center"><Link to="/developers/applications">Back to your applications</Link></div>
+        <ErrorState
+          title={missing ? 'Application not found' : 'Could not load this application'}
+          message={missing ? 'It does not exist, or you are not its owner.' : readableError(error)}
+          onRetry={missing ? undefined : load}
+        />
+        <div className="p-center">
+          <Link to="/developers/applications">Back to your applications</Link>
+        </div>
       </main>
     );
   }
-  if (!app) return <main className="portal__page"><Loading label="Loading the application…" /></main>;
+  if (!app)
+    return (
+      <main className="portal__page">
+        <Loading label="Loading the application…" />
+      </main>
+    );
 
   return (
     <AppContext.Provider value={{ app, setApp }}>
       <div className="app-shell">
         <nav className="app-nav" aria-label="Application settings">
-          <Link to="/developers/applications" className="app-nav__back"><Icon name="chevron" size={16} className="app-nav__back-icon" /> All applications</Link>
+          <Link to="/developers/applications" className="app-nav__back">
+            <Icon name="chevron" size={16} className="app-nav__back-icon" /> All applications
+          </Link>
           <div className="app-nav__app">
             <AppIcon app={app} size={40} radius={12} />
-            <span className="app-nav__name ellipsis" title={app.name}>{app.name}</span>
+            <span className="app-nav__name ellipsis" title={app.name}>
+              {app.name}
+            </span>
           </div>
           <div className="app-nav__label">Settings</div>
           {TABS.map((t) => (
@@ -71,7 +85,9 @@ export function AppShell() {
           {devTools ? (
             <>
               <div className="app-nav__label">Developer tools</div>
-              <Link to={`/developers/dev?app=${app.id}`} className="app-nav__item"><Icon name="search" size={18} /> <span>Inspector</span></Link>
+              <Link to={`/developers/dev?app=${app.id}`} className="app-nav__item">
+                <Icon name="search" size={18} /> <span>Inspector</span>
+              </Link>
             </>
           ) : null}
         </nav>

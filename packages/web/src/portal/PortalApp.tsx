@@ -19,7 +19,10 @@ export default function PortalApp() {
   const [me, setMe] = useState<APIUser | null>(null);
   const [devTools, setDevTools] = useState(false);
   useEffect(() => {
-    api.me().then(setMe).catch(() => setMe(null));
+    api
+      .me()
+      .then(setMe)
+      .catch(() => setMe(null));
     void dev.available().then(setDevTools);
   }, [api]);
   const state: PortalState = useMemo(() => ({ api: papi, me, devTools }), [papi, me, devTools]);

@@ -17,15 +17,19 @@ export function portalApi(http: HttpClient) {
     renameEmoji: (id: Snowflake, emojiId: Snowflake, name: string) => http.patch<AppEmoji>(`${app(id)}/emojis/${emojiId}`, { name }),
     deleteEmoji: (id: Snowflake, emojiId: Snowflake) => http.delete<void>(`${app(id)}/emojis/${emojiId}`),
     skus: (id: Snowflake) => http.get<Sku[]>(`${app(id)}/skus`),
-    createSku: (id: Snowflake, b: { name: string; type: number; price?: number; currency?: string; published?: boolean }) => http.post<Sku>(`${app(id)}/skus`, b),
+    createSku: (id: Snowflake, b: { name: string; type: number; price?: number; currency?: string; published?: boolean }) =>
+      http.post<Sku>(`${app(id)}/skus`, b),
     updateSku: (id: Snowflake, skuId: Snowflake, b: { published?: boolean; price?: number; name?: string }) => http.patch<Sku>(`${app(id)}/skus/${skuId}`, b),
     entitlements: (id: Snowflake) => http.get<Entitlement[]>(`${app(id)}/entitlements`, { query: { limit: 100 } }),
-    createTestEntitlement: (id: Snowflake, b: { sku_id: Snowflake; owner_id: Snowflake; owner_type: 1 | 2 }) => http.post<Entitlement>(`${app(id)}/entitlements`, b),
+    createTestEntitlement: (id: Snowflake, b: { sku_id: Snowflake; owner_id: Snowflake; owner_type: 1 | 2 }) =>
+      http.post<Entitlement>(`${app(id)}/entitlements`, b),
     deleteTestEntitlement: (id: Snowflake, entitlementId: Snowflake) => http.delete<void>(`${app(id)}/entitlements/${entitlementId}`),
     commands: (id: Snowflake) => http.get<AppCommand[]>(`${app(id)}/commands`),
     providers: (id: Snowflake) => http.get<ExternalAuthProvider[]>(`${app(id)}/external-auth-providers`),
-    createProvider: (id: Snowflake, b: { type: string; issuer?: string; client_id?: string }) => http.post<ExternalAuthProvider>(`${app(id)}/external-auth-providers`, b),
-    editProvider: (id: Snowflake, providerId: Snowflake, b: { issuer?: string; client_id?: string }) => http.patch<ExternalAuthProvider>(`${app(id)}/external-auth-providers/${providerId}`, b),
+    createProvider: (id: Snowflake, b: { type: string; issuer?: string; client_id?: string }) =>
+      http.post<ExternalAuthProvider>(`${app(id)}/external-auth-providers`, b),
+    editProvider: (id: Snowflake, providerId: Snowflake, b: { issuer?: string; client_id?: string }) =>
+      http.patch<ExternalAuthProvider>(`${app(id)}/external-auth-providers/${providerId}`, b),
     deleteProvider: (id: Snowflake, providerId: Snowflake) => http.delete<void>(`${app(id)}/external-auth-providers/${providerId}`),
     deliveries: (id: Snowflake) => http.get<Delivery[]>(`${app(id)}/event-webhooks/deliveries`, { query: { limit: 50 } }),
   };

@@ -5,7 +5,11 @@ import type { PortalApi } from './api.js';
 import type { Application, ApplicationPatch } from './types.js';
 
 /** The portal's shared state: its API, the signed-in developer, and whether the server runs with --dev. */
-export interface PortalState { api: PortalApi; me: APIUser | null; devTools: boolean }
+export interface PortalState {
+  api: PortalApi;
+  me: APIUser | null;
+  devTools: boolean;
+}
 export const PortalContext = createContext<PortalState | null>(null);
 export function usePortal(): PortalState {
   const p = useContext(PortalContext);
@@ -14,7 +18,10 @@ export function usePortal(): PortalState {
 }
 
 /** The application open in the portal, and how to replace it after a save. */
-export interface OpenApp { app: Application; setApp: (a: Application) => void }
+export interface OpenApp {
+  app: Application;
+  setApp: (a: Application) => void;
+}
 export const AppContext = createContext<OpenApp | null>(null);
 export function useOpenApp(): OpenApp & PortalState {
   const a = useContext(AppContext);
@@ -34,9 +41,14 @@ export function useAppForm<T>(pick: (a: Application) => T, toPatch: (draft: T, b
   const dirty = JSON.stringify(draft) !== JSON.stringify(base);
   const save = useAction(async () => setApp(await api.update(app.id, toPatch(draft, base))));
   return {
-    draft, dirty, save,
+    draft,
+    dirty,
+    save,
     set: (p: Partial<T>) => setDraft((d) => ({ ...d, ...p })),
-    reset: () => { setDraft(base); save.setError(null); },
+    reset: () => {
+      setDraft(base);
+      save.setError(null);
+    },
   };
 }
 

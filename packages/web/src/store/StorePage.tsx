@@ -26,7 +26,12 @@ export default function StorePage() {
   const [buying, setBuying] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [appName, setAppName] = useState<string | null>(null);
-  useEffect(() => { api.applications.publicInfo(appId).then((a) => setAppName(a.name), () => undefined); }, [appId]);
+  useEffect(() => {
+    api.applications.publicInfo(appId).then(
+      (a) => setAppName(a.name),
+      () => undefined,
+    );
+  }, [appId]);
 
   const reload = useCallback(async () => {
     try {
@@ -38,7 +43,9 @@ export default function StorePage() {
       setError(err);
     }
   }, [appId]);
-  useEffect(() => { void reload(); }, [reload]);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
 
   const cancel = async (s: Subscription, resume = false) => {
     setActionError(null);
@@ -51,9 +58,23 @@ export default function StorePage() {
   };
 
   let body;
-  if (error) body = <ErrorState message={readableError(error)} onRetry={() => { setError(null); void reload(); }} />;
+  if (error)
+    body = (
+      <ErrorState
+        message={readableError(error)}
+        onRetry={() => {
+          setError(null);
+          void reload();
+        }}
+      />
+    );
   else if (!skus) body = <Loading label="Loading the store…" />;
-  else if (!skus.length) body = <Empty icon="store" title="Nothing for sale">This app has no published products yet.</Empty>;
+  else if (!skus.length)
+    body = (
+      <Empty icon="store" title="Nothing for sale">
+        This app has no published products yet.
+      </Empty>
+    );
   else {
     body = (
       <ul className="store__list">
@@ -62,17 +83,42 @@ export default function StorePage() {
           const has = owned.some((e) => e.sku_id === s.id && !e.deleted && !(e.consumed && s.type === 3));
           return (
             <li key={s.id} className="store__item" data-sku={s.id}>
-              <div className="store__icon"><Icon name={s.type === 5 ? 'check' : 'store'} size={22} /></div>
+              <div className="store__icon">
+                <Icon name={s.type === 5 ? 'check' : 'store'} size={22} />
+              </div>
               <div className="grow">
                 <div className="store__name">{s.name}</div>
-                <div className="muted">{skuKind(s.type)} · {price(s.price)}{s.type === 5 ? ' / month' : ''}</div>
-                {sub ? <div className={sub.status === SUB_ACTIVE ? 'store__sub' : 'store__sub store__sub--ending'}>{sub.status === SUB_ACTIVE ? `Renews ${new Date(sub.current_period_end).toLocaleDateString()}` : `Cancelled: ends ${new Date(sub.current_period_end).toLocaleDateString()}`}</div> : null}
+                <div className="muted">
+                  {skuKind(s.type)} · {price(s.price)}
+                  {s.type === 5 ? ' / month' : ''}
+                </div>
+                {sub ? (
+                  <div className={sub.status === SUB_ACTIVE ? 'store__sub' : 'store__sub store__sub--ending'}>
+                    {sub.status === SUB_ACTIVE
+                      ? `Renews ${new Date(sub.current_period_end).toLocaleDateString()}`
+                      : `Cancelled: ends ${new Date(sub.current_period_end).toLocaleDateString()}`}
+                  </div>
+                ) : null}
               </div>
-              {sub ? (sub.status === SUB_ACTIVE
-                ? <Button variant="secondary" onClick={() => void cancel(sub)}>Cancel subscription</Button>
-                : <Button variant="secondary" onClick={() => void cancel(sub, true)}>Resume</Button>)
-                : has ? <span className="store__owned"><Icon name="check" size={16} /> Owned</span>
-                  : <Button variant="success" onClick={() => setBuying(s.id)}>{s.type === 5 ? 'Subscribe' : 'Buy'}</Button>}
+              {sub ? (
+                sub.status === SUB_ACTIVE ? (
+                  <Button variant="secondary" onClick={() => void cancel(sub)}>
+                    Cancel subscription
+                  </Button>
+                ) : (
+                  <Button variant="secondary" onClick={() => void cancel(sub, true)}>
+                    Resume
+                  </Button>
+                )
+              ) : has ? (
+                <span className="store__owned">
+                  <Icon name="check" size={16} /> Owned
+                </span>
+              ) : (
+                <Button variant="success" onClick={() => setBuying(s.id)}>
+                  {s.type === 5 ? 'Subscribe' : 'Buy'}
+                </Button>
+              )}
             </li>
           );
         })}
@@ -82,7 +128,9 @@ export default function StorePage() {
   return (
     <main className="page">
       <div className="page__inner">
-        <Link to="/channels/@me" className="page__back">‹ Back to Accord</Link>
+        <Link to="/channels/@me" className="page__back">
+          ‹ Back to Accord
+        </Link>
         <h1 className="page__title">{appName ? `${appName} — Store` : 'Store'}</h1>
         {actionError ? <Banner>{readableError(actionError)}</Banner> : null}
         {body}

@@ -9,7 +9,10 @@ const cache = new Map<string, Promise<StoreSku[]>>();
 export function loadSkus(api: Api, appId: string, fresh = false): Promise<StoreSku[]> {
   let p = cache.get(appId);
   if (!p || fresh) {
-    p = api.store.skus(appId).catch((err) => { cache.delete(appId); throw err; });
+    p = api.store.skus(appId).catch((err) => {
+      cache.delete(appId);
+      throw err;
+    });
     cache.set(appId, p);
   }
   return p;
@@ -21,8 +24,13 @@ export function useSku(appId: string | null, skuId: string | undefined): StoreSk
   useEffect(() => {
     if (!appId || !skuId) return;
     let live = true;
-    loadSkus(api, appId).then((list) => live && setSku(list.find((s) => s.id === skuId) ?? null), () => undefined);
-    return () => { live = false; };
+    loadSkus(api, appId).then(
+      (list) => live && setSku(list.find((s) => s.id === skuId) ?? null),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [appId, skuId]);
   return sku;
 }

@@ -37,10 +37,16 @@ function bundle(sdk: Variant['sdk']): Promise<string> {
   if (!b) {
     b = import('esbuild').then(async (esbuild) => {
       const out = await esbuild.build({
-        entryPoints: [path.join(FIXTURE, 'main.ts')], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2020',
+        entryPoints: [path.join(FIXTURE, 'main.ts')],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2020',
         // esbuild resolves an alias's target from the working directory, so pin it to this package (not the caller's cwd).
         absWorkingDir: path.join(FIXTURE, '..', '..', '..'),
-        alias: sdk === '2.1' ? { '@discord/embedded-app-sdk': 'eas21' } : {}, logLevel: 'silent',
+        alias: sdk === '2.1' ? { '@discord/embedded-app-sdk': 'eas21' } : {},
+        logLevel: 'silent',
       });
       return out.outputFiles![0].text;
     });
@@ -69,7 +75,12 @@ export async function startActivityBackend(opts: { platformUrl: string; clientId
         const v = backend.variant;
         const script = v.proxyPrefix ? `/.proxy/app-${v.sdk}.js` : `/app-${v.sdk}.js`;
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        return res.end(page.replace('%CLIENT_ID%', opts.clientId).replace('%PROXY_PREFIX%', v.proxyPrefix ? '1' : '0').replace('%SCRIPT%', script));
+        return res.end(
+          page
+            .replace('%CLIENT_ID%', opts.clientId)
+            .replace('%PROXY_PREFIX%', v.proxyPrefix ? '1' : '0')
+            .replace('%SCRIPT%', script),
+        );
       }
       const js = /^\/app-(2\.5|2\.1)\.js$/.exec(url.pathname);
       if (js) {
@@ -82,7 +93,7 @@ export async function startActivityBackend(opts: { platformUrl: string; clientId
         // The official sample's exchange: no redirect_uri, since the SDK's code was minted without one.
         const form = new URLSearchParams({ client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'authorization_code', code: String(code) });
         const r = await fetch(`${opts.platformUrl}/api/v10/oauth2/token`, { method: 'POST', body: form });
-        const token = await r.json() as { access_token?: string };
+        const token = (await r.json()) as { access_token?: string };
         backend.exchanges.push({ code: String(code), ok: r.ok });
         return json(res, r.ok ? 200 : 400, r.ok ? { access_token: token.access_token } : token);
       }
@@ -105,6 +116,11 @@ export async function startActivityBackend(opts: { platformUrl: string; clientId
   wss.on('connection', (ws) => ws.on('message', (m) => ws.send(`pong:${m}`)));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   backend.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  backend.close = () => new Promise((r) => { wss.close(); server.closeAllConnections(); server.close(() => r()); });
+  backend.close = () =>
+    new Promise((r) => {
+      wss.close();
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return backend;
 }

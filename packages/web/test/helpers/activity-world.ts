@@ -18,11 +18,17 @@ export async function makeActivityApp(t: TestServer, backendOrigin: string): Pro
   const app = (await t.api(`/applications/${appId}`, owner)).body;
   const target = backendOrigin.replace(/\/$/, '');
   const patched = await t.api(`/applications/${appId}`, {
-    ...owner, method: 'PATCH',
+    ...owner,
+    method: 'PATCH',
     body: {
       flags: app.flags | (1 << 17),
       description: 'A test Activity built on the Embedded App SDK',
-      proxy_config: { url_map: [{ prefix: '/', target }, { prefix: '/api', target: `${target}/api` }] },
+      proxy_config: {
+        url_map: [
+          { prefix: '/', target },
+          { prefix: '/api', target: `${target}/api` },
+        ],
+      },
       embedded_activity_config: { supported_platforms: ['web'], default_orientation_lock_state: 1 },
     },
   });

@@ -9,7 +9,9 @@ import { waitEvent } from '../../../server/test/helpers/wait.ts';
 export async function startBot(t: TestServer, handle: (i: Interaction) => Promise<void>, intents: GatewayIntentBits[] = [GatewayIntentBits.Guilds]) {
   const errors: unknown[] = [];
   const client = new Client({ intents, rest: { api: `${t.server.url}/api` } });
-  client.on(Events.InteractionCreate, (i) => { handle(i).catch((e) => errors.push(e)); });
+  client.on(Events.InteractionCreate, (i) => {
+    handle(i).catch((e) => errors.push(e));
+  });
   await Promise.all([waitEvent(client, Events.ClientReady, () => true, 20_000), client.login(t.world.botToken)]);
   return { client, errors };
 }

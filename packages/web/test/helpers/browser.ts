@@ -5,8 +5,14 @@ import { WEB_ROOT } from './build.js';
 
 /** Debian's Chromium, driven by playwright-core (Playwright's own browser download cannot reach its host here). */
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export async function launch(): Promise<Browser> {
@@ -51,6 +57,7 @@ export function watchRequests(page: Page, origin: string): { offPublicApi: () =>
     if (r.url().startsWith(origin)) seen.push(new URL(r.url()).pathname);
   });
   page.on('websocket', (ws) => seen.push(new URL(ws.url()).pathname));
-  const allowed = /^\/(api\/v10\/|assets\/|attachments\/|emojis\/|stickers\/|avatars\/|$)|^\/(app|login|register|channels|invite|oauth2|developers|application-directory)(\/|$)/;
+  const allowed =
+    /^\/(api\/v10\/|assets\/|attachments\/|emojis\/|stickers\/|avatars\/|$)|^\/(app|login|register|channels|invite|oauth2|developers|application-directory)(\/|$)/;
   return { offPublicApi: () => seen.filter((p) => !allowed.test(p) || p.startsWith('/__dev')) };
 }

@@ -28,7 +28,10 @@ export function nodeHost(o: NodeHostOptions): NodeHost {
     shareLink: async () => 'send',
     showInvite: async () => {},
     confirmPurchase: async () => true,
-    pickImage: async () => new File([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')], 'dot.png', { type: 'image/png' }),
+    pickImage: async () =>
+      new File([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')], 'dot.png', {
+        type: 'image/png',
+      }),
     shareMoment: async () => true,
     ...o.ui,
   };
@@ -60,15 +63,24 @@ export function nodeHost(o: NodeHostOptions): NodeHost {
     channelPermissions: () => (o.channelPermissions === undefined ? 0xffffffffn : o.channelPermissions),
     voiceStates: () => [],
     presence: () => ({ status: 'online', activities: [{ name: 'Something', type: 0, created_at: 1 }] }),
-    setPresence: (a) => { host.presences.push(a); },
+    setPresence: (a) => {
+      host.presences.push(a);
+    },
     locale: () => 'en-US',
     refreshProxyTicket: async () => {
-      const r = await host.api.request<{ ticket: string }>('POST', `/applications/${o.launch.applicationId}/activity-instances/${o.launch.instanceId}/proxy-ticket`);
+      const r = await host.api.request<{ ticket: string }>(
+        'POST',
+        `/applications/${o.launch.applicationId}/activity-instances/${o.launch.instanceId}/proxy-ticket`,
+      );
       return r.ticket;
     },
-    log: (level, message) => { host.logs.push([level, message]); },
+    log: (level, message) => {
+      host.logs.push([level, message]);
+    },
     lockOrientation: () => {},
-    openUrl: (url) => { host.opened.push(url); },
+    openUrl: (url) => {
+      host.opened.push(url);
+    },
     layoutMode: () => 0,
     orientation: () => 'landscape',
   };

@@ -18,7 +18,9 @@ export function webSuite(opts: TestServerOptions = {}): { t: TestServer; browser
   // What every open page looked like when a test ended: the first thing to read when one fails.
   afterEach(async (t: any) => {
     const pages = env.browser?.contexts().flatMap((c) => c.pages()) ?? [];
-    const name = String(t?.name ?? 'test').replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+    const name = String(t?.name ?? 'test')
+      .replace(/[^a-z0-9]+/gi, '-')
+      .slice(0, 60);
     for (const [i, p] of pages.entries()) await shot(p, `last-${name}-${i}`).catch(() => undefined);
   });
   after(async () => {

@@ -15,7 +15,11 @@ export const composer = (page: Page) => page.locator('.composer__input');
 
 /** The rendered message (article) whose own content (not a reply preview) contains `text`; the newest if several. */
 export const message = (page: Page, text: string) =>
-  page.locator('article.msg').filter({ has: page.locator('.msg__body', { hasText: text }) }).filter({ hasNot: page.locator('.msg__reply', { hasText: text }) }).last();
+  page
+    .locator('article.msg')
+    .filter({ has: page.locator('.msg__body', { hasText: text }) })
+    .filter({ hasNot: page.locator('.msg__reply', { hasText: text }) })
+    .last();
 
 export async function send(page: Page, text: string): Promise<void> {
   await composer(page).fill(text);

@@ -13,7 +13,6 @@ export interface GatewayAction {
   params: Record<string, unknown>;
 }
 
-
 /** What travels between the nodes of a deployment: every change to the book, and the one-shot actions. */
 type Change =
   | { op: 'add'; rule: Rule }
@@ -136,8 +135,12 @@ export class FaultBook implements DevFaults {
   private change(c: Change): void {
     const before = this.voiceKey();
     switch (c.op) {
-      case 'add': this.rules.set(c.rule.id, { ...c.rule }); break;
-      case 'delete': this.rules.delete(c.id); break;
+      case 'add':
+        this.rules.set(c.rule.id, { ...c.rule });
+        break;
+      case 'delete':
+        this.rules.delete(c.id);
+        break;
       case 'clear':
         for (const r of [...this.rules.values()]) if (c.application_id === null || r.application_id === c.application_id) this.rules.delete(r.id);
         break;
@@ -146,7 +149,9 @@ export class FaultBook implements DevFaults {
         if (r && r.remaining !== null && --r.remaining <= 0) this.rules.delete(r.id);
         break;
       }
-      case 'act': case 'hello': break;
+      case 'act':
+      case 'hello':
+        break;
     }
     this.afterChange(before);
   }

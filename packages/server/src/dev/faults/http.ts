@@ -18,7 +18,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function normalizeRoute(route: string): { method: string | null; path: string } {
   const m = /^\s*([A-Za-z]+)\s+(\S+)\s*$/.exec(route);
   const method = m ? m[1].toUpperCase() : null;
-  const path = (m ? m[2] : route.trim()).replace(/^\/api(\/v\d+)?(?=\/)/, '').replace(/:(\w+)/g, '{$1}').replace(/\/+$/, '');
+  const path = (m ? m[2] : route.trim())
+    .replace(/^\/api(\/v\d+)?(?=\/)/, '')
+    .replace(/:(\w+)/g, '{$1}')
+    .replace(/\/+$/, '');
   return { method, path };
 }
 
@@ -28,7 +31,15 @@ export function normalizeRoute(route: string): { method: string | null; path: st
  * rate limiter writes one, or a 5xx with the platform's JSON envelope — or, with latency only, goes on as usual.
  * Answers true when it wrote the reply.
  */
-export async function httpFault(ctx: Ctx, book: DevFaults, def: RouteDef, req: FastifyRequest, reply: FastifyReply, actor: Actor, params: Record<string, string>): Promise<boolean> {
+export async function httpFault(
+  ctx: Ctx,
+  book: DevFaults,
+  def: RouteDef,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  actor: Actor,
+  params: Record<string, string>,
+): Promise<boolean> {
   const appId = actor.applicationId;
   if (actor.kind === 'user' || !appId || !book.has('http', appId)) return false;
   const limit = limitsFor(def.method, def.path, req.body, def.limit)[0];
@@ -53,6 +64,9 @@ export async function httpFault(ctx: Ctx, book: DevFaults, def: RouteDef, req: F
   }
   const e = new ApiError(p.status, 0, `${p.status}: ${STATUS_CODES[p.status]}`);
   if (p.status === 503) reply.header('retry-after', '1');
-  reply.code(e.status).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(e.toBody())));
+  reply
+    .code(e.status)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify(e.toBody())));
   return true;
 }

@@ -35,8 +35,13 @@ export function registerFaultRoutes(scope: FastifyInstance, ctx: Ctx, book: Faul
       return reply.code(201).send({ id: ctx.ids.next(), application_id: app.id, kind: f.kind, ...f.params, remaining: null, expires_at: null, sessions });
     }
     const rule: Rule = {
-      id: ctx.ids.next(), application_id: app.id, kind: f.kind as RuleKind, params: f.params,
-      remaining: f.count, expires_at: f.ttl_ms === null ? null : ctx.clock.now() + f.ttl_ms, bot_user_id: app.bot_user_id ?? null,
+      id: ctx.ids.next(),
+      application_id: app.id,
+      kind: f.kind as RuleKind,
+      params: f.params,
+      remaining: f.count,
+      expires_at: f.ttl_ms === null ? null : ctx.clock.now() + f.ttl_ms,
+      bot_user_id: app.bot_user_id ?? null,
     };
     book.add(rule);
     return reply.code(201).send(ruleView(rule));

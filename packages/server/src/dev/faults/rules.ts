@@ -21,7 +21,12 @@ const Common = z.object({
   application_id: z.string().regex(/^\d{1,20}$/),
   kind: z.enum([...ONE_SHOT_KINDS, ...RULE_KINDS]),
   count: z.number().int().min(1).max(1_000_000).optional(),
-  ttl_ms: z.number().int().min(1).max(30 * 86_400_000).optional(),
+  ttl_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400_000)
+    .optional(),
 });
 
 const Delivery = z.object({
@@ -31,13 +36,23 @@ const Delivery = z.object({
 });
 
 const PARAMS = {
-  'gateway.close': z.object({ close_code: z.number().int().refine((c) => CLOSE_CODES.has(c), 'Close code must be 4000-4014, 1000, 1001, 1006 or 1011-1014.').default(4000) }),
+  'gateway.close': z.object({
+    close_code: z
+      .number()
+      .int()
+      .refine((c) => CLOSE_CODES.has(c), 'Close code must be 4000-4014, 1000, 1001, 1006 or 1011-1014.')
+      .default(4000),
+  }),
   'gateway.reconnect': z.object({}),
   'gateway.invalid_session': z.object({ resumable: z.boolean().default(false) }),
   'gateway.dispatch': z.object({
     delay_ms: z.number().int().min(0).max(600_000).optional(),
     drop: z.boolean().optional(),
-    events: z.array(z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/)).min(1).max(100).optional(),
+    events: z
+      .array(z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/))
+      .min(1)
+      .max(100)
+      .optional(),
   }),
   http: z.object({
     route: z.string().min(2).max(200).optional(),
@@ -70,8 +85,16 @@ export interface FaultRequest {
 const NEEDS: Partial<Record<FaultKind, [string, (p: any) => boolean, string]>> = {
   'gateway.dispatch': ['drop', (p) => p.drop === true || (p.delay_ms ?? 0) > 0, 'Give drop: true or a delay_ms above 0.'],
   http: ['status', (p) => p.status !== undefined || (p.latency_ms ?? 0) > 0, 'Give a status or a latency_ms above 0.'],
-  webhook_events: ['status', (p) => p.status !== undefined || p.timeout === true || (p.delay_ms ?? 0) > 0, 'Give a status, timeout: true or a delay_ms above 0.'],
-  interactions_endpoint: ['status', (p) => p.status !== undefined || p.timeout === true || (p.delay_ms ?? 0) > 0, 'Give a status, timeout: true or a delay_ms above 0.'],
+  webhook_events: [
+    'status',
+    (p) => p.status !== undefined || p.timeout === true || (p.delay_ms ?? 0) > 0,
+    'Give a status, timeout: true or a delay_ms above 0.',
+  ],
+  interactions_endpoint: [
+    'status',
+    (p) => p.status !== undefined || p.timeout === true || (p.delay_ms ?? 0) > 0,
+    'Give a status, timeout: true or a delay_ms above 0.',
+  ],
   voice: ['loss', (p) => (p.loss ?? 0) > 0 || (p.jitter_ms ?? 0) > 0, 'Give a loss or a jitter_ms above 0.'],
 };
 
@@ -106,7 +129,11 @@ export interface Rule {
 /** The rule as the dev API shows it. */
 export function ruleView(r: Rule): Record<string, unknown> {
   return {
-    id: r.id, application_id: r.application_id, kind: r.kind, ...r.params,
-    remaining: r.remaining, expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
+    id: r.id,
+    application_id: r.application_id,
+    kind: r.kind,
+    ...r.params,
+    remaining: r.remaining,
+    expires_at: r.expires_at === null ? null : new Date(r.expires_at).toISOString(),
   };
 }

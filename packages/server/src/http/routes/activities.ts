@@ -7,7 +7,12 @@ import { instanceForApp, leaveInstance, userLaunch } from '../../services/activi
 import { mintProxyTicket } from '../../services/activities/proxy-ticket.js';
 import { proxyOrigin } from '../../services/activities/origins.js';
 import {
-  EmbeddedConfigPatch, ProxyConfigPatch, embeddedConfigWire, patchEmbeddedConfig, patchProxyConfig, proxyConfigWire,
+  EmbeddedConfigPatch,
+  ProxyConfigPatch,
+  embeddedConfigWire,
+  patchEmbeddedConfig,
+  patchProxyConfig,
+  proxyConfigWire,
 } from '../../services/activities/settings.js';
 
 const LaunchBody = z.object({ session_id: z.string().min(1).max(200), nonce: z.string().max(64).nullish() });
@@ -38,13 +43,15 @@ export default new Routes()
     origin: proxyOrigin(ctx, params.application_id),
   }))
   .get('/applications/{application_id}/embedded-activity-config', 'any', async ({ ctx, actor, params }) =>
-    embeddedConfigWire(await requireOwnedApplication(ctx, actor, params.application_id)))
+    embeddedConfigWire(await requireOwnedApplication(ctx, actor, params.application_id)),
+  )
   .patch('/applications/{application_id}/embedded-activity-config', 'any', async ({ ctx, actor, params, body }) => {
     const app = await requireOwnedApplication(ctx, actor, params.application_id);
     return embeddedConfigWire(await patchEmbeddedConfig(ctx, app, parseBody(EmbeddedConfigPatch, body)));
   })
   .get('/applications/{application_id}/proxy-config', 'any', async ({ ctx, actor, params }) =>
-    proxyConfigWire(await requireOwnedApplication(ctx, actor, params.application_id)))
+    proxyConfigWire(await requireOwnedApplication(ctx, actor, params.application_id)),
+  )
   .patch('/applications/{application_id}/proxy-config', 'any', async ({ ctx, actor, params, body }) => {
     const app = await requireOwnedApplication(ctx, actor, params.application_id);
     return proxyConfigWire(await patchProxyConfig(ctx, app, parseBody(ProxyConfigPatch, body)));

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { Routes, created, noContent } from '../router.js';
 import { parseBody, permissionString, snowflake } from '../../core/validation.js';
-import { createChannel, deleteChannel, listGuildChannels, reorderChannels, requireChannelRecord, updateChannel, viewChannel } from '../../services/channels/channels.js';
+import {
+  createChannel,
+  deleteChannel,
+  listGuildChannels,
+  reorderChannels,
+  requireChannelRecord,
+  updateChannel,
+  viewChannel,
+} from '../../services/channels/channels.js';
 import { updateThread } from '../../services/channels/threads/threads.js';
 import { THREAD_TYPES } from '../../wire/channel.js';
 import { deleteOverwrite, putOverwrite } from '../../services/channels/overwrites.js';
@@ -12,10 +20,17 @@ const overwriteType = z.preprocess(digits, z.literal([0, 1]));
 const Overwrite = z.object({ id: snowflake, type: overwriteType, allow: permissionString.nullable().optional(), deny: permissionString.nullable().optional() });
 const slowmode = z.number().int().min(0).max(21600);
 /** Integer columns are 32-bit; larger values are refused here rather than overflowing the store. */
-const int32 = z.number().int().min(0).max(2 ** 31 - 1);
+const int32 = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
 const Tag = z.object({
-  id: snowflake.optional(), name: z.string().min(1).max(50), moderated: z.boolean().nullable().optional(),
-  emoji_id: snowflake.nullable().optional(), emoji_name: z.string().max(32).nullable().optional(),
+  id: snowflake.optional(),
+  name: z.string().min(1).max(50),
+  moderated: z.boolean().nullable().optional(),
+  emoji_id: snowflake.nullable().optional(),
+  emoji_name: z.string().max(32).nullable().optional(),
 });
 
 const ChannelFields = {
@@ -30,7 +45,10 @@ const ChannelFields = {
   rtc_region: z.string().max(64).nullable().optional(),
   video_quality_mode: z.literal([1, 2]).nullable().optional(),
   default_auto_archive_duration: z.literal([60, 1440, 4320, 10080]).nullable().optional(),
-  default_reaction_emoji: z.object({ emoji_id: snowflake.nullable().optional(), emoji_name: z.string().max(32).nullable().optional() }).nullable().optional(),
+  default_reaction_emoji: z
+    .object({ emoji_id: snowflake.nullable().optional(), emoji_name: z.string().max(32).nullable().optional() })
+    .nullable()
+    .optional(),
   available_tags: z.array(Tag).max(20).nullable().optional(),
   default_sort_order: z.literal([0, 1]).nullable().optional(),
   default_forum_layout: z.literal([0, 1, 2]).nullable().optional(),
@@ -44,12 +62,16 @@ const PatchChannel = z.object({
   type: channelType.optional(),
   ...ChannelFields,
 });
-const Positions = z.array(z.object({
-  id: snowflake,
-  position: int32.nullable().optional(),
-  parent_id: snowflake.nullable().optional(),
-  lock_permissions: z.boolean().nullable().optional(),
-})).max(500);
+const Positions = z
+  .array(
+    z.object({
+      id: snowflake,
+      position: int32.nullable().optional(),
+      parent_id: snowflake.nullable().optional(),
+      lock_permissions: z.boolean().nullable().optional(),
+    }),
+  )
+  .max(500);
 const PutOverwrite = z.object({ type: overwriteType, allow: permissionString.nullable().optional(), deny: permissionString.nullable().optional() });
 
 export default new Routes()

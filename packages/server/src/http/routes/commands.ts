@@ -2,8 +2,20 @@ import { z } from 'zod';
 import { Routes, Reply, noContent, type Call } from '../router.js';
 import { parseBody, qBool } from '../../core/validation.js';
 import {
-  requireCommandApp, requireAppInGuild, listCommands, getScopedCommand, createCommand, patchCommand, deleteCommand, bulkOverwrite,
-  listGuildPermissions, getPermissions, setPermissions, guildCommandIndex, userCommandIndex, commandWire,
+  requireCommandApp,
+  requireAppInGuild,
+  listCommands,
+  getScopedCommand,
+  createCommand,
+  patchCommand,
+  deleteCommand,
+  bulkOverwrite,
+  listGuildPermissions,
+  getPermissions,
+  setPermissions,
+  guildCommandIndex,
+  userCommandIndex,
+  commandWire,
 } from '../../services/apps/commands/index.js';
 
 const ListQuery = z.object({ with_localizations: qBool });

@@ -39,11 +39,23 @@ export default new Routes()
   .get('/applications/{application_id}/event-webhooks/deliveries', 'any', async (call) => {
     const app = await ownApp(call);
     const q = parseBody(DeliveriesQuery, call.query);
-    const rows = await call.ctx.repos.eventWebhooks.deliveriesOf(app.id, { eventId: q.event_id, eventType: q.event_type, before: q.before, limit: q.limit ?? 50 });
+    const rows = await call.ctx.repos.eventWebhooks.deliveriesOf(app.id, {
+      eventId: q.event_id,
+      eventType: q.event_type,
+      before: q.before,
+      limit: q.limit ?? 50,
+    });
     return rows.map((r) => ({
-      id: r.id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, url: r.url,
-      ok: r.ok, status_code: r.status_code, error: r.error,
-      duration_ms: r.duration_ms, timestamp: iso(r.created_at),
+      id: r.id,
+      event_id: r.event_id,
+      event_type: r.event_type,
+      attempt: r.attempt,
+      url: r.url,
+      ok: r.ok,
+      status_code: r.status_code,
+      error: r.error,
+      duration_ms: r.duration_ms,
+      timestamp: iso(r.created_at),
     }));
   })
   .get('/applications/{application_id}/event-webhooks/events', 'any', async (call) => {
@@ -51,8 +63,15 @@ export default new Routes()
     const q = parseBody(EventsQuery, call.query);
     const rows = await call.ctx.repos.eventWebhooks.eventsOf(app.id, { status: q.status, before: q.before, limit: q.limit ?? 50 });
     return rows.map((r) => ({
-      id: r.id, event_type: r.event_type, status: r.status, attempts: r.attempts, next_attempt_at: iso(r.next_attempt_at),
-      last_status: r.last_status, last_error: r.last_error, created_at: iso(r.created_at),
-      delivered_at: iso(r.delivered_at), payload: JSON.parse(r.body),
+      id: r.id,
+      event_type: r.event_type,
+      status: r.status,
+      attempts: r.attempts,
+      next_attempt_at: iso(r.next_attempt_at),
+      last_status: r.last_status,
+      last_error: r.last_error,
+      created_at: iso(r.created_at),
+      delivered_at: iso(r.delivered_at),
+      payload: JSON.parse(r.body),
     }));
   });

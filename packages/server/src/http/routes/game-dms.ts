@@ -1,7 +1,14 @@
 import { Routes, created, noContent } from '../router.js';
 import { parseBody } from '../../core/validation.js';
 import {
-  GameDmBody, GameDmEdit, HistoryQuery, deleteGameDm, editGameDm, gameDmHistory, gameDmSummaries, sendGameDm,
+  GameDmBody,
+  GameDmEdit,
+  HistoryQuery,
+  deleteGameDm,
+  editGameDm,
+  gameDmHistory,
+  gameDmSummaries,
+  sendGameDm,
 } from '../../services/social/game-dms/dms.js';
 import { InviteBody, acceptActivityInvite, sendActivityInvite } from '../../services/social/presence/invites.js';
 
@@ -11,10 +18,15 @@ import { InviteBody, acceptActivityInvite, sendActivityInvite } from '../../serv
  */
 export default new Routes()
   .get('/users/@me/dms', 'any', async ({ ctx, actor }) => gameDmSummaries(ctx, actor))
-  .get('/users/@me/dms/{user_id}/messages', 'any', async ({ ctx, actor, params, query }) => gameDmHistory(ctx, actor, params.user_id, parseBody(HistoryQuery, query).limit))
-  .post('/users/@me/dms/{user_id}/messages', 'any', async ({ ctx, actor, params, body }) => created(await sendGameDm(ctx, actor, params.user_id, parseBody(GameDmBody, body))))
+  .get('/users/@me/dms/{user_id}/messages', 'any', async ({ ctx, actor, params, query }) =>
+    gameDmHistory(ctx, actor, params.user_id, parseBody(HistoryQuery, query).limit),
+  )
+  .post('/users/@me/dms/{user_id}/messages', 'any', async ({ ctx, actor, params, body }) =>
+    created(await sendGameDm(ctx, actor, params.user_id, parseBody(GameDmBody, body))),
+  )
   .patch('/users/@me/dms/{user_id}/messages/{message_id}', 'any', async ({ ctx, actor, params, body }) =>
-    editGameDm(ctx, actor, params.user_id, params.message_id, parseBody(GameDmEdit, body).content))
+    editGameDm(ctx, actor, params.user_id, params.message_id, parseBody(GameDmEdit, body).content),
+  )
   .delete('/users/@me/dms/{user_id}/messages/{message_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteGameDm(ctx, actor, params.user_id, params.message_id);
     return noContent();

@@ -17,15 +17,38 @@ const CreateGuild = z.object({
   explicit_content_filter: z.literal([0, 1, 2]).nullable().optional(),
   preferred_locale: locale.nullable().optional(),
   afk_timeout: afkTimeout.nullable().optional(),
-  system_channel_flags: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional(),
-  roles: z.array(z.object({
-    id: placeholder.optional(), name: z.string().min(1).max(100).optional(), permissions: permissionString.optional(),
-    color: z.number().int().min(0).max(0xffffff).optional(), hoist: z.boolean().optional(), mentionable: z.boolean().optional(),
-  })).max(250).optional(),
-  channels: z.array(z.object({
-    id: placeholder.optional(), name: z.string().min(1).max(100), type: z.literal([0, 2, 4, 5, 13, 15, 16]).optional(),
-    parent_id: placeholder.nullable().optional(), topic: z.string().max(1024).nullable().optional(),
-  })).max(500).optional(),
+  system_channel_flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullable()
+    .optional(),
+  roles: z
+    .array(
+      z.object({
+        id: placeholder.optional(),
+        name: z.string().min(1).max(100).optional(),
+        permissions: permissionString.optional(),
+        color: z.number().int().min(0).max(0xffffff).optional(),
+        hoist: z.boolean().optional(),
+        mentionable: z.boolean().optional(),
+      }),
+    )
+    .max(250)
+    .optional(),
+  channels: z
+    .array(
+      z.object({
+        id: placeholder.optional(),
+        name: z.string().min(1).max(100),
+        type: z.literal([0, 2, 4, 5, 13, 15, 16]).optional(),
+        parent_id: placeholder.nullable().optional(),
+        topic: z.string().max(1024).nullable().optional(),
+      }),
+    )
+    .max(500)
+    .optional(),
 });
 
 const channelRef = snowflake.nullable().optional();
@@ -41,7 +64,12 @@ const PatchGuild = z.object({
   default_message_notifications: z.literal([0, 1]).optional(),
   explicit_content_filter: z.literal([0, 1, 2]).optional(),
   system_channel_id: channelRef,
-  system_channel_flags: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  system_channel_flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   rules_channel_id: channelRef,
   public_updates_channel_id: channelRef,
   safety_alerts_channel_id: channelRef,
@@ -55,7 +83,8 @@ const GuildQuery = z.object({ with_counts: qBool });
 /** Images arrive as data URIs and are kept as a content hash (the CDN serves attachments only). */
 export const imageHash = (data: string | null | undefined) => (data ? crypto.createHash('md5').update(data).digest('hex') : data);
 
-const clean = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
+const clean = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
 
 export default new Routes()
   .post('/guilds', 'user', async ({ ctx, actor, body }) => {

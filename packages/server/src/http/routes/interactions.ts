@@ -5,7 +5,12 @@ import { setWebhookTokenDelegate } from './webhooks.js';
 import { invokeInteraction } from '../../services/apps/interactions/invoke.js';
 import { respondByToken } from '../../services/apps/interactions/respond.js';
 import {
-  deleteInteractionMessage, editInteractionMessage, executeFollowup, getInteractionMessage, interactionWebhook, ownsInteractionWebhook,
+  deleteInteractionMessage,
+  editInteractionMessage,
+  executeFollowup,
+  getInteractionMessage,
+  interactionWebhook,
+  ownsInteractionWebhook,
 } from '../../services/apps/interactions/followups.js';
 import { createRule, deleteRule, getRule, listRules } from '../../services/moderation/automod.js';
 import { Errors } from '../../core/errors.js';
@@ -20,14 +25,19 @@ setWebhookTokenDelegate({
     const { ctx, params, body, files } = call;
     const { webhook_id: appId, webhook_token: token } = params;
     switch (op) {
-      case 'get': return interactionWebhook(ctx, appId, token);
-      case 'execute': return executeFollowup(ctx, appId, token, body, files);
-      case 'getMessage': return getInteractionMessage(ctx, appId, token, params.message_id);
-      case 'editMessage': return editInteractionMessage(ctx, appId, token, params.message_id, body, files);
+      case 'get':
+        return interactionWebhook(ctx, appId, token);
+      case 'execute':
+        return executeFollowup(ctx, appId, token, body, files);
+      case 'getMessage':
+        return getInteractionMessage(ctx, appId, token, params.message_id);
+      case 'editMessage':
+        return editInteractionMessage(ctx, appId, token, params.message_id, body, files);
       case 'deleteMessage':
         await deleteInteractionMessage(ctx, appId, token, params.message_id);
         return noContent();
-      default: throw Errors.methodNotAllowed();
+      default:
+        throw Errors.methodNotAllowed();
     }
   },
 });

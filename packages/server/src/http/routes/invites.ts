@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { Reply, Routes, noContent, type Call } from '../router.js';
 import { parseBody, qBool, snowflake } from '../../core/validation.js';
 import { fieldError } from '../../core/errors.js';
-import { acceptInvite, createInvite, listChannelInvites, listGuildInvites, requireInviteFor, resolveInvite, revokeInvite } from '../../services/invites/invites.js';
+import {
+  acceptInvite,
+  createInvite,
+  listChannelInvites,
+  listGuildInvites,
+  requireInviteFor,
+  resolveInvite,
+  revokeInvite,
+} from '../../services/invites/invites.js';
 import { changeTargets, parseRoleIds, parseTargetCsv, requireInviteManager, targetJobStatus, targetUsersCsv } from '../../services/invites/targets.js';
 
 /** Multipart form fields arrive as strings. */
@@ -42,8 +50,12 @@ export default new Routes()
     const { ctx, actor, params, body } = call;
     const b = parseBody(CreateInvite, body);
     return createInvite(ctx, actor, params.channel_id, {
-      max_age: b.max_age ?? undefined, max_uses: b.max_uses ?? undefined, temporary: b.temporary ?? undefined, unique: b.unique ?? undefined,
-      role_ids: parseRoleIds(b.role_ids), target_users: targetsOf(call, b),
+      max_age: b.max_age ?? undefined,
+      max_uses: b.max_uses ?? undefined,
+      temporary: b.temporary ?? undefined,
+      unique: b.unique ?? undefined,
+      role_ids: parseRoleIds(b.role_ids),
+      target_users: targetsOf(call, b),
     });
   })
   .get('/channels/{channel_id}/invites', 'any', async ({ ctx, actor, params }) => listChannelInvites(ctx, actor, params.channel_id))
@@ -79,12 +91,14 @@ export default new Routes()
   })
   .put('/invites/{code}/target-users/{user_id}', 'any', async (call) => {
     const inv = await managedInvite(call);
-    if (!/^\d{1,19}$/.test(call.params.user_id) || BigInt(call.params.user_id) >= 1n << 63n) throw fieldError('user_id', 'BASE_TYPE_INVALID', 'Value is not snowflake.');
+    if (!/^\d{1,19}$/.test(call.params.user_id) || BigInt(call.params.user_id) >= 1n << 63n)
+      throw fieldError('user_id', 'BASE_TYPE_INVALID', 'Value is not snowflake.');
     await changeTargets(call.ctx, inv.code, 'add', [call.params.user_id]);
     return noContent();
   })
   .delete('/invites/{code}/target-users/{user_id}', 'any', async (call) => {
     const inv = await managedInvite(call);
-    if (/^\d{1,19}$/.test(call.params.user_id) && BigInt(call.params.user_id) < 1n << 63n) await changeTargets(call.ctx, inv.code, 'remove', [call.params.user_id]);
+    if (/^\d{1,19}$/.test(call.params.user_id) && BigInt(call.params.user_id) < 1n << 63n)
+      await changeTargets(call.ctx, inv.code, 'remove', [call.params.user_id]);
     return noContent();
   });

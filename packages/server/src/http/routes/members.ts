@@ -14,7 +14,13 @@ const PatchMember = z.object({
   deaf: z.boolean().nullable().optional(),
   channel_id: snowflake.nullable().optional(),
   communication_disabled_until: z.string().max(64).nullable().optional(),
-  flags: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional(),
+  flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullable()
+    .optional(),
 });
 const PatchMe = z.object({ nick: nick.optional() });
 /** Modify Current Member: the nick, and the guild profile bots may set (avatar and banner as data URIs, bio). */
@@ -26,14 +32,20 @@ const PatchCurrentMember = PatchMe.extend({
 
 export default new Routes()
   .get('/guilds/{guild_id}/members', 'any', async ({ ctx, actor, params, query }) => listMembers(ctx, actor, params.guild_id, parseBody(ListQuery, query)))
-  .get('/guilds/{guild_id}/members/search', 'any', async ({ ctx, actor, params, query }) => searchMembers(ctx, actor, params.guild_id, parseBody(SearchQuery, query)))
-  .patch('/guilds/{guild_id}/members/@me', 'any', async ({ ctx, actor, params, body }) => updateCurrentMember(ctx, actor, params.guild_id, parseBody(PatchCurrentMember, body)))
+  .get('/guilds/{guild_id}/members/search', 'any', async ({ ctx, actor, params, query }) =>
+    searchMembers(ctx, actor, params.guild_id, parseBody(SearchQuery, query)),
+  )
+  .patch('/guilds/{guild_id}/members/@me', 'any', async ({ ctx, actor, params, body }) =>
+    updateCurrentMember(ctx, actor, params.guild_id, parseBody(PatchCurrentMember, body)),
+  )
   .patch('/guilds/{guild_id}/members/@me/nick', 'any', async ({ ctx, actor, params, body }) => {
     const m = await updateOwnNick(ctx, actor, params.guild_id, parseBody(PatchMe, body).nick ?? null);
     return { nick: m.nick };
   })
   .get('/guilds/{guild_id}/members/{user_id}', 'any', async ({ ctx, actor, params }) => viewMember(ctx, actor, params.guild_id, params.user_id))
-  .patch('/guilds/{guild_id}/members/{user_id}', 'any', async ({ ctx, actor, params, body }) => updateMember(ctx, actor, params.guild_id, params.user_id, parseBody(PatchMember, body)))
+  .patch('/guilds/{guild_id}/members/{user_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateMember(ctx, actor, params.guild_id, params.user_id, parseBody(PatchMember, body)),
+  )
   .delete('/guilds/{guild_id}/members/{user_id}', 'any', async ({ ctx, actor, params }) => {
     await kickMember(ctx, actor, params.guild_id, params.user_id);
     return noContent();

@@ -5,13 +5,26 @@ import { fieldError } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import { getApplication } from '../../services/identity/applications.js';
 import {
-  consumeEntitlement, createTestEntitlement, deleteTestEntitlement, listEntitlements, requireEntitlement, userEntitlements,
+  consumeEntitlement,
+  createTestEntitlement,
+  deleteTestEntitlement,
+  listEntitlements,
+  requireEntitlement,
+  userEntitlements,
 } from '../../services/commerce/entitlements.js';
 import { MonetizationErrors as ME, SkuType } from '../../services/commerce/model.js';
 import { createSku, isPublished, listSkus, requireAppAccess, requireSku, updateSku } from '../../services/commerce/skus.js';
 import {
-  cancelSubscription, changeSubscriptionSku, discountFor, getSkuSubscription, getSubscription, listSkuSubscriptions, purchaseSku,
-  resumeSubscription, userPurchases, userSubscriptions,
+  cancelSubscription,
+  changeSubscriptionSku,
+  discountFor,
+  getSkuSubscription,
+  getSubscription,
+  listSkuSubscriptions,
+  purchaseSku,
+  resumeSubscription,
+  userPurchases,
+  userSubscriptions,
 } from '../../services/commerce/subscriptions.js';
 import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire } from '../../wire/commerce.js';
 
@@ -23,7 +36,13 @@ import { entitlementWire, purchaseWire, skuWire, storeSkuWire, subscriptionWire 
  */
 
 const snowflakeList = z.preprocess(
-  (v) => (v === undefined || v === '' ? undefined : (Array.isArray(v) ? v.join(',') : String(v)).split(',').map((s) => s.trim()).filter(Boolean)),
+  (v) =>
+    v === undefined || v === ''
+      ? undefined
+      : (Array.isArray(v) ? v.join(',') : String(v))
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
   z.array(snowflake).max(100).optional(),
 );
 
@@ -48,19 +67,40 @@ const TestEntitlementBody = z.object({
 const SkuCreateBody = z.object({
   name: z.string().min(1).max(100),
   type: z.literal([SkuType.DURABLE, SkuType.CONSUMABLE, SkuType.SUBSCRIPTION]),
-  slug: z.string().min(1).max(100).regex(/^[a-z0-9-]+$/, { message: 'Lowercase letters, digits and dashes only.' }).optional(),
-  flags: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9-]+$/, { message: 'Lowercase letters, digits and dashes only.' })
+    .optional(),
+  flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   price: z.number().int().min(0).max(1_000_000_00).optional(),
-  currency: z.string().regex(/^[a-z]{3}$/, { message: 'A three-letter lowercase currency code.' }).optional(),
+  currency: z
+    .string()
+    .regex(/^[a-z]{3}$/, { message: 'A three-letter lowercase currency code.' })
+    .optional(),
   subscription_group_id: snowflake.optional(),
   published: z.boolean().optional(),
 });
 
 const SkuPatchBody = z.object({
   name: z.string().min(1).max(100).optional(),
-  slug: z.string().min(1).max(100).regex(/^[a-z0-9-]+$/, { message: 'Lowercase letters, digits and dashes only.' }).optional(),
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9-]+$/, { message: 'Lowercase letters, digits and dashes only.' })
+    .optional(),
   price: z.number().int().min(0).max(1_000_000_00).optional(),
-  currency: z.string().regex(/^[a-z]{3}$/, { message: 'A three-letter lowercase currency code.' }).optional(),
+  currency: z
+    .string()
+    .regex(/^[a-z]{3}$/, { message: 'A three-letter lowercase currency code.' })
+    .optional(),
   published: z.boolean().optional(),
 });
 
@@ -112,7 +152,11 @@ export default new Routes()
     const q = parseBody(EntitlementsQuery, call.query);
     const userId = call.actor.kind === 'bearer' ? call.actor.user.id : q.user_id;
     const list = await listEntitlements(call.ctx, app.id, {
-      ...q, user_id: userId, limit: q.limit ?? 100, exclude_ended: q.exclude_ended ?? false, exclude_deleted: q.exclude_deleted ?? true,
+      ...q,
+      user_id: userId,
+      limit: q.limit ?? 100,
+      exclude_ended: q.exclude_ended ?? false,
+      exclude_deleted: q.exclude_deleted ?? true,
     });
     return list.map((e) => entitlementWire(e));
   })
@@ -180,7 +224,10 @@ export default new Routes()
   .get('/users/@me/entitlements', 'user', async (call) => {
     const q = parseBody(UserEntitlementsQuery, call.query);
     const list = await userEntitlements(call.ctx, call.actor.user.id, {
-      applicationId: q.application_id, skuIds: q.sku_ids, excludeConsumed: q.exclude_consumed ?? false, excludeEnded: q.exclude_ended ?? false,
+      applicationId: q.application_id,
+      skuIds: q.sku_ids,
+      excludeConsumed: q.exclude_consumed ?? false,
+      excludeEnded: q.exclude_ended ?? false,
     });
     return list.map((e) => entitlementWire(e));
   })
@@ -190,7 +237,10 @@ export default new Routes()
     if (call.actor.kind === 'bearer' && call.actor.applicationId !== appId) return [];
     const q = parseBody(UserEntitlementsQuery, call.query);
     const list = await userEntitlements(call.ctx, call.actor.user.id, {
-      applicationId: appId, skuIds: q.sku_ids, excludeConsumed: q.exclude_consumed ?? true, excludeEnded: q.exclude_ended ?? false,
+      applicationId: appId,
+      skuIds: q.sku_ids,
+      excludeConsumed: q.exclude_consumed ?? true,
+      excludeEnded: q.exclude_ended ?? false,
     });
     return list.map((e) => entitlementWire(e));
   })
@@ -208,9 +258,11 @@ export default new Routes()
     return subscriptionWire(await changeSubscriptionSku(call.ctx, call.actor.user, call.params.subscription_id, b.sku_id));
   })
   .post('/users/@me/subscriptions/{subscription_id}/cancel', 'user', async (call) =>
-    subscriptionWire(await cancelSubscription(call.ctx, call.actor.user, call.params.subscription_id)))
+    subscriptionWire(await cancelSubscription(call.ctx, call.actor.user, call.params.subscription_id)),
+  )
   .post('/users/@me/subscriptions/{subscription_id}/resume', 'user', async (call) =>
-    subscriptionWire(await resumeSubscription(call.ctx, call.actor.user, call.params.subscription_id)))
+    subscriptionWire(await resumeSubscription(call.ctx, call.actor.user, call.params.subscription_id)),
+  )
   .get('/users/@me/billing/payments', 'user', async (call) => {
     const q = parseBody(PageQuery, call.query);
     return (await userPurchases(call.ctx, call.actor.user.id, { ...q, limit: q.limit ?? 50 })).map(purchaseWire);

@@ -8,8 +8,15 @@ import { readClientCredentials } from '../../services/identity/oauth2/clients.js
 import { OAuthError } from '../../services/identity/oauth2/errors.js';
 import { jwks } from '../../services/identity/oauth2/jwt.js';
 import {
-  currentApplication, currentAuthorization, currentUserinfo, deauthorizeApp, joinWithAccessToken, listAuthorizedApps, ownMember,
-  revokeEndpoint, rpcApplication,
+  currentApplication,
+  currentAuthorization,
+  currentUserinfo,
+  deauthorizeApp,
+  joinWithAccessToken,
+  listAuthorizedApps,
+  ownMember,
+  revokeEndpoint,
+  rpcApplication,
 } from '../../services/identity/oauth2/access.js';
 
 const AuthorizeBody = z.object({
@@ -33,12 +40,14 @@ async function tokenReply(call: Call<any>, run: () => Promise<unknown>): Promise
   try {
     return new Reply(200, await run(), undefined, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   } catch (err) {
-    if (err instanceof OAuthError && err.status === 401 && /^basic\s/i.test(call.req.headers.authorization ?? '')) call.reply.header('WWW-Authenticate', 'Basic realm="oauth2"');
+    if (err instanceof OAuthError && err.status === 401 && /^basic\s/i.test(call.req.headers.authorization ?? ''))
+      call.reply.header('WWW-Authenticate', 'Basic realm="oauth2"');
     throw err;
   }
 }
 
-const formBody = (body: unknown): Record<string, unknown> => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {});
+const formBody = (body: unknown): Record<string, unknown> =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
 /**
  * OAuth2: the consent screen's API (GET/POST /oauth2/authorize), the token endpoint with its grants, the device flow,

@@ -7,9 +7,7 @@ import { unmergeByExternalAuth, unmergeIdentity } from '../../services/identity/
 import { findIdentity } from '../../services/identity/provisional/accounts.js';
 import { BOT_ISSUED } from '../../services/identity/provisional/identity.js';
 import { ChildTokenBody, exchangeChildToken } from '../../services/identity/provisional/child-token.js';
-import {
-  ProviderInput, ProviderPatch, createProvider, deleteProvider, editProvider, listProviders,
-} from '../../services/identity/provisional/providers.js';
+import { ProviderInput, ProviderPatch, createProvider, deleteProvider, editProvider, listProviders } from '../../services/identity/provisional/providers.js';
 import { setDmModerationMetadata } from '../../services/social/game-dms/dms.js';
 import { ModerationMetadata } from '../../services/social/lobbies/model.js';
 
@@ -43,11 +41,12 @@ export default new Routes()
   })
   .get('/applications/{application_id}/external-auth-providers', 'user', async ({ ctx, actor, params }) => listProviders(ctx, actor, params.application_id))
   .post('/applications/{application_id}/external-auth-providers', 'user', async ({ ctx, actor, params, body }) =>
-    created(await createProvider(ctx, actor, params.application_id, parseBody(ProviderInput, body))))
+    created(await createProvider(ctx, actor, params.application_id, parseBody(ProviderInput, body))),
+  )
   .patch('/applications/{application_id}/external-auth-providers/{provider_id}', 'user', async ({ ctx, actor, params, body }) =>
-    editProvider(ctx, actor, params.application_id, params.provider_id, parseBody(ProviderPatch, body ?? {})))
+    editProvider(ctx, actor, params.application_id, params.provider_id, parseBody(ProviderPatch, body ?? {})),
+  )
   .delete('/applications/{application_id}/external-auth-providers/{provider_id}', 'user', async ({ ctx, actor, params }) => {
     await deleteProvider(ctx, actor, params.application_id, params.provider_id);
     return noContent();
   });
-

@@ -5,7 +5,10 @@ import { channelFor } from '../../services/messages/channel.js';
 import { listPins, listPinsLegacy, pinMessage, unpinMessage } from '../../services/channels/pins.js';
 
 const PinsQuery = z.object({
-  before: z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Could not parse timestamp.', params: { code: 'DATE_TYPE_PARSE' } }).optional(),
+  before: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Could not parse timestamp.', params: { code: 'DATE_TYPE_PARSE' } })
+    .optional(),
   limit: qInt(1, 50),
 });
 

@@ -5,7 +5,12 @@ import { Errors } from '../../core/errors.js';
 import { isSnowflake } from '@accord/protocol';
 import { channelFor, channelForSend } from '../../services/messages/channel.js';
 import {
-  addReaction, listReactionUsers, removeAllReactions, removeEmojiReactions, removeOwnReaction, removeUserReaction,
+  addReaction,
+  listReactionUsers,
+  removeAllReactions,
+  removeEmojiReactions,
+  removeOwnReaction,
+  removeUserReaction,
 } from '../../services/messages/reactions.js';
 import { publicUser } from '../../wire/user.js';
 
@@ -16,12 +21,17 @@ const asType = (t: number | undefined) => (t === undefined ? undefined : (t as 0
 const BASE = '/channels/{channel_id}/messages/{message_id}/reactions';
 
 export default new Routes()
-  .put(`${BASE}/{emoji}/@me`, 'any', async ({ ctx, actor, params, query }) => {
-    const ch = await channelForSend(ctx, actor, params.channel_id); // kept in memory: a reaction needs its kind and route
-    const q = parseBody(TypeQuery, query);
-    await addReaction(ctx, ch, actor.user, params.message_id, params.emoji, q.type === 1);
-    return noContent();
-  }, { count: 4, windowMs: 1000 })
+  .put(
+    `${BASE}/{emoji}/@me`,
+    'any',
+    async ({ ctx, actor, params, query }) => {
+      const ch = await channelForSend(ctx, actor, params.channel_id); // kept in memory: a reaction needs its kind and route
+      const q = parseBody(TypeQuery, query);
+      await addReaction(ctx, ch, actor.user, params.message_id, params.emoji, q.type === 1);
+      return noContent();
+    },
+    { count: 4, windowMs: 1000 },
+  )
   .delete(`${BASE}/{emoji}/@me`, 'any', async ({ ctx, actor, params, query }) => {
     const ch = await channelFor(ctx, actor, params.channel_id, true);
     const q = parseBody(TypeQuery, query);

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { Routes, noContent } from '../router.js';
 import { parseBody } from '../../core/validation.js';
-import {
-  putRelationship, relationshipList, removeRelationship, requestFriendByName, setNickname,
-} from '../../services/social/relationships/friends.js';
-import {
-  gameAppOf, removeGameRelationship, requestGameFriend, requestGameFriendByName,
-} from '../../services/social/relationships/game.js';
+import { putRelationship, relationshipList, removeRelationship, requestFriendByName, setNickname } from '../../services/social/relationships/friends.js';
+import { gameAppOf, removeGameRelationship, requestGameFriend, requestGameFriendByName } from '../../services/social/relationships/game.js';
 import { gameRelationshipList } from '../../services/social/relationships/model.js';
 
 const PutBody = z.object({ type: z.number().int().nullable().optional() });

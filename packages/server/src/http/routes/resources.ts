@@ -2,16 +2,41 @@ import { z } from 'zod';
 import { Routes, created, noContent } from '../router.js';
 import { parseBody, qBool, qInt, snowflake } from '../../core/validation.js';
 import {
-  createAppEmoji, createGuildEmoji, deleteAppEmoji, deleteGuildEmoji, getAppEmoji, getGuildEmoji, listAppEmojis, listGuildEmojis,
-  updateAppEmoji, updateGuildEmoji,
+  createAppEmoji,
+  createGuildEmoji,
+  deleteAppEmoji,
+  deleteGuildEmoji,
+  getAppEmoji,
+  getGuildEmoji,
+  listAppEmojis,
+  listGuildEmojis,
+  updateAppEmoji,
+  updateGuildEmoji,
 } from '../../services/expressions/emojis.js';
 import {
-  createGuildSticker, deleteGuildSticker, getGuildSticker, getSticker, getStickerPack, listGuildStickers, listStickerPacks, updateGuildSticker,
+  createGuildSticker,
+  deleteGuildSticker,
+  getGuildSticker,
+  getSticker,
+  getStickerPack,
+  listGuildStickers,
+  listStickerPacks,
+  updateGuildSticker,
 } from '../../services/expressions/stickers.js';
 import { createGuildSound, defaultSounds, deleteGuildSound, getGuildSound, listGuildSounds, updateGuildSound } from '../../services/expressions/soundboard.js';
 import {
-  countEventUsers, createEvent, createException, deleteEvent, deleteException, getEvent, listEvents, listEventUsers, listExceptionUsers,
-  setInterested, updateEvent, updateException,
+  countEventUsers,
+  createEvent,
+  createException,
+  deleteEvent,
+  deleteException,
+  getEvent,
+  listEvents,
+  listEventUsers,
+  listExceptionUsers,
+  setInterested,
+  updateEvent,
+  updateException,
 } from '../../services/events/scheduled-events.js';
 import { createStageInstance, deleteStageInstance, getStageInstance, updateStageInstance } from '../../services/channels/stage-instances.js';
 import { listAuditLog } from '../../services/moderation/audit-log-read.js';
@@ -38,16 +63,24 @@ const expressions = new Routes()
   .get('/guilds/{guild_id}/emojis', 'any', async ({ ctx, actor, params }) => listGuildEmojis(ctx, actor, params.guild_id))
   .post('/guilds/{guild_id}/emojis', 'any', async ({ ctx, actor, params, body }) => created(await createGuildEmoji(ctx, actor, params.guild_id, body)))
   .get('/guilds/{guild_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params }) => getGuildEmoji(ctx, actor, params.guild_id, params.emoji_id))
-  .patch('/guilds/{guild_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params, body }) => updateGuildEmoji(ctx, actor, params.guild_id, params.emoji_id, body))
+  .patch('/guilds/{guild_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateGuildEmoji(ctx, actor, params.guild_id, params.emoji_id, body),
+  )
   .delete('/guilds/{guild_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteGuildEmoji(ctx, actor, params.guild_id, params.emoji_id);
     return noContent();
   })
   // Application emoji
   .get('/applications/{application_id}/emojis', 'any', async ({ ctx, actor, params }) => listAppEmojis(ctx, actor, params.application_id))
-  .post('/applications/{application_id}/emojis', 'any', async ({ ctx, actor, params, body }) => created(await createAppEmoji(ctx, actor, params.application_id, body)))
-  .get('/applications/{application_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params }) => getAppEmoji(ctx, actor, params.application_id, params.emoji_id))
-  .patch('/applications/{application_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params, body }) => updateAppEmoji(ctx, actor, params.application_id, params.emoji_id, body))
+  .post('/applications/{application_id}/emojis', 'any', async ({ ctx, actor, params, body }) =>
+    created(await createAppEmoji(ctx, actor, params.application_id, body)),
+  )
+  .get('/applications/{application_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params }) =>
+    getAppEmoji(ctx, actor, params.application_id, params.emoji_id),
+  )
+  .patch('/applications/{application_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateAppEmoji(ctx, actor, params.application_id, params.emoji_id, body),
+  )
   .delete('/applications/{application_id}/emojis/{emoji_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteAppEmoji(ctx, actor, params.application_id, params.emoji_id);
     return noContent();
@@ -57,9 +90,13 @@ const expressions = new Routes()
   .get('/sticker-packs/{pack_id}', 'any', async ({ params }) => getStickerPack(params.pack_id))
   .get('/stickers/{sticker_id}', 'any', async ({ ctx, params }) => getSticker(ctx, params.sticker_id))
   .get('/guilds/{guild_id}/stickers', 'any', async ({ ctx, actor, params }) => listGuildStickers(ctx, actor, params.guild_id))
-  .post('/guilds/{guild_id}/stickers', 'any', async ({ ctx, actor, params, body, files }) => created(await createGuildSticker(ctx, actor, params.guild_id, body, files)))
+  .post('/guilds/{guild_id}/stickers', 'any', async ({ ctx, actor, params, body, files }) =>
+    created(await createGuildSticker(ctx, actor, params.guild_id, body, files)),
+  )
   .get('/guilds/{guild_id}/stickers/{sticker_id}', 'any', async ({ ctx, actor, params }) => getGuildSticker(ctx, actor, params.guild_id, params.sticker_id))
-  .patch('/guilds/{guild_id}/stickers/{sticker_id}', 'any', async ({ ctx, actor, params, body }) => updateGuildSticker(ctx, actor, params.guild_id, params.sticker_id, body))
+  .patch('/guilds/{guild_id}/stickers/{sticker_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateGuildSticker(ctx, actor, params.guild_id, params.sticker_id, body),
+  )
   .delete('/guilds/{guild_id}/stickers/{sticker_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteGuildSticker(ctx, actor, params.guild_id, params.sticker_id);
     return noContent();
@@ -67,9 +104,13 @@ const expressions = new Routes()
   // Soundboard (sending a sound is voice's)
   .get('/soundboard-default-sounds', 'any', async () => defaultSounds())
   .get('/guilds/{guild_id}/soundboard-sounds', 'any', async ({ ctx, actor, params }) => listGuildSounds(ctx, actor, params.guild_id))
-  .post('/guilds/{guild_id}/soundboard-sounds', 'any', async ({ ctx, actor, params, body }) => created(await createGuildSound(ctx, actor, params.guild_id, body)))
+  .post('/guilds/{guild_id}/soundboard-sounds', 'any', async ({ ctx, actor, params, body }) =>
+    created(await createGuildSound(ctx, actor, params.guild_id, body)),
+  )
   .get('/guilds/{guild_id}/soundboard-sounds/{sound_id}', 'any', async ({ ctx, actor, params }) => getGuildSound(ctx, actor, params.guild_id, params.sound_id))
-  .patch('/guilds/{guild_id}/soundboard-sounds/{sound_id}', 'any', async ({ ctx, actor, params, body }) => updateGuildSound(ctx, actor, params.guild_id, params.sound_id, body))
+  .patch('/guilds/{guild_id}/soundboard-sounds/{sound_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateGuildSound(ctx, actor, params.guild_id, params.sound_id, body),
+  )
   .delete('/guilds/{guild_id}/soundboard-sounds/{sound_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteGuildSound(ctx, actor, params.guild_id, params.sound_id);
     return noContent();
@@ -77,16 +118,22 @@ const expressions = new Routes()
 
 const EVENT = '/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}';
 const events = new Routes()
-  .get('/guilds/{guild_id}/scheduled-events', 'any', async ({ ctx, actor, params, query }) => listEvents(ctx, actor, params.guild_id, !!parseBody(WithCounts, query).with_user_count))
+  .get('/guilds/{guild_id}/scheduled-events', 'any', async ({ ctx, actor, params, query }) =>
+    listEvents(ctx, actor, params.guild_id, !!parseBody(WithCounts, query).with_user_count),
+  )
   .post('/guilds/{guild_id}/scheduled-events', 'any', async ({ ctx, actor, params, body }) => createEvent(ctx, actor, params.guild_id, body))
-  .get(EVENT, 'any', async ({ ctx, actor, params, query }) => getEvent(ctx, actor, params.guild_id, params.guild_scheduled_event_id, !!parseBody(WithCounts, query).with_user_count))
+  .get(EVENT, 'any', async ({ ctx, actor, params, query }) =>
+    getEvent(ctx, actor, params.guild_id, params.guild_scheduled_event_id, !!parseBody(WithCounts, query).with_user_count),
+  )
   .patch(EVENT, 'any', async ({ ctx, actor, params, body }) => updateEvent(ctx, actor, params.guild_id, params.guild_scheduled_event_id, body))
   .delete(EVENT, 'any', async ({ ctx, actor, params }) => {
     await deleteEvent(ctx, actor, params.guild_id, params.guild_scheduled_event_id);
     return noContent();
   })
   .get(`${EVENT}/users`, 'any', async ({ ctx, actor, params, query }) => listEventUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, query))
-  .get(`${EVENT}/users/counts`, 'any', async ({ ctx, actor, params, query }) => countEventUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, query))
+  .get(`${EVENT}/users/counts`, 'any', async ({ ctx, actor, params, query }) =>
+    countEventUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, query),
+  )
   // The official client's RSVP routes (people only).
   .put(`${EVENT}/users/@me`, 'user', async ({ ctx, actor, params }) => {
     await setInterested(ctx, actor, params.guild_id, params.guild_scheduled_event_id, true);
@@ -96,17 +143,23 @@ const events = new Routes()
     await setInterested(ctx, actor, params.guild_id, params.guild_scheduled_event_id, false);
     return noContent();
   })
-  .post(`${EVENT}/exceptions`, 'any', async ({ ctx, actor, params, body }) => createException(ctx, actor, params.guild_id, params.guild_scheduled_event_id, body))
-  .patch(`${EVENT}/exceptions/{exception_id}`, 'any', async ({ ctx, actor, params, body }) => updateException(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.exception_id, body))
+  .post(`${EVENT}/exceptions`, 'any', async ({ ctx, actor, params, body }) =>
+    createException(ctx, actor, params.guild_id, params.guild_scheduled_event_id, body),
+  )
+  .patch(`${EVENT}/exceptions/{exception_id}`, 'any', async ({ ctx, actor, params, body }) =>
+    updateException(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.exception_id, body),
+  )
   .delete(`${EVENT}/exceptions/{exception_id}`, 'any', async ({ ctx, actor, params }) => {
     await deleteException(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.exception_id);
     return noContent();
   })
   // The spec's path for exception users, and the docs' one.
   .get(`${EVENT}/{guild_scheduled_event_exception_id}/users`, 'any', async ({ ctx, actor, params, query }) =>
-    listExceptionUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.guild_scheduled_event_exception_id, query))
+    listExceptionUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.guild_scheduled_event_exception_id, query),
+  )
   .get(`${EVENT}/exceptions/{exception_id}/users`, 'any', async ({ ctx, actor, params, query }) =>
-    listExceptionUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.exception_id, query))
+    listExceptionUsers(ctx, actor, params.guild_id, params.guild_scheduled_event_id, params.exception_id, query),
+  )
   // Stage instances
   .post('/stage-instances', 'any', async ({ ctx, actor, body }) => createStageInstance(ctx, actor, body))
   .get('/stage-instances/{channel_id}', 'any', async ({ ctx, actor, params }) => getStageInstance(ctx, actor, params.channel_id))
@@ -118,7 +171,9 @@ const events = new Routes()
 
 const moderation = new Routes()
   .get('/guilds/{guild_id}/audit-logs', 'any', async ({ ctx, actor, params, query }) => listAuditLog(ctx, actor, params.guild_id, parseBody(AuditQuery, query)))
-  .patch('/guilds/{guild_id}/auto-moderation/rules/{rule_id}', 'any', async ({ ctx, actor, params, body }) => updateRule(ctx, actor, params.guild_id, params.rule_id, body))
+  .patch('/guilds/{guild_id}/auto-moderation/rules/{rule_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateRule(ctx, actor, params.guild_id, params.rule_id, body),
+  )
   .get('/guilds/{guild_id}/integrations', 'any', async ({ ctx, actor, params }) => listIntegrations(ctx, actor, params.guild_id))
   .delete('/guilds/{guild_id}/integrations/{integration_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteIntegration(ctx, actor, params.guild_id, params.integration_id);

@@ -15,7 +15,20 @@ const RoleBody = z.object({
   unicode_emoji: z.string().max(100).nullable().optional(),
   mentionable: z.boolean().nullable().optional(),
 });
-const Positions = z.array(z.object({ id: snowflake, position: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional() })).max(250);
+const Positions = z
+  .array(
+    z.object({
+      id: snowflake,
+      position: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .nullable()
+        .optional(),
+    }),
+  )
+  .max(250);
 
 const roleInput = (body: unknown) => {
   const b = parseBody(RoleBody, body);
@@ -28,7 +41,9 @@ export default new Routes()
   .patch('/guilds/{guild_id}/roles', 'any', async ({ ctx, actor, params, body }) => reorderRoles(ctx, actor, params.guild_id, parseBody(Positions, body)))
   .get('/guilds/{guild_id}/roles/member-counts', 'any', async ({ ctx, actor, params }) => roleMemberCounts(ctx, actor, params.guild_id))
   .get('/guilds/{guild_id}/roles/{role_id}', 'any', async ({ ctx, actor, params }) => getRole(ctx, actor, params.guild_id, params.role_id))
-  .patch('/guilds/{guild_id}/roles/{role_id}', 'any', async ({ ctx, actor, params, body }) => updateRole(ctx, actor, params.guild_id, params.role_id, roleInput(body)))
+  .patch('/guilds/{guild_id}/roles/{role_id}', 'any', async ({ ctx, actor, params, body }) =>
+    updateRole(ctx, actor, params.guild_id, params.role_id, roleInput(body)),
+  )
   .delete('/guilds/{guild_id}/roles/{role_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteRole(ctx, actor, params.guild_id, params.role_id);
     return noContent();

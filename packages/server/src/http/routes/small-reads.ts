@@ -41,5 +41,7 @@ export default new Routes()
   // Member-verification join requests: applicants apply, moderators list and act.
   .put('/guilds/{guild_id}/requests/@me', 'user', async ({ ctx, actor, params, body }) => submitJoinRequest(ctx, actor, params.guild_id, body))
   .get('/guilds/{guild_id}/requests', 'any', async ({ ctx, actor, params, query }) => listJoinRequests(ctx, actor, params.guild_id, query))
-  .patch('/guilds/{guild_id}/requests/{request_id}', 'any', async ({ ctx, actor, params, body }) => actionJoinRequest(ctx, actor, params.guild_id, params.request_id, body))
+  .patch('/guilds/{guild_id}/requests/{request_id}', 'any', async ({ ctx, actor, params, body }) =>
+    actionJoinRequest(ctx, actor, params.guild_id, params.request_id, body),
+  )
   .get('/channels/{channel_id}/threads/search', 'any', async ({ ctx, actor, params, query }) => searchThreads(ctx, actor, params.channel_id, query));

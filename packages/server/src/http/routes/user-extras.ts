@@ -12,4 +12,6 @@ export default new Routes()
   .get('/users/@me/connections', 'any', async ({ ctx, actor }) => listConnections(ctx, actor))
   .put('/users/@me/clan', 'user', async ({ ctx, actor, body }) => adoptGuildTag(ctx, actor, parseBody(ClanBody, body)))
   .get('/guilds/{guild_id}/profile', 'any', async ({ ctx, actor, params }) => getGuildProfile(ctx, actor, params.guild_id))
-  .patch('/guilds/{guild_id}/profile', 'any', async ({ ctx, actor, params, body }) => updateGuildProfile(ctx, actor, params.guild_id, parseBody(ProfileBody, body)));
+  .patch('/guilds/{guild_id}/profile', 'any', async ({ ctx, actor, params, body }) =>
+    updateGuildProfile(ctx, actor, params.guild_id, parseBody(ProfileBody, body)),
+  );

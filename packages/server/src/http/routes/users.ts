@@ -38,10 +38,11 @@ const GuildsQuery = z.object({ before: snowflake.optional(), after: snowflake.op
  * /users/@me, guilds for /users/@me/guilds, …); within a route, fields follow the scopes: `email` needs `email`,
  * `premium_type` needs `identify.premium` (0 otherwise).
  */
-export const selfView = (a: Actor) => selfUser(a.user, {
-  email: a.kind !== 'bearer' || a.scopes.includes('email'),
-  premium: a.kind === 'user' || (a.kind === 'bearer' && a.scopes.includes('identify.premium')),
-});
+export const selfView = (a: Actor) =>
+  selfUser(a.user, {
+    email: a.kind !== 'bearer' || a.scopes.includes('email'),
+    premium: a.kind === 'user' || (a.kind === 'bearer' && a.scopes.includes('identify.premium')),
+  });
 
 export default new Routes()
   .get('/users/@me', 'any', async ({ actor }) => selfView(actor))
@@ -52,7 +53,11 @@ export default new Routes()
       if (actor.kind !== 'user') throw Errors.botsCannotUse();
       token = await changePassword(ctx, actor.user, password, new_password);
     }
-    const user = await updateUser(ctx, actor.user, { ...b, avatar: b.avatar === undefined ? undefined : b.avatar && avatarHash(b.avatar), banner: b.banner === undefined ? undefined : b.banner && avatarHash(b.banner) });
+    const user = await updateUser(ctx, actor.user, {
+      ...b,
+      avatar: b.avatar === undefined ? undefined : b.avatar && avatarHash(b.avatar),
+      banner: b.banner === undefined ? undefined : b.banner && avatarHash(b.banner),
+    });
     return token ? { ...selfView({ ...actor, user }), token } : selfView({ ...actor, user });
   })
   .get('/users/{user_id}', 'any', async ({ ctx, params }) => {
@@ -68,7 +73,10 @@ export default new Routes()
     const recipient = b.recipient_id ?? (b.recipients?.length === 1 ? b.recipients[0] : undefined);
     if (!recipient) throw fieldError('recipient_id', 'BASE_TYPE_REQUIRED', 'This field is required');
     const ch = await openDm(ctx, actor.user, recipient);
-    const users = await getUsers(ctx, (ch.recipients ?? []).filter((id) => id !== actor.user.id));
+    const users = await getUsers(
+      ctx,
+      (ch.recipients ?? []).filter((id) => id !== actor.user.id),
+    );
     return channelWire(ch, [...users.values()]);
   })
   .get('/users/@me/guilds', 'any', async ({ ctx, actor, query }) => {
@@ -77,7 +85,15 @@ export default new Routes()
     const out = [];
     for (const g of rows) {
       const perms = (await ctx.access.guildPerms(g.id, actor.user.id)) ?? 0n;
-      out.push({ id: g.id, name: g.name, icon: g.icon, banner: g.banner, owner: g.owner_id === actor.user.id, permissions: perms.toString(), features: g.features });
+      out.push({
+        id: g.id,
+        name: g.name,
+        icon: g.icon,
+        banner: g.banner,
+        owner: g.owner_id === actor.user.id,
+        permissions: perms.toString(),
+        features: g.features,
+      });
     }
     return out;
   })

@@ -2,8 +2,20 @@ import type { Actor } from '../../services/context.js';
 import { Reply, Routes, noContent, type Call } from '../router.js';
 import { executeGithubWebhook, executeSlackWebhook } from '../../services/channels/webhooks/compat/execute.js';
 import {
-  createWebhook, deleteWebhook, deleteWebhookByToken, deleteWebhookMessage, editWebhookMessage, executeWebhook, getWebhook,
-  getWebhookByToken, getWebhookMessage, listChannelWebhooks, listGuildWebhooks, loadWebhook, updateWebhook, updateWebhookByToken,
+  createWebhook,
+  deleteWebhook,
+  deleteWebhookByToken,
+  deleteWebhookMessage,
+  editWebhookMessage,
+  executeWebhook,
+  getWebhook,
+  getWebhookByToken,
+  getWebhookMessage,
+  listChannelWebhooks,
+  listGuildWebhooks,
+  loadWebhook,
+  updateWebhook,
+  updateWebhookByToken,
 } from '../../services/channels/webhooks/webhooks.js';
 
 /**
@@ -39,31 +51,61 @@ export default new Routes()
     await deleteWebhook(ctx, actor, params.webhook_id);
     return noContent();
   })
-  .get('/webhooks/{webhook_id}/{webhook_token}', 'none', tokenRoute('get', async ({ ctx, params }) =>
-    getWebhookByToken(ctx, params.webhook_id, params.webhook_token)))
-  .patch('/webhooks/{webhook_id}/{webhook_token}', 'none', tokenRoute('patch', async ({ ctx, params, body }) =>
-    updateWebhookByToken(ctx, params.webhook_id, params.webhook_token, body)))
-  .delete('/webhooks/{webhook_id}/{webhook_token}', 'none', tokenRoute('delete', async ({ ctx, params }) => {
-    await deleteWebhookByToken(ctx, params.webhook_id, params.webhook_token);
-    return noContent();
-  }))
-  .post('/webhooks/{webhook_id}/{webhook_token}', 'none', tokenRoute('execute', async ({ ctx, params, query, body, files }) => {
-    const out = await executeWebhook(ctx, params.webhook_id, params.webhook_token, query, body, files);
-    return out ?? noContent();
-  }))
+  .get(
+    '/webhooks/{webhook_id}/{webhook_token}',
+    'none',
+    tokenRoute('get', async ({ ctx, params }) => getWebhookByToken(ctx, params.webhook_id, params.webhook_token)),
+  )
+  .patch(
+    '/webhooks/{webhook_id}/{webhook_token}',
+    'none',
+    tokenRoute('patch', async ({ ctx, params, body }) => updateWebhookByToken(ctx, params.webhook_id, params.webhook_token, body)),
+  )
+  .delete(
+    '/webhooks/{webhook_id}/{webhook_token}',
+    'none',
+    tokenRoute('delete', async ({ ctx, params }) => {
+      await deleteWebhookByToken(ctx, params.webhook_id, params.webhook_token);
+      return noContent();
+    }),
+  )
+  .post(
+    '/webhooks/{webhook_id}/{webhook_token}',
+    'none',
+    tokenRoute('execute', async ({ ctx, params, query, body, files }) => {
+      const out = await executeWebhook(ctx, params.webhook_id, params.webhook_token, query, body, files);
+      return out ?? noContent();
+    }),
+  )
   // Slack- and GitHub-compatible payloads (incoming webhooks only: interaction tokens have no such routes).
-  .post('/webhooks/{webhook_id}/{webhook_token}/slack', 'none', async ({ ctx, params, query, body }) =>
-    new Reply(200, await executeSlackWebhook(ctx, params.webhook_id, params.webhook_token, query, body), 'text/html; charset=utf-8'))
+  .post(
+    '/webhooks/{webhook_id}/{webhook_token}/slack',
+    'none',
+    async ({ ctx, params, query, body }) =>
+      new Reply(200, await executeSlackWebhook(ctx, params.webhook_id, params.webhook_token, query, body), 'text/html; charset=utf-8'),
+  )
   .post('/webhooks/{webhook_id}/{webhook_token}/github', 'none', async ({ ctx, params, query, body, req }) => {
     const event = req.headers['x-github-event'];
     await executeGithubWebhook(ctx, params.webhook_id, params.webhook_token, query, typeof event === 'string' ? event : undefined, body);
     return noContent();
   })
-  .get('/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}', 'none', tokenRoute('getMessage', async ({ ctx, params, query }) =>
-    getWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query)))
-  .patch('/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}', 'none', tokenRoute('editMessage', async ({ ctx, params, query, body, files }) =>
-    editWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query, body, files)))
-  .delete('/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}', 'none', tokenRoute('deleteMessage', async ({ ctx, params, query }) => {
-    await deleteWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query);
-    return noContent();
-  }));
+  .get(
+    '/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}',
+    'none',
+    tokenRoute('getMessage', async ({ ctx, params, query }) => getWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query)),
+  )
+  .patch(
+    '/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}',
+    'none',
+    tokenRoute('editMessage', async ({ ctx, params, query, body, files }) =>
+      editWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query, body, files),
+    ),
+  )
+  .delete(
+    '/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}',
+    'none',
+    tokenRoute('deleteMessage', async ({ ctx, params, query }) => {
+      await deleteWebhookMessage(ctx, params.webhook_id, params.webhook_token, params.message_id, query);
+      return noContent();
+    }),
+  );

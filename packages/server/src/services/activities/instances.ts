@@ -82,13 +82,21 @@ export async function launchActivity(ctx: Ctx, input: LaunchInput): Promise<Inst
   const now = ctx.clock.now();
   for (let attempt = 0; attempt < 3; attempt++) {
     // Joins the running instance, or starts one (null: a concurrent launch or end got in the way; try again).
-    const joined = await ctx.repos.activities.join(liveKey, () => {
-      const launchId = input.launchId ?? ctx.ids.next();
-      return {
-        instance_id: instanceIdFor(launchId, input.channel), application_id: input.app.id, launch_id: launchId,
-        channel_id: input.channel.id, guild_id: input.channel.guild_id, created_at: now,
-      };
-    }, { user_id: input.userId, session_id: input.sessionId, nonce: input.nonce ?? null, joined_at: now });
+    const joined = await ctx.repos.activities.join(
+      liveKey,
+      () => {
+        const launchId = input.launchId ?? ctx.ids.next();
+        return {
+          instance_id: instanceIdFor(launchId, input.channel),
+          application_id: input.app.id,
+          launch_id: launchId,
+          channel_id: input.channel.id,
+          guild_id: input.channel.guild_id,
+          created_at: now,
+        };
+      },
+      { user_id: input.userId, session_id: input.sessionId, nonce: input.nonce ?? null, joined_at: now },
+    );
     if (joined) {
       await publishInstance(ctx, joined, await participantsOf(ctx, joined.instance_id));
       return joined;
@@ -98,7 +106,13 @@ export async function launchActivity(ctx: Ctx, input: LaunchInput): Promise<Inst
 }
 
 /** POST /activities/{channel_id}/{application_id}: a person launches (or joins) the app's Activity in a channel. */
-export async function userLaunch(ctx: Ctx, userId: string, channelId: string, applicationId: string, b: { session_id: string; nonce?: string | null }): Promise<InstanceRecord> {
+export async function userLaunch(
+  ctx: Ctx,
+  userId: string,
+  channelId: string,
+  applicationId: string,
+  b: { session_id: string; nonce?: string | null },
+): Promise<InstanceRecord> {
   const channel = await loadChannel(ctx, channelId);
   const app = await checkLaunch(ctx, isSnowflake(applicationId) ? await getApplication(ctx, applicationId) : null, userId, channel);
   await requireOffered(ctx, app, userId, channel);
@@ -137,7 +151,13 @@ async function removeParticipants(ctx: Ctx, inst: InstanceRecord, userId: string
 export async function instanceForApp(ctx: Ctx, applicationId: string, instanceId: string) {
   const inst = await loadInstance(ctx, instanceId);
   if (!inst || inst.application_id !== applicationId || inst.ended_at !== null) throw unknownInstance();
-  return { application_id: inst.application_id, instance_id: inst.instance_id, launch_id: inst.launch_id, location: locationOf(inst), users: usersOf(await participantsOf(ctx, inst.instance_id)) };
+  return {
+    application_id: inst.application_id,
+    instance_id: inst.instance_id,
+    launch_id: inst.launch_id,
+    location: locationOf(inst),
+    users: usersOf(await participantsOf(ctx, inst.instance_id)),
+  };
 }
 
 /** Running instances in a guild's channels this user can see (GUILD_CREATE `activity_instances`). */

@@ -35,8 +35,13 @@ export async function mintProxyTicket(ctx: Ctx, userId: string, applicationId: s
   if (!(await participantsOf(ctx, instanceId)).some((p) => p.user_id === userId)) throw Errors.notFound();
   const now = Math.floor(ctx.clock.now() / 1000);
   const payload: ProxyTicketPayload = {
-    created_at: now, expires_at: now + TICKET_TTL_S, user_id: userId, application_id: applicationId, instance_id: instanceId,
-    channel_id: inst.channel_id, ...(inst.guild_id ? { guild_id: inst.guild_id } : {}),
+    created_at: now,
+    expires_at: now + TICKET_TTL_S,
+    user_id: userId,
+    application_id: applicationId,
+    instance_id: instanceId,
+    channel_id: inst.channel_id,
+    ...(inst.guild_id ? { guild_id: inst.guild_id } : {}),
   };
   const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
   const sig = await signBytes(ctx, applicationId, bytes);

@@ -42,8 +42,12 @@ export interface StoredEmbeddedConfig {
 }
 
 const DEFAULT_CONFIG: StoredEmbeddedConfig = {
-  supported_platforms: ['web'], default_orientation_lock_state: 1, tablet_default_orientation_lock_state: 1,
-  requires_age_gate: false, activity_preview_video_asset_id: null, shelf_rank: 0,
+  supported_platforms: ['web'],
+  default_orientation_lock_state: 1,
+  tablet_default_orientation_lock_state: 1,
+  requires_age_gate: false,
+  activity_preview_video_asset_id: null,
+  shelf_rank: 0,
 };
 
 export const isEmbedded = (app: ApplicationRecord) => (app.flags & APP_FLAGS.EMBEDDED) !== 0n;

@@ -52,14 +52,15 @@ export function validateUrlMap(list: UrlMapping[], path: (string | number)[] = [
       throw fieldError([...path, i, 'prefix'], 'URL_MAPPING_PREFIX_RESERVED', `Prefixes under ${PROXY_PREFIX} and ${RESERVED_PREFIX} are reserved.`);
     }
     const t = parseTarget(target);
-    if (!t) throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target must be a host with an optional port and path, without a protocol.');
+    if (!t)
+      throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target must be a host with an optional port and path, without a protocol.');
     if (t.scheme === 'http' && rule && !rule.httpAllowed(t.host.replace(/:\d+$/, ''))) {
       throw fieldError([...path, i, 'target'], 'URL_TYPE_INVALID_SCHEME', 'Scheme "http" is not supported for this host. Scheme must be one of (\'https\').');
     }
     // A literal address the policy refuses (also spelled `2130706433` or `[::ffff:7f00:1]`) is refused here already;
     // names are judged when the proxy connects (core/outgoing.ts), on the address they resolve to then.
     if (rule?.addressRefused?.(t.host.replace(/:\d+$/, ''))) {
-      throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', 'The target\'s address is refused by the server\'s outgoing policy.');
+      throw fieldError([...path, i, 'target'], 'URL_MAPPING_TARGET_INVALID', "The target's address is refused by the server's outgoing policy.");
     }
     const names = new Set([...prefix.matchAll(PARAM)].map((x) => x[1]));
     for (const [, name] of target.matchAll(PARAM)) {
@@ -116,7 +117,7 @@ export function normalizeRequestPath(pathAndQuery: string): string | null {
   if (!path.startsWith('/') || path.includes('\\') || path.includes('#')) return null;
   let bad = false;
   const norm = path.replace(/%([0-9A-Fa-f]{2})?/g, (escape, hex: string | undefined) => {
-    if (!hex) return (bad = true), escape;
+    if (!hex) return ((bad = true), escape);
     const code = parseInt(hex, 16);
     const char = String.fromCharCode(code);
     if (UNRESERVED.test(char)) return char;

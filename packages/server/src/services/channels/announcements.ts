@@ -40,10 +40,21 @@ export async function followChannel(ctx: Ctx, actor: Actor, channelId: string, t
   const guild = await getGuildRecord(ctx, source.guild_id);
   const id = ctx.ids.next();
   const name = `${guild?.name ?? 'Guild'} #${source.name ?? 'announcements'}`.slice(0, 80);
-  await ctx.repos.webhooks.insertFollower({
-    id, type: 2, guild_id: target.guild_id, channel_id: target.id, creator_id: actor.user.id, application_id: null,
-    name, avatar: guild?.icon ?? null, token: null, created_at: ctx.clock.now(),
-  }, { source_channel_id: source.id, source_guild_id: source.guild_id!, channel_id: target.id, guild_id: target.guild_id! });
+  await ctx.repos.webhooks.insertFollower(
+    {
+      id,
+      type: 2,
+      guild_id: target.guild_id,
+      channel_id: target.id,
+      creator_id: actor.user.id,
+      application_id: null,
+      name,
+      avatar: guild?.icon ?? null,
+      token: null,
+      created_at: ctx.clock.now(),
+    },
+    { source_channel_id: source.id, source_guild_id: source.guild_id!, channel_id: target.id, guild_id: target.guild_id! },
+  );
   ctx.bus.publish({ t: 'WEBHOOKS_UPDATE', d: { guild_id: target.guild_id, channel_id: target.id }, guild_id: target.guild_id });
   return { channel_id: source.id, webhook_id: id };
 }
@@ -80,12 +91,29 @@ export async function crosspost(ctx: Ctx, actor: Actor, channelId: string, messa
     if (!target) continue;
     const id = ctx.ids.next();
     const row = {
-      id, channel_id: target.id, guild_id: target.guild_id, author_id: w.id, webhook_id: w.id, application_id: null, type: 0,
-      content: m.content, tts: 0, mention_everyone: 0, mentions: '[]', mention_roles: '[]', attachments: JSON.stringify(m.attachments),
-      embeds: JSON.stringify(m.embeds), components: '[]', sticker_items: m.sticker_items ? JSON.stringify(m.sticker_items) : null,
-      flags: MessageFlag.IS_CROSSPOST, nonce: null, pinned_at: null, edited_at: null,
+      id,
+      channel_id: target.id,
+      guild_id: target.guild_id,
+      author_id: w.id,
+      webhook_id: w.id,
+      application_id: null,
+      type: 0,
+      content: m.content,
+      tts: 0,
+      mention_everyone: 0,
+      mentions: '[]',
+      mention_roles: '[]',
+      attachments: JSON.stringify(m.attachments),
+      embeds: JSON.stringify(m.embeds),
+      components: '[]',
+      sticker_items: m.sticker_items ? JSON.stringify(m.sticker_items) : null,
+      flags: MessageFlag.IS_CROSSPOST,
+      nonce: null,
+      pinned_at: null,
+      edited_at: null,
       message_reference: JSON.stringify({ type: 0, channel_id: ch.id, guild_id: ch.guild_id, message_id: m.id }),
-      extra: JSON.stringify({ username: w.name, avatar: w.avatar, crosspost_of: m.id }), created_at: ctx.clock.now(),
+      extra: JSON.stringify({ username: w.name, avatar: w.avatar, crosspost_of: m.id }),
+      created_at: ctx.clock.now(),
     };
     await ctx.repos.messages.insertCrosspost(row);
     ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, toMessage(row)), ...routeFor(target) });

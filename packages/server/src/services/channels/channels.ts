@@ -79,17 +79,42 @@ export async function createChannel(ctx: Ctx, actor: Actor, guildId: string, inp
   const voice = VOICELIKE.has(type);
   const text = TEXTLIKE.has(type);
   const row = {
-    id: ctx.ids.next(), type, guild_id: guildId, position, name: input.name, topic: text ? input.topic ?? null : null, nsfw: input.nsfw ? 1 : 0,
-    parent_id: parentId, owner_id: null, last_message_id: null, last_pin_timestamp: null,
-    bitrate: voice ? input.bitrate ?? 64000 : null, user_limit: voice ? input.user_limit ?? 0 : null,
-    rate_limit_per_user: text || voice ? input.rate_limit_per_user ?? 0 : 0, rtc_region: voice ? input.rtc_region ?? null : null,
-    flags: 0, permission_overwrites: JSON.stringify(overwrites), recipients: null, dm_key: null, thread_metadata: null,
-    message_count: 0, member_count: 0, total_message_sent: 0, extra: JSON.stringify(extraFor(ctx, type, input)), created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    type,
+    guild_id: guildId,
+    position,
+    name: input.name,
+    topic: text ? (input.topic ?? null) : null,
+    nsfw: input.nsfw ? 1 : 0,
+    parent_id: parentId,
+    owner_id: null,
+    last_message_id: null,
+    last_pin_timestamp: null,
+    bitrate: voice ? (input.bitrate ?? 64000) : null,
+    user_limit: voice ? (input.user_limit ?? 0) : null,
+    rate_limit_per_user: text || voice ? (input.rate_limit_per_user ?? 0) : 0,
+    rtc_region: voice ? (input.rtc_region ?? null) : null,
+    flags: 0,
+    permission_overwrites: JSON.stringify(overwrites),
+    recipients: null,
+    dm_key: null,
+    thread_metadata: null,
+    message_count: 0,
+    member_count: 0,
+    total_message_sent: 0,
+    extra: JSON.stringify(extraFor(ctx, type, input)),
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.channels.insertGuildChannel(row);
   const out = channelWire(toChannel(row));
   ctx.bus.publish({ t: 'CHANNEL_CREATE', d: out, guild_id: guildId, channel_id: row.id });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_CREATE, targetId: row.id, changes: auditChanges('channel', null, out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.CHANNEL_CREATE,
+    targetId: row.id,
+    changes: auditChanges('channel', null, out),
+  });
   return out;
 }
 
@@ -103,7 +128,8 @@ export async function updateChannel(ctx: Ctx, actor: Actor, ch: ChannelRecord, i
 
   // Only text and announcement channels convert into each other.
   const type = input.type ?? ch.type;
-  if (type !== ch.type && !([0, 5].includes(type) && [0, 5].includes(ch.type))) throw fieldError('type', 'CHANNEL_TYPE_INVALID', 'Cannot convert this channel to that type.');
+  if (type !== ch.type && !([0, 5].includes(type) && [0, 5].includes(ch.type)))
+    throw fieldError('type', 'CHANNEL_TYPE_INVALID', 'Cannot convert this channel to that type.');
   checkTypeFields(guild, type, input);
   if (input.parent_id) await checkParent(ctx, guildId, input.parent_id, type, ch.id);
   let overwrites = ch.permission_overwrites;
@@ -132,7 +158,13 @@ export async function updateChannel(ctx: Ctx, actor: Actor, ch: ChannelRecord, i
   await ctx.repos.channels.patch(ch.id, v);
   const out = channelWire(await requireChannelRecord(ctx, ch.id));
   ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: out, guild_id: guildId, channel_id: ch.id });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_UPDATE, targetId: ch.id, changes: auditChanges('channel', channelWire(ch), out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.CHANNEL_UPDATE,
+    targetId: ch.id,
+    changes: auditChanges('channel', channelWire(ch), out),
+  });
   return out;
 }
 
@@ -167,13 +199,24 @@ export async function deleteChannel(ctx: Ctx, actor: Actor, channelId: string) {
   ctx.bus.publish({ t: 'CHANNEL_DELETE', d: out, guild_id: guildId, channel_id: ch.id });
   announceLostFollowers(ctx, lostFollowers);
   await channelRemoved(ctx, guildId, ch.id); // a live stage ends with its channel
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.CHANNEL_DELETE, targetId: ch.id, changes: auditChanges('channel', out, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.CHANNEL_DELETE,
+    targetId: ch.id,
+    changes: auditChanges('channel', out, null),
+  });
   for (const c of moved) ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: channelWire({ ...c, parent_id: null }), guild_id: guildId, channel_id: c.id });
   if (refs.length) ctx.bus.publish({ t: 'GUILD_UPDATE', d: await renderGuild(ctx, await requireGuildRecord(ctx, guildId)), guild_id: guildId });
   return out;
 }
 
-export interface PositionInput { id: string; position?: number | null; parent_id?: string | null; lock_permissions?: boolean | null }
+export interface PositionInput {
+  id: string;
+  position?: number | null;
+  parent_id?: string | null;
+  lock_permissions?: boolean | null;
+}
 
 /** PATCH /guilds/{id}/channels: moves channels (position, parent, permission sync with the new parent) in one write. */
 export async function reorderChannels(ctx: Ctx, actor: Actor, guildId: string, list: PositionInput[]): Promise<void> {
@@ -189,7 +232,8 @@ export async function reorderChannels(ctx: Ctx, actor: Actor, guildId: string, l
     if (item.position != null) c.position = item.position;
     if (item.parent_id !== undefined) {
       const parent = item.parent_id === null ? null : byId.get(item.parent_id);
-      if (item.parent_id !== null && (!parent || parent.type !== 4 || c.type === 4)) throw fieldError([i, 'parent_id'], 'CHANNEL_PARENT_INVALID', 'Invalid parent channel.');
+      if (item.parent_id !== null && (!parent || parent.type !== 4 || c.type === 4))
+        throw fieldError([i, 'parent_id'], 'CHANNEL_PARENT_INVALID', 'Invalid parent channel.');
       c.parent_id = item.parent_id;
     }
     if (item.lock_permissions && c.parent_id) c.permission_overwrites = byId.get(c.parent_id)!.permission_overwrites;
@@ -200,6 +244,8 @@ export async function reorderChannels(ctx: Ctx, actor: Actor, guildId: string, l
     return o.position !== c.position || o.parent_id !== c.parent_id || JSON.stringify(o.permission_overwrites) !== JSON.stringify(c.permission_overwrites);
   });
   if (!changed.length) return;
-  await ctx.repos.channels.saveLayout(changed.map((c) => ({ id: c.id, position: c.position, parent_id: c.parent_id, permission_overwrites: c.permission_overwrites })));
+  await ctx.repos.channels.saveLayout(
+    changed.map((c) => ({ id: c.id, position: c.position, parent_id: c.parent_id, permission_overwrites: c.permission_overwrites })),
+  );
   for (const c of changed) ctx.bus.publish({ t: 'CHANNEL_UPDATE', d: channelWire(c), guild_id: guildId, channel_id: c.id });
 }

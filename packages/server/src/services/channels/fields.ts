@@ -6,8 +6,19 @@ import { getChannelRecord, isAdmin } from '../guilds/lookup.js';
 import { isId } from '../../core/ids.js';
 
 /** Channel fields as the create and edit routes accept them (already shape-checked by the route). */
-export interface OverwriteInput { id: string; type: number; allow?: string | null; deny?: string | null }
-export interface TagInput { id?: string; name: string; moderated?: boolean | null; emoji_id?: string | null; emoji_name?: string | null }
+export interface OverwriteInput {
+  id: string;
+  type: number;
+  allow?: string | null;
+  deny?: string | null;
+}
+export interface TagInput {
+  id?: string;
+  name: string;
+  moderated?: boolean | null;
+  emoji_id?: string | null;
+  emoji_name?: string | null;
+}
 export interface ChannelInput {
   name?: string;
   type?: number;
@@ -43,7 +54,7 @@ export function checkTypeFields(guild: GuildRecord, type: number, input: Channel
     throw fieldError('topic', 'BASE_TYPE_MAX_LENGTH', `Must be ${topicMax} or fewer in length.`);
   }
   if (VOICELIKE.has(type) && input.bitrate != null) {
-    const max = type === 13 ? 64000 : guild.features.includes('VIP_REGIONS') ? 384000 : VOICE_BITRATE_BY_TIER[guild.premium_tier] ?? 96000;
+    const max = type === 13 ? 64000 : guild.features.includes('VIP_REGIONS') ? 384000 : (VOICE_BITRATE_BY_TIER[guild.premium_tier] ?? 96000);
     if (input.bitrate > max) throw fieldError('bitrate', 'NUMBER_TYPE_MAX', `Value should be less than or equal to ${max}.`);
   }
   if (VOICELIKE.has(type) && input.user_limit != null) {
@@ -73,7 +84,8 @@ export async function normalizeOverwrites(ctx: Ctx, guildId: string, list: Overw
   const out = new Map<string, Overwrite>();
   list.forEach((o, i) => {
     const known = o.type === 0 ? roleIds.has(o.id) : users.has(o.id);
-    if (!known) leaves.push({ path: [path, i, 'id'], code: o.type === 0 ? 'ROLE_INVALID' : 'USER_INVALID', message: o.type === 0 ? 'Unknown role.' : 'Unknown user.' });
+    if (!known)
+      leaves.push({ path: [path, i, 'id'], code: o.type === 0 ? 'ROLE_INVALID' : 'USER_INVALID', message: o.type === 0 ? 'Unknown role.' : 'Unknown user.' });
     out.set(`${o.type}:${o.id}`, { id: o.id, type: o.type as 0 | 1, allow: mask(o.allow), deny: mask(o.deny) });
   });
   if (leaves.length) throw formError(leaves);
@@ -115,13 +127,26 @@ export function extraFor(ctx: Ctx, type: number, input: ChannelInput, prev: Reco
   if (FORUMLIKE.has(type)) {
     if (input.available_tags !== undefined) {
       const old = new Set(((prev.available_tags ?? []) as { id: string }[]).map((t) => t.id));
-      set('available_tags', input.available_tags?.map((t) => ({
-        id: t.id && old.has(t.id) ? t.id : ctx.ids.next(), name: t.name, moderated: !!t.moderated,
-        emoji_id: t.emoji_id ?? null, emoji_name: t.emoji_name ?? null,
-      })) ?? null);
+      set(
+        'available_tags',
+        input.available_tags?.map((t) => ({
+          id: t.id && old.has(t.id) ? t.id : ctx.ids.next(),
+          name: t.name,
+          moderated: !!t.moderated,
+          emoji_id: t.emoji_id ?? null,
+          emoji_name: t.emoji_name ?? null,
+        })) ?? null,
+      );
     }
-    set('default_reaction_emoji', input.default_reaction_emoji === undefined ? undefined
-      : input.default_reaction_emoji && { emoji_id: input.default_reaction_emoji.emoji_id ?? null, emoji_name: input.default_reaction_emoji.emoji_name ?? null });
+    set(
+      'default_reaction_emoji',
+      input.default_reaction_emoji === undefined
+        ? undefined
+        : input.default_reaction_emoji && {
+            emoji_id: input.default_reaction_emoji.emoji_id ?? null,
+            emoji_name: input.default_reaction_emoji.emoji_name ?? null,
+          },
+    );
     set('default_sort_order', input.default_sort_order);
     set('default_forum_layout', input.default_forum_layout);
   }

@@ -57,7 +57,12 @@ async function tokenUser(ctx: Ctx, appId: string, accessToken: string, path: (st
   const t = await ctx.repos.auth.tokenGrant(hashToken(accessToken));
   const live = t && t.kind === 'bearer' && String(t.application_id) === appId && (t.expires_at == null || t.expires_at > ctx.clock.now());
   if (!live) throw invalidToken(path);
-  if (!String(t.scopes ?? '').split(' ').includes('gdm.join')) throw Errors.missingScope();
+  if (
+    !String(t.scopes ?? '')
+      .split(' ')
+      .includes('gdm.join')
+  )
+    throw Errors.missingScope();
   return String(t.user_id);
 }
 
@@ -78,10 +83,31 @@ async function requireRecipients(ctx: Ctx, ids: string[]): Promise<Map<string, U
 async function insertGroupDm(ctx: Ctx, ownerId: string, recipients: string[], extra: Record<string, unknown>): Promise<ChannelRecord> {
   const id = ctx.ids.next();
   const row = {
-    id, type: 3, guild_id: null, position: 0, name: null, topic: null, nsfw: 0, parent_id: null, owner_id: ownerId,
-    last_message_id: null, last_pin_timestamp: null, bitrate: null, user_limit: null, rate_limit_per_user: 0, rtc_region: null, flags: 0,
-    permission_overwrites: '[]', recipients: JSON.stringify(recipients), dm_key: groupKey(id, recipients),
-    thread_metadata: null, message_count: 0, member_count: 0, total_message_sent: 0, extra: JSON.stringify(extra), created_at: ctx.clock.now(),
+    id,
+    type: 3,
+    guild_id: null,
+    position: 0,
+    name: null,
+    topic: null,
+    nsfw: 0,
+    parent_id: null,
+    owner_id: ownerId,
+    last_message_id: null,
+    last_pin_timestamp: null,
+    bitrate: null,
+    user_limit: null,
+    rate_limit_per_user: 0,
+    rtc_region: null,
+    flags: 0,
+    permission_overwrites: '[]',
+    recipients: JSON.stringify(recipients),
+    dm_key: groupKey(id, recipients),
+    thread_metadata: null,
+    message_count: 0,
+    member_count: 0,
+    total_message_sent: 0,
+    extra: JSON.stringify(extra),
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.channels.insertDm(row);
   return toChannel(row);
@@ -112,7 +138,7 @@ export async function createGroupDm(ctx: Ctx, actor: Actor, input: GroupDmInput)
     await publishChannel(ctx, 'CHANNEL_CREATE', ch, ids);
     return groupDmView(ctx, ch, actor.user.id);
   }
-  if (actor.kind === 'bot') throw fieldError('access_tokens', 'BASE_TYPE_REQUIRED', 'Bots make group DMs with their users\' access tokens.');
+  if (actor.kind === 'bot') throw fieldError('access_tokens', 'BASE_TYPE_REQUIRED', "Bots make group DMs with their users' access tokens.");
   const others = [...new Set(input.recipients ?? [])].filter((id) => id !== actor.user.id);
   const ids = [actor.user.id, ...others];
   if (ids.length > MAX_RECIPIENTS) throw maxRecipients();
@@ -130,7 +156,13 @@ async function loadGroupDm(ctx: Ctx, channelId: string): Promise<ChannelRecord> 
   return ch;
 }
 
-async function saveRecipients(ctx: Ctx, ch: ChannelRecord, recipients: string[], ownerId: string | null, extra: Record<string, unknown>): Promise<ChannelRecord> {
+async function saveRecipients(
+  ctx: Ctx,
+  ch: ChannelRecord,
+  recipients: string[],
+  ownerId: string | null,
+  extra: Record<string, unknown>,
+): Promise<ChannelRecord> {
   await ctx.repos.channels.saveGroupDm(ch.id, recipients, groupKey(ch.id, recipients), ownerId, extra);
   return { ...ch, recipients, owner_id: ownerId, extra };
 }
@@ -144,7 +176,13 @@ async function systemMessage(ctx: Ctx, ch: ChannelRecord, author: UserRecord, ty
  * PUT /channels/{id}/recipients/{user_id}: returns the channel when the user was added, null when they already were a
  * recipient (204).
  */
-export async function addGroupDmRecipient(ctx: Ctx, actor: Actor, channelId: string, userId: string, input: { access_token?: string | null; nick?: string | null }) {
+export async function addGroupDmRecipient(
+  ctx: Ctx,
+  actor: Actor,
+  channelId: string,
+  userId: string,
+  input: { access_token?: string | null; nick?: string | null },
+) {
   const ch = await loadGroupDm(ctx, channelId);
   const recipients = ch.recipients ?? [];
   if (actor.kind === 'bot') {
@@ -166,7 +204,13 @@ export async function addGroupDmRecipient(ctx: Ctx, actor: Actor, channelId: str
   const next = await saveRecipients(ctx, ch, [...recipients, userId], ch.owner_id, extra);
   await publishChannel(ctx, 'CHANNEL_CREATE', next, [userId]);
   const others = [...recipients, ...(ch.owner_id && !recipients.includes(ch.owner_id) ? [ch.owner_id] : [])];
-  if (others.length) ctx.bus.publish({ t: 'CHANNEL_RECIPIENT_ADD', d: { channel_id: ch.id, user: publicUser(user), ...(nick ? { nick } : {}) }, channel_id: ch.id, user_ids: others });
+  if (others.length)
+    ctx.bus.publish({
+      t: 'CHANNEL_RECIPIENT_ADD',
+      d: { channel_id: ch.id, user: publicUser(user), ...(nick ? { nick } : {}) },
+      channel_id: ch.id,
+      user_ids: others,
+    });
   await systemMessage(ctx, next, actor.user, 1, userId);
   return groupDmView(ctx, next, actor.user.id);
 }
@@ -188,11 +232,12 @@ export async function removeGroupDmRecipient(ctx: Ctx, actor: Actor, channelId: 
   }
   // A user owner who leaves hands the group to the oldest remaining recipient; a managing bot stays the owner.
   const ownerLeaves = ch.owner_id === userId;
-  const owner = ownerLeaves ? remaining[0] ?? null : ch.owner_id;
+  const owner = ownerLeaves ? (remaining[0] ?? null) : ch.owner_id;
   const next = await saveRecipients(ctx, ch, remaining, owner, extra);
   await publishChannel(ctx, 'CHANNEL_DELETE', ch, [userId]);
   const others = [...remaining, ...(owner && !remaining.includes(owner) ? [owner] : [])];
-  if (others.length && user) ctx.bus.publish({ t: 'CHANNEL_RECIPIENT_REMOVE', d: { channel_id: ch.id, user: publicUser(user) }, channel_id: ch.id, user_ids: others });
+  if (others.length && user)
+    ctx.bus.publish({ t: 'CHANNEL_RECIPIENT_REMOVE', d: { channel_id: ch.id, user: publicUser(user) }, channel_id: ch.id, user_ids: others });
   if (ownerLeaves && remaining.length) await publishChannel(ctx, 'CHANNEL_UPDATE', next, remaining);
   if (remaining.length) await systemMessage(ctx, next, actor.user, 2, userId);
 }

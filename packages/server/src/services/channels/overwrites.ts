@@ -26,7 +26,13 @@ async function save(ctx: Ctx, ch: ChannelRecord, overwrites: Overwrite[]): Promi
 }
 
 /** PUT /channels/{id}/permissions/{overwrite_id}: MANAGE_ROLES; only bits the caller holds may be allowed or denied. */
-export async function putOverwrite(ctx: Ctx, actor: Actor, channelId: string, overwriteId: string, input: { type: number; allow?: string | null; deny?: string | null }): Promise<void> {
+export async function putOverwrite(
+  ctx: Ctx,
+  actor: Actor,
+  channelId: string,
+  overwriteId: string,
+  input: { type: number; allow?: string | null; deny?: string | null },
+): Promise<void> {
   const { ch, perms } = await editableChannel(ctx, actor, channelId);
   const guildId = ch.guild_id!;
   if (input.type === 0) {
@@ -39,8 +45,10 @@ export async function putOverwrite(ctx: Ctx, actor: Actor, channelId: string, ov
     if (!user) throw Errors.unknownUser();
   }
   const ow: Overwrite = {
-    id: overwriteId, type: input.type as 0 | 1,
-    allow: (BigInt(input.allow ?? '0') & ALL_PERMISSIONS).toString(), deny: (BigInt(input.deny ?? '0') & ALL_PERMISSIONS).toString(),
+    id: overwriteId,
+    type: input.type as 0 | 1,
+    allow: (BigInt(input.allow ?? '0') & ALL_PERMISSIONS).toString(),
+    deny: (BigInt(input.deny ?? '0') & ALL_PERMISSIONS).toString(),
   };
   const before = ch.permission_overwrites;
   const old = before.find((o) => o.id === overwriteId && o.type === ow.type);
@@ -57,6 +65,10 @@ export async function deleteOverwrite(ctx: Ctx, actor: Actor, channelId: string,
   const gone = ch.permission_overwrites.filter((o) => o.id === overwriteId);
   if (!gone.length) return;
   checkOverwriteGrant(perms, gone, []);
-  await save(ctx, ch, ch.permission_overwrites.filter((o) => o.id !== overwriteId));
+  await save(
+    ctx,
+    ch,
+    ch.permission_overwrites.filter((o) => o.id !== overwriteId),
+  );
   for (const o of gone) await auditOverwrite(ctx, actor.user.id, ch.guild_id!, ch.id, o, null);
 }

@@ -37,9 +37,20 @@ export async function pinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecord,
   if (!(await ctx.repos.messages.pin(ch.id, m.id, now))) return;
   const pinned = { ...m, pinned_at: now };
   publishPinChange(ctx, ch, now, await messageEventWire(ctx, pinned));
-  if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.id, actionType: AuditLogEvent.MESSAGE_PIN, targetId: m.author_id, options: { channel_id: ch.id, message_id: m.id } });
+  if (ch.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: ch.guild_id,
+      userId: actor.id,
+      actionType: AuditLogEvent.MESSAGE_PIN,
+      targetId: m.author_id,
+      options: { channel_id: ch.id, message_id: m.id },
+    });
   await createMessage(ctx, {
-    channel: { ...ch, last_pin_timestamp: now }, author: actor, files: [], type: 6, skipPermissionChecks: true,
+    channel: { ...ch, last_pin_timestamp: now },
+    author: actor,
+    files: [],
+    type: 6,
+    skipPermissionChecks: true,
     body: { content: '', message_reference: { message_id: m.id, fail_if_not_exists: false } },
   });
 }
@@ -52,7 +63,14 @@ export async function unpinMessage(ctx: Ctx, ch: ChannelRecord, actor: UserRecor
   const lastPin = await ctx.repos.messages.unpin(ch.id, m.id);
   const unpinned = { ...m, pinned_at: null };
   publishPinChange(ctx, ch, lastPin, await messageEventWire(ctx, unpinned));
-  if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.id, actionType: AuditLogEvent.MESSAGE_UNPIN, targetId: m.author_id, options: { channel_id: ch.id, message_id: m.id } });
+  if (ch.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: ch.guild_id,
+      userId: actor.id,
+      actionType: AuditLogEvent.MESSAGE_UNPIN,
+      targetId: m.author_id,
+      options: { channel_id: ch.id, message_id: m.id },
+    });
 }
 
 /** Pinned messages, most recently pinned first, pinned before `before` (ms). Empty without READ_MESSAGE_HISTORY. */

@@ -28,11 +28,23 @@ const CreateBody = z.object({
 });
 const PatchBody = z.object({ topic: z.string().min(1).max(120).optional(), privacy_level: z.literal([1, 2]).optional() });
 
-interface StageRow { id: unknown; guild_id: unknown; channel_id: unknown; topic: string; privacy_level: unknown; discoverable_disabled: unknown; guild_scheduled_event_id: unknown }
+interface StageRow {
+  id: unknown;
+  guild_id: unknown;
+  channel_id: unknown;
+  topic: string;
+  privacy_level: unknown;
+  discoverable_disabled: unknown;
+  guild_scheduled_event_id: unknown;
+}
 
 export const stageWire = (r: StageRow) => ({
-  id: String(r.id), guild_id: String(r.guild_id), channel_id: String(r.channel_id), topic: r.topic,
-  privacy_level: Number(r.privacy_level), discoverable_disabled: r.discoverable_disabled === true || Number(r.discoverable_disabled) === 1,
+  id: String(r.id),
+  guild_id: String(r.guild_id),
+  channel_id: String(r.channel_id),
+  topic: r.topic,
+  privacy_level: Number(r.privacy_level),
+  discoverable_disabled: r.discoverable_disabled === true || Number(r.discoverable_disabled) === 1,
   guild_scheduled_event_id: r.guild_scheduled_event_id == null ? null : String(r.guild_scheduled_event_id),
 });
 
@@ -61,8 +73,7 @@ async function requireStage(ctx: Ctx, channelId: string): Promise<StageRow> {
   return row;
 }
 
-const publish = (ctx: Ctx, t: string, r: StageRow) =>
-  ctx.bus.publish({ t, d: stageWire(r), guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
+const publish = (ctx: Ctx, t: string, r: StageRow) => ctx.bus.publish({ t, d: stageWire(r), guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
 
 /** POST /stage-instances: 150006 when the stage is already live. */
 export async function createStageInstance(ctx: Ctx, actor: Actor, body: unknown) {
@@ -71,10 +82,17 @@ export async function createStageInstance(ctx: Ctx, actor: Actor, body: unknown)
   await requireModerator(ctx, actor, ch);
   if (await ctx.repos.channels.stageOfChannel(ch.id)) throw new ApiError(400, 150006, 'The Stage is already open');
   const eventId = b.guild_scheduled_event_id ?? null;
-  if (eventId && !(await stageEventFor(ctx, ch.guild_id, eventId, ch.id))) throw fieldError('guild_scheduled_event_id', 'GUILD_SCHEDULED_EVENT_INVALID', 'Unknown stage event for this channel.');
+  if (eventId && !(await stageEventFor(ctx, ch.guild_id, eventId, ch.id)))
+    throw fieldError('guild_scheduled_event_id', 'GUILD_SCHEDULED_EVENT_INVALID', 'Unknown stage event for this channel.');
   const row = {
-    id: ctx.ids.next(), guild_id: ch.guild_id, channel_id: ch.id, topic: b.topic, privacy_level: b.privacy_level ?? 2,
-    discoverable_disabled: false, guild_scheduled_event_id: eventId, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    guild_id: ch.guild_id,
+    channel_id: ch.id,
+    topic: b.topic,
+    privacy_level: b.privacy_level ?? 2,
+    discoverable_disabled: false,
+    guild_scheduled_event_id: eventId,
+    created_at: ctx.clock.now(),
   };
   try {
     await ctx.repos.channels.insertStage(row);
@@ -85,7 +103,14 @@ export async function createStageInstance(ctx: Ctx, actor: Actor, body: unknown)
   publish(ctx, 'STAGE_INSTANCE_CREATE', row);
   if (eventId) await startStageEvent(ctx, ch.guild_id, eventId, ch.id, row.id);
   const out = stageWire(row);
-  await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.STAGE_INSTANCE_CREATE, targetId: row.id, changes: auditChanges('stage', null, out), options: { channel_id: ch.id } });
+  await writeAuditLog(ctx, {
+    guildId: ch.guild_id,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.STAGE_INSTANCE_CREATE,
+    targetId: row.id,
+    changes: auditChanges('stage', null, out),
+    options: { channel_id: ch.id },
+  });
   return out;
 }
 
@@ -107,7 +132,14 @@ export async function updateStageInstance(ctx: Ctx, actor: Actor, channelId: str
   if (Object.keys(set).length) {
     await ctx.repos.channels.updateStage(String(row.id), set);
     publish(ctx, 'STAGE_INSTANCE_UPDATE', next);
-    await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.STAGE_INSTANCE_UPDATE, targetId: String(row.id), changes: auditChanges('stage', stageWire(row), stageWire(next)), options: { channel_id: ch.id } });
+    await writeAuditLog(ctx, {
+      guildId: ch.guild_id,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.STAGE_INSTANCE_UPDATE,
+      targetId: String(row.id),
+      changes: auditChanges('stage', stageWire(row), stageWire(next)),
+      options: { channel_id: ch.id },
+    });
   }
   return stageWire(next);
 }
@@ -119,5 +151,12 @@ export async function deleteStageInstance(ctx: Ctx, actor: Actor, channelId: str
   if (!(await ctx.repos.channels.deleteStage(String(row.id)))) throw unknownStage();
   publish(ctx, 'STAGE_INSTANCE_DELETE', row);
   if (row.guild_scheduled_event_id) await endStageEvent(ctx, ch.guild_id, String(row.guild_scheduled_event_id));
-  await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.STAGE_INSTANCE_DELETE, targetId: String(row.id), changes: auditChanges('stage', stageWire(row), null), options: { channel_id: ch.id } });
+  await writeAuditLog(ctx, {
+    guildId: ch.guild_id,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.STAGE_INSTANCE_DELETE,
+    targetId: String(row.id),
+    changes: auditChanges('stage', stageWire(row), null),
+    options: { channel_id: ch.id },
+  });
 }

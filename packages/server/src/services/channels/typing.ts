@@ -19,7 +19,10 @@ export async function startTyping(ctx: Ctx, ch: ChannelRecord, user: UserRecord)
   ctx.bus.publish({
     t: 'TYPING_START',
     d: {
-      channel_id: ch.id, ...guildField(ch), user_id: user.id, timestamp: Math.floor(ctx.clock.now() / 1000),
+      channel_id: ch.id,
+      ...guildField(ch),
+      user_id: user.id,
+      timestamp: Math.floor(ctx.clock.now() / 1000),
       ...(mem ? { member: memberWire(mem, user) } : {}),
     },
     ...routeFor(ch),

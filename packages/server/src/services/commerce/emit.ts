@@ -13,7 +13,10 @@ export class Emission {
   private readonly gateway: { t: string; d: unknown }[] = [];
   private queued = false;
 
-  constructor(private readonly ctx: Ctx, private readonly applicationId: string) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly applicationId: string,
+  ) {}
 
   async entitlement(repos: Repos, t: 'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE', e: EntitlementRecord): Promise<void> {
     const d = entitlementWire(e);

@@ -49,7 +49,13 @@ export async function saveEntitlement(repos: Repos, e: EntitlementRecord): Promi
 }
 
 /** Whether an owner already holds an unconsumed, live entitlement to a SKU (a second grant is 40074). */
-export async function holdsSku(ctx: Ctx, repos: Repos, skuId: string, owner: { user_id?: string | null; guild_id?: string | null }, opts: { testOnly?: boolean } = {}): Promise<boolean> {
+export async function holdsSku(
+  ctx: Ctx,
+  repos: Repos,
+  skuId: string,
+  owner: { user_id?: string | null; guild_id?: string | null },
+  opts: { testOnly?: boolean } = {},
+): Promise<boolean> {
   return repos.commerce.holdsLiveSku(skuId, owner, ctx.clock.now(), opts.testOnly ? { type: EntitlementType.TEST_MODE_PURCHASE } : {});
 }
 
@@ -57,7 +63,11 @@ export async function holdsSku(ctx: Ctx, repos: Repos, skuId: string, owner: { u
  * POST /applications/{id}/entitlements: a test entitlement (type 4) for a user (owner_type 2) or a guild (1), with no
  * start or end (valid until deleted). A second live one for the same SKU and owner is 40074. Fires ENTITLEMENT_CREATE.
  */
-export async function createTestEntitlement(ctx: Ctx, app: ApplicationRecord, input: { sku_id: string; owner_id: string; owner_type: 1 | 2 }): Promise<EntitlementRecord> {
+export async function createTestEntitlement(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  input: { sku_id: string; owner_id: string; owner_type: 1 | 2 },
+): Promise<EntitlementRecord> {
   const sku = await requireSku(ctx, input.sku_id, app.id);
   if (sku.type === SkuType.SUBSCRIPTION_GROUP) throw ME.invalidSku();
   if (input.owner_type === 1) {
@@ -72,9 +82,20 @@ export async function createTestEntitlement(ctx: Ctx, app: ApplicationRecord, in
   const ent = await ctx.repos.transaction(async (tx) => {
     if (await holdsSku(ctx, tx, sku.id, owner, { testOnly: true })) throw ME.alreadyGranted();
     const e: EntitlementRecord = {
-      id: ctx.ids.next(), application_id: app.id, sku_id: sku.id, user_id: owner.user_id ?? null, guild_id: owner.guild_id ?? null,
-      type: EntitlementType.TEST_MODE_PURCHASE, deleted: false, consumed: false, starts_at: null, ends_at: null,
-      subscription_id: null, promotion_id: null, gift_code_flags: 0, created_at: ctx.clock.now(),
+      id: ctx.ids.next(),
+      application_id: app.id,
+      sku_id: sku.id,
+      user_id: owner.user_id ?? null,
+      guild_id: owner.guild_id ?? null,
+      type: EntitlementType.TEST_MODE_PURCHASE,
+      deleted: false,
+      consumed: false,
+      starts_at: null,
+      ends_at: null,
+      subscription_id: null,
+      promotion_id: null,
+      gift_code_flags: 0,
+      created_at: ctx.clock.now(),
     };
     await insertEntitlement(tx, e);
     await emission.entitlement(tx, 'ENTITLEMENT_CREATE', e);
@@ -117,7 +138,11 @@ export async function consumeEntitlement(ctx: Ctx, app: ApplicationRecord, entit
 }
 
 /** A user's own entitlements (the official client's GET /users/@me/entitlements), optionally for one app. */
-export async function userEntitlements(ctx: Ctx, userId: string, opts: { applicationId?: string; excludeEnded?: boolean; excludeConsumed?: boolean; skuIds?: string[] } = {}): Promise<EntitlementRecord[]> {
+export async function userEntitlements(
+  ctx: Ctx,
+  userId: string,
+  opts: { applicationId?: string; excludeEnded?: boolean; excludeConsumed?: boolean; skuIds?: string[] } = {},
+): Promise<EntitlementRecord[]> {
   return ctx.repos.commerce.entitlementsOfUser(userId, opts, ctx.clock.now());
 }
 

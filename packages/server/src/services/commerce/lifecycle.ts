@@ -83,12 +83,28 @@ export async function stepSubscription(ctx: Ctx, subscriptionId: string): Promis
 
 class Lost extends Error {}
 
-function renewalPurchase(ctx: Ctx, app: NonNullable<Awaited<ReturnType<typeof getApplication>>>, sub: SubscriptionRecord, sku: { id: string; price: number; currency: string }, at: number): PurchaseRecord {
+function renewalPurchase(
+  ctx: Ctx,
+  app: NonNullable<Awaited<ReturnType<typeof getApplication>>>,
+  sub: SubscriptionRecord,
+  sku: { id: string; price: number; currency: string },
+  at: number,
+): PurchaseRecord {
   const d = discountFor(app, sub.user_id);
   return {
-    id: ctx.ids.next(), application_id: app.id, user_id: sub.user_id, sku_id: sku.id, subscription_id: sub.id, entitlement_id: null,
-    kind: 'renewal', list_price: sku.price, amount: Math.round((sku.price * (100 - d.percent)) / 100), currency: sku.currency,
-    promotion: d.promotion, discount_percent: d.percent, created_at: at,
+    id: ctx.ids.next(),
+    application_id: app.id,
+    user_id: sub.user_id,
+    sku_id: sku.id,
+    subscription_id: sub.id,
+    entitlement_id: null,
+    kind: 'renewal',
+    list_price: sku.price,
+    amount: Math.round((sku.price * (100 - d.percent)) / 100),
+    currency: sku.currency,
+    promotion: d.promotion,
+    discount_percent: d.percent,
+    created_at: at,
   };
 }
 
@@ -110,8 +126,14 @@ export async function runDueSubscriptions(ctx: Ctx): Promise<number> {
       }
       const after = await getSubscription(ctx, due[i].id);
       const nextInBatch = due[i + 1];
-      if (after && nextInBatch && after.status !== SubscriptionStatus.INACTIVE && after.current_period_end <= now
-        && after.current_period_end < nextInBatch.current_period_end) break;
+      if (
+        after &&
+        nextInBatch &&
+        after.status !== SubscriptionStatus.INACTIVE &&
+        after.current_period_end <= now &&
+        after.current_period_end < nextInBatch.current_period_end
+      )
+        break;
     }
     if (!progressed) break;
   }
@@ -123,11 +145,18 @@ export async function runDueSubscriptions(ctx: Ctx): Promise<number> {
  * demand. Passes never overlap in one process; `run()` resolves after a pass that started after the call.
  */
 export class LifecycleWorker {
-  private readonly passes = new Passes(() => runDueSubscriptions(this.ctx), () => this.arm(), 'monetization lifecycle');
+  private readonly passes = new Passes(
+    () => runDueSubscriptions(this.ctx),
+    () => this.arm(),
+    'monetization lifecycle',
+  );
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly ctx: Ctx, private readonly maxSleepMs = 60_000) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly maxSleepMs = 60_000,
+  ) {}
 
   start(): void {
     this.unsubscribe = this.ctx.bus.subscribe((e) => {

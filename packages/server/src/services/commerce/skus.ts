@@ -44,7 +44,12 @@ export const isPublished = (s: SkuRecord) => (s.flags & SkuFlags.AVAILABLE) !== 
 export const isGuildSku = (s: SkuRecord) => (s.flags & SkuFlags.GUILD_SUBSCRIPTION) !== 0;
 
 export function slugify(name: string): string {
-  const s = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 90);
+  const s = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90);
   return s || 'sku';
 }
 
@@ -86,9 +91,16 @@ export async function createSku(ctx: Ctx, app: ApplicationRecord, input: SkuInpu
         if ((group.flags & KIND_FLAGS) !== kind) throw fieldError('flags', 'SKU_FLAGS_INVALID', 'A subscription group holds SKUs of one kind (guild or user).');
       } else {
         group = {
-          id: ctx.ids.next(), application_id: app.id, type: SkuType.SUBSCRIPTION_GROUP, name: input.name,
-          slug: `${input.slug ?? slugify(input.name)}-group`.slice(0, 100), flags: kind, group_id: null, price: 0,
-          currency: input.currency ?? 'usd', created_at: now,
+          id: ctx.ids.next(),
+          application_id: app.id,
+          type: SkuType.SUBSCRIPTION_GROUP,
+          name: input.name,
+          slug: `${input.slug ?? slugify(input.name)}-group`.slice(0, 100),
+          flags: kind,
+          group_id: null,
+          price: 0,
+          currency: input.currency ?? 'usd',
+          created_at: now,
         };
         await tx.commerce.insertSku(group);
       }
@@ -96,8 +108,16 @@ export async function createSku(ctx: Ctx, app: ApplicationRecord, input: SkuInpu
       throw fieldError('subscription_group_id', 'SKU_GROUP_INVALID', 'Only subscription SKUs belong to a group.');
     }
     const sku: SkuRecord = {
-      id: ctx.ids.next(), application_id: app.id, type: input.type, name: input.name, slug: input.slug ?? slugify(input.name),
-      flags: kind | available, group_id: group?.id ?? null, price: input.price ?? 499, currency: input.currency ?? 'usd', created_at: now,
+      id: ctx.ids.next(),
+      application_id: app.id,
+      type: input.type,
+      name: input.name,
+      slug: input.slug ?? slugify(input.name),
+      flags: kind | available,
+      group_id: group?.id ?? null,
+      price: input.price ?? 499,
+      currency: input.currency ?? 'usd',
+      created_at: now,
     };
     await tx.commerce.insertSku(sku);
     if (group) group = await syncGroup(tx, group.id);

@@ -6,8 +6,16 @@ import { getApplication, isTeamMember } from '../identity/applications.js';
 import { Emission } from './emit.js';
 import { holdsSku, insertEntitlement, saveEntitlement, getEntitlement } from './entitlements.js';
 import {
-  EntitlementType, MIGRATION_START, MonetizationErrors as ME, SkuType, SubscriptionStatus, addMonths,
-  type EntitlementRecord, type PurchaseRecord, type SkuRecord, type SubscriptionRecord,
+  EntitlementType,
+  MIGRATION_START,
+  MonetizationErrors as ME,
+  SkuType,
+  SubscriptionStatus,
+  addMonths,
+  type EntitlementRecord,
+  type PurchaseRecord,
+  type SkuRecord,
+  type SubscriptionRecord,
 } from './model.js';
 import { getSku, isGuildSku, isPublished, requireSku } from './skus.js';
 import type { Repos } from '../../store/repos/index.js';
@@ -24,13 +32,31 @@ export function discountFor(app: ApplicationRecord, userId: string): { percent: 
   return { percent: 0, promotion: null };
 }
 
-function purchaseRecord(ctx: Ctx, app: ApplicationRecord, userId: string, sku: SkuRecord, kind: string, refs: { subscription_id?: string | null; entitlement_id?: string | null }, opts: { free?: boolean; at?: number } = {}): PurchaseRecord {
+function purchaseRecord(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  userId: string,
+  sku: SkuRecord,
+  kind: string,
+  refs: { subscription_id?: string | null; entitlement_id?: string | null },
+  opts: { free?: boolean; at?: number } = {},
+): PurchaseRecord {
   const d = discountFor(app, userId);
   const percent = opts.free ? 100 : d.percent;
   return {
-    id: ctx.ids.next(), application_id: app.id, user_id: userId, sku_id: sku.id, subscription_id: refs.subscription_id ?? null,
-    entitlement_id: refs.entitlement_id ?? null, kind, list_price: sku.price, amount: Math.round((sku.price * (100 - percent)) / 100),
-    currency: sku.currency, promotion: opts.free ? 'test_mode' : d.promotion, discount_percent: percent, created_at: opts.at ?? ctx.clock.now(),
+    id: ctx.ids.next(),
+    application_id: app.id,
+    user_id: userId,
+    sku_id: sku.id,
+    subscription_id: refs.subscription_id ?? null,
+    entitlement_id: refs.entitlement_id ?? null,
+    kind,
+    list_price: sku.price,
+    amount: Math.round((sku.price * (100 - percent)) / 100),
+    currency: sku.currency,
+    promotion: opts.free ? 'test_mode' : d.promotion,
+    discount_percent: percent,
+    created_at: opts.at ?? ctx.clock.now(),
   };
 }
 
@@ -78,28 +104,43 @@ export async function purchaseSku(ctx: Ctx, buyer: UserRecord, skuId: string, in
   let guildId: string | null = null;
   if (isGuildSku(sku)) {
     if (!input.guild_id) throw fieldError('guild_id', 'BASE_TYPE_REQUIRED', 'This field is required');
-    const member = isSnowflake(input.guild_id)
-      ? await ctx.repos.members.exists(input.guild_id, buyer.id)
-      : false;
+    const member = isSnowflake(input.guild_id) ? await ctx.repos.members.exists(input.guild_id, buyer.id) : false;
     if (!member) throw Errors.unknownGuild();
     guildId = input.guild_id;
   }
-  const result = sku.type === SkuType.SUBSCRIPTION
-    ? await buySubscription(ctx, app, buyer, sku, guildId)
-    : await buyOnce(ctx, app, buyer, sku, guildId, !!input.test_mode);
+  const result =
+    sku.type === SkuType.SUBSCRIPTION ? await buySubscription(ctx, app, buyer, sku, guildId) : await buyOnce(ctx, app, buyer, sku, guildId, !!input.test_mode);
   return result;
 }
 
-async function buyOnce(ctx: Ctx, app: ApplicationRecord, buyer: UserRecord, sku: SkuRecord, guildId: string | null, testMode: boolean): Promise<PurchaseResult> {
+async function buyOnce(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  buyer: UserRecord,
+  sku: SkuRecord,
+  guildId: string | null,
+  testMode: boolean,
+): Promise<PurchaseResult> {
   const emission = new Emission(ctx, app.id);
   const result = await ctx.repos.transaction(async (tx) => {
     const repeatable = testMode && sku.type === SkuType.CONSUMABLE;
     if (!repeatable && (await holdsSku(ctx, tx, sku.id, guildId ? { guild_id: guildId } : { user_id: buyer.id }))) throw ME.alreadyGranted();
     const now = ctx.clock.now();
     const e: EntitlementRecord = {
-      id: ctx.ids.next(), application_id: app.id, sku_id: sku.id, user_id: buyer.id, guild_id: guildId,
-      type: testMode ? EntitlementType.TEST_MODE_PURCHASE : EntitlementType.PURCHASE, deleted: false, consumed: false,
-      starts_at: now, ends_at: null, subscription_id: null, promotion_id: null, gift_code_flags: 0, created_at: now,
+      id: ctx.ids.next(),
+      application_id: app.id,
+      sku_id: sku.id,
+      user_id: buyer.id,
+      guild_id: guildId,
+      type: testMode ? EntitlementType.TEST_MODE_PURCHASE : EntitlementType.PURCHASE,
+      deleted: false,
+      consumed: false,
+      starts_at: now,
+      ends_at: null,
+      subscription_id: null,
+      promotion_id: null,
+      gift_code_flags: 0,
+      created_at: now,
     };
     await insertEntitlement(tx, e);
     const p = purchaseRecord(ctx, app, buyer.id, sku, 'one_time', { entitlement_id: e.id }, { free: testMode, at: now });
@@ -119,20 +160,47 @@ async function buyOnce(ctx: Ctx, app: ApplicationRecord, buyer: UserRecord, sku:
 async function buySubscription(ctx: Ctx, app: ApplicationRecord, buyer: UserRecord, sku: SkuRecord, guildId: string | null): Promise<PurchaseResult> {
   const emission = new Emission(ctx, app.id);
   const result = await ctx.repos.transaction(async (tx) => {
-    if (await tx.commerce.hasSubscriptionIn(sku.group_id!, buyer.id, guildId, [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING])) throw ME.alreadyGranted();
+    if (await tx.commerce.hasSubscriptionIn(sku.group_id!, buyer.id, guildId, [SubscriptionStatus.ACTIVE, SubscriptionStatus.ENDING]))
+      throw ME.alreadyGranted();
     const now = ctx.clock.now();
     const end = addMonths(now, 1);
     const subId = ctx.ids.next();
     const entId = ctx.ids.next();
     const terms = subscriptionEntitlementTerms(now, end);
     const sub: SubscriptionRecord = {
-      id: subId, application_id: app.id, user_id: buyer.id, guild_id: guildId, group_id: sku.group_id!, sku_id: sku.id,
-      renewal_sku_id: null, entitlement_id: entId, status: SubscriptionStatus.ACTIVE, period_anchor: now, period_index: 0,
-      current_period_start: now, current_period_end: end, canceled_at: null, country: null, version: 1, created_at: now,
+      id: subId,
+      application_id: app.id,
+      user_id: buyer.id,
+      guild_id: guildId,
+      group_id: sku.group_id!,
+      sku_id: sku.id,
+      renewal_sku_id: null,
+      entitlement_id: entId,
+      status: SubscriptionStatus.ACTIVE,
+      period_anchor: now,
+      period_index: 0,
+      current_period_start: now,
+      current_period_end: end,
+      canceled_at: null,
+      country: null,
+      version: 1,
+      created_at: now,
     };
     const e: EntitlementRecord = {
-      id: entId, application_id: app.id, sku_id: sku.id, user_id: buyer.id, guild_id: guildId, type: terms.type, deleted: false,
-      consumed: false, starts_at: now, ends_at: terms.ends_at, subscription_id: subId, promotion_id: null, gift_code_flags: 0, created_at: now,
+      id: entId,
+      application_id: app.id,
+      sku_id: sku.id,
+      user_id: buyer.id,
+      guild_id: guildId,
+      type: terms.type,
+      deleted: false,
+      consumed: false,
+      starts_at: now,
+      ends_at: terms.ends_at,
+      subscription_id: subId,
+      promotion_id: null,
+      gift_code_flags: 0,
+      created_at: now,
     };
     await tx.commerce.insertSubscription(sub);
     await insertEntitlement(tx, e);
@@ -153,7 +221,14 @@ async function buySubscription(ctx: Ctx, app: ApplicationRecord, buyer: UserReco
  * one for the target SKU begins (ENTITLEMENT_CREATE). Upgrades do this now, scheduled downgrades at renewal.
  */
 export async function switchEntitlement(
-  ctx: Ctx, tx: Repos, emission: Emission, sub: SubscriptionRecord, current: EntitlementRecord | null, skuId: string, start: number, end: number,
+  ctx: Ctx,
+  tx: Repos,
+  emission: Emission,
+  sub: SubscriptionRecord,
+  current: EntitlementRecord | null,
+  skuId: string,
+  start: number,
+  end: number,
 ): Promise<EntitlementRecord> {
   if (current) {
     const ended = { ...current, ends_at: start };
@@ -162,9 +237,20 @@ export async function switchEntitlement(
   }
   const terms = subscriptionEntitlementTerms(start, end);
   const created: EntitlementRecord = {
-    id: ctx.ids.next(), application_id: sub.application_id, sku_id: skuId, user_id: sub.user_id, guild_id: sub.guild_id,
-    type: terms.type, deleted: false, consumed: false, starts_at: start, ends_at: terms.ends_at, subscription_id: sub.id,
-    promotion_id: null, gift_code_flags: 0, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    application_id: sub.application_id,
+    sku_id: skuId,
+    user_id: sub.user_id,
+    guild_id: sub.guild_id,
+    type: terms.type,
+    deleted: false,
+    consumed: false,
+    starts_at: start,
+    ends_at: terms.ends_at,
+    subscription_id: sub.id,
+    promotion_id: null,
+    gift_code_flags: 0,
+    created_at: ctx.clock.now(),
   };
   await insertEntitlement(tx, created);
   await emission.entitlement(tx, 'ENTITLEMENT_CREATE', created);
@@ -183,20 +269,24 @@ const notActive = (why: string) => formError([{ path: ['subscription'], code: 'S
  * first). `change` saves with `mustSave` and returns the next record, or null for no change.
  */
 async function changeOwn(
-  ctx: Ctx, user: UserRecord, subscriptionId: string,
+  ctx: Ctx,
+  user: UserRecord,
+  subscriptionId: string,
   change: (sub: SubscriptionRecord, tx: Repos, emission: Emission, now: number) => Promise<SubscriptionRecord | null>,
 ): Promise<SubscriptionRecord> {
   for (let attempt = 0; ; attempt++) {
     const found = await getSubscription(ctx, subscriptionId);
     if (!found || found.user_id !== user.id) throw ME.unknownSubscription();
     const emission = new Emission(ctx, found.application_id);
-    const out = await ctx.repos.transaction(async (tx) => {
-      const sub = (await getSubscription(ctx, subscriptionId, tx))!;
-      return (await change(sub, tx, emission, ctx.clock.now())) ?? sub;
-    }).catch((err) => {
-      if (err instanceof Conflict) return null;
-      throw err;
-    });
+    const out = await ctx.repos
+      .transaction(async (tx) => {
+        const sub = (await getSubscription(ctx, subscriptionId, tx))!;
+        return (await change(sub, tx, emission, ctx.clock.now())) ?? sub;
+      })
+      .catch((err) => {
+        if (err instanceof Conflict) return null;
+        throw err;
+      });
     if (out) {
       await emission.publish();
       kickLifecycle(ctx);
@@ -267,8 +357,14 @@ export async function changeSubscriptionSku(ctx: Ctx, user: UserRecord, subscrip
     const end = addMonths(now, 1);
     const e = await switchEntitlement(ctx, tx, emission, sub, old, target.id, now, end);
     const next: SubscriptionRecord = {
-      ...sub, sku_id: target.id, entitlement_id: e.id, renewal_sku_id: null, period_anchor: now, period_index: 0,
-      current_period_start: now, current_period_end: end,
+      ...sub,
+      sku_id: target.id,
+      entitlement_id: e.id,
+      renewal_sku_id: null,
+      period_anchor: now,
+      period_index: 0,
+      current_period_start: now,
+      current_period_end: end,
     };
     await mustSave(tx, next, sub.version);
     if (app) await insertPurchase(tx, purchaseRecord(ctx, app, user.id, target, 'upgrade', { subscription_id: sub.id, entitlement_id: e.id }, { at: now }));

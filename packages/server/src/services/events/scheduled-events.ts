@@ -39,8 +39,16 @@ const RecurrenceRule = z.object({
   end: z.unknown().optional(),
   frequency: z.literal([0, 1, 2, 3]),
   interval: z.number().int().min(1).max(2).nullable().optional(),
-  by_weekday: z.array(z.literal([0, 1, 2, 3, 4, 5, 6])).max(7).nullable().optional(),
-  by_n_weekday: z.array(z.object({ n: z.number().int().min(1).max(5), day: z.literal([0, 1, 2, 3, 4, 5, 6]) })).max(1).nullable().optional(),
+  by_weekday: z
+    .array(z.literal([0, 1, 2, 3, 4, 5, 6]))
+    .max(7)
+    .nullable()
+    .optional(),
+  by_n_weekday: z
+    .array(z.object({ n: z.number().int().min(1).max(5), day: z.literal([0, 1, 2, 3, 4, 5, 6]) }))
+    .max(1)
+    .nullable()
+    .optional(),
   by_month: z.array(z.number().int().min(1).max(12)).max(1).nullable().optional(),
   by_month_day: z.array(z.number().int().min(1).max(31)).max(1).nullable().optional(),
   by_year_day: z.unknown().optional(),
@@ -97,16 +105,24 @@ async function render(ctx: Ctx, rows: EventRow[], withCounts: boolean) {
   if (!rows.length) return [];
   const ids = rows.map((r) => String(r.id));
   const [creators, exceptions, counts] = await Promise.all([
-    getUsers(ctx, rows.map((r) => r.creator_id).filter(Boolean).map(String)),
+    getUsers(
+      ctx,
+      rows
+        .map((r) => r.creator_id)
+        .filter(Boolean)
+        .map(String),
+    ),
     ctx.repos.scheduledEvents.exceptionsOf(ids),
     withCounts ? ctx.repos.scheduledEvents.interestedCounts(ids) : Promise.resolve(new Map<string, number>()),
   ]);
   const countOf = counts;
-  return rows.map((r) => eventWire(r, {
-    creator: r.creator_id ? creators.get(String(r.creator_id)) : null,
-    exceptions: exceptions.filter((x) => String(x.event_id) === String(r.id)),
-    ...(withCounts ? { userCount: countOf.get(String(r.id)) ?? 0 } : {}),
-  }));
+  return rows.map((r) =>
+    eventWire(r, {
+      creator: r.creator_id ? creators.get(String(r.creator_id)) : null,
+      exceptions: exceptions.filter((x) => String(x.event_id) === String(r.id)),
+      ...(withCounts ? { userCount: countOf.get(String(r.id)) ?? 0 } : {}),
+    }),
+  );
 }
 
 const renderOne = async (ctx: Ctx, row: EventRow, withCounts = false) => (await render(ctx, [row], withCounts))[0];
@@ -129,11 +145,14 @@ async function automate(ctx: Ctx, rows: EventRow[]): Promise<EventRow[]> {
     let next = status;
     if (num(r.entity_type) === EntityType.EXTERNAL) {
       if (status === EventStatus.SCHEDULED && now >= start) next = EventStatus.ACTIVE;
-      if ((next === EventStatus.ACTIVE) && end !== null && now >= end) next = EventStatus.COMPLETED;
+      if (next === EventStatus.ACTIVE && end !== null && now >= end) next = EventStatus.COMPLETED;
     } else if (status === EventStatus.SCHEDULED && now >= start + AUTO_CANCEL_AFTER_MS) {
       next = EventStatus.CANCELED;
     }
-    if (next === status) { out.push(r); continue; }
+    if (next === status) {
+      out.push(r);
+      continue;
+    }
     const changed = await ctx.repos.scheduledEvents.changeStatus(String(r.id), status, next);
     const updated = { ...r, status: next };
     if (changed) publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', updated, await renderOne(ctx, updated));
@@ -198,10 +217,15 @@ const CHANNEL_NEEDS: Record<number, bigint> = {
  * Checks the permissions for creating (`creatorId` null) or managing an event of this type in this channel: CREATE_EVENTS
  * to create; to manage, MANAGE_EVENTS, or CREATE_EVENTS for one's own event; plus the entity type's channel bits.
  */
-async function requireEventPermissions(ctx: Ctx, actor: Actor, guildId: string, entityType: number, channelId: string | null, creatorId: string | null | 'new'): Promise<void> {
-  const perms = channelId
-    ? await ctx.access.channelPerms(guildId, channelId, actor.user.id)
-    : await ctx.access.guildPerms(guildId, actor.user.id);
+async function requireEventPermissions(
+  ctx: Ctx,
+  actor: Actor,
+  guildId: string,
+  entityType: number,
+  channelId: string | null,
+  creatorId: string | null | 'new',
+): Promise<void> {
+  const perms = channelId ? await ctx.access.channelPerms(guildId, channelId, actor.user.id) : await ctx.access.guildPerms(guildId, actor.user.id);
   if (perms === null) throw Errors.missingAccess();
   const has = (bit: bigint) => ctx.access.hasPerm(perms, bit);
   if (creatorId === 'new') {
@@ -250,14 +274,21 @@ function checkRecurrence(r: RecurrenceInput | null | undefined, startMs: number)
   }
   void startMs;
   return {
-    start: new Date(Date.parse(r.start)).toISOString(), frequency: r.frequency, interval, by_weekday: r.by_weekday ?? null,
-    by_n_weekday: r.by_n_weekday ?? null, by_month: r.by_month ?? null, by_month_day: r.by_month_day ?? null,
+    start: new Date(Date.parse(r.start)).toISOString(),
+    frequency: r.frequency,
+    interval,
+    by_weekday: r.by_weekday ?? null,
+    by_n_weekday: r.by_n_weekday ?? null,
+    by_month: r.by_month ?? null,
+    by_month_day: r.by_month_day ?? null,
   };
 }
 
 function checkTimes(ctx: Ctx, startMs: number, endMs: number | null, startChanged: boolean): void {
-  if (startChanged && startMs < ctx.clock.now()) throw fieldError('scheduled_start_time', 'GUILD_SCHEDULED_EVENT_SCHEDULE_PAST', 'Cannot schedule event in the past.');
-  if (endMs !== null && endMs <= startMs) throw fieldError('scheduled_end_time', 'GUILD_SCHEDULED_EVENT_END_BEFORE_START', 'Cannot schedule event to end before starting.');
+  if (startChanged && startMs < ctx.clock.now())
+    throw fieldError('scheduled_start_time', 'GUILD_SCHEDULED_EVENT_SCHEDULE_PAST', 'Cannot schedule event in the past.');
+  if (endMs !== null && endMs <= startMs)
+    throw fieldError('scheduled_end_time', 'GUILD_SCHEDULED_EVENT_END_BEFORE_START', 'Cannot schedule event to end before starting.');
 }
 
 const auditView = (e: ReturnType<typeof eventWire>) => ({ ...e, location: e.entity_metadata?.location, image_hash: e.image });
@@ -296,20 +327,39 @@ export async function createEvent(ctx: Ctx, actor: Actor, guildId: string, body:
   checkTimes(ctx, start, end, true);
   const recurrence = checkRecurrence(b.recurrence_rule, start);
   if (b.image) imageFromDataUri(b.image, { field: 'image', allowed: ['png', 'jpeg', 'gif', 'webp'], maxBytes: MAX_COVER_BYTES });
-  if ((await ctx.repos.scheduledEvents.countOpen(guildId)) >= MAX_UNCOMPLETED) throw new ApiError(400, 30038, 'Maximum number of uncompleted guild scheduled events reached (100)');
+  if ((await ctx.repos.scheduledEvents.countOpen(guildId)) >= MAX_UNCOMPLETED)
+    throw new ApiError(400, 30038, 'Maximum number of uncompleted guild scheduled events reached (100)');
 
   const row: ScheduledEventRow = {
-    id: ctx.ids.next(), guild_id: guildId, channel_id: channelId, creator_id: actor.user.id, name: b.name, description: b.description ?? null,
-    scheduled_start_time: start, scheduled_end_time: end, privacy_level: 2, status: EventStatus.SCHEDULED, entity_type: b.entity_type,
-    entity_id: null, entity_metadata: external ? JSON.stringify({ location: b.entity_metadata!.location }) : null, image: null,
-    recurrence_rule: recurrence ? JSON.stringify(recurrence) : null, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    guild_id: guildId,
+    channel_id: channelId,
+    creator_id: actor.user.id,
+    name: b.name,
+    description: b.description ?? null,
+    scheduled_start_time: start,
+    scheduled_end_time: end,
+    privacy_level: 2,
+    status: EventStatus.SCHEDULED,
+    entity_type: b.entity_type,
+    entity_id: null,
+    entity_metadata: external ? JSON.stringify({ location: b.entity_metadata!.location }) : null,
+    image: null,
+    recurrence_rule: recurrence ? JSON.stringify(recurrence) : null,
+    created_at: ctx.clock.now(),
   };
   const cover = coverImage(b.image || undefined) ?? null;
   row.image = cover ? cover.hash : null;
   await ctx.repos.scheduledEvents.create(row, cover, ctx.clock.now());
   const out = eventWire(row, { creator: actor.user });
   publish(ctx, 'GUILD_SCHEDULED_EVENT_CREATE', row, out);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_CREATE, targetId: row.id, changes: auditChanges('event', null, auditView(out)) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_CREATE,
+    targetId: row.id,
+    changes: auditChanges('event', null, auditView(out)),
+  });
   return out;
 }
 
@@ -329,7 +379,8 @@ export async function updateEvent(ctx: Ctx, actor: Actor, guildId: string, event
   const external = entityType === EntityType.EXTERNAL;
   let channelId = row.channel_id ? String(row.channel_id) : null;
   if (typeChanged || b.channel_id !== undefined) {
-    if (external && typeChanged && b.channel_id !== null) throw fieldError('channel_id', 'BASE_TYPE_REQUIRED', 'channel_id must be set to null for external events.');
+    if (external && typeChanged && b.channel_id !== null)
+      throw fieldError('channel_id', 'BASE_TYPE_REQUIRED', 'channel_id must be set to null for external events.');
     channelId = await checkChannel(ctx, guildId, entityType, external ? null : b.channel_id === undefined ? channelId : b.channel_id);
     if (channelId !== (row.channel_id ? String(row.channel_id) : null) || typeChanged) {
       await requireEventPermissions(ctx, actor, guildId, entityType, channelId, creatorId);
@@ -341,7 +392,14 @@ export async function updateEvent(ctx: Ctx, actor: Actor, guildId: string, event
     if (!meta.location) throw fieldError(['entity_metadata', 'location'], 'BASE_TYPE_REQUIRED', 'This field is required');
   }
   const start = b.scheduled_start_time !== undefined ? Date.parse(b.scheduled_start_time) : num(row.scheduled_start_time);
-  const end = b.scheduled_end_time !== undefined ? (b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null) : (row.scheduled_end_time == null ? null : num(row.scheduled_end_time));
+  const end =
+    b.scheduled_end_time !== undefined
+      ? b.scheduled_end_time
+        ? Date.parse(b.scheduled_end_time)
+        : null
+      : row.scheduled_end_time == null
+        ? null
+        : num(row.scheduled_end_time);
   if (external && end === null) throw fieldError('scheduled_end_time', 'BASE_TYPE_REQUIRED', 'This field is required');
   checkTimes(ctx, start, end, b.scheduled_start_time !== undefined && start !== num(row.scheduled_start_time));
   let nextStatus = status;
@@ -355,7 +413,11 @@ export async function updateEvent(ctx: Ctx, actor: Actor, guildId: string, event
   const set: Record<string, unknown> = {
     name: b.name ?? row.name,
     description: b.description !== undefined ? b.description : row.description,
-    scheduled_start_time: start, scheduled_end_time: end, entity_type: entityType, channel_id: channelId, status: nextStatus,
+    scheduled_start_time: start,
+    scheduled_end_time: end,
+    entity_type: entityType,
+    channel_id: channelId,
+    status: nextStatus,
     entity_metadata: external ? JSON.stringify({ location: meta.location }) : null,
   };
   if (recurrence !== undefined) set.recurrence_rule = recurrence ? JSON.stringify(recurrence) : null;
@@ -368,17 +430,36 @@ export async function updateEvent(ctx: Ctx, actor: Actor, guildId: string, event
   const out = await renderOne(ctx, next);
   // Listeners who could see the old channel learn it moved (they may not see the new one).
   publish(ctx, 'GUILD_SCHEDULED_EVENT_UPDATE', next, out);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_UPDATE, targetId: out.id, changes: auditChanges('event', auditView(before), auditView(out)) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_UPDATE,
+    targetId: out.id,
+    changes: auditChanges('event', auditView(before), auditView(out)),
+  });
   return out;
 }
 
 export async function deleteEvent(ctx: Ctx, actor: Actor, guildId: string, eventId: string): Promise<void> {
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
-  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  await requireEventPermissions(
+    ctx,
+    actor,
+    guildId,
+    num(row.entity_type),
+    row.channel_id ? String(row.channel_id) : null,
+    row.creator_id ? String(row.creator_id) : null,
+  );
   const out = await renderOne(ctx, row);
   await ctx.repos.scheduledEvents.deleteMany([String(row.id)]);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_DELETE', row, out);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_DELETE, targetId: out.id, changes: auditChanges('event', auditView(out), null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_DELETE,
+    targetId: out.id,
+    changes: auditChanges('event', auditView(out), null),
+  });
 }
 
 /** Links a stage instance to its event and starts it (stage instances call this). */
@@ -413,22 +494,28 @@ async function usersOf(ctx: Ctx, guildId: string, eventId: string, exceptionId: 
   const limit = q.limit ?? 100;
   if (q.before !== undefined && !isId(q.before)) return [];
   if (q.before === undefined && q.after !== undefined && !isId(q.after)) return [];
-  const userIds = await ctx.repos.scheduledEvents.interestedPage(eventId, exceptionId, { before: q.before, after: q.before === undefined ? q.after : undefined, limit });
+  const userIds = await ctx.repos.scheduledEvents.interestedPage(eventId, exceptionId, {
+    before: q.before,
+    after: q.before === undefined ? q.after : undefined,
+    limit,
+  });
   const users = await getUsers(ctx, userIds);
   const members = q.with_member && userIds.length ? await ctx.repos.members.someOf(guildId, userIds) : new Map();
   return userIds.flatMap((userId) => {
     const u = users.get(userId);
     if (!u) return [];
     const m = members.get(u.id);
-    return [{
-      guild_scheduled_event_id: eventId,
-      ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}),
-      user_id: u.id,
-      user: publicUser(u),
-      // The spec's GuildMemberResponse carries `user` here too.
-      ...(m ? { member: memberWire(m, u, { now: ctx.clock.now() }) } : {}),
-      response: 1,
-    }];
+    return [
+      {
+        guild_scheduled_event_id: eventId,
+        ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}),
+        user_id: u.id,
+        user: publicUser(u),
+        // The spec's GuildMemberResponse carries `user` here too.
+        ...(m ? { member: memberWire(m, u, { now: ctx.clock.now() }) } : {}),
+        response: 1,
+      },
+    ];
   });
 }
 
@@ -467,7 +554,12 @@ export async function setInterested(ctx: Ctx, actor: Actor, guildId: string, eve
   } else {
     if (!(await ctx.repos.scheduledEvents.removeInterested(eid, exceptionId, actor.user.id))) return;
   }
-  const d = { guild_scheduled_event_id: eid, user_id: actor.user.id, guild_id: guildId, ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}) };
+  const d = {
+    guild_scheduled_event_id: eid,
+    user_id: actor.user.id,
+    guild_id: guildId,
+    ...(exceptionId !== '0' ? { guild_scheduled_event_exception_id: exceptionId } : {}),
+  };
   publish(ctx, interested ? 'GUILD_SCHEDULED_EVENT_USER_ADD' : 'GUILD_SCHEDULED_EVENT_USER_REMOVE', row, d);
 }
 
@@ -489,29 +581,52 @@ const noChange = () => new ApiError(400, 180005, 'An exception must set is_cance
 
 export async function createException(ctx: Ctx, actor: Actor, guildId: string, eventId: string, body: unknown) {
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
-  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  await requireEventPermissions(
+    ctx,
+    actor,
+    guildId,
+    num(row.entity_type),
+    row.channel_id ? String(row.channel_id) : null,
+    row.creator_id ? String(row.creator_id) : null,
+  );
   const b = parseBody(ExceptionBody, body);
   if (!row.recurrence_rule) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_NOT_RECURRING', 'The event does not recur.');
   if (b.is_canceled == null && b.scheduled_start_time == null && b.scheduled_end_time == null) throw noChange();
   const original = Date.parse(b.original_scheduled_start_time);
-  if (original < num(row.scheduled_start_time)) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_INVALID', 'No occurrence starts at that time.');
+  if (original < num(row.scheduled_start_time))
+    throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_INVALID', 'No occurrence starts at that time.');
   const x = {
-    event_id: String(row.id), exception_id: snowflakeAt(original),
+    event_id: String(row.id),
+    exception_id: snowflakeAt(original),
     scheduled_start_time: b.scheduled_start_time ? Date.parse(b.scheduled_start_time) : null,
     scheduled_end_time: b.scheduled_end_time ? Date.parse(b.scheduled_end_time) : null,
     is_canceled: b.is_canceled ? 1 : 0,
   };
-  if (await ctx.repos.scheduledEvents.exception(x.event_id, x.exception_id)) throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_EXISTS', 'An exception already exists for this occurrence.');
+  if (await ctx.repos.scheduledEvents.exception(x.event_id, x.exception_id))
+    throw fieldError('original_scheduled_start_time', 'GUILD_SCHEDULED_EVENT_EXCEPTION_EXISTS', 'An exception already exists for this occurrence.');
   await ctx.repos.scheduledEvents.insertException(x);
   const out = exceptionWire(x);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE', row, { ...out, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE, targetId: out.event_id, changes: auditChanges('exception', null, out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE,
+    targetId: out.event_id,
+    changes: auditChanges('exception', null, out),
+  });
   return out;
 }
 
 export async function updateException(ctx: Ctx, actor: Actor, guildId: string, eventId: string, exceptionId: string, body: unknown) {
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
-  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  await requireEventPermissions(
+    ctx,
+    actor,
+    guildId,
+    num(row.entity_type),
+    row.channel_id ? String(row.channel_id) : null,
+    row.creator_id ? String(row.creator_id) : null,
+  );
   const x = await requireException(ctx, String(row.id), exceptionId);
   const b = parseBody(ExceptionPatch, body);
   const set: Record<string, unknown> = {};
@@ -524,17 +639,35 @@ export async function updateException(ctx: Ctx, actor: Actor, guildId: string, e
   const before = exceptionWire(x);
   const out = exceptionWire({ ...x, ...set } as ExceptionRow);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE', row, { ...out, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE, targetId: out.event_id, changes: auditChanges('exception', before, out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE,
+    targetId: out.event_id,
+    changes: auditChanges('exception', before, out),
+  });
   return out;
 }
 
 export async function deleteException(ctx: Ctx, actor: Actor, guildId: string, eventId: string, exceptionId: string): Promise<void> {
   const row = await requireVisibleEvent(ctx, actor, guildId, eventId);
-  await requireEventPermissions(ctx, actor, guildId, num(row.entity_type), row.channel_id ? String(row.channel_id) : null, row.creator_id ? String(row.creator_id) : null);
+  await requireEventPermissions(
+    ctx,
+    actor,
+    guildId,
+    num(row.entity_type),
+    row.channel_id ? String(row.channel_id) : null,
+    row.creator_id ? String(row.creator_id) : null,
+  );
   const x = await requireException(ctx, String(row.id), exceptionId);
   await ctx.repos.scheduledEvents.deleteException(String(row.id), String(x.exception_id));
   const out = exceptionWire(x);
   publish(ctx, 'GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE', row, { ...out, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE, targetId: out.event_id, changes: auditChanges('exception', out, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE,
+    targetId: out.event_id,
+    changes: auditChanges('exception', out, null),
+  });
 }
-

@@ -20,11 +20,26 @@ export interface Asset {
 }
 
 const CONTENT_TYPES: Record<AssetFormat, string> = {
-  png: 'image/png', apng: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
-  mp3: 'audio/mpeg', ogg: 'audio/ogg', lottie: 'application/json',
+  png: 'image/png',
+  apng: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  lottie: 'application/json',
 };
 export const EXTENSIONS: Record<AssetFormat, string> = {
-  png: 'png', apng: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp', avif: 'avif', mp3: 'mp3', ogg: 'ogg', lottie: 'json',
+  png: 'png',
+  apng: 'png',
+  jpeg: 'jpg',
+  gif: 'gif',
+  webp: 'webp',
+  avif: 'avif',
+  mp3: 'mp3',
+  ogg: 'ogg',
+  lottie: 'json',
 };
 
 const ascii = (b: Buffer, start: number, end: number) => b.subarray(start, end).toString('latin1');
@@ -75,7 +90,8 @@ export function sniff(b: Buffer): { format: AssetFormat; animated: boolean } | n
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return { format: 'jpeg', animated: false };
   if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')) return { format: 'gif', animated: gifFrames(b) > 1 };
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return { format: 'webp', animated: isAnimatedWebp(b) };
-  if (b.length >= 12 && ascii(b, 4, 8) === 'ftyp' && ['avif', 'avis'].includes(ascii(b, 8, 12))) return { format: 'avif', animated: ascii(b, 8, 12) === 'avis' };
+  if (b.length >= 12 && ascii(b, 4, 8) === 'ftyp' && ['avif', 'avis'].includes(ascii(b, 8, 12)))
+    return { format: 'avif', animated: ascii(b, 8, 12) === 'avis' };
   if (b.length >= 4 && ascii(b, 0, 4) === 'OggS') return { format: 'ogg', animated: false };
   if (b.length >= 3 && ascii(b, 0, 3) === 'ID3') return { format: 'mp3', animated: false };
   if (b.length >= 2 && b[0] === 0xff && (b[1] & 0xe0) === 0xe0) return { format: 'mp3', animated: false };
@@ -126,17 +142,17 @@ export const assetHash = (data: Buffer) => crypto.createHash('md5').update(data)
 // ---- audio duration ---------------------------------------------------------------------------------------------
 
 const MP3_BITRATES: Record<string, number[]> = {
-  'v1l3': [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-  'v1l2': [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-  'v2l3': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-  'v2l2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+  v1l3: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  v1l2: [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+  v2l3: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+  v2l2: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
 };
 const MP3_RATES = [44100, 48000, 32000];
 
 /** Seconds of MPEG audio (layers II and III), walking frame headers; null when no frame parses. */
 function mp3Duration(b: Buffer): number | null {
   let off = 0;
-  if (ascii(b, 0, 3) === 'ID3' && b.length >= 10) off = 10 + ((b[6] & 0x7f) << 21 | (b[7] & 0x7f) << 14 | (b[8] & 0x7f) << 7 | (b[9] & 0x7f));
+  if (ascii(b, 0, 3) === 'ID3' && b.length >= 10) off = 10 + (((b[6] & 0x7f) << 21) | ((b[7] & 0x7f) << 14) | ((b[8] & 0x7f) << 7) | (b[9] & 0x7f));
   let seconds = 0;
   let frames = 0;
   while (off + 4 <= b.length) {
@@ -160,7 +176,7 @@ function mp3Duration(b: Buffer): number | null {
     const bitrate = table[bitrateIdx] * 1000;
     const rate = MP3_RATES[rateIdx] / (v1 ? 1 : version === 2 ? 2 : 4);
     const samples = layer === 1 && !v1 ? 576 : 1152;
-    const length = Math.floor((samples / 8) * bitrate / rate) + padding;
+    const length = Math.floor(((samples / 8) * bitrate) / rate) + padding;
     if (length < 4) break;
     seconds += samples / rate;
     frames++;

@@ -87,7 +87,15 @@ export async function listGuildEmojis(ctx: Ctx, actor: Actor, guildId: string) {
   checkId(guildId, Errors.unknownGuild);
   const perms = await ctx.access.requireGuild(guildId, actor.user.id);
   const rows = await guildRows(ctx, guildId);
-  const users = seesUploaders(ctx, perms) ? await getUsers(ctx, rows.map((r) => r.user_id).filter(Boolean).map(String)) : new Map();
+  const users = seesUploaders(ctx, perms)
+    ? await getUsers(
+        ctx,
+        rows
+          .map((r) => r.user_id)
+          .filter(Boolean)
+          .map(String),
+      )
+    : new Map();
   return rows.map((r) => emojiWire(r, r.user_id ? users.get(String(r.user_id)) : null));
 }
 
@@ -113,16 +121,31 @@ export async function createGuildEmoji(ctx: Ctx, actor: Actor, guildId: string, 
   const rows = await guildRows(ctx, guildId);
   const animated = asset.animated || asset.format === 'gif';
   if (rows.filter((r) => Number(r.animated) === (animated ? 1 : 0)).length >= slots) {
-    throw animated ? new ApiError(400, 30018, `Maximum number of animated emojis reached (${slots})`) : new ApiError(400, 30008, `Maximum number of emojis reached (${slots})`);
+    throw animated
+      ? new ApiError(400, 30018, `Maximum number of animated emojis reached (${slots})`)
+      : new ApiError(400, 30008, `Maximum number of emojis reached (${slots})`);
   }
   const row = {
-    id: ctx.ids.next(), guild_id: guildId, application_id: null, name: b.name, user_id: actor.user.id, roles: JSON.stringify(roles),
-    animated: animated ? 1 : 0, available: 1, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    guild_id: guildId,
+    application_id: null,
+    name: b.name,
+    user_id: actor.user.id,
+    roles: JSON.stringify(roles),
+    animated: animated ? 1 : 0,
+    available: 1,
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.expressions.insertEmoji(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   const out = emojiWire(row, actor.user);
   await announce(ctx, guildId);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.EMOJI_CREATE, targetId: row.id, changes: auditChanges('emoji', null, { name: b.name }) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.EMOJI_CREATE,
+    targetId: row.id,
+    changes: auditChanges('emoji', null, { name: b.name }),
+  });
   return out;
 }
 
@@ -142,7 +165,13 @@ export async function updateGuildEmoji(ctx: Ctx, actor: Actor, guildId: string, 
   const out = emojiWire(next, ctx.access.hasPerm(perms, P.MANAGE_GUILD_EXPRESSIONS) || creator?.id === actor.user.id ? creator : null);
   if (Object.keys(set).length) {
     await announce(ctx, guildId);
-    await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.EMOJI_UPDATE, targetId: String(row.id), changes: auditChanges('emoji', { name: row.name }, { name: next.name }) });
+    await writeAuditLog(ctx, {
+      guildId,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.EMOJI_UPDATE,
+      targetId: String(row.id),
+      changes: auditChanges('emoji', { name: row.name }, { name: next.name }),
+    });
   }
   return out;
 }
@@ -154,7 +183,13 @@ export async function deleteGuildEmoji(ctx: Ctx, actor: Actor, guildId: string, 
   requireExpressionManager(ctx, perms, row.user_id ? String(row.user_id) : null, actor.user.id);
   await ctx.repos.expressions.deleteEmoji(String(row.id));
   await announce(ctx, guildId);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.EMOJI_DELETE, targetId: String(row.id), changes: auditChanges('emoji', { name: row.name }, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.EMOJI_DELETE,
+    targetId: String(row.id),
+    changes: auditChanges('emoji', { name: row.name }, null),
+  });
 }
 
 // ---- application emoji ------------------------------------------------------------------------------------------
@@ -176,12 +211,19 @@ async function requireAppEmoji(ctx: Ctx, applicationId: string, emojiId: string)
 }
 
 async function appEmojiView(ctx: Ctx, rows: Row[]) {
-  const users = await getUsers(ctx, rows.map((r) => r.user_id).filter(Boolean).map(String));
+  const users = await getUsers(
+    ctx,
+    rows
+      .map((r) => r.user_id)
+      .filter(Boolean)
+      .map(String),
+  );
   return rows.map((r) => emojiWire(r, r.user_id ? users.get(String(r.user_id)) : null));
 }
 
 async function nameTaken(ctx: Ctx, applicationId: string, name: string, except: string | null): Promise<void> {
-  if (await ctx.repos.expressions.appEmojiNameTaken(applicationId, name, except)) throw fieldError('name', 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN', 'Emoji name already taken.');
+  if (await ctx.repos.expressions.appEmojiNameTaken(applicationId, name, except))
+    throw fieldError('name', 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN', 'Emoji name already taken.');
 }
 
 export async function listAppEmojis(ctx: Ctx, actor: Actor, applicationId: string) {
@@ -201,10 +243,18 @@ export async function createAppEmoji(ctx: Ctx, actor: Actor, applicationId: stri
   const b = parseBody(AppCreateBody, body);
   const asset = imageFromDataUri(b.image, { field: 'image', allowed: EMOJI_FORMATS, maxBytes: MAX_EMOJI_BYTES });
   await nameTaken(ctx, app.id, b.name, null);
-  if ((await ctx.repos.expressions.countAppEmojis(app.id)) >= MAX_APP_EMOJIS) throw new ApiError(400, 30008, `Maximum number of emojis reached (${MAX_APP_EMOJIS})`);
+  if ((await ctx.repos.expressions.countAppEmojis(app.id)) >= MAX_APP_EMOJIS)
+    throw new ApiError(400, 30008, `Maximum number of emojis reached (${MAX_APP_EMOJIS})`);
   const row = {
-    id: ctx.ids.next(), guild_id: null, application_id: app.id, name: b.name, user_id: actor.user.id, roles: '[]',
-    animated: asset.animated || asset.format === 'gif' ? 1 : 0, available: 1, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    guild_id: null,
+    application_id: app.id,
+    name: b.name,
+    user_id: actor.user.id,
+    roles: '[]',
+    animated: asset.animated || asset.format === 'gif' ? 1 : 0,
+    available: 1,
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.expressions.insertEmoji(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   return emojiWire(row, actor.user);

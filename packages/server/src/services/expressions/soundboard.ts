@@ -30,10 +30,17 @@ const volume = z.number().min(0).max(1);
 const emojiName = z.string().min(1).max(32);
 
 const CreateBody = z.object({
-  name: soundName, sound: z.string(), volume: volume.nullable().optional(), emoji_id: snowflake.nullable().optional(), emoji_name: emojiName.nullable().optional(),
+  name: soundName,
+  sound: z.string(),
+  volume: volume.nullable().optional(),
+  emoji_id: snowflake.nullable().optional(),
+  emoji_name: emojiName.nullable().optional(),
 });
 const PatchBody = z.object({
-  name: soundName.optional(), volume: volume.nullable().optional(), emoji_id: snowflake.nullable().optional(), emoji_name: emojiName.nullable().optional(),
+  name: soundName.optional(),
+  volume: volume.nullable().optional(),
+  emoji_id: snowflake.nullable().optional(),
+  emoji_name: emojiName.nullable().optional(),
 });
 
 // ---- default sounds ---------------------------------------------------------------------------------------------
@@ -47,7 +54,8 @@ const DEFAULTS = [
   { sound_id: '7', name: 'ba dum tss', emoji_name: '🥁', seconds: 1.4 },
 ];
 
-export const defaultSounds = () => DEFAULTS.map((d) => ({ name: d.name, sound_id: d.sound_id, volume: 1, emoji_id: null, emoji_name: d.emoji_name, available: true }));
+export const defaultSounds = () =>
+  DEFAULTS.map((d) => ({ name: d.name, sound_id: d.sound_id, volume: 1, emoji_id: null, emoji_name: d.emoji_name, available: true }));
 
 /** The bytes of a default sound, for the CDN. */
 export function defaultSoundFile(soundId: string): Buffer | null {
@@ -84,7 +92,15 @@ export async function listGuildSounds(ctx: Ctx, actor: Actor, guildId: string) {
   checkId(guildId, Errors.unknownGuild);
   const perms = await ctx.access.requireGuild(guildId, actor.user.id);
   const rows = await guildRows(ctx, guildId);
-  const users = seesUploaders(ctx, perms) ? await getUsers(ctx, rows.map((r) => r.user_id).filter(Boolean).map(String)) : new Map();
+  const users = seesUploaders(ctx, perms)
+    ? await getUsers(
+        ctx,
+        rows
+          .map((r) => r.user_id)
+          .filter(Boolean)
+          .map(String),
+      )
+    : new Map();
   return { items: rows.map((r) => soundWire(r, r.user_id ? users.get(String(r.user_id)) : null)) };
 }
 
@@ -103,7 +119,11 @@ export async function createGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
   const b = parseBody(CreateBody, body);
   const data = decodeDataUri(b.sound);
   if (!data) throw fieldError('sound', 'BINARY_TYPE_INVALID', 'Invalid sound data.');
-  const asset = assetFromBytes(data, { field: 'sound', allowed: ['mp3', 'ogg'], maxBytes: MAX_SOUND_BYTES }, () => new ApiError(400, 50123, 'The provided file type is invalid.'));
+  const asset = assetFromBytes(
+    data,
+    { field: 'sound', allowed: ['mp3', 'ogg'], maxBytes: MAX_SOUND_BYTES },
+    () => new ApiError(400, 50123, 'The provided file type is invalid.'),
+  );
   const seconds = audioDuration(asset);
   if (seconds === null || seconds <= 0) throw new ApiError(400, 50192, 'The provided file does not have a valid duration.');
   if (seconds > MAX_SECONDS + 1e-6) throw new ApiError(400, 50124, 'The provided file duration exceeds maximum of 5.2 seconds.');
@@ -112,13 +132,26 @@ export async function createGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
   const slots = SLOTS[Math.min(Math.max(guild.premium_tier, 0), 3)];
   if ((await guildRows(ctx, guildId)).length >= slots) throw new ApiError(400, 30045, `Maximum number of soundboard sounds reached (${slots})`);
   const row = {
-    id: ctx.ids.next(), guild_id: guildId, name: b.name, volume: b.volume ?? 1, emoji_id: b.emoji_id ?? null,
-    emoji_name: b.emoji_id ? null : b.emoji_name ?? null, user_id: actor.user.id, available: 1, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    guild_id: guildId,
+    name: b.name,
+    volume: b.volume ?? 1,
+    emoji_id: b.emoji_id ?? null,
+    emoji_name: b.emoji_id ? null : (b.emoji_name ?? null),
+    user_id: actor.user.id,
+    available: 1,
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.expressions.insertSound(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   const out = soundWire(row, actor.user);
   ctx.bus.publish({ t: 'GUILD_SOUNDBOARD_SOUND_CREATE', d: soundWire(row, actor.user), guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.SOUNDBOARD_SOUND_CREATE, targetId: row.id, changes: auditChanges('sound', null, out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.SOUNDBOARD_SOUND_CREATE,
+    targetId: row.id,
+    changes: auditChanges('sound', null, out),
+  });
   return out;
 }
 
@@ -142,7 +175,13 @@ export async function updateGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
   const out = soundWire(next, seesUploaders(ctx, perms) ? creator : null);
   ctx.bus.publish({ t: 'GUILD_SOUNDBOARD_SOUND_UPDATE', d: soundWire(next, creator), guild_id: guildId });
   if (Object.keys(set).length) {
-    await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.SOUNDBOARD_SOUND_UPDATE, targetId: before.sound_id, changes: auditChanges('sound', before, out) });
+    await writeAuditLog(ctx, {
+      guildId,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.SOUNDBOARD_SOUND_UPDATE,
+      targetId: before.sound_id,
+      changes: auditChanges('sound', before, out),
+    });
   }
   return out;
 }
@@ -155,5 +194,11 @@ export async function deleteGuildSound(ctx: Ctx, actor: Actor, guildId: string, 
   await ctx.repos.expressions.deleteSound(String(row.id));
   const before = soundWire(row);
   ctx.bus.publish({ t: 'GUILD_SOUNDBOARD_SOUND_DELETE', d: { sound_id: before.sound_id, guild_id: guildId }, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.SOUNDBOARD_SOUND_DELETE, targetId: before.sound_id, changes: auditChanges('sound', before, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.SOUNDBOARD_SOUND_DELETE,
+    targetId: before.sound_id,
+    changes: auditChanges('sound', before, null),
+  });
 }

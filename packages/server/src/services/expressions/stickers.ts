@@ -30,7 +30,8 @@ const stickerName = z.string().superRefine((v, c) => {
 });
 /** Empty, or 2-100 characters. */
 const stickerDescription = z.string().superRefine((v, c) => {
-  if (v.length === 1 || v.length > 100) c.addIssue({ code: 'custom', message: 'Must be between 2 and 100 in length.', params: { code: 'BASE_TYPE_BAD_LENGTH' } });
+  if (v.length === 1 || v.length > 100)
+    c.addIssue({ code: 'custom', message: 'Must be between 2 and 100 in length.', params: { code: 'BASE_TYPE_BAD_LENGTH' } });
 });
 const stickerTags = z.string().min(1).max(200);
 
@@ -39,14 +40,32 @@ const PatchBody = z.object({ name: stickerName.optional(), tags: stickerTags.opt
 
 // ---- standard stickers ------------------------------------------------------------------------------------------
 
-interface StandardSticker { id: string; name: string; description: string; tags: string; sort_value: number }
-interface Pack { id: string; sku_id: string; name: string; description: string; cover_sticker_id: string; banner_asset_id: string; stickers: StandardSticker[] }
+interface StandardSticker {
+  id: string;
+  name: string;
+  description: string;
+  tags: string;
+  sort_value: number;
+}
+interface Pack {
+  id: string;
+  sku_id: string;
+  name: string;
+  description: string;
+  cover_sticker_id: string;
+  banner_asset_id: string;
+  stickers: StandardSticker[];
+}
 
 /** The packs every user has. Their files are small generated Lottie animations. */
 const PACKS: Pack[] = [
   {
-    id: '1100000000000000100', sku_id: '1100000000000000101', name: 'Accord Basics', description: 'Say hello with Accord',
-    cover_sticker_id: '1100000000000000110', banner_asset_id: '1100000000000000102',
+    id: '1100000000000000100',
+    sku_id: '1100000000000000101',
+    name: 'Accord Basics',
+    description: 'Say hello with Accord',
+    cover_sticker_id: '1100000000000000110',
+    banner_asset_id: '1100000000000000102',
     stickers: [
       { id: '1100000000000000110', name: 'Wave', description: 'A friendly wave', tags: 'wave, hello, hi, 👋', sort_value: 1 },
       { id: '1100000000000000111', name: 'Thumbs Up', description: 'Sounds good', tags: 'ok, yes, thumbs up, 👍', sort_value: 2 },
@@ -56,11 +75,23 @@ const PACKS: Pack[] = [
 ];
 
 const standardWire = (s: StandardSticker, pack: Pack) => ({
-  id: s.id, name: s.name, tags: s.tags, type: 1, format_type: 3, description: s.description, pack_id: pack.id, sort_value: s.sort_value,
+  id: s.id,
+  name: s.name,
+  tags: s.tags,
+  type: 1,
+  format_type: 3,
+  description: s.description,
+  pack_id: pack.id,
+  sort_value: s.sort_value,
 });
 const packWire = (p: Pack) => ({
-  id: p.id, sku_id: p.sku_id, name: p.name, description: p.description, stickers: p.stickers.map((s) => standardWire(s, p)),
-  cover_sticker_id: p.cover_sticker_id, banner_asset_id: p.banner_asset_id,
+  id: p.id,
+  sku_id: p.sku_id,
+  name: p.name,
+  description: p.description,
+  stickers: p.stickers.map((s) => standardWire(s, p)),
+  cover_sticker_id: p.cover_sticker_id,
+  banner_asset_id: p.banner_asset_id,
 });
 
 function findStandard(stickerId: string): { sticker: StandardSticker; pack: Pack } | null {
@@ -74,12 +105,45 @@ export function standardStickerFile(stickerId: string): Buffer | null {
   if (!found) return null;
   const hue = (found.sticker.sort_value * 97) % 360;
   const doc = {
-    v: '5.7.4', fr: 30, ip: 0, op: 30, w: 320, h: 320, nm: found.sticker.name, ddd: 0, assets: [],
-    layers: [{
-      ddd: 0, ind: 1, ty: 4, nm: 'shape', sr: 1, ip: 0, op: 30, st: 0, bm: 0,
-      ks: { o: { a: 0, k: 100 }, r: { a: 1, k: [{ t: 0, s: [0] }, { t: 30, s: [360] }] }, p: { a: 0, k: [160, 160, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } },
-      shapes: [{ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [200, 200] } }, { ty: 'fl', c: { a: 0, k: [((hue % 120) + 60) / 255, 0.6, 0.9, 1] }, o: { a: 0, k: 100 } }],
-    }],
+    v: '5.7.4',
+    fr: 30,
+    ip: 0,
+    op: 30,
+    w: 320,
+    h: 320,
+    nm: found.sticker.name,
+    ddd: 0,
+    assets: [],
+    layers: [
+      {
+        ddd: 0,
+        ind: 1,
+        ty: 4,
+        nm: 'shape',
+        sr: 1,
+        ip: 0,
+        op: 30,
+        st: 0,
+        bm: 0,
+        ks: {
+          o: { a: 0, k: 100 },
+          r: {
+            a: 1,
+            k: [
+              { t: 0, s: [0] },
+              { t: 30, s: [360] },
+            ],
+          },
+          p: { a: 0, k: [160, 160, 0] },
+          a: { a: 0, k: [0, 0, 0] },
+          s: { a: 0, k: [100, 100, 100] },
+        },
+        shapes: [
+          { ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [200, 200] } },
+          { ty: 'fl', c: { a: 0, k: [((hue % 120) + 60) / 255, 0.6, 0.9, 1] }, o: { a: 0, k: 100 } },
+        ],
+      },
+    ],
   };
   return Buffer.from(JSON.stringify(doc));
 }
@@ -129,7 +193,15 @@ export async function listGuildStickers(ctx: Ctx, actor: Actor, guildId: string)
   checkId(guildId, Errors.unknownGuild);
   const perms = await ctx.access.requireGuild(guildId, actor.user.id);
   const rows = await guildRows(ctx, guildId);
-  const users = seesUploaders(ctx, perms) ? await getUsers(ctx, rows.map((r) => r.user_id).filter(Boolean).map(String)) : new Map();
+  const users = seesUploaders(ctx, perms)
+    ? await getUsers(
+        ctx,
+        rows
+          .map((r) => r.user_id)
+          .filter(Boolean)
+          .map(String),
+      )
+    : new Map();
   return rows.map((r) => stickerWire(r, r.user_id ? users.get(String(r.user_id)) : null));
 }
 
@@ -147,7 +219,8 @@ function stickerFile(files: UploadedFile[], lottieAllowed: boolean): { asset: As
   const asset = assetFromBytes(file.data, { field: 'file', allowed: ['png', 'apng', 'gif', 'lottie'], maxBytes: MAX_STICKER_BYTES }, invalid);
   if (asset.format === 'lottie') {
     if (!lottieAllowed) throw fieldError('file', 'STICKER_LOTTIE_NOT_ALLOWED', 'Lottie stickers need a VERIFIED or PARTNERED guild.');
-    if (/data:image\/(?:png|jpe?g|webp|gif)/i.test(asset.data.toString('utf8'))) throw new ApiError(400, 170002, 'Uploaded Lotties cannot contain rasterized images such as PNG or JPEG');
+    if (/data:image\/(?:png|jpe?g|webp|gif)/i.test(asset.data.toString('utf8')))
+      throw new ApiError(400, 170002, 'Uploaded Lotties cannot contain rasterized images such as PNG or JPEG');
   }
   return { asset, format: FORMAT_TYPES[asset.format as keyof typeof FORMAT_TYPES] };
 }
@@ -163,13 +236,26 @@ export async function createGuildSticker(ctx: Ctx, actor: Actor, guildId: string
   const slots = SLOTS[Math.min(Math.max(guild.premium_tier, 0), 3)];
   if ((await guildRows(ctx, guildId)).length >= slots) throw new ApiError(400, 30039, `Maximum number of stickers reached (${slots})`);
   const row = {
-    id: ctx.ids.next(), guild_id: guildId, name: b.name, description: b.description || null, tags: b.tags, format_type: format,
-    available: 1, user_id: actor.user.id, created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    guild_id: guildId,
+    name: b.name,
+    description: b.description || null,
+    tags: b.tags,
+    format_type: format,
+    available: 1,
+    user_id: actor.user.id,
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.expressions.insertSticker(row, { contentType: asset.contentType, data: asset.data, createdAt: ctx.clock.now() });
   const out = stickerWire(row, actor.user);
   await announce(ctx, guildId);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.STICKER_CREATE, targetId: row.id, changes: auditChanges('sticker', null, out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.STICKER_CREATE,
+    targetId: row.id,
+    changes: auditChanges('sticker', null, out),
+  });
   return out;
 }
 
@@ -188,7 +274,13 @@ export async function updateGuildSticker(ctx: Ctx, actor: Actor, guildId: string
   const out = stickerWire({ ...row, ...set }, seesUploaders(ctx, perms) && row.user_id ? await getUser(ctx, String(row.user_id)) : null);
   if (Object.keys(set).length) {
     await announce(ctx, guildId);
-    await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.STICKER_UPDATE, targetId: before.id, changes: auditChanges('sticker', before, out) });
+    await writeAuditLog(ctx, {
+      guildId,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.STICKER_UPDATE,
+      targetId: before.id,
+      changes: auditChanges('sticker', before, out),
+    });
   }
   return out;
 }
@@ -201,7 +293,13 @@ export async function deleteGuildSticker(ctx: Ctx, actor: Actor, guildId: string
   await ctx.repos.expressions.deleteSticker(String(row.id));
   await announce(ctx, guildId);
   const before = stickerWire(row);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.STICKER_DELETE, targetId: before.id, changes: auditChanges('sticker', before, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.STICKER_DELETE,
+    targetId: before.id,
+    changes: auditChanges('sticker', before, null),
+  });
 }
 
 /**
@@ -216,9 +314,7 @@ export async function stickerItems(ctx: Ctx, guildId: string | null, ids: string
       out.push({ id: std.sticker.id, name: std.sticker.name, format_type: 3 });
       continue;
     }
-    const row = guildId && isId(String(sid))
-      ? await ctx.repos.expressions.stickerInGuild(guildId, String(sid))
-      : null;
+    const row = guildId && isId(String(sid)) ? await ctx.repos.expressions.stickerInGuild(guildId, String(sid)) : null;
     if (!row || Number(row.available) !== 1) throw new ApiError(400, 50081, 'Invalid sticker sent');
     out.push({ id: String(row.id), name: row.name, format_type: Number(row.format_type) });
   }

@@ -18,7 +18,8 @@ interface GuildState {
   privateThreadMembers: Map<string, Set<string>>;
 }
 
-const INVALIDATING = /^(GUILD_UPDATE|GUILD_DELETE|GUILD_ROLE_|CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|THREAD_CREATE|THREAD_UPDATE|THREAD_DELETE|THREAD_MEMBER_UPDATE|THREAD_MEMBERS_UPDATE|GUILD_MEMBER_|GUILD_CREATE)/;
+const INVALIDATING =
+  /^(GUILD_UPDATE|GUILD_DELETE|GUILD_ROLE_|CHANNEL_CREATE|CHANNEL_UPDATE|CHANNEL_DELETE|THREAD_CREATE|THREAD_UPDATE|THREAD_DELETE|THREAD_MEMBER_UPDATE|THREAD_MEMBERS_UPDATE|GUILD_MEMBER_|GUILD_CREATE)/;
 const VOICE_TYPES = new Set([2, 13]);
 const THREAD_TYPES = new Set([10, 11, 12]);
 
@@ -27,11 +28,18 @@ export class GuildAccess {
   /** Channel and member rows of message creates, dropped with this cache's state of their guild. */
   readonly rows: GuildRows;
 
-  constructor(private readonly repos: Repos, private readonly clock: Clock, private readonly bus: EventBus) {
+  constructor(
+    private readonly repos: Repos,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+  ) {
     this.rows = new GuildRows(bus);
-    bus.subscribe((e) => {
-      if (e.guild_id && INVALIDATING.test(e.t)) this.invalidate(e.guild_id);
-    }, { remote: true }); // changes made on other nodes too, for the guilds this node watches (see state)
+    bus.subscribe(
+      (e) => {
+        if (e.guild_id && INVALIDATING.test(e.t)) this.invalidate(e.guild_id);
+      },
+      { remote: true },
+    ); // changes made on other nodes too, for the guilds this node watches (see state)
   }
 
   invalidate(guildId: string): void {
@@ -112,7 +120,14 @@ export class GuildAccess {
   async integrationPerms(guildId: string, channelId: string, applicationId: string): Promise<bigint | null> {
     const s = await this.state(guildId);
     if (!s) return null;
-    const subj: PermissionSubject = { userId: applicationId, guildId, ownerId: s.ownerId, rolePermissions: s.rolePermissions, memberRoleIds: [], timeoutUntil: null };
+    const subj: PermissionSubject = {
+      userId: applicationId,
+      guildId,
+      ownerId: s.ownerId,
+      rolePermissions: s.rolePermissions,
+      memberRoleIds: [],
+      timeoutUntil: null,
+    };
     let ch = s.channels.get(channelId);
     if (ch && THREAD_TYPES.has(ch.type) && ch.parentId) ch = s.channels.get(ch.parentId) ?? ch;
     const now = this.clock.now();

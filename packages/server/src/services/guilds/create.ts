@@ -30,47 +30,123 @@ export async function createGuild(ctx: Ctx, owner: UserRecord, input: GuildCreat
   // Placeholder ids of the template map to real snowflakes.
   const idMap = new Map<string, string>();
   const everyone = input.roles?.[0];
-  const roles = [{
-    id: guildId, guild_id: guildId, name: '@everyone', permissions: everyone?.permissions ?? DEFAULT_EVERYONE.toString(), position: 0,
-    color: 0, secondary_color: null, tertiary_color: null, hoist: 0, mentionable: 0, managed: 0, icon: null, unicode_emoji: null, flags: 0, bot_id: null,
-  }];
+  const roles = [
+    {
+      id: guildId,
+      guild_id: guildId,
+      name: '@everyone',
+      permissions: everyone?.permissions ?? DEFAULT_EVERYONE.toString(),
+      position: 0,
+      color: 0,
+      secondary_color: null,
+      tertiary_color: null,
+      hoist: 0,
+      mentionable: 0,
+      managed: 0,
+      icon: null,
+      unicode_emoji: null,
+      flags: 0,
+      bot_id: null,
+    },
+  ];
   if (everyone?.id !== undefined) idMap.set(String(everyone.id), guildId);
   (input.roles ?? []).slice(1).forEach((r, i) => {
     const id = ctx.ids.next();
     if (r.id !== undefined) idMap.set(String(r.id), id);
-    roles.push({ ...roles[0], id, name: r.name ?? 'new role', permissions: r.permissions ?? '0', position: i + 1, color: r.color ?? 0, hoist: r.hoist ? 1 : 0, mentionable: r.mentionable ? 1 : 0 });
+    roles.push({
+      ...roles[0],
+      id,
+      name: r.name ?? 'new role',
+      permissions: r.permissions ?? '0',
+      position: i + 1,
+      color: r.color ?? 0,
+      hoist: r.hoist ? 1 : 0,
+      mentionable: r.mentionable ? 1 : 0,
+    });
   });
 
-  const template = input.channels?.length ? input.channels : [
-    { id: 1, name: 'Text Channels', type: 4 },
-    { id: 2, name: 'Voice Channels', type: 4 },
-    { id: 3, name: 'general', type: 0, parent_id: 1 },
-    { id: 4, name: 'General', type: 2, parent_id: 2 },
-  ];
+  const template = input.channels?.length
+    ? input.channels
+    : [
+        { id: 1, name: 'Text Channels', type: 4 },
+        { id: 2, name: 'Voice Channels', type: 4 },
+        { id: 3, name: 'general', type: 0, parent_id: 1 },
+        { id: 4, name: 'General', type: 2, parent_id: 2 },
+      ];
   for (const c of template) idMap.set(String(c.id ?? ctx.ids.next()), ctx.ids.next());
   const channels = template.map((c, i) => ({
-    id: idMap.get(String(c.id))!, type: c.type ?? 0, guild_id: guildId, position: i, name: c.name, topic: c.topic ?? null, nsfw: 0,
-    parent_id: c.parent_id != null ? idMap.get(String(c.parent_id)) ?? null : null, owner_id: null, last_message_id: null, last_pin_timestamp: null,
-    bitrate: c.type === 2 ? 64000 : null, user_limit: c.type === 2 ? 0 : null, rate_limit_per_user: 0, rtc_region: null, flags: 0,
-    permission_overwrites: '[]', recipients: null, dm_key: null, thread_metadata: null, message_count: 0, member_count: 0,
-    total_message_sent: 0, extra: '{}', created_at: now,
+    id: idMap.get(String(c.id))!,
+    type: c.type ?? 0,
+    guild_id: guildId,
+    position: i,
+    name: c.name,
+    topic: c.topic ?? null,
+    nsfw: 0,
+    parent_id: c.parent_id != null ? (idMap.get(String(c.parent_id)) ?? null) : null,
+    owner_id: null,
+    last_message_id: null,
+    last_pin_timestamp: null,
+    bitrate: c.type === 2 ? 64000 : null,
+    user_limit: c.type === 2 ? 0 : null,
+    rate_limit_per_user: 0,
+    rtc_region: null,
+    flags: 0,
+    permission_overwrites: '[]',
+    recipients: null,
+    dm_key: null,
+    thread_metadata: null,
+    message_count: 0,
+    member_count: 0,
+    total_message_sent: 0,
+    extra: '{}',
+    created_at: now,
   }));
   const systemChannel = channels.find((c) => c.type === 0)?.id ?? null;
 
   await ctx.repos.transaction(async (tx) => {
     await tx.guilds.insert({
-      id: guildId, name: input.name, icon: input.icon ?? null, splash: null, banner: null, description: null, owner_id: owner.id,
-      afk_channel_id: null, afk_timeout: input.afk_timeout ?? 300, verification_level: input.verification_level ?? 0,
-      default_message_notifications: input.default_message_notifications ?? 0, explicit_content_filter: input.explicit_content_filter ?? 0,
-      mfa_level: 0, nsfw_level: 0, premium_tier: 0, system_channel_id: systemChannel, system_channel_flags: input.system_channel_flags ?? 0,
-      rules_channel_id: null, public_updates_channel_id: null, safety_alerts_channel_id: null,
-      preferred_locale: input.preferred_locale ?? 'en-US', features: '[]', premium_progress_bar_enabled: 0, created_at: now,
+      id: guildId,
+      name: input.name,
+      icon: input.icon ?? null,
+      splash: null,
+      banner: null,
+      description: null,
+      owner_id: owner.id,
+      afk_channel_id: null,
+      afk_timeout: input.afk_timeout ?? 300,
+      verification_level: input.verification_level ?? 0,
+      default_message_notifications: input.default_message_notifications ?? 0,
+      explicit_content_filter: input.explicit_content_filter ?? 0,
+      mfa_level: 0,
+      nsfw_level: 0,
+      premium_tier: 0,
+      system_channel_id: systemChannel,
+      system_channel_flags: input.system_channel_flags ?? 0,
+      rules_channel_id: null,
+      public_updates_channel_id: null,
+      safety_alerts_channel_id: null,
+      preferred_locale: input.preferred_locale ?? 'en-US',
+      features: '[]',
+      premium_progress_bar_enabled: 0,
+      created_at: now,
     });
     await tx.roles.insertMany(roles);
     if (channels.length) await tx.channels.insertGuildChannels(channels);
     await tx.members.insert({
-      guild_id: guildId, user_id: owner.id, nick: null, avatar: null, banner: null, bio: null, roles: '[]', joined_at: now,
-      premium_since: null, deaf: 0, mute: 0, pending: 0, flags: 0, communication_disabled_until: null,
+      guild_id: guildId,
+      user_id: owner.id,
+      nick: null,
+      avatar: null,
+      banner: null,
+      bio: null,
+      roles: '[]',
+      joined_at: now,
+      premium_since: null,
+      deaf: 0,
+      mute: 0,
+      pending: 0,
+      flags: 0,
+      communication_disabled_until: null,
     });
   });
   ctx.access.invalidate(guildId);

@@ -58,8 +58,19 @@ export interface GuildPatch {
 }
 
 const CHANNEL_REFS = ['afk_channel_id', 'system_channel_id', 'rules_channel_id', 'public_updates_channel_id', 'safety_alerts_channel_id'] as const;
-const PLAIN = ['name', 'icon', 'splash', 'banner', 'description', 'afk_timeout', 'verification_level', 'default_message_notifications',
-  'explicit_content_filter', 'system_channel_flags', 'preferred_locale'] as const;
+const PLAIN = [
+  'name',
+  'icon',
+  'splash',
+  'banner',
+  'description',
+  'afk_timeout',
+  'verification_level',
+  'default_message_notifications',
+  'explicit_content_filter',
+  'system_channel_flags',
+  'preferred_locale',
+] as const;
 
 /** PATCH /guilds/{id}: MANAGE_GUILD; ownership transfer is the owner's alone. Emits GUILD_UPDATE. */
 export async function updateGuild(ctx: Ctx, actor: Actor, guildId: string, patch: GuildPatch) {
@@ -88,7 +99,8 @@ export async function updateGuild(ctx: Ctx, actor: Actor, guildId: string, patch
   if (patch.premium_progress_bar_enabled !== undefined) values.premium_progress_bar_enabled = patch.premium_progress_bar_enabled ? 1 : 0;
   if (patch.owner_id !== undefined && patch.owner_id !== g.owner_id) {
     if (actor.user.id !== g.owner_id) throw Errors.missingPermissions();
-    if (!(await ctx.access.isMember(guildId, patch.owner_id))) throw fieldError('owner_id', 'GUILD_OWNER_INVALID', 'The new owner must be a member of the guild.');
+    if (!(await ctx.access.isMember(guildId, patch.owner_id)))
+      throw fieldError('owner_id', 'GUILD_OWNER_INVALID', 'The new owner must be a member of the guild.');
     const next = await getUser(ctx, patch.owner_id);
     if (!next || next.bot) throw Errors.ownershipToBot();
     values.owner_id = patch.owner_id;
@@ -97,7 +109,13 @@ export async function updateGuild(ctx: Ctx, actor: Actor, guildId: string, patch
   if (Object.keys(values).length) await ctx.repos.guilds.patch(guildId, values);
   const out = await renderGuild(ctx, await requireGuildRecord(ctx, guildId));
   ctx.bus.publish({ t: 'GUILD_UPDATE', d: out, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.GUILD_UPDATE, targetId: guildId, changes: auditChanges('guild', g, out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.GUILD_UPDATE,
+    targetId: guildId,
+    changes: auditChanges('guild', g, out),
+  });
   return out;
 }
 

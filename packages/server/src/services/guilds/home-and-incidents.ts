@@ -17,8 +17,23 @@ const Emoji = z.object({ id: snowflake.nullish(), name: z.string().max(32).nulli
 const HomeSettings = z.object({
   enabled: z.boolean(),
   welcome_message: z.object({ author_ids: z.array(snowflake).max(5), message: z.string().max(300) }).optional(),
-  new_member_actions: z.array(z.object({ channel_id: snowflake, action_type: z.union([z.literal(0), z.literal(1)]), title: z.string().min(1).max(60), description: z.string().max(200), emoji: Emoji, icon: z.string().optional() })).max(5).default([]),
-  resource_channels: z.array(z.object({ channel_id: snowflake, title: z.string().min(1).max(30), description: z.string().max(200), emoji: Emoji, icon: z.string().optional() })).max(7).default([]),
+  new_member_actions: z
+    .array(
+      z.object({
+        channel_id: snowflake,
+        action_type: z.union([z.literal(0), z.literal(1)]),
+        title: z.string().min(1).max(60),
+        description: z.string().max(200),
+        emoji: Emoji,
+        icon: z.string().optional(),
+      }),
+    )
+    .max(5)
+    .default([]),
+  resource_channels: z
+    .array(z.object({ channel_id: snowflake, title: z.string().min(1).max(30), description: z.string().max(200), emoji: Emoji, icon: z.string().optional() }))
+    .max(7)
+    .default([]),
 });
 
 /** GET /guilds/{id}/new-member-welcome: members; null (204) until the guild has a Server Guide. */
@@ -52,10 +67,16 @@ export async function putIncidentActions(ctx: Ctx, actor: Actor, guildId: string
   const norm = (v: string | null | undefined, field: string) => {
     if (!v) return null;
     const t = Date.parse(v);
-    if (t > ctx.clock.now() + MAX_PAUSE_MS) throw new ApiError(400, 50035, 'Invalid Form Body', { [field]: { _errors: [{ code: 'BASE_TYPE_BAD_TIME', message: 'The time must be at most 24 hours in the future.' }] } });
+    if (t > ctx.clock.now() + MAX_PAUSE_MS)
+      throw new ApiError(400, 50035, 'Invalid Form Body', {
+        [field]: { _errors: [{ code: 'BASE_TYPE_BAD_TIME', message: 'The time must be at most 24 hours in the future.' }] },
+      });
     return new Date(t).toISOString();
   };
-  const next = { invites_disabled_until: norm(input.invites_disabled_until, 'invites_disabled_until'), dms_disabled_until: norm(input.dms_disabled_until, 'dms_disabled_until') };
+  const next = {
+    invites_disabled_until: norm(input.invites_disabled_until, 'invites_disabled_until'),
+    dms_disabled_until: norm(input.dms_disabled_until, 'dms_disabled_until'),
+  };
   await putSetting(ctx, guildId, 'incidents', next);
   const g = await requireGuildRecord(ctx, guildId);
   ctx.bus.publish({ t: 'GUILD_UPDATE', d: await renderGuild(ctx, g), guild_id: guildId });

@@ -17,13 +17,14 @@ import { getUsers } from '../identity/users.js';
 const unknownIntegration = () => new ApiError(404, 10005, 'Unknown Integration');
 const WIRE_SCOPES = new Set(['applications.commands', 'bot', 'webhook.incoming']);
 
-interface Installed { app: ApplicationRecord; scopes: string[]; installerId: string | null }
+interface Installed {
+  app: ApplicationRecord;
+  scopes: string[];
+  installerId: string | null;
+}
 
 async function installedApps(ctx: Ctx, guildId: string): Promise<Installed[]> {
-  const [installs, bots] = await Promise.all([
-    ctx.repos.applications.installsIn(guildId),
-    ctx.repos.applications.botsIn(guildId),
-  ]);
+  const [installs, bots] = await Promise.all([ctx.repos.applications.installsIn(guildId), ctx.repos.applications.botsIn(guildId)]);
   const byApp = new Map<string, Installed>();
   for (const app of bots) {
     byApp.set(app.id, { app, scopes: ['bot', 'applications.commands'], installerId: null });
@@ -53,8 +54,14 @@ function integrationWire(i: Installed, bots: Map<string, UserRecord>, installers
     enabled: true,
     account: { id: i.app.bot_user_id ?? i.app.id, name: i.app.name },
     application: {
-      id: i.app.id, name: i.app.name, icon: i.app.icon, description: i.app.description, type: null,
-      flags: Number(i.app.flags & 0x7fffffffn), flags_new: i.app.flags.toString(), ...(bot ? { bot: publicUser(bot) } : {}),
+      id: i.app.id,
+      name: i.app.name,
+      icon: i.app.icon,
+      description: i.app.description,
+      type: null,
+      flags: Number(i.app.flags & 0x7fffffffn),
+      flags_new: i.app.flags.toString(),
+      ...(bot ? { bot: publicUser(bot) } : {}),
     },
     scopes: i.scopes.length ? i.scopes : ['applications.commands'],
     ...(installer ? { user: publicUser(installer) } : {}),
@@ -62,8 +69,14 @@ function integrationWire(i: Installed, bots: Map<string, UserRecord>, installers
 }
 
 async function render(ctx: Ctx, list: Installed[]) {
-  const bots = await getUsers(ctx, list.map((i) => i.app.bot_user_id).filter((x): x is string => !!x));
-  const installers = await getUsers(ctx, list.map((i) => i.installerId).filter((x): x is string => !!x));
+  const bots = await getUsers(
+    ctx,
+    list.map((i) => i.app.bot_user_id).filter((x): x is string => !!x),
+  );
+  const installers = await getUsers(
+    ctx,
+    list.map((i) => i.installerId).filter((x): x is string => !!x),
+  );
   return list.map((i) => integrationWire(i, bots, installers));
 }
 
@@ -77,9 +90,15 @@ export async function listIntegrations(ctx: Ctx, actor: Actor, guildId: string) 
 /** Partial integrations (id, type, name, account, application_id) for the audit log. */
 export async function partialIntegrations(ctx: Ctx, guildId: string, ids: string[]) {
   const wanted = new Set(ids);
-  return (await installedApps(ctx, guildId)).filter((i) => wanted.has(i.app.id)).map((i) => ({
-    id: i.app.id, type: 'discord', name: i.app.name, account: { id: i.app.bot_user_id ?? i.app.id, name: i.app.name }, application_id: i.app.id,
-  }));
+  return (await installedApps(ctx, guildId))
+    .filter((i) => wanted.has(i.app.id))
+    .map((i) => ({
+      id: i.app.id,
+      type: 'discord',
+      name: i.app.name,
+      account: { id: i.app.bot_user_id ?? i.app.id, name: i.app.name },
+      application_id: i.app.id,
+    }));
 }
 
 /**
@@ -94,9 +113,7 @@ export async function deleteIntegration(ctx: Ctx, actor: Actor, guildId: string,
   if (!found) throw unknownIntegration();
   const [wire] = await render(ctx, [found]);
   const botId = found.app.bot_user_id;
-  const roles = botId
-    ? await ctx.repos.roles.managedIdsOfBot(guildId, botId)
-    : [];
+  const roles = botId ? await ctx.repos.roles.managedIdsOfBot(guildId, botId) : [];
   await ctx.repos.transaction(async (tx) => {
     await tx.applications.deleteInstall(found.app.id, guildId);
     if (roles.length) await tx.roles.deleteByIds(roles);
@@ -106,7 +123,13 @@ export async function deleteIntegration(ctx: Ctx, actor: Actor, guildId: string,
   for (const roleId of roles) ctx.bus.publish({ t: 'GUILD_ROLE_DELETE', d: { guild_id: guildId, role_id: roleId }, guild_id: guildId });
   ctx.bus.publish({ t: 'INTEGRATION_DELETE', d: { id: found.app.id, guild_id: guildId, application_id: found.app.id }, guild_id: guildId });
   ctx.bus.publish({ t: 'GUILD_INTEGRATIONS_UPDATE', d: { guild_id: guildId }, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.INTEGRATION_DELETE, targetId: found.app.id, changes: auditChanges('integration', wire, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.INTEGRATION_DELETE,
+    targetId: found.app.id,
+    changes: auditChanges('integration', wire, null),
+  });
 }
 
 /**
@@ -122,7 +145,13 @@ export async function announceBotInstall(ctx: Ctx, guildId: string, applicationI
     ctx.bus.publish({ t: 'INTEGRATION_CREATE', d: { ...wire, guild_id: guildId }, guild_id: guildId });
     ctx.bus.publish({ t: 'GUILD_INTEGRATIONS_UPDATE', d: { guild_id: guildId }, guild_id: guildId });
     if (found.app.bot_user_id) await writeAuditLog(ctx, { guildId, userId: installerId, actionType: AuditLogEvent.BOT_ADD, targetId: found.app.bot_user_id });
-    await writeAuditLog(ctx, { guildId, userId: installerId, actionType: AuditLogEvent.INTEGRATION_CREATE, targetId: found.app.id, changes: auditChanges('integration', null, wire) });
+    await writeAuditLog(ctx, {
+      guildId,
+      userId: installerId,
+      actionType: AuditLogEvent.INTEGRATION_CREATE,
+      targetId: found.app.id,
+      changes: auditChanges('integration', null, wire),
+    });
   } catch (err) {
     if (ctx.config.logLevel !== 'silent') console.error('[integrations] install announcement failed', err);
   }

@@ -28,7 +28,17 @@ const ListQuery = z.object({
 });
 const Action = z.object({ action: z.enum(['APPROVED', 'REJECTED']), rejection_reason: z.string().max(160).nullish() });
 
-type Row = { id: string | number; guild_id: string | number; user_id: string | number; status: string; form_responses: string; rejection_reason: string | null; actioned_by: string | number | null; created_at: number | string; reviewed_at: number | string | null };
+type Row = {
+  id: string | number;
+  guild_id: string | number;
+  user_id: string | number;
+  status: string;
+  form_responses: string;
+  rejection_reason: string | null;
+  actioned_by: string | number | null;
+  created_at: number | string;
+  reviewed_at: number | string | null;
+};
 
 async function requireReviewer(ctx: Ctx, actor: Actor, guildId: string) {
   checkId(guildId, Errors.unknownGuild);
@@ -37,15 +47,22 @@ async function requireReviewer(ctx: Ctx, actor: Actor, guildId: string) {
 }
 
 async function toWire(ctx: Ctx, rows: Row[]) {
-  const users = await getUsers(ctx, rows.flatMap((r) => [String(r.user_id), ...(r.actioned_by ? [String(r.actioned_by)] : [])]));
+  const users = await getUsers(
+    ctx,
+    rows.flatMap((r) => [String(r.user_id), ...(r.actioned_by ? [String(r.actioned_by)] : [])]),
+  );
   const iso = (v: number | string | null) => (v == null ? null : new Date(Number(v)).toISOString());
   return rows.map((r) => {
     const user = users.get(String(r.user_id));
     const by = r.actioned_by ? users.get(String(r.actioned_by)) : undefined;
     return {
-      id: String(r.id), guild_id: String(r.guild_id), user_id: String(r.user_id),
-      created_at: iso(r.created_at)!, reviewed_at: iso(r.reviewed_at),
-      application_status: r.status, rejection_reason: r.status === 'REJECTED' ? r.rejection_reason : null,
+      id: String(r.id),
+      guild_id: String(r.guild_id),
+      user_id: String(r.user_id),
+      created_at: iso(r.created_at)!,
+      reviewed_at: iso(r.reviewed_at),
+      application_status: r.status,
+      rejection_reason: r.status === 'REJECTED' ? r.rejection_reason : null,
       user: user ? publicUser(user) : null,
       form_responses: JSON.parse(r.form_responses),
       actioned_by_user: by ? publicUser(by) : null,
@@ -66,8 +83,15 @@ export async function submitJoinRequest(ctx: Ctx, actor: Actor, guildId: string,
   if (existing && existing.status === 'SUBMITTED') return (await toWire(ctx, [existing as Row]))[0];
   if (existing) await ctx.repos.guilds.deleteJoinRequest(String(existing.id));
   const row = {
-    id: ctx.ids.next(), guild_id: guildId, user_id: actor.user.id, status: 'SUBMITTED', form_responses: JSON.stringify(input.form_responses),
-    rejection_reason: null, actioned_by: null, created_at: ctx.clock.now(), reviewed_at: null,
+    id: ctx.ids.next(),
+    guild_id: guildId,
+    user_id: actor.user.id,
+    status: 'SUBMITTED',
+    form_responses: JSON.stringify(input.form_responses),
+    rejection_reason: null,
+    actioned_by: null,
+    created_at: ctx.clock.now(),
+    reviewed_at: null,
   };
   await ctx.repos.guilds.insertJoinRequest(row);
   return (await toWire(ctx, [row]))[0];
@@ -90,7 +114,12 @@ export async function actionJoinRequest(ctx: Ctx, actor: Actor, guildId: string,
   if (!row) throw unknownRequest();
   if (row.status !== 'SUBMITTED') throw new ApiError(400, 0, 'This join request has already been reviewed');
   if (input.action === 'APPROVED') await addMember(ctx, guildId, String(row.user_id));
-  const update = { status: input.action, rejection_reason: input.action === 'REJECTED' ? input.rejection_reason ?? null : null, actioned_by: actor.user.id, reviewed_at: ctx.clock.now() };
+  const update = {
+    status: input.action,
+    rejection_reason: input.action === 'REJECTED' ? (input.rejection_reason ?? null) : null,
+    actioned_by: actor.user.id,
+    reviewed_at: ctx.clock.now(),
+  };
   await ctx.repos.guilds.patchJoinRequest(requestId, update);
   return (await toWire(ctx, [{ ...(row as Row), ...update }]))[0];
 }

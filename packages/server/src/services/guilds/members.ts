@@ -32,7 +32,10 @@ async function requireMemberOf(ctx: Ctx, guildId: string, userId: string): Promi
 }
 
 async function renderMembers(ctx: Ctx, members: MemberRecord[]) {
-  const users = await getUsers(ctx, members.map((m) => m.user_id));
+  const users = await getUsers(
+    ctx,
+    members.map((m) => m.user_id),
+  );
   const now = ctx.clock.now();
   return members.map((m) => memberWire(m, users.get(m.user_id) ?? null, { now }));
 }
@@ -139,7 +142,8 @@ export async function updateMember(ctx: Ctx, actor: Actor, guildId: string, user
   }
   if (patch.flags != null) {
     const mod = P.MODERATE_MEMBERS | P.KICK_MEMBERS | P.BAN_MEMBERS;
-    if (!ctx.access.hasPerm(perms, P.MANAGE_GUILD) && !ctx.access.hasPerm(perms, P.MANAGE_ROLES) && !ctx.access.hasPerm(perms, mod)) throw Errors.missingPermissions();
+    if (!ctx.access.hasPerm(perms, P.MANAGE_GUILD) && !ctx.access.hasPerm(perms, P.MANAGE_ROLES) && !ctx.access.hasPerm(perms, mod))
+      throw Errors.missingPermissions();
     values.flags = (target.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS);
   }
 

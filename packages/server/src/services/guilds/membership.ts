@@ -10,12 +10,28 @@ import { automodCheckMember } from '../moderation/automod.js';
  * Adds a user to a guild (invite accept, bot install, guilds.join). Banned users are refused. Emits
  * GUILD_MEMBER_ADD to the guild and GUILD_CREATE to the joiner's sessions. Returns null if already a member.
  */
-export async function addMember(ctx: Ctx, guildId: string, userId: string, opts: { roles?: string[]; nick?: string | null } = {}): Promise<MemberRecord | null> {
+export async function addMember(
+  ctx: Ctx,
+  guildId: string,
+  userId: string,
+  opts: { roles?: string[]; nick?: string | null } = {},
+): Promise<MemberRecord | null> {
   if (await ctx.repos.moderation.isBanned(guildId, userId)) throw Errors.userBanned();
   if (await ctx.repos.members.exists(guildId, userId)) return null;
   const row = {
-    guild_id: guildId, user_id: userId, nick: opts.nick ?? null, avatar: null, banner: null, bio: null,
-    roles: JSON.stringify(opts.roles ?? []), joined_at: ctx.clock.now(), premium_since: null, deaf: 0, mute: 0, pending: 0, flags: 0,
+    guild_id: guildId,
+    user_id: userId,
+    nick: opts.nick ?? null,
+    avatar: null,
+    banner: null,
+    bio: null,
+    roles: JSON.stringify(opts.roles ?? []),
+    joined_at: ctx.clock.now(),
+    premium_since: null,
+    deaf: 0,
+    mute: 0,
+    pending: 0,
+    flags: 0,
     communication_disabled_until: null,
   };
   await ctx.repos.members.insert(row);
@@ -33,7 +49,23 @@ export async function removeMember(ctx: Ctx, guildId: string, userId: string): P
   if (!(await ctx.repos.members.remove(guildId, userId))) return false;
   ctx.access.invalidate(guildId);
   const user = await getUser(ctx, userId);
-  ctx.bus.publish({ t: 'GUILD_MEMBER_REMOVE', d: { guild_id: guildId, user: user ? { id: user.id, username: user.username, discriminator: user.discriminator, global_name: user.global_name, avatar: user.avatar, bot: user.bot || undefined } : { id: userId } }, guild_id: guildId });
+  ctx.bus.publish({
+    t: 'GUILD_MEMBER_REMOVE',
+    d: {
+      guild_id: guildId,
+      user: user
+        ? {
+            id: user.id,
+            username: user.username,
+            discriminator: user.discriminator,
+            global_name: user.global_name,
+            avatar: user.avatar,
+            bot: user.bot || undefined,
+          }
+        : { id: userId },
+    },
+    guild_id: guildId,
+  });
   ctx.bus.publish({ t: 'GUILD_DELETE', d: { id: guildId }, guild_id: guildId, user_ids: [userId] });
   return true;
 }

@@ -7,7 +7,11 @@ import { AuditLogEvent, writeAuditLog } from '../moderation/audit-log.js';
 
 /** Guild prune: counting and kicking members inactive for a number of days. */
 
-export interface PruneInput { days?: number; include_roles?: string[]; compute_prune_count?: boolean }
+export interface PruneInput {
+  days?: number;
+  include_roles?: string[];
+  compute_prune_count?: boolean;
+}
 
 /**
  * Members a prune would remove: joined more than `days` ago, silent in the guild since then (messages are the only
@@ -48,7 +52,10 @@ export async function beginPrune(ctx: Ctx, actor: Actor, guildId: string, input:
   let removed = 0;
   for (const id of ids) if (await removeMember(ctx, guildId, id)) removed++;
   await writeAuditLog(ctx, {
-    guildId, userId: actor.user.id, actionType: AuditLogEvent.MEMBER_PRUNE, targetId: null,
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.MEMBER_PRUNE,
+    targetId: null,
     options: { delete_member_days: input.days ?? 7, members_removed: removed },
   });
   return { pruned: input.compute_prune_count === false ? null : removed };

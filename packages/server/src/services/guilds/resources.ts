@@ -22,7 +22,9 @@ export async function guildExpressions(ctx: Ctx, guildId: string): Promise<{ emo
 /** GUILD_CREATE's `stage_instances`, `guild_scheduled_events` (those the viewer can see) and `soundboard_sounds`. */
 export async function guildCreateResources(ctx: Ctx, guildId: string, viewerId: string) {
   const [stage_instances, guild_scheduled_events, soundboard_sounds] = await Promise.all([
-    guildStageInstances(ctx, guildId), guildEvents(ctx, guildId, viewerId), guildSounds(ctx, guildId),
+    guildStageInstances(ctx, guildId),
+    guildEvents(ctx, guildId, viewerId),
+    guildSounds(ctx, guildId),
   ]);
   return { stage_instances, guild_scheduled_events, soundboard_sounds };
 }

@@ -5,7 +5,11 @@ export interface ColorsInput {
   color?: number | null;
   colors?: { primary_color: number; secondary_color?: number | null; tertiary_color?: number | null } | null;
 }
-export interface RoleColors { color: number; secondary_color: number | null; tertiary_color: number | null }
+export interface RoleColors {
+  color: number;
+  secondary_color: number | null;
+  tertiary_color: number | null;
+}
 
 /** Sending a tertiary colour selects the holographic style, whose colours are fixed. */
 const HOLOGRAPHIC: RoleColors = { color: 11127295, secondary_color: 16759788, tertiary_color: 16761760 };
@@ -18,8 +22,11 @@ export function resolveColors(guild: GuildRecord, cur: RoleColors, input: Colors
   if (input.colors) {
     const { primary_color, secondary_color = null, tertiary_color = null } = input.colors;
     if ((secondary_color !== null || tertiary_color !== null) && !guild.features.includes('ENHANCED_ROLE_COLORS')) {
-      throw fieldError(['colors', secondary_color !== null ? 'secondary_color' : 'tertiary_color'], 'ROLE_COLORS_FEATURE_REQUIRED',
-        'This server needs the ENHANCED_ROLE_COLORS feature to use gradient or holographic role colors.');
+      throw fieldError(
+        ['colors', secondary_color !== null ? 'secondary_color' : 'tertiary_color'],
+        'ROLE_COLORS_FEATURE_REQUIRED',
+        'This server needs the ENHANCED_ROLE_COLORS feature to use gradient or holographic role colors.',
+      );
     }
     if (tertiary_color !== null) return { ...HOLOGRAPHIC };
     return { color: primary_color, secondary_color, tertiary_color: null };

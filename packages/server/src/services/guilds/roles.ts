@@ -49,16 +49,27 @@ export async function createRole(ctx: Ctx, actor: Actor, guildId: string, input:
   const roles = await guildRoles(ctx, guildId);
   if (roles.length >= MAX_ROLES) throw Errors.maxRoles();
   const everyone = roles.find((r) => r.id === guildId);
-  const granted = input.permissions != null ? maskPerms(input.permissions) : everyone?.permissions ?? 0n;
+  const granted = input.permissions != null ? maskPerms(input.permissions) : (everyone?.permissions ?? 0n);
   if (granted & ~perms) throw Errors.missingPermissions();
   const colors = resolveColors(guild, { color: 0, secondary_color: null, tertiary_color: null }, input);
   checkRoleIcon(guild, input);
 
   const row = {
-    id: ctx.ids.next(), guild_id: guildId, name: input.name ?? 'new role', permissions: granted.toString(), position: 1,
-    color: colors.color, secondary_color: colors.secondary_color, tertiary_color: colors.tertiary_color,
-    hoist: input.hoist ? 1 : 0, mentionable: input.mentionable ? 1 : 0, managed: 0, icon: input.icon ?? null,
-    unicode_emoji: input.unicode_emoji ?? null, flags: 0, bot_id: null,
+    id: ctx.ids.next(),
+    guild_id: guildId,
+    name: input.name ?? 'new role',
+    permissions: granted.toString(),
+    position: 1,
+    color: colors.color,
+    secondary_color: colors.secondary_color,
+    tertiary_color: colors.tertiary_color,
+    hoist: input.hoist ? 1 : 0,
+    mentionable: input.mentionable ? 1 : 0,
+    managed: 0,
+    icon: input.icon ?? null,
+    unicode_emoji: input.unicode_emoji ?? null,
+    flags: 0,
+    bot_id: null,
   };
   const shifted = roles.filter((r) => r.id !== guildId && r.position >= 1);
   await ctx.repos.transaction(async (tx) => {
@@ -67,8 +78,15 @@ export async function createRole(ctx: Ctx, actor: Actor, guildId: string, input:
   });
   const out = roleWire(toRole(row));
   ctx.bus.publish({ t: 'GUILD_ROLE_CREATE', d: { guild_id: guildId, role: out }, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_CREATE, targetId: row.id, changes: auditChanges('role', null, out) });
-  for (const r of shifted) ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: roleWire({ ...r, position: r.position + 1 }) }, guild_id: guildId });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.ROLE_CREATE,
+    targetId: row.id,
+    changes: auditChanges('role', null, out),
+  });
+  for (const r of shifted)
+    ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: roleWire({ ...r, position: r.position + 1 }) }, guild_id: guildId });
   return out;
 }
 
@@ -98,7 +116,13 @@ export async function updateRole(ctx: Ctx, actor: Actor, guildId: string, roleId
   await ctx.repos.roles.patch(role.id, v);
   const out = roleWire(await requireRole(ctx, guildId, role.id));
   ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: out }, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_UPDATE, targetId: role.id, changes: auditChanges('role', roleWire(role), out) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.ROLE_UPDATE,
+    targetId: role.id,
+    changes: auditChanges('role', roleWire(role), out),
+  });
   return out;
 }
 
@@ -113,10 +137,21 @@ export async function deleteRole(ctx: Ctx, actor: Actor, guildId: string, roleId
   const holders = await ctx.repos.members.holdersOf(guildId, role.id);
   await ctx.repos.transaction(async (tx) => {
     await tx.roles.deleteById(role.id);
-    for (const h of holders) await tx.members.setRoles(guildId, h.user_id, h.roles.filter((r) => r !== role.id));
+    for (const h of holders)
+      await tx.members.setRoles(
+        guildId,
+        h.user_id,
+        h.roles.filter((r) => r !== role.id),
+      );
   });
   ctx.bus.publish({ t: 'GUILD_ROLE_DELETE', d: { guild_id: guildId, role_id: role.id }, guild_id: guildId });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.ROLE_DELETE, targetId: role.id, changes: auditChanges('role', roleWire(role), null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.ROLE_DELETE,
+    targetId: role.id,
+    changes: auditChanges('role', roleWire(role), null),
+  });
 }
 
 /**
@@ -145,7 +180,8 @@ export async function reorderRoles(ctx: Ctx, actor: Actor, guildId: string, list
   const top = await ctx.access.topPosition(guildId, actor.user.id);
   if (moved.some(({ r, position }) => r.position >= top || position >= top)) throw Errors.missingPermissions();
   await ctx.repos.roles.setPositions(moved.map((m) => ({ id: m.r.id, position: m.position })));
-  for (const m of moved) ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: roleWire({ ...m.r, position: m.position }) }, guild_id: guildId });
+  for (const m of moved)
+    ctx.bus.publish({ t: 'GUILD_ROLE_UPDATE', d: { guild_id: guildId, role: roleWire({ ...m.r, position: m.position }) }, guild_id: guildId });
   return (await guildRoles(ctx, guildId)).map(roleWire);
 }
 

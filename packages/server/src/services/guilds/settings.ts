@@ -12,14 +12,24 @@ export interface GuildSettings {
   /** The guild tag users may adopt as their primary guild (1–4 characters) and its badge. */
   tag?: { tag: string | null; badge: string | null };
   /** The Server Guide (GET/PUT /guilds/{id}/new-member-welcome). */
-  home_settings?: { enabled: boolean; welcome_message?: { author_ids: string[]; message: string }; new_member_actions: unknown[]; resource_channels: unknown[] };
+  home_settings?: {
+    enabled: boolean;
+    welcome_message?: { author_ids: string[]; message: string };
+    new_member_actions: unknown[];
+    resource_channels: unknown[];
+  };
   /** Incident actions: invites and DMs paused until these times (ISO). */
   incidents?: { invites_disabled_until: string | null; dms_disabled_until: string | null };
   /** Server-clock ms at which message search started indexing this guild. */
   search_index_started_at?: number;
 }
 
-export interface WelcomeChannel { channel_id: string; description: string; emoji_id: string | null; emoji_name: string | null }
+export interface WelcomeChannel {
+  channel_id: string;
+  description: string;
+  emoji_id: string | null;
+  emoji_name: string | null;
+}
 
 export interface OnboardingSettings {
   prompts: OnboardingPrompt[];
@@ -35,7 +45,14 @@ export interface OnboardingPrompt {
   single_select: boolean;
   required: boolean;
   in_onboarding: boolean;
-  options: { id: string; title: string; description: string; emoji: { id: string | null; name: string | null; animated: boolean }; role_ids: string[]; channel_ids: string[] }[];
+  options: {
+    id: string;
+    title: string;
+    description: string;
+    emoji: { id: string | null; name: string | null; animated: boolean };
+    role_ids: string[];
+    channel_ids: string[];
+  }[];
 }
 
 export async function getSettings(ctx: Ctx, guildId: string): Promise<GuildSettings> {

@@ -2,7 +2,10 @@ import type { Ctx } from '../context.js';
 import type { Repos } from '../../store/repos/index.js';
 
 /** A channel in another guild that lost a follower webhook: it gets WEBHOOKS_UPDATE. */
-export interface FollowerTarget { guild_id: string; channel_id: string }
+export interface FollowerTarget {
+  guild_id: string;
+  channel_id: string;
+}
 
 /**
  * Removes the follow links into and out of some channels: the `channel_followers` rows, and the follower webhooks (in

@@ -24,8 +24,16 @@ const newCode = () => Array.from({ length: 12 }, () => ALPHABET[randomInt(ALPHAB
 const TEMPLATE_TYPE: Record<number, number> = { 0: 0, 2: 2, 4: 4, 5: 0, 13: 2, 15: 15, 16: 15 };
 
 interface TemplateRow {
-  code: string; guild_id: string | number; name: string; description: string | null; creator_id: string | number;
-  usage_count: number; snapshot: string; dirty: number; created_at: number | string; updated_at: number | string;
+  code: string;
+  guild_id: string | number;
+  name: string;
+  description: string | null;
+  creator_id: string | number;
+  usage_count: number;
+  snapshot: string;
+  dirty: number;
+  created_at: number | string;
+  updated_at: number | string;
 }
 
 /** The serialized source guild: roles and channels renumbered from 0 (role 0 is @everyone), overwrites on those numbers. */
@@ -50,17 +58,41 @@ async function snapshot(ctx: Ctx, g: GuildRecord): Promise<Record<string, unknow
     system_channel_id: g.system_channel_id && chanNo.has(g.system_channel_id) ? String(chanNo.get(g.system_channel_id)) : null,
     system_channel_flags: g.system_channel_flags,
     roles: roles.map((r, i) => ({
-      id: i, name: r.name, permissions: r.permissions.toString(), color: r.color,
+      id: i,
+      name: r.name,
+      permissions: r.permissions.toString(),
+      color: r.color,
       colors: { primary_color: r.color, secondary_color: r.secondary_color, tertiary_color: r.tertiary_color },
-      hoist: r.hoist, mentionable: r.mentionable, icon: r.icon, unicode_emoji: r.unicode_emoji,
+      hoist: r.hoist,
+      mentionable: r.mentionable,
+      icon: r.icon,
+      unicode_emoji: r.unicode_emoji,
     })),
     channels: channels.map((c) => ({
-      id: chanNo.get(c.id)!, type: TEMPLATE_TYPE[c.type] ?? 0, name: c.name, position: c.position, topic: c.topic,
-      bitrate: c.bitrate ?? 64000, user_limit: c.user_limit ?? 0, nsfw: c.nsfw, rate_limit_per_user: c.rate_limit_per_user,
+      id: chanNo.get(c.id)!,
+      type: TEMPLATE_TYPE[c.type] ?? 0,
+      name: c.name,
+      position: c.position,
+      topic: c.topic,
+      bitrate: c.bitrate ?? 64000,
+      user_limit: c.user_limit ?? 0,
+      nsfw: c.nsfw,
+      rate_limit_per_user: c.rate_limit_per_user,
       parent_id: c.parent_id && chanNo.has(c.parent_id) ? String(chanNo.get(c.parent_id)) : null,
       default_auto_archive_duration: c.extra.default_auto_archive_duration ?? null,
-      permission_overwrites: c.permission_overwrites.filter((o) => o.type === 0 && roleNo.has(o.id)).map((o) => ({ id: String(roleNo.get(o.id)), type: 0, allow: o.allow, deny: o.deny })),
-      available_tags: c.type === 15 || c.type === 16 ? (c.extra.available_tags ?? []).map((t: any) => ({ id: null, name: t.name, emoji_id: t.emoji_id ?? null, emoji_name: t.emoji_name ?? null, moderated: !!t.moderated })) : null,
+      permission_overwrites: c.permission_overwrites
+        .filter((o) => o.type === 0 && roleNo.has(o.id))
+        .map((o) => ({ id: String(roleNo.get(o.id)), type: 0, allow: o.allow, deny: o.deny })),
+      available_tags:
+        c.type === 15 || c.type === 16
+          ? (c.extra.available_tags ?? []).map((t: any) => ({
+              id: null,
+              name: t.name,
+              emoji_id: t.emoji_id ?? null,
+              emoji_name: t.emoji_name ?? null,
+              moderated: !!t.moderated,
+            }))
+          : null,
       template: '',
       default_reaction_emoji: c.extra.default_reaction_emoji ?? null,
       default_thread_rate_limit_per_user: c.extra.default_thread_rate_limit_per_user ?? null,
@@ -137,8 +169,16 @@ export async function createTemplate(ctx: Ctx, actor: Actor, guildId: string, in
   let code = newCode();
   while (await findTemplate(ctx, code)) code = newCode();
   const row = {
-    code, guild_id: guildId, name: input.name, description: input.description ?? null, creator_id: actor.user.id, usage_count: 0,
-    snapshot: JSON.stringify(await snapshot(ctx, g)), dirty: 0, created_at: now, updated_at: now,
+    code,
+    guild_id: guildId,
+    name: input.name,
+    description: input.description ?? null,
+    creator_id: actor.user.id,
+    usage_count: 0,
+    snapshot: JSON.stringify(await snapshot(ctx, g)),
+    dirty: 0,
+    created_at: now,
+    updated_at: now,
   };
   await ctx.repos.guilds.insertTemplate(row);
   return render(ctx, row);
@@ -186,9 +226,13 @@ export async function createGuildFromTemplate(ctx: Ctx, actor: Actor, code: stri
   const roles: any[] = Array.isArray(s.roles) ? s.roles : [];
   const channels: any[] = Array.isArray(s.channels) ? s.channels : [];
   const guildId = await createGuild(ctx, actor.user, {
-    name: input.name, icon: input.icon ?? null,
-    verification_level: s.verification_level, default_message_notifications: s.default_message_notifications,
-    explicit_content_filter: s.explicit_content_filter, preferred_locale: s.preferred_locale, afk_timeout: s.afk_timeout,
+    name: input.name,
+    icon: input.icon ?? null,
+    verification_level: s.verification_level,
+    default_message_notifications: s.default_message_notifications,
+    explicit_content_filter: s.explicit_content_filter,
+    preferred_locale: s.preferred_locale,
+    afk_timeout: s.afk_timeout,
     system_channel_flags: s.system_channel_flags,
     roles: roles.map((r) => ({ id: r.id, name: r.name, permissions: r.permissions, color: r.color, hoist: r.hoist, mentionable: r.mentionable })),
     channels: channels.length

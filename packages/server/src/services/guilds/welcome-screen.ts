@@ -32,7 +32,12 @@ export async function updateWelcomeScreen(ctx: Ctx, actor: Actor, guildId: strin
   await requireGuildPerms(ctx, actor, guildId, P.MANAGE_GUILD);
   const cur = (await getSetting(ctx, guildId, 'welcome_screen')) ?? { enabled: false, description: null, welcome_channels: [] };
   const channels = input.welcome_channels ?? (input.welcome_channels === null ? [] : undefined);
-  if (channels) await checkGuildChannels(ctx, guildId, channels.map((c, i) => ({ path: ['welcome_channels', i, 'channel_id'], id: c.channel_id })));
+  if (channels)
+    await checkGuildChannels(
+      ctx,
+      guildId,
+      channels.map((c, i) => ({ path: ['welcome_channels', i, 'channel_id'], id: c.channel_id })),
+    );
   const next = {
     enabled: input.enabled ?? cur.enabled,
     description: input.description !== undefined ? input.description : cur.description,

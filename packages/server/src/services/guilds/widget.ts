@@ -44,8 +44,18 @@ async function widgetInvite(ctx: Ctx, guildId: string, channelId: string): Promi
   if (existing) return existing;
   const code = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8);
   await ctx.repos.invites.insertRow({
-    code, guild_id: guildId, channel_id: channelId, inviter_id: null, max_age: 0, max_uses: 0, uses: 0, temporary: 0,
-    target_type: null, target_user_id: null, flags: 0, created_at: ctx.clock.now(),
+    code,
+    guild_id: guildId,
+    channel_id: channelId,
+    inviter_id: null,
+    max_age: 0,
+    max_uses: 0,
+    uses: 0,
+    temporary: 0,
+    target_type: null,
+    target_user_id: null,
+    flags: 0,
+    created_at: ctx.clock.now(),
   });
   return code;
 }
@@ -62,7 +72,13 @@ async function onlineMembers(ctx: Ctx, guildId: string) {
     status: p.status,
     avatar_url: `${ctx.publicUrl}/embed/avatars/${i % 6}.png`,
   }));
-  return { members, count: onlineCount(ctx.presences, rows.map((r) => String(r.user_id))) };
+  return {
+    members,
+    count: onlineCount(
+      ctx.presences,
+      rows.map((r) => String(r.user_id)),
+    ),
+  };
 }
 
 /**
@@ -73,11 +89,13 @@ export async function widgetJson(ctx: Ctx, guildId: string) {
   const { g, w } = await enabledWidget(ctx, guildId);
   const rows = await ctx.repos.channels.voiceChannelsOf(guildId);
   const everyone = (await guildRoles(ctx, guildId)).find((r) => r.id === guildId)?.permissions ?? 0n;
-  const channels = rows.filter((c) => {
-    const ow = c.permission_overwrites.find((o) => o.id === guildId);
-    const perms = ow ? (everyone & ~BigInt(ow.deny)) | BigInt(ow.allow) : everyone;
-    return (perms & P.VIEW_CHANNEL) !== 0n;
-  }).map((c) => ({ id: c.id, name: c.name ?? '', position: c.position }));
+  const channels = rows
+    .filter((c) => {
+      const ow = c.permission_overwrites.find((o) => o.id === guildId);
+      const perms = ow ? (everyone & ~BigInt(ow.deny)) | BigInt(ow.allow) : everyone;
+      return (perms & P.VIEW_CHANNEL) !== 0n;
+    })
+    .map((c) => ({ id: c.id, name: c.name ?? '', position: c.position }));
   const inviteCode = w.channel_id ? await widgetInvite(ctx, guildId, w.channel_id).catch(() => null) : null;
   return {
     id: g.id,

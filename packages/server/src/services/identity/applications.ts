@@ -25,8 +25,12 @@ export const APP_FLAGS = {
 } as const;
 
 /** Flags an owner may set through PATCH (the portal's intent toggles and "Public Client"); the rest are the platform's. */
-export const OWNER_SETTABLE_FLAGS = APP_FLAGS.GATEWAY_PRESENCE_LIMITED | APP_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED | APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED
-  | APP_FLAGS.PUBLIC_OAUTH2_CLIENT | APP_FLAGS.EMBEDDED;
+export const OWNER_SETTABLE_FLAGS =
+  APP_FLAGS.GATEWAY_PRESENCE_LIMITED |
+  APP_FLAGS.GATEWAY_GUILD_MEMBERS_LIMITED |
+  APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED |
+  APP_FLAGS.PUBLIC_OAUTH2_CLIENT |
+  APP_FLAGS.EMBEDDED;
 
 /** The app's team: its owner, and the members listed in `extra.team_member_ids` (Accord has no team routes yet). */
 export function isTeamMember(app: ApplicationRecord, userId: string): boolean {
@@ -59,10 +63,20 @@ export async function createApplication(ctx: Ctx, owner: Actor, input: { name: s
   const rawPublic = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const id = bot.id; // the platform gives an app and its bot user the same id
   const app: ApplicationRecord = {
-    id, owner_id: owner.user.id, bot_user_id: bot.id, name: input.name, description: input.description ?? '', icon: null,
-    flags: 0n, bot_public: true, bot_require_code_grant: false,
+    id,
+    owner_id: owner.user.id,
+    bot_user_id: bot.id,
+    name: input.name,
+    description: input.description ?? '',
+    icon: null,
+    flags: 0n,
+    bot_public: true,
+    bot_require_code_grant: false,
     verify_key: rawPublic.toString('hex'),
-    redirect_uris: [], interactions_endpoint_url: null, extra: {}, created_at: ctx.clock.now(),
+    redirect_uris: [],
+    interactions_endpoint_url: null,
+    extra: {},
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.applications.insert(app, {
     signing_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
@@ -128,8 +142,15 @@ export interface ApplicationPatch {
 
 /** The rarely used fields, kept in `applications.extra`. */
 const EXTRA_FIELDS = [
-  'tags', 'install_params', 'integration_types_config', 'role_connections_verification_url', 'custom_install_url',
-  'event_webhooks_url', 'event_webhooks_status', 'event_webhooks_types', 'private_channel_obfuscation',
+  'tags',
+  'install_params',
+  'integration_types_config',
+  'role_connections_verification_url',
+  'custom_install_url',
+  'event_webhooks_url',
+  'event_webhooks_status',
+  'event_webhooks_types',
+  'private_channel_obfuscation',
 ] as const;
 
 /** Install parameters: known scopes; permissions only go with the bot scope; a user install has no bot. */
@@ -139,7 +160,8 @@ function checkInstallParams(path: (string | number)[], p: InstallParams | null |
     if (!isKnownScope(s)) throw fieldError([...path, 'scopes', i], 'SCOPE_INVALID', `Invalid scope: ${s}`);
   });
   if (userInstall && p.scopes.includes('bot')) throw fieldError([...path, 'scopes'], 'SCOPE_INVALID', 'The bot scope cannot be used for a user install.');
-  if (BigInt(p.permissions) !== 0n && !p.scopes.includes('bot')) throw fieldError([...path, 'permissions'], 'PERMISSIONS_INVALID', 'Permissions need the bot scope.');
+  if (BigInt(p.permissions) !== 0n && !p.scopes.includes('bot'))
+    throw fieldError([...path, 'permissions'], 'PERMISSIONS_INVALID', 'Permissions need the bot scope.');
 }
 
 export async function updateApplication(ctx: Ctx, app: ApplicationRecord, patch: ApplicationPatch): Promise<ApplicationRecord> {

@@ -32,8 +32,13 @@ export class Authenticator {
     if (!header) return null;
     let kind: Actor['kind'] = 'user';
     let token = header.trim();
-    if (/^bot\s/i.test(token)) { kind = 'bot'; token = token.slice(4).trim(); }
-    else if (/^bearer\s/i.test(token)) { kind = 'bearer'; token = token.slice(7).trim(); }
+    if (/^bot\s/i.test(token)) {
+      kind = 'bot';
+      token = token.slice(4).trim();
+    } else if (/^bearer\s/i.test(token)) {
+      kind = 'bearer';
+      token = token.slice(7).trim();
+    }
     if (!token || token.length > 512) throw Errors.unauthorized();
     const hash = hashToken(token);
     const key = `${kind}:${hash}`;

@@ -21,7 +21,13 @@ export async function banAccount(ctx: Ctx, userId: string, reason: string | null
   await ctx.repos.auth.insertBan(userId, reason, ctx.clock.now());
   const identities = await identitiesOfUser(ctx, userId);
   for (const appId of new Set(identities.map((i) => i.applicationId))) {
-    await splitOff(ctx, appId, user, identities.filter((i) => i.applicationId === appId), userId);
+    await splitOff(
+      ctx,
+      appId,
+      user,
+      identities.filter((i) => i.applicationId === appId),
+      userId,
+    );
   }
   for (const g of await listGrants(ctx, userId)) await revokeAuthorization(ctx, g.applicationId, user);
   await ctx.repos.auth.revokeEverything(userId);

@@ -29,9 +29,21 @@ export async function installBot(ctx: Ctx, installer: Actor, input: { clientId: 
   if (granted !== 0n && !(await ctx.access.isMember(input.guildId, app.bot_user_id))) {
     const top = await ctx.repos.roles.maxPosition(input.guildId);
     const row: RoleRecord = {
-      id: ctx.ids.next(), guild_id: input.guildId, name: app.name.slice(0, 100), permissions: granted,
-      position: top + 1, color: 0, secondary_color: null, tertiary_color: null, hoist: false, mentionable: false, managed: true,
-      icon: null, unicode_emoji: null, flags: 0, bot_id: app.bot_user_id,
+      id: ctx.ids.next(),
+      guild_id: input.guildId,
+      name: app.name.slice(0, 100),
+      permissions: granted,
+      position: top + 1,
+      color: 0,
+      secondary_color: null,
+      tertiary_color: null,
+      hoist: false,
+      mentionable: false,
+      managed: true,
+      icon: null,
+      unicode_emoji: null,
+      flags: 0,
+      bot_id: app.bot_user_id,
     };
     await ctx.repos.roles.insertRecord(row);
     ctx.access.invalidate(input.guildId);

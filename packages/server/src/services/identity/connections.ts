@@ -13,8 +13,30 @@ import type { UserConnectionRow as ConnectionRow } from '../../store/repos/users
  * and League of Legends connections are not listed either. There is no replacement.
  */
 export const PROVIDERS = new Set([
-  'battlenet', 'bluesky', 'bungie', 'ebay', 'epicgames', 'facebook', 'github', 'instagram', 'mastodon', 'leagueoflegends', 'paypal',
-  'playstation', 'reddit', 'riotgames', 'roblox', 'skype', 'spotify', 'steam', 'tiktok', 'twitch', 'twitter', 'xbox', 'youtube', 'domain',
+  'battlenet',
+  'bluesky',
+  'bungie',
+  'ebay',
+  'epicgames',
+  'facebook',
+  'github',
+  'instagram',
+  'mastodon',
+  'leagueoflegends',
+  'paypal',
+  'playstation',
+  'reddit',
+  'riotgames',
+  'roblox',
+  'skype',
+  'spotify',
+  'steam',
+  'tiktok',
+  'twitch',
+  'twitter',
+  'xbox',
+  'youtube',
+  'domain',
 ]);
 /** Riot Games connections created from this date are the new, SDK-backed kind: never listed. */
 export const RIOT_NEW_CONNECTIONS_CUTOVER = Date.UTC(2026, 6, 7);
@@ -68,9 +90,17 @@ export async function addConnection(ctx: Ctx, userId: string, input: ConnectionI
   await requireUser(ctx, userId);
   if (!PROVIDERS.has(input.type)) throw fieldError('type', 'BASE_TYPE_CHOICES', `Value must be one of (${[...PROVIDERS].join(', ')}).`);
   const row: ConnectionRow = {
-    user_id: userId, type: input.type, account_id: input.id, name: input.name ?? input.id, verified: input.verified === false ? 0 : 1,
-    revoked: input.revoked ? 1 : 0, visibility: input.visibility ?? 0, friend_sync: input.friend_sync ? 1 : 0,
-    show_activity: input.show_activity === false ? 0 : 1, two_way_link: input.two_way_link ? 1 : 0, created_at: input.created_at ?? ctx.clock.now(),
+    user_id: userId,
+    type: input.type,
+    account_id: input.id,
+    name: input.name ?? input.id,
+    verified: input.verified === false ? 0 : 1,
+    revoked: input.revoked ? 1 : 0,
+    visibility: input.visibility ?? 0,
+    friend_sync: input.friend_sync ? 1 : 0,
+    show_activity: input.show_activity === false ? 0 : 1,
+    two_way_link: input.two_way_link ? 1 : 0,
+    created_at: input.created_at ?? ctx.clock.now(),
   };
   await ctx.repos.users.replaceConnection(row);
   return connectionWire(row);

@@ -14,8 +14,14 @@ import { ApiError } from '../../core/errors.js';
 export const LOGIN_LIMITS = { IP_FAILURES: 20, IP_WINDOW_MS: 5 * 60_000, FREE_FAILURES: 5, MAX_BACKOFF_MS: 5 * 60_000, FORGET_MS: 60 * 60_000 };
 const MAX_KEYS = 100_000;
 
-interface IpWindow { failures: number; resetAt: number }
-interface AccountState { failures: number; lastFailure: number }
+interface IpWindow {
+  failures: number;
+  resetAt: number;
+}
+interface AccountState {
+  failures: number;
+  lastFailure: number;
+}
 
 export class LoginGuard {
   private ips = new Map<string, IpWindow>();

@@ -15,8 +15,14 @@ import { LOCALES } from '../apps/commands/types.js';
  */
 
 export const MetadataType = {
-  INTEGER_LESS_THAN_OR_EQUAL: 1, INTEGER_GREATER_THAN_OR_EQUAL: 2, INTEGER_EQUAL: 3, INTEGER_NOT_EQUAL: 4,
-  DATETIME_LESS_THAN_OR_EQUAL: 5, DATETIME_GREATER_THAN_OR_EQUAL: 6, BOOLEAN_EQUAL: 7, BOOLEAN_NOT_EQUAL: 8,
+  INTEGER_LESS_THAN_OR_EQUAL: 1,
+  INTEGER_GREATER_THAN_OR_EQUAL: 2,
+  INTEGER_EQUAL: 3,
+  INTEGER_NOT_EQUAL: 4,
+  DATETIME_LESS_THAN_OR_EQUAL: 5,
+  DATETIME_GREATER_THAN_OR_EQUAL: 6,
+  BOOLEAN_EQUAL: 7,
+  BOOLEAN_NOT_EQUAL: 8,
 } as const;
 
 const MAX_RECORDS = 5;
@@ -33,28 +39,47 @@ export interface MetadataRecord {
 }
 
 /** Locale maps: known locales only; null values drop the locale. */
-const localizations = (max: number) => z.record(z.string(), z.string().min(1).max(max).nullable()).superRefine((m, c) => {
-  for (const locale of Object.keys(m)) {
-    if (!LOCALES.includes(locale)) c.addIssue({ code: 'custom', path: [locale], message: `Value must be one of (${LOCALES.join(', ')}).`, params: { code: 'BASE_TYPE_CHOICES' } });
-  }
-}).nullable().optional();
+const localizations = (max: number) =>
+  z
+    .record(z.string(), z.string().min(1).max(max).nullable())
+    .superRefine((m, c) => {
+      for (const locale of Object.keys(m)) {
+        if (!LOCALES.includes(locale))
+          c.addIssue({ code: 'custom', path: [locale], message: `Value must be one of (${LOCALES.join(', ')}).`, params: { code: 'BASE_TYPE_CHOICES' } });
+      }
+    })
+    .nullable()
+    .optional();
 
 const RecordInput = z.object({
   type: z.literal([1, 2, 3, 4, 5, 6, 7, 8]),
-  key: z.string().min(1).max(50).regex(/^[a-z0-9_]+$/, { message: 'Keys may only contain a-z, 0-9 and _.' }),
+  key: z
+    .string()
+    .min(1)
+    .max(50)
+    .regex(/^[a-z0-9_]+$/, { message: 'Keys may only contain a-z, 0-9 and _.' }),
   name: z.string().min(1).max(100),
   name_localizations: localizations(100),
   description: z.string().min(1).max(200),
   description_localizations: localizations(200),
 });
 
-const RecordsInput = z.array(RecordInput).max(MAX_RECORDS).superRefine((records, c) => {
-  const seen = new Set<string>();
-  records.forEach((r, i) => {
-    if (seen.has(r.key)) c.addIssue({ code: 'custom', path: [i, 'key'], message: 'Keys must be unique.', params: { code: 'APPLICATION_ROLE_CONNECTION_METADATA_DUPLICATE_KEY' } });
-    seen.add(r.key);
+const RecordsInput = z
+  .array(RecordInput)
+  .max(MAX_RECORDS)
+  .superRefine((records, c) => {
+    const seen = new Set<string>();
+    records.forEach((r, i) => {
+      if (seen.has(r.key))
+        c.addIssue({
+          code: 'custom',
+          path: [i, 'key'],
+          message: 'Keys must be unique.',
+          params: { code: 'APPLICATION_ROLE_CONNECTION_METADATA_DUPLICATE_KEY' },
+        });
+      seen.add(r.key);
+    });
   });
-});
 
 const UserConnectionInput = z.object({
   platform_name: z.string().max(50).nullable().optional(),
@@ -92,8 +117,12 @@ export async function putMetadataRecords(ctx: Ctx, actor: Actor, applicationId: 
     const name_localizations = cleanLocalizations(r.name_localizations);
     const description_localizations = cleanLocalizations(r.description_localizations);
     return {
-      type: r.type, key: r.key, name: r.name, ...(name_localizations ? { name_localizations } : {}),
-      description: r.description, ...(description_localizations ? { description_localizations } : {}),
+      type: r.type,
+      key: r.key,
+      name: r.name,
+      ...(name_localizations ? { name_localizations } : {}),
+      description: r.description,
+      ...(description_localizations ? { description_localizations } : {}),
     };
   });
   const json = JSON.stringify(records);
@@ -112,11 +141,17 @@ async function connectionApp(ctx: Ctx, actor: Actor, applicationId: string) {
   return app;
 }
 
-interface UserConnection { platform_name: string | null; platform_username: string | null; metadata: Record<string, string> }
+interface UserConnection {
+  platform_name: string | null;
+  platform_username: string | null;
+  metadata: Record<string, string>;
+}
 
 async function loadConnection(ctx: Ctx, userId: string, applicationId: string): Promise<UserConnection | null> {
   const row = await ctx.repos.applications.userRoleConnection(userId, applicationId);
-  return row ? { platform_name: row.platform_name, platform_username: row.platform_username, metadata: parseJson<Record<string, string>>(row.metadata, {}) } : null;
+  return row
+    ? { platform_name: row.platform_name, platform_username: row.platform_username, metadata: parseJson<Record<string, string>>(row.metadata, {}) }
+    : null;
 }
 
 /** The connection object; values of keys the app no longer describes are not shown. `platform_name` only when set. */
@@ -134,9 +169,14 @@ function checkValues(metadata: Record<string, string>, records: MetadataRecord[]
     const path = ['metadata', key];
     const r = byKey.get(key);
     if (!r) {
-      leaves.push({ path, code: 'APPLICATION_ROLE_CONNECTION_METADATA_UNKNOWN_KEY', message: 'This key is not one of the application\'s role connection metadata records.' });
+      leaves.push({
+        path,
+        code: 'APPLICATION_ROLE_CONNECTION_METADATA_UNKNOWN_KEY',
+        message: "This key is not one of the application's role connection metadata records.",
+      });
     } else if (r.type <= 4) {
-      if (!/^-?\d{1,19}$/.test(value) || BigInt(value) > 2n ** 63n - 1n || BigInt(value) < -(2n ** 63n)) leaves.push({ path, code: 'NUMBER_TYPE_COERCE', message: `Value "${value}" is not int.` });
+      if (!/^-?\d{1,19}$/.test(value) || BigInt(value) > 2n ** 63n - 1n || BigInt(value) < -(2n ** 63n))
+        leaves.push({ path, code: 'NUMBER_TYPE_COERCE', message: `Value "${value}" is not int.` });
     } else if (r.type <= 6) {
       if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || Number.isNaN(Date.parse(value))) {
         leaves.push({ path, code: 'DATE_TIME_TYPE_PARSE', message: `Could not parse ${value}. Should be ISO8601.` });
@@ -145,7 +185,8 @@ function checkValues(metadata: Record<string, string>, records: MetadataRecord[]
       leaves.push({ path, code: 'BOOLEAN_TYPE_COERCE', message: `Value "${value}" is not a valid boolean (use "0" or "1").` });
     }
   }
-  if (Object.keys(metadata).length > MAX_RECORDS) leaves.push({ path: ['metadata'], code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_RECORDS} or fewer in length.` });
+  if (Object.keys(metadata).length > MAX_RECORDS)
+    leaves.push({ path: ['metadata'], code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_RECORDS} or fewer in length.` });
   if (leaves.length) throw formError(leaves);
 }
 
@@ -163,11 +204,16 @@ export async function putUserConnection(ctx: Ctx, actor: Actor, applicationId: s
   if (b.metadata) checkValues(b.metadata, records);
   const before = await loadConnection(ctx, actor.user.id, app.id);
   const next: UserConnection = {
-    platform_name: b.platform_name !== undefined ? b.platform_name : before?.platform_name ?? null,
-    platform_username: b.platform_username !== undefined ? b.platform_username : before?.platform_username ?? null,
-    metadata: b.metadata !== undefined ? b.metadata ?? {} : before?.metadata ?? {},
+    platform_name: b.platform_name !== undefined ? b.platform_name : (before?.platform_name ?? null),
+    platform_username: b.platform_username !== undefined ? b.platform_username : (before?.platform_username ?? null),
+    metadata: b.metadata !== undefined ? (b.metadata ?? {}) : (before?.metadata ?? {}),
   };
-  const row = { platform_name: next.platform_name, platform_username: next.platform_username, metadata: JSON.stringify(next.metadata), updated_at: ctx.clock.now() };
+  const row = {
+    platform_name: next.platform_name,
+    platform_username: next.platform_username,
+    metadata: JSON.stringify(next.metadata),
+    updated_at: ctx.clock.now(),
+  };
   await ctx.repos.applications.putUserRoleConnection(actor.user.id, app.id, row);
   return connectionWire(next, records);
 }

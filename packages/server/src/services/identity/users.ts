@@ -34,7 +34,8 @@ export interface NewUser {
 export async function createUser(ctx: Ctx, input: NewUser): Promise<UserRecord> {
   const username = input.bot ? input.username : input.username.toLowerCase();
   if (!input.bot) {
-    if (await ctx.repos.users.humanUsernameTaken(username)) throw fieldError('username', 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
+    if (await ctx.repos.users.humanUsernameTaken(username))
+      throw fieldError('username', 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
   }
   if (input.email) {
     if (await ctx.repos.users.emailTaken(input.email.toLowerCase())) throw fieldError('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
@@ -45,11 +46,17 @@ export async function createUser(ctx: Ctx, input: NewUser): Promise<UserRecord> 
     username,
     discriminator: input.bot ? String(1000 + randomInt(9000)) : '0',
     global_name: input.globalName ?? null,
-    avatar: null, banner: null, accent_color: null, bio: '',
+    avatar: null,
+    banner: null,
+    accent_color: null,
+    bio: '',
     email: input.email?.toLowerCase() ?? null,
     verified: true,
     bot: !!input.bot,
-    system: false, flags: 0, premium_type: 0, primary_guild: null,
+    system: false,
+    flags: 0,
+    premium_type: 0,
+    primary_guild: null,
     created_at: ctx.clock.now(),
   };
   await ctx.repos.users.insert(user, { password_hash: input.password ? await hashPassword(input.password) : null, date_of_birth: input.dateOfBirth ?? null });
@@ -95,7 +102,8 @@ export interface UserPatch {
 
 export async function updateUser(ctx: Ctx, user: UserRecord, patch: UserPatch): Promise<UserRecord> {
   const values: UserPatch = {};
-  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] as const) if (patch[k] !== undefined) (values as Record<string, unknown>)[k] = patch[k];
+  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] as const)
+    if (patch[k] !== undefined) (values as Record<string, unknown>)[k] = patch[k];
   if (!Object.keys(values).length) return user;
   await ctx.repos.users.updateProfile(user.id, values);
   const updated = (await getUser(ctx, user.id))!;

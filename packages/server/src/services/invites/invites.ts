@@ -28,7 +28,7 @@ export function isLive(i: InviteRecord, now: number): boolean {
 
 async function findInvite(ctx: Ctx, code: string): Promise<InviteRecord | null> {
   if (!/^[A-Za-z0-9-]{1,32}$/.test(code)) return null;
-  const inv = (await ctx.repos.invites.byCode(code)) ?? await vanityInvite(ctx, code);
+  const inv = (await ctx.repos.invites.byCode(code)) ?? (await vanityInvite(ctx, code));
   return inv && isLive(inv, ctx.clock.now()) ? inv : null;
 }
 
@@ -41,8 +41,19 @@ async function vanityInvite(ctx: Ctx, code: string): Promise<InviteRecord | null
   const channelId = guild.system_channel_id ?? first;
   if (!channelId) return null;
   return {
-    code, guild_id: guild.id, channel_id: channelId, inviter_id: null, max_age: 0, max_uses: 0, uses: 0, temporary: false,
-    target_type: null, target_user_id: null, flags: 0, created_at: guild.created_at, vanity: true,
+    code,
+    guild_id: guild.id,
+    channel_id: channelId,
+    inviter_id: null,
+    max_age: 0,
+    max_uses: 0,
+    uses: 0,
+    temporary: false,
+    target_type: null,
+    target_user_id: null,
+    flags: 0,
+    created_at: guild.created_at,
+    vanity: true,
   } as InviteRecord;
 }
 const isVanity = (i: InviteRecord) => (i as InviteRecord & { vanity?: boolean }).vanity === true;
@@ -72,7 +83,10 @@ export async function renderInvite(ctx: Ctx, i: InviteRecord, opts: { counts?: b
 }
 
 export interface InviteInput {
-  max_age?: number; max_uses?: number; temporary?: boolean; unique?: boolean;
+  max_age?: number;
+  max_uses?: number;
+  temporary?: boolean;
+  unique?: boolean;
   /** Roles granted on accept. */
   role_ids?: string[];
   /** Only these users may accept (from `target_users_file` or `target_user_ids`). */
@@ -100,7 +114,10 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
 
   if (!input.unique && !extras) {
     const rows = await ctx.repos.invites.sameSettings(ch.id, actor.user.id, maxAge, maxUses, temporary);
-    const special = await codesWithMeta(ctx, rows.map((r) => r.code));
+    const special = await codesWithMeta(
+      ctx,
+      rows.map((r) => r.code),
+    );
     const reuse = rows.find((i) => isLive(i, now) && i.target_type === null && !special.has(i.code));
     if (reuse) return renderInvite(ctx, reuse, { metadata: true });
   }
@@ -109,20 +126,46 @@ export async function createInvite(ctx: Ctx, actor: Actor, channelId: string, in
   let code = newCode();
   while (await ctx.repos.invites.codeExists(code)) code = newCode();
   const inv: InviteRecord = {
-    code, guild_id: guildId, channel_id: ch.id, inviter_id: actor.user.id, max_age: maxAge, max_uses: maxUses, uses: 0,
-    temporary, target_type: null, target_user_id: null, flags: 0, created_at: now,
+    code,
+    guild_id: guildId,
+    channel_id: ch.id,
+    inviter_id: actor.user.id,
+    max_age: maxAge,
+    max_uses: maxUses,
+    uses: 0,
+    temporary,
+    target_type: null,
+    target_user_id: null,
+    flags: 0,
+    created_at: now,
   };
   await ctx.repos.invites.insert(inv);
   if (extras) await saveInviteExtras(ctx, code, { roleIds, targets: input.target_users ?? null });
   ctx.bus.publish({
     t: 'INVITE_CREATE',
     d: {
-      channel_id: ch.id, guild_id: guildId, code, created_at: new Date(now).toISOString(), inviter: publicUser(actor.user),
-      max_age: maxAge, max_uses: maxUses, temporary, uses: 0, expires_at: maxAge > 0 ? new Date(now + maxAge * 1000).toISOString() : null,
+      channel_id: ch.id,
+      guild_id: guildId,
+      code,
+      created_at: new Date(now).toISOString(),
+      inviter: publicUser(actor.user),
+      max_age: maxAge,
+      max_uses: maxUses,
+      temporary,
+      uses: 0,
+      expires_at: maxAge > 0 ? new Date(now + maxAge * 1000).toISOString() : null,
     },
-    guild_id: guildId, channel_id: ch.id, channel_permission: String(P.MANAGE_CHANNELS), // only to who may manage it
+    guild_id: guildId,
+    channel_id: ch.id,
+    channel_permission: String(P.MANAGE_CHANNELS), // only to who may manage it
   });
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.INVITE_CREATE, targetId: null, changes: auditChanges('invite', null, inviteAudit(inv)) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.INVITE_CREATE,
+    targetId: null,
+    changes: auditChanges('invite', null, inviteAudit(inv)),
+  });
   return renderInvite(ctx, inv, { metadata: true });
 }
 
@@ -165,14 +208,27 @@ export async function revokeInvite(ctx: Ctx, actor: Actor, code: string) {
   }
   const out = await renderInvite(ctx, inv);
   await removeInvite(ctx, inv);
-  if (inv.guild_id) await writeAuditLog(ctx, { guildId: inv.guild_id, userId: actor.user.id, actionType: AuditLogEvent.INVITE_DELETE, targetId: null, changes: auditChanges('invite', inviteAudit(inv), null) });
+  if (inv.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: inv.guild_id,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.INVITE_DELETE,
+      targetId: null,
+      changes: auditChanges('invite', inviteAudit(inv), null),
+    });
   return out;
 }
 
 async function removeInvite(ctx: Ctx, inv: InviteRecord): Promise<void> {
   await ctx.repos.invites.delete(inv.code);
   await deleteInviteExtras(ctx, inv.code);
-  ctx.bus.publish({ t: 'INVITE_DELETE', d: { channel_id: inv.channel_id, guild_id: inv.guild_id ?? undefined, code: inv.code }, guild_id: inv.guild_id, channel_id: inv.channel_id, channel_permission: String(P.MANAGE_CHANNELS) });
+  ctx.bus.publish({
+    t: 'INVITE_DELETE',
+    d: { channel_id: inv.channel_id, guild_id: inv.guild_id ?? undefined, code: inv.code },
+    guild_id: inv.guild_id,
+    channel_id: inv.channel_id,
+    channel_permission: String(P.MANAGE_CHANNELS),
+  });
 }
 
 /**

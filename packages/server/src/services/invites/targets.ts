@@ -16,7 +16,11 @@ import { isId } from '../../core/ids.js';
 export const MAX_TARGET_USERS = 100_000;
 const notTargeted = () => new ApiError(403, 50001, 'Missing Access');
 
-export interface InviteMeta { role_ids: string[]; targeted: boolean; job: { created_at: number; completed_at: number; total: number } | null }
+export interface InviteMeta {
+  role_ids: string[];
+  targeted: boolean;
+  job: { created_at: number; completed_at: number; total: number } | null;
+}
 
 export async function inviteMeta(ctx: Ctx, code: string): Promise<InviteMeta | null> {
   const row = await ctx.repos.invites.meta(code);
@@ -35,7 +39,15 @@ export async function codesWithMeta(ctx: Ctx, codes: string[]): Promise<Set<stri
  */
 export function parseTargetCsv(data: Buffer | string, field = 'target_users_file'): string[] {
   const text = (typeof data === 'string' ? data : data.toString('utf8')).replace(/^\uFEFF/, '');
-  const lines = text.split(/\r?\n/).map((l) => l.split(',')[0].trim().replace(/^"(.*)"$/, '$1')).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) =>
+      l
+        .split(',')[0]
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    )
+    .filter((l) => l !== '');
   if (lines.length && !/^\d+$/.test(lines[0])) lines.shift();
   const bad = lines.findIndex((l) => !isId(l));
   if (bad >= 0) throw fieldError(field, 'TARGET_USERS_FILE_INVALID', `Line ${bad + 1} is not a user id.`);
@@ -50,7 +62,12 @@ export function parseRoleIds(v: unknown): string[] | undefined {
   let list: unknown = v;
   if (typeof v === 'string') {
     const s = v.trim();
-    list = s.startsWith('[') ? parseJson<unknown>(s, null) : s.split(',').map((x) => x.trim()).filter(Boolean);
+    list = s.startsWith('[')
+      ? parseJson<unknown>(s, null)
+      : s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
   }
   if (!Array.isArray(list)) throw fieldError('role_ids', 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType');
   const out = list.map((x) => (typeof x === 'number' && Number.isSafeInteger(x) ? String(x) : x));
@@ -79,10 +96,15 @@ export async function checkInviteRoles(ctx: Ctx, actor: Actor, guildId: string, 
 /** Stores an invite's extras right after the invite itself. */
 export async function saveInviteExtras(ctx: Ctx, code: string, extras: { roleIds: string[]; targets: string[] | null }): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.repos.invites.insertExtras(code, {
-    role_ids: JSON.stringify(extras.roleIds), targeted: extras.targets ? 1 : 0,
-    job: extras.targets ? JSON.stringify({ created_at: now, completed_at: now, total: extras.targets.length }) : null,
-  }, extras.targets);
+  await ctx.repos.invites.insertExtras(
+    code,
+    {
+      role_ids: JSON.stringify(extras.roleIds),
+      targeted: extras.targets ? 1 : 0,
+      job: extras.targets ? JSON.stringify({ created_at: now, completed_at: now, total: extras.targets.length }) : null,
+    },
+    extras.targets,
+  );
 }
 
 /** The partial roles an invite grants (Get Channel Invites: id, name, position, color, colors, icon, unicode_emoji). */

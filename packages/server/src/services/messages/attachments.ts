@@ -12,10 +12,25 @@ const IS_SPOILER = 1 << 3;
 const SPOILER_PREFIX = 'SPOILER_';
 
 const TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
-  txt: 'text/plain; charset=utf-8', md: 'text/markdown; charset=utf-8', json: 'application/json', csv: 'text/csv; charset=utf-8',
-  html: 'text/html; charset=utf-8', pdf: 'application/pdf', zip: 'application/zip', mp3: 'audio/mpeg', ogg: 'audio/ogg',
-  wav: 'audio/wav', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  txt: 'text/plain; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  json: 'application/json',
+  csv: 'text/csv; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
 };
 
 /** The multipart index of an upload: `files[n]` (or `file[n]`) gives n; other names count by position. */
@@ -49,7 +64,12 @@ export interface AttachmentPlan {
 }
 
 /** Turns one upload plus its request metadata into a stored file and its attachment record. */
-function newAttachment(ctx: Ctx, channelId: string, file: UploadedFile, meta: AttachmentRequestInput | undefined): { record: AttachmentRecord; row: FilesTable } {
+function newAttachment(
+  ctx: Ctx,
+  channelId: string,
+  file: UploadedFile,
+  meta: AttachmentRequestInput | undefined,
+): { record: AttachmentRecord; row: FilesTable } {
   const id = ctx.ids.next();
   let filename = cleanName(meta?.filename ?? file.filename);
   if (meta?.is_spoiler && !filename.startsWith(SPOILER_PREFIX)) filename = SPOILER_PREFIX + filename;
@@ -57,7 +77,11 @@ function newAttachment(ctx: Ctx, channelId: string, file: UploadedFile, meta: At
   const dims = type?.startsWith('image/') ? imageSize(file.data) : null;
   const url = attachmentUrl(ctx, channelId, id, filename);
   const record: AttachmentRecord = {
-    id, filename, size: file.data.length, url, proxy_url: url,
+    id,
+    filename,
+    size: file.data.length,
+    url,
+    proxy_url: url,
     ...(type ? { content_type: type } : {}),
     ...(meta?.description ? { description: meta.description } : {}),
     ...(meta?.title ? { title: meta.title } : {}),
@@ -67,7 +91,15 @@ function newAttachment(ctx: Ctx, channelId: string, file: UploadedFile, meta: At
     ...(meta?.duration_secs != null ? { duration_secs: meta.duration_secs } : {}),
     ...(meta?.waveform ? { waveform: meta.waveform } : {}),
   };
-  const row: FilesTable = { id, channel_id: channelId, filename, content_type: type ?? null, size: file.data.length, data: file.data, created_at: ctx.clock.now() };
+  const row: FilesTable = {
+    id,
+    channel_id: channelId,
+    filename,
+    content_type: type ?? null,
+    size: file.data.length,
+    data: file.data,
+    created_at: ctx.clock.now(),
+  };
   return { record, row };
 }
 
@@ -114,7 +146,12 @@ export function planAttachments(
     }
   });
   // On edit without an `attachments` array, everything already there stays.
-  if (existing && requests === undefined) for (const a of existing) if (!keptIds.has(a.id)) { kept.push(a); keptIds.add(a.id); }
+  if (existing && requests === undefined)
+    for (const a of existing)
+      if (!keptIds.has(a.id)) {
+        kept.push(a);
+        keptIds.add(a.id);
+      }
 
   const rows: FilesTable[] = [];
   const added: AttachmentRecord[] = [];
@@ -131,7 +168,12 @@ export function planAttachments(
 }
 
 /** A stored file for the CDN, when channel, id and name all match. */
-export async function readAttachment(ctx: Ctx, channelId: string, fileId: string, filename: string): Promise<{ data: Buffer; contentType: string; size: number } | null> {
+export async function readAttachment(
+  ctx: Ctx,
+  channelId: string,
+  fileId: string,
+  filename: string,
+): Promise<{ data: Buffer; contentType: string; size: number } | null> {
   if (!isSnowflake(channelId) || !isSnowflake(fileId)) return null;
   const file = await ctx.repos.files.byId(fileId);
   if (!file || file.channel_id !== channelId || file.filename !== filename) return null;

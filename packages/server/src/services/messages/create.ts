@@ -132,7 +132,8 @@ async function assertSlowmode(ctx: Ctx, ch: ChannelRecord, authorId: string): Pr
 function assertVoiceMessage(body: MessageCreateInput, plan: AttachmentPlan): void {
   if (body.content || body.embeds?.length || body.sticker_ids?.length || body.poll) throw new ApiError(400, 50159, VOICE_MESSAGE_CONTENT);
   const [a] = plan.attachments;
-  if (plan.attachments.length !== 1 || !a.content_type?.startsWith('audio/')) throw new ApiError(400, 50160, 'Voice messages must have a single audio attachment.');
+  if (plan.attachments.length !== 1 || !a.content_type?.startsWith('audio/'))
+    throw new ApiError(400, 50160, 'Voice messages must have a single audio attachment.');
   if (a.duration_secs == null || !a.waveform) throw new ApiError(400, 50161, 'Voice messages must have supporting metadata.');
 }
 
@@ -141,7 +142,10 @@ function pollFrom(poll: NonNullable<MessageCreateInput['poll']>, now: number): A
     question: { text: poll.question.text },
     answers: poll.answers.map((a, i) => ({
       answer_id: i + 1,
-      poll_media: { text: a.poll_media.text, ...(a.poll_media.emoji ? { emoji: { id: a.poll_media.emoji.id ?? null, name: a.poll_media.emoji.name ?? null } } : {}) },
+      poll_media: {
+        text: a.poll_media.text,
+        ...(a.poll_media.emoji ? { emoji: { id: a.poll_media.emoji.id ?? null, name: a.poll_media.emoji.name ?? null } } : {}),
+      },
     })),
     expiry: new Date(now + (poll.duration ?? 24) * 3600_000).toISOString(),
     allow_multiselect: poll.allow_multiselect ?? false,
@@ -170,17 +174,26 @@ async function create(ctx: Ctx, input: CreateMessageInput, once?: { key: string;
   if (flags & MessageFlags.IS_VOICE_MESSAGE && !can(P.SEND_VOICE_MESSAGES)) throw new ApiError(403, 50173, 'You cannot send voice messages in this channel.');
 
   // Without EMBED_LINKS the platform keeps the message and drops its embeds.
-  const embedsIn = can(P.EMBED_LINKS) ? body.embeds ?? [] : [];
+  const embedsIn = can(P.EMBED_LINKS) ? (body.embeds ?? []) : [];
   const content = body.content ?? '';
   const stickers = body.sticker_ids ?? [];
   const ref = await resolveReference(ctx, ch, author, body.message_reference, can(P.READ_MESSAGE_HISTORY), skip);
   if (ref.snapshot) flags |= MessageFlags.HAS_SNAPSHOT;
   const plan = planAttachments(ctx, ch.id, files, body.attachments, null);
-  const { components } = validateMessageComponents(body.components, { flags, attachments: plan.attachments, hasContent: !!content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!stickers.length, skuExists: await premiumSkuCheck(ctx, body.components, author.id) });
+  const { components } = validateMessageComponents(body.components, {
+    flags,
+    attachments: plan.attachments,
+    hasContent: !!content,
+    hasEmbeds: !!body.embeds?.length,
+    hasPoll: !!body.poll,
+    hasStickers: !!stickers.length,
+    skuExists: await premiumSkuCheck(ctx, body.components, author.id),
+  });
   const empty = !content.trim() && !embedsIn.length && !files.length && !stickers.length && !components.length && !body.poll && !ref.snapshot;
   if (!system && empty) throw Errors.emptyMessage();
   const stickerRows = stickers.length ? await stickerItems(ctx, ch.guild_id, stickers) : null; // 50081 for unknown stickers
-  if (!skip && !system && (await automodBlocks(ctx, ch.guild_id, content, { channelId: ch.id, userId: input.webhook ? null : author.id }))) throw automodBlocked();
+  if (!skip && !system && (await automodBlocks(ctx, ch.guild_id, content, { channelId: ch.id, userId: input.webhook ? null : author.id })))
+    throw automodBlocked();
 
   if (flags & MessageFlags.IS_VOICE_MESSAGE) assertVoiceMessage(body, plan);
   if (!skip && ch.guild_id && !author.bot && ch.rate_limit_per_user > 0 && !ctx.access.hasPerm(perms, P.BYPASS_SLOWMODE)) {
@@ -189,7 +202,13 @@ async function create(ctx: Ctx, input: CreateMessageInput, once?: { key: string;
 
   const mentions = system
     ? { users: input.systemMentions ?? [], roles: [], everyone: false }
-    : await resolveMentions(ctx, { content, allowed: body.allowed_mentions, guildId: ch.guild_id, canMentionEveryone: can(P.MENTION_EVERYONE), repliedUserId: ref.repliedUserId });
+    : await resolveMentions(ctx, {
+        content,
+        allowed: body.allowed_mentions,
+        guildId: ch.guild_id,
+        canMentionEveryone: can(P.MENTION_EVERYONE),
+        repliedUserId: ref.repliedUserId,
+      });
   const now = ctx.clock.now();
   const extra: MessageExtra = {};
   if (input.webhook) Object.assign(extra, { username: input.webhook.name, avatar: input.webhook.avatar });

@@ -11,7 +11,10 @@ const BULK_MAX_AGE_MS = 14 * 86400_000;
 
 /** Removes messages with their reactions and stored files. */
 async function purge(ctx: Ctx, messages: MessageRecord[]): Promise<void> {
-  await ctx.repos.messages.deleteWithReactionsAndFiles(messages.map((m) => m.id), messages.flatMap((m) => m.attachments.map((a) => a.id)));
+  await ctx.repos.messages.deleteWithReactionsAndFiles(
+    messages.map((m) => m.id),
+    messages.flatMap((m) => m.attachments.map((a) => a.id)),
+  );
 }
 
 /**
@@ -29,7 +32,14 @@ export async function deleteMessage(ctx: Ctx, ch: ChannelRecord, userId: string,
   }
   await purge(ctx, [m]);
   ctx.bus.publish({ t: 'MESSAGE_DELETE', d: { id: m.id, channel_id: ch.id, ...guildField(ch) }, ...routeFor(ch) });
-  if (ch.guild_id && m.author_id !== userId) await writeAuditLog(ctx, { guildId: ch.guild_id, userId, actionType: AuditLogEvent.MESSAGE_DELETE, targetId: m.author_id, options: { channel_id: ch.id, count: 1 } });
+  if (ch.guild_id && m.author_id !== userId)
+    await writeAuditLog(ctx, {
+      guildId: ch.guild_id,
+      userId,
+      actionType: AuditLogEvent.MESSAGE_DELETE,
+      targetId: m.author_id,
+      options: { channel_id: ch.id, count: 1 },
+    });
 }
 
 /**
@@ -49,5 +59,12 @@ export async function bulkDeleteMessages(ctx: Ctx, ch: ChannelRecord, userId: st
   await purge(ctx, doomed);
   const deleted = new Set(doomed.map((m) => m.id));
   ctx.bus.publish({ t: 'MESSAGE_DELETE_BULK', d: { ids: unique.filter((id) => deleted.has(id)), channel_id: ch.id, ...guildField(ch) }, ...routeFor(ch) });
-  if (ch.guild_id) await writeAuditLog(ctx, { guildId: ch.guild_id, userId, actionType: AuditLogEvent.MESSAGE_BULK_DELETE, targetId: ch.id, options: { count: deleted.size } });
+  if (ch.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: ch.guild_id,
+      userId,
+      actionType: AuditLogEvent.MESSAGE_BULK_DELETE,
+      targetId: ch.id,
+      options: { count: deleted.size },
+    });
 }

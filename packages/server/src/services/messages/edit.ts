@@ -38,7 +38,8 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
   const can = (p: bigint) => skip || ctx.access.hasPerm(perms, p);
   const old = await loadMessage(ctx, ch.id, input.messageId);
   const isAuthor = skip || (old.author_id === editor.id && !old.webhook_id);
-  const touchesContent = body.content !== undefined || body.embeds !== undefined || body.components !== undefined || body.attachments !== undefined || files.length > 0;
+  const touchesContent =
+    body.content !== undefined || body.embeds !== undefined || body.components !== undefined || body.attachments !== undefined || files.length > 0;
 
   if (!isAuthor) {
     if (touchesContent) throw Errors.cannotEditOthers();
@@ -60,8 +61,13 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
   if (body.content !== undefined) next.content = body.content ?? '';
   if (body.components !== undefined) {
     next.components = validateMessageComponents(body.components, {
-      flags, attachments: next.attachments, hasContent: !!next.content, hasEmbeds: !!(body.embeds !== undefined ? body.embeds?.length : old.embeds.length),
-      hasPoll: !!old.extra.poll, hasStickers: !!old.sticker_items?.length, skuExists: await premiumSkuCheck(ctx, body.components, editor.id),
+      flags,
+      attachments: next.attachments,
+      hasContent: !!next.content,
+      hasEmbeds: !!(body.embeds !== undefined ? body.embeds?.length : old.embeds.length),
+      hasPoll: !!old.extra.poll,
+      hasStickers: !!old.sticker_items?.length,
+      skuExists: await premiumSkuCheck(ctx, body.components, editor.id),
     }).components as MessageRecord['components'];
   }
   if (!skip && body.content && (await automodBlocks(ctx, ch.guild_id, next.content, { channelId: ch.id, userId: editor.id }))) throw automodBlocked();
@@ -70,8 +76,11 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
 
   if (isAuthor && (body.content !== undefined || body.allowed_mentions !== undefined)) {
     const m = await resolveMentions(ctx, {
-      content: next.content, allowed: body.allowed_mentions, guildId: ch.guild_id,
-      canMentionEveryone: can(P.MENTION_EVERYONE), repliedUserId: null,
+      content: next.content,
+      allowed: body.allowed_mentions,
+      guildId: ch.guild_id,
+      canMentionEveryone: can(P.MENTION_EVERYONE),
+      repliedUserId: null,
     });
     // The replied-to author stays mentioned if they were.
     const replied = await repliedAuthor(ctx, old);
@@ -81,10 +90,21 @@ export async function editMessage(ctx: Ctx, input: EditMessageInput): Promise<Me
   }
   if (touchesContent) next.edited_at = ctx.clock.now();
 
-  await ctx.repos.messages.applyEdit(old.id, {
-    content: next.content, embeds: next.embeds, components: next.components, attachments: next.attachments, flags: next.flags,
-    mentions: next.mentions, mention_roles: next.mention_roles, mention_everyone: next.mention_everyone, edited_at: next.edited_at,
-  }, { add: plan?.rows ?? [], remove: plan?.removed ?? [] });
+  await ctx.repos.messages.applyEdit(
+    old.id,
+    {
+      content: next.content,
+      embeds: next.embeds,
+      components: next.components,
+      attachments: next.attachments,
+      flags: next.flags,
+      mentions: next.mentions,
+      mention_roles: next.mention_roles,
+      mention_everyone: next.mention_everyone,
+      edited_at: next.edited_at,
+    },
+    { add: plan?.rows ?? [], remove: plan?.removed ?? [] },
+  );
   ctx.bus.publish({ t: 'MESSAGE_UPDATE', d: await messageEventWire(ctx, next), ...routeFor(ch) });
   return next;
 }
@@ -100,7 +120,13 @@ function assertShape(m: MessageRecord): void {
   const v2 = (m.flags & MessageFlags.IS_COMPONENTS_V2) !== 0;
   if (!v2 && m.components.length > 5) throw formError([{ path: ['components'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 5 or fewer in length.' }]);
   if (v2 && (m.content || m.embeds.length)) {
-    throw formError([{ path: [m.content ? 'content' : 'embeds'], code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', message: 'The \'content\' and \'embeds\' fields cannot be used when using the IS_COMPONENTS_V2 flag.' }]);
+    throw formError([
+      {
+        path: [m.content ? 'content' : 'embeds'],
+        code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+        message: "The 'content' and 'embeds' fields cannot be used when using the IS_COMPONENTS_V2 flag.",
+      },
+    ]);
   }
   const hasPoll = !!m.extra.poll;
   const hasSnapshot = !!m.extra.message_snapshots;

@@ -3,23 +3,27 @@ import type { AttachmentRecord } from '../../store/records.js';
 
 /** A URL the platform accepts in an embed: well formed, http(s), and `attachment://` where an upload can stand in. */
 const embedUrl = (allowAttachment: boolean) =>
-  z.string().max(2048).superRefine((v, c) => {
-    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(v)?.[1]?.toLowerCase();
-    if (!scheme) {
-      c.addIssue({ code: 'custom', message: 'Not a well formed URL.', params: { code: 'URL_TYPE_INVALID_URL' } });
-      return;
-    }
-    const allowed = allowAttachment ? ['http', 'https', 'attachment'] : ['http', 'https'];
-    if (!allowed.includes(scheme)) {
-      c.addIssue({
-        code: 'custom',
-        message: `Scheme "${scheme}" is not supported. Scheme must be one of (${allowed.map((s) => `'${s}'`).join(', ')}).`,
-        params: { code: 'URL_TYPE_INVALID_SCHEME' },
-      });
-      return;
-    }
-    if (scheme !== 'attachment' && !URL.canParse(v)) c.addIssue({ code: 'custom', message: 'Not a well formed URL.', params: { code: 'URL_TYPE_INVALID_URL' } });
-  });
+  z
+    .string()
+    .max(2048)
+    .superRefine((v, c) => {
+      const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(v)?.[1]?.toLowerCase();
+      if (!scheme) {
+        c.addIssue({ code: 'custom', message: 'Not a well formed URL.', params: { code: 'URL_TYPE_INVALID_URL' } });
+        return;
+      }
+      const allowed = allowAttachment ? ['http', 'https', 'attachment'] : ['http', 'https'];
+      if (!allowed.includes(scheme)) {
+        c.addIssue({
+          code: 'custom',
+          message: `Scheme "${scheme}" is not supported. Scheme must be one of (${allowed.map((s) => `'${s}'`).join(', ')}).`,
+          params: { code: 'URL_TYPE_INVALID_SCHEME' },
+        });
+        return;
+      }
+      if (scheme !== 'attachment' && !URL.canParse(v))
+        c.addIssue({ code: 'custom', message: 'Not a well formed URL.', params: { code: 'URL_TYPE_INVALID_URL' } });
+    });
 
 const Media = z.object({
   url: embedUrl(true),
@@ -30,7 +34,10 @@ const Media = z.object({
 
 /** Text the platform requires: blank (after trimming) is "This field is required". */
 const requiredText = (max: number) =>
-  z.string().max(max).refine((v) => v.trim().length > 0, { message: 'This field is required', params: { code: 'BASE_TYPE_REQUIRED' } });
+  z
+    .string()
+    .max(max)
+    .refine((v) => v.trim().length > 0, { message: 'This field is required', params: { code: 'BASE_TYPE_REQUIRED' } });
 
 const Timestamp = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Could not parse timestamp.', params: { code: 'DATE_TYPE_PARSE' } });
 
@@ -47,7 +54,10 @@ export const Embed = z.object({
   video: Media.nullish(),
   provider: z.object({ name: z.string().max(256).nullish(), url: z.string().max(2048).nullish() }).nullish(),
   author: z.object({ name: requiredText(256), url: embedUrl(false).nullish(), icon_url: embedUrl(true).nullish() }).nullish(),
-  fields: z.array(z.object({ name: requiredText(256), value: requiredText(1024), inline: z.boolean().nullish() })).max(25).nullish(),
+  fields: z
+    .array(z.object({ name: requiredText(256), value: requiredText(1024), inline: z.boolean().nullish() }))
+    .max(25)
+    .nullish(),
 });
 export type EmbedInput = z.infer<typeof Embed>;
 
@@ -65,11 +75,14 @@ export function embedsSize(embeds: EmbedInput[]): number {
 }
 
 /** Up to 10 embeds whose text together stays within 6000 characters. */
-export const EmbedList = z.array(Embed).max(10).superRefine((embeds, c) => {
-  if (embedsSize(embeds) > MAX_TOTAL) {
-    c.addIssue({ code: 'custom', message: `Embed size exceeds maximum size of ${MAX_TOTAL}`, params: { code: 'MAX_EMBED_SIZE_EXCEEDED' } });
-  }
-});
+export const EmbedList = z
+  .array(Embed)
+  .max(10)
+  .superRefine((embeds, c) => {
+    if (embedsSize(embeds) > MAX_TOTAL) {
+      c.addIssue({ code: 'custom', message: `Embed size exceeds maximum size of ${MAX_TOTAL}`, params: { code: 'MAX_EMBED_SIZE_EXCEEDED' } });
+    }
+  });
 
 /** Drops null/undefined keys so stored embeds carry only what was set. */
 function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
@@ -86,7 +99,7 @@ export function normalizeEmbed(e: EmbedInput, attachments: AttachmentRecord[]): 
   const byName = new Map(attachments.map((a) => [a.filename, a]));
   const resolve = (url: string) => {
     const m = /^attachment:\/\/(.+)$/i.exec(url);
-    return m ? byName.get(m[1]) ?? null : null;
+    return m ? (byName.get(m[1]) ?? null) : null;
   };
   const media = (m: z.infer<typeof Media> | null | undefined) => {
     if (!m) return undefined;

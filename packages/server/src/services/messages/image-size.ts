@@ -35,7 +35,10 @@ function jpeg(buf: Buffer): { width: number; height: number } | null {
   while (i + 9 < buf.length) {
     if (buf[i] !== 0xff) return null;
     const marker = buf[i + 1];
-    if (marker === 0xff) { i++; continue; }
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
     const size = buf.readUInt16BE(i + 2);
     const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isSof) return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };

@@ -102,7 +102,12 @@ export async function answerVoters(ctx: Ctx, actor: Actor, channelId: string, me
   if (q.after && !isId(q.after)) return { users: [] };
   const ids = await ctx.repos.polls.voterIds(m.id, answer, { after: q.after, limit: q.limit ?? 25 });
   const users = await getUsers(ctx, ids);
-  return { users: ids.map((id) => users.get(id)).filter((u) => !!u).map((u) => publicUser(u!)) };
+  return {
+    users: ids
+      .map((id) => users.get(id))
+      .filter((u) => !!u)
+      .map((u) => publicUser(u!)),
+  };
 }
 
 /** POST /channels/{c}/polls/{m}/expire: the poll's author ends it now (others: 50005; no poll: 520006; ended: 520001). */
@@ -162,12 +167,29 @@ async function doFinalize(ctx: Ctx, messageId: string): Promise<MessageRecord | 
   }
   const id = ctx.ids.next();
   const result = {
-    id, channel_id: ch.id, guild_id: ch.guild_id, author_id: m.author_id, webhook_id: m.webhook_id, application_id: m.application_id, type: 46,
-    content: '', tts: 0, mention_everyone: 0, mentions: '[]', mention_roles: '[]', attachments: '[]',
-    embeds: JSON.stringify([{ type: 'poll_result', fields }]), components: '[]', sticker_items: null, flags: 0, nonce: null,
-    pinned_at: null, edited_at: null,
+    id,
+    channel_id: ch.id,
+    guild_id: ch.guild_id,
+    author_id: m.author_id,
+    webhook_id: m.webhook_id,
+    application_id: m.application_id,
+    type: 46,
+    content: '',
+    tts: 0,
+    mention_everyone: 0,
+    mentions: '[]',
+    mention_roles: '[]',
+    attachments: '[]',
+    embeds: JSON.stringify([{ type: 'poll_result', fields }]),
+    components: '[]',
+    sticker_items: null,
+    flags: 0,
+    nonce: null,
+    pinned_at: null,
+    edited_at: null,
     message_reference: JSON.stringify({ type: 0, message_id: m.id, channel_id: ch.id, ...guildField(ch) }),
-    extra: JSON.stringify(m.webhook_id ? { username: m.extra.username, avatar: m.extra.avatar } : {}), created_at: ctx.clock.now(),
+    extra: JSON.stringify(m.webhook_id ? { username: m.extra.username, avatar: m.extra.avatar } : {}),
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.messages.insertAsLast(result);
   ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, toMessage(result)), ...routeFor(ch) });
@@ -208,9 +230,12 @@ export function startPollClock(ctx: Ctx, everyMs = 1000): () => void {
     else if (isOpenPoll(e)) track(String(e.d.id), e.d.poll.expiry);
   });
   // Polls posted on API nodes, when this clock runs on a worker node (announcePolls).
-  const unsubscribeRemote = ctx.bus.subscribe((e) => {
-    if (e.t === '__POLL_OPENED' && typeof e.d?.id === 'string') track(e.d.id, e.d.expiry);
-  }, { remote: true });
+  const unsubscribeRemote = ctx.bus.subscribe(
+    (e) => {
+      if (e.t === '__POLL_OPENED' && typeof e.d?.id === 'string') track(e.d.id, e.d.expiry);
+    },
+    { remote: true },
+  );
   void (async () => {
     try {
       const rows = await ctx.repos.messages.withOpenPolls();

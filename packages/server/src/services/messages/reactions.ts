@@ -63,10 +63,16 @@ export async function addReaction(ctx: Ctx, ch: ChannelRecord, user: UserRecord,
   ctx.bus.publish({
     t: 'MESSAGE_REACTION_ADD',
     d: {
-      user_id: user.id, channel_id: ch.id, message_id: m.id, ...guildField(ch),
+      user_id: user.id,
+      channel_id: ch.id,
+      message_id: m.id,
+      ...guildField(ch),
       ...(mem ? { member: memberWire(mem, user) } : {}),
-      emoji: emojiWire({ ...emoji, key }), message_author_id: m.author_id,
-      burst, burst_colors: [], type: burst ? 1 : 0,
+      emoji: emojiWire({ ...emoji, key }),
+      message_author_id: m.author_id,
+      burst,
+      burst_colors: [],
+      type: burst ? 1 : 0,
     },
     ...routeFor(ch),
   });
@@ -93,7 +99,15 @@ export async function removeOwnReaction(ctx: Ctx, ch: ChannelRecord, userId: str
 }
 
 /** Removes someone else's reaction: MANAGE_MESSAGES, guild channels only. */
-export async function removeUserReaction(ctx: Ctx, ch: ChannelRecord, actorId: string, messageId: string, rawEmoji: string, targetId: string, type?: 0 | 1): Promise<void> {
+export async function removeUserReaction(
+  ctx: Ctx,
+  ch: ChannelRecord,
+  actorId: string,
+  messageId: string,
+  rawEmoji: string,
+  targetId: string,
+  type?: 0 | 1,
+): Promise<void> {
   if (targetId === actorId) return removeOwnReaction(ctx, ch, actorId, messageId, rawEmoji, type);
   if (DM_TYPES.has(ch.type)) throw Errors.cannotDM();
   await channelAccess(ctx, ch, actorId, P.MANAGE_MESSAGES);
@@ -127,7 +141,12 @@ export async function removeEmojiReactions(ctx: Ctx, ch: ChannelRecord, actorId:
 
 /** Users who reacted with an emoji, by user id, `after` a user id; `type` 1 lists burst reactions. */
 export async function listReactionUsers(
-  ctx: Ctx, ch: ChannelRecord, viewerId: string, messageId: string, rawEmoji: string, q: { after?: string; limit?: number; type?: 0 | 1 },
+  ctx: Ctx,
+  ch: ChannelRecord,
+  viewerId: string,
+  messageId: string,
+  rawEmoji: string,
+  q: { after?: string; limit?: number; type?: 0 | 1 },
 ): Promise<UserRecord[]> {
   await channelAccess(ctx, ch, viewerId, P.READ_MESSAGE_HISTORY);
   const m = await loadMessage(ctx, ch.id, messageId);

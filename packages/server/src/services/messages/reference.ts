@@ -65,13 +65,21 @@ async function canReadContent(ctx: Ctx, author: UserRecord, m: MessageRecord): P
   return !!app && (app.flags & (APP_FLAGS.GATEWAY_MESSAGE_CONTENT | APP_FLAGS.GATEWAY_MESSAGE_CONTENT_LIMITED)) !== 0n;
 }
 
-async function resolveForward(ctx: Ctx, author: UserRecord, ref: NonNullable<MessageCreateInput['message_reference']>, skipChecks: boolean): Promise<ResolvedReference> {
+async function resolveForward(
+  ctx: Ctx,
+  author: UserRecord,
+  ref: NonNullable<MessageCreateInput['message_reference']>,
+  skipChecks: boolean,
+): Promise<ResolvedReference> {
   if (!ref.message_id) throw fieldError(['message_reference', 'message_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
   if (!ref.channel_id) throw fieldError(['message_reference', 'channel_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
   const source = await loadChannel(ctx, ref.channel_id).catch(() => null);
   const target = source && (await loadMessage(ctx, source.id, ref.message_id).catch(() => null));
   if (!source || !target) throw unknownReference();
-  if (!skipChecks) await channelAccess(ctx, source, author.id, P.READ_MESSAGE_HISTORY).catch(() => { throw cannotForward(); });
+  if (!skipChecks)
+    await channelAccess(ctx, source, author.id, P.READ_MESSAGE_HISTORY).catch(() => {
+      throw cannotForward();
+    });
   if (!skipChecks && !(await canReadContent(ctx, author, target))) throw cannotForward();
   const users = await getUsers(ctx, target.mentions);
   const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
@@ -81,10 +89,21 @@ async function resolveForward(ctx: Ctx, author: UserRecord, ref: NonNullable<Mes
     repliedUserId: null,
     snapshot: {
       message: {
-        type: target.type, content: target.content, embeds: target.embeds, attachments: target.attachments,
-        timestamp: new Date(target.created_at).toISOString(), edited_timestamp: iso(target.edited_at), flags: target.flags,
-        mentions: target.mentions.map((id) => users.get(id)).filter((u): u is UserRecord => !!u).map(publicUser),
-        mention_roles: target.mention_roles, stickers: [], sticker_items: target.sticker_items ?? [], components: target.components,
+        type: target.type,
+        content: target.content,
+        embeds: target.embeds,
+        attachments: target.attachments,
+        timestamp: new Date(target.created_at).toISOString(),
+        edited_timestamp: iso(target.edited_at),
+        flags: target.flags,
+        mentions: target.mentions
+          .map((id) => users.get(id))
+          .filter((u): u is UserRecord => !!u)
+          .map(publicUser),
+        mention_roles: target.mention_roles,
+        stickers: [],
+        sticker_items: target.sticker_items ?? [],
+        components: target.components,
       },
     },
   };

@@ -29,18 +29,24 @@ const Nonce = z.unknown().transform((v, c) => {
   return z.NEVER;
 });
 
-export const AllowedMentions = z.object({
-  parse: z.array(z.enum(['users', 'roles', 'everyone'])).nullish(),
-  users: z.array(snowflake).max(100).nullish(),
-  roles: z.array(snowflake).max(100).nullish(),
-  replied_user: z.boolean().nullish(),
-}).superRefine((a, c) => {
-  for (const kind of ['users', 'roles'] as const) {
-    if (a.parse?.includes(kind) && a[kind]?.length) {
-      c.addIssue({ code: 'custom', message: `parse:["${kind}"] and ${kind}: [ids] are mutually exclusive.`, params: { code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE' } });
+export const AllowedMentions = z
+  .object({
+    parse: z.array(z.enum(['users', 'roles', 'everyone'])).nullish(),
+    users: z.array(snowflake).max(100).nullish(),
+    roles: z.array(snowflake).max(100).nullish(),
+    replied_user: z.boolean().nullish(),
+  })
+  .superRefine((a, c) => {
+    for (const kind of ['users', 'roles'] as const) {
+      if (a.parse?.includes(kind) && a[kind]?.length) {
+        c.addIssue({
+          code: 'custom',
+          message: `parse:["${kind}"] and ${kind}: [ids] are mutually exclusive.`,
+          params: { code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE' },
+        });
+      }
     }
-  }
-});
+  });
 export type AllowedMentionsInput = z.infer<typeof AllowedMentions>;
 
 export const MessageReference = z.object({
@@ -70,7 +76,10 @@ const PollMedia = z.object({
 
 export const Poll = z.object({
   question: z.object({ text: z.string().min(1).max(300) }),
-  answers: z.array(z.object({ poll_media: PollMedia })).min(1).max(10),
+  answers: z
+    .array(z.object({ poll_media: PollMedia }))
+    .min(1)
+    .max(10),
   duration: z.number().int().min(1).max(768).nullish(),
   allow_multiselect: z.boolean().nullish(),
   layout_type: z.literal(1).nullish(),
@@ -80,13 +89,23 @@ export const Poll = z.object({
 const Components = z.array(z.record(z.string(), z.unknown())).max(40);
 
 /** Rules that span fields: allowed flags, component count by mode, and Components V2 excluding legacy fields. */
-export function crossFieldRules(b: { flags?: number | null; components?: unknown[] | null; content?: string | null; embeds?: unknown[] | null }, c: z.RefinementCtx, allowedFlags: number) {
+export function crossFieldRules(
+  b: { flags?: number | null; components?: unknown[] | null; content?: string | null; embeds?: unknown[] | null },
+  c: z.RefinementCtx,
+  allowedFlags: number,
+) {
   const flags = b.flags ?? 0;
   if (flags & ~allowedFlags) c.addIssue({ code: 'custom', path: ['flags'], message: 'Invalid flags.', params: { code: 'MESSAGE_FLAGS_INVALID' } });
   const v2 = (flags & MessageFlags.IS_COMPONENTS_V2) !== 0;
-  if (!v2 && (b.components?.length ?? 0) > 5) c.addIssue({ code: 'custom', path: ['components'], message: 'Must be 5 or fewer in length.', params: { code: 'BASE_TYPE_MAX_LENGTH' } });
+  if (!v2 && (b.components?.length ?? 0) > 5)
+    c.addIssue({ code: 'custom', path: ['components'], message: 'Must be 5 or fewer in length.', params: { code: 'BASE_TYPE_MAX_LENGTH' } });
   if (v2 && (b.content || b.embeds?.length)) {
-    c.addIssue({ code: 'custom', path: [b.content ? 'content' : 'embeds'], message: 'The \'content\' and \'embeds\' fields cannot be used when using the IS_COMPONENTS_V2 flag.', params: { code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2' } });
+    c.addIssue({
+      code: 'custom',
+      path: [b.content ? 'content' : 'embeds'],
+      message: "The 'content' and 'embeds' fields cannot be used when using the IS_COMPONENTS_V2 flag.",
+      params: { code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2' },
+    });
   }
 }
 

@@ -45,7 +45,10 @@ export interface SearchQuery {
 
 /** 202 while the guild is being indexed. */
 export class IndexNotReady extends ApiError {
-  constructor(readonly documentsIndexed: number, readonly retryAfter: number) {
+  constructor(
+    readonly documentsIndexed: number,
+    readonly retryAfter: number,
+  ) {
     super(202, 110000, 'Index not yet available. Try again later', undefined, { documents_indexed: documentsIndexed, retry_after: retryAfter });
   }
 }
@@ -77,16 +80,26 @@ function hasKind(m: MessageRecord, kind: string): boolean {
   const types = (prefix: string) => m.attachments.some((a) => a.content_type?.startsWith(prefix));
   const embedWith = (k: 'image' | 'video') => m.embeds.some((e) => e?.[k] || e?.type === k);
   switch (kind) {
-    case 'link': return hostnames(m).length > 0;
-    case 'embed': return m.embeds.length > 0;
-    case 'file': return m.attachments.length > 0;
-    case 'image': return types('image/') || embedWith('image') || m.embeds.some((e) => e?.thumbnail);
-    case 'video': return types('video/') || embedWith('video');
-    case 'sound': return types('audio/');
-    case 'sticker': return !!m.sticker_items?.length;
-    case 'poll': return !!m.extra.poll;
-    case 'snapshot': return Array.isArray(m.extra.message_snapshots) && m.extra.message_snapshots.length > 0;
-    default: return false;
+    case 'link':
+      return hostnames(m).length > 0;
+    case 'embed':
+      return m.embeds.length > 0;
+    case 'file':
+      return m.attachments.length > 0;
+    case 'image':
+      return types('image/') || embedWith('image') || m.embeds.some((e) => e?.thumbnail);
+    case 'video':
+      return types('video/') || embedWith('video');
+    case 'sound':
+      return types('audio/');
+    case 'sticker':
+      return !!m.sticker_items?.length;
+    case 'poll':
+      return !!m.extra.poll;
+    case 'snapshot':
+      return Array.isArray(m.extra.message_snapshots) && m.extra.message_snapshots.length > 0;
+    default:
+      return false;
   }
 }
 
@@ -152,17 +165,23 @@ export async function searchGuildMessages(ctx: Ctx, actor: Actor, guildId: strin
   const validAuthors = authors?.length ? authors.filter(isId) : undefined;
   if (validAuthors && !validAuthors.length) return empty;
   const rows = await ctx.repos.messages.search(guildId, {
-    channelIds: scope, minId: q.min_id, maxId: q.max_id && isId(q.max_id) ? q.max_id : undefined, pinned: q.pinned,
-    authorIds: validAuthors, mentionEveryone: q.mention_everyone, terms, limit: SCAN_LIMIT,
+    channelIds: scope,
+    minId: q.min_id,
+    maxId: q.max_id && isId(q.max_id) ? q.max_id : undefined,
+    pinned: q.pinned,
+    authorIds: validAuthors,
+    mentionEveryone: q.mention_everyone,
+    terms,
+    limit: SCAN_LIMIT,
   });
 
   const needKinds = !!q.author_type?.length;
-  const bots = needKinds
-    ? await ctx.repos.users.botIds(rows.map((m) => m.author_id))
-    : new Set<string>();
+  const bots = needKinds ? await ctx.repos.users.botIds(rows.map((m) => m.author_id)) : new Set<string>();
   const replied = new Map<string, string>();
   if (q.replied_to_user_id?.length) {
-    const ids = [...new Set(rows.map((m) => (m.message_reference?.type ?? 0) === 0 ? m.message_reference?.message_id : undefined).filter((x): x is string => !!x))];
+    const ids = [
+      ...new Set(rows.map((m) => ((m.message_reference?.type ?? 0) === 0 ? m.message_reference?.message_id : undefined)).filter((x): x is string => !!x)),
+    ];
     for (const [id, author] of await ctx.repos.messages.authorsOf(ids)) replied.set(id, author);
   }
   const negAuthors = q.author_id?.filter((a) => a.startsWith('-')).map((a) => a.slice(1)) ?? [];
@@ -172,15 +191,24 @@ export async function searchGuildMessages(ctx: Ctx, actor: Actor, guildId: strin
     if (!listFilter(q.author_type, (k) => authorKind(m, bots) === k)) return false;
     if (q.mentions?.length && !q.mentions.some((u) => m.mentions.includes(u))) return false;
     if (q.mentions_role_id?.length && !q.mentions_role_id.some((r) => m.mention_roles.includes(r))) return false;
-    const ref = m.message_reference && (m.message_reference.type ?? 0) === 0 ? m.message_reference.message_id ?? null : null;
+    const ref = m.message_reference && (m.message_reference.type ?? 0) === 0 ? (m.message_reference.message_id ?? null) : null;
     if (q.replied_to_message_id?.length && (!ref || !q.replied_to_message_id.includes(ref))) return false;
     if (q.replied_to_user_id?.length && (!ref || !q.replied_to_user_id.includes(replied.get(ref) ?? ''))) return false;
     if (!listFilter(q.has, (k) => hasKind(m, k))) return false;
-    if (q.link_hostname?.length && !hostnames(m).some((h) => q.link_hostname!.some((x) => h === x.toLowerCase() || h.endsWith('.' + x.toLowerCase())))) return false;
-    if (q.embed_type?.length && !m.embeds.some((e) => q.embed_type!.includes(e?.type === 'gifv' ? 'gif' : e?.type ?? ''))) return false;
-    if (q.embed_provider?.length && !m.embeds.some((e) => { const name = e?.provider?.name; return !!name && q.embed_provider!.some((p) => p.toLowerCase() === String(name).toLowerCase()); })) return false;
+    if (q.link_hostname?.length && !hostnames(m).some((h) => q.link_hostname!.some((x) => h === x.toLowerCase() || h.endsWith('.' + x.toLowerCase()))))
+      return false;
+    if (q.embed_type?.length && !m.embeds.some((e) => q.embed_type!.includes(e?.type === 'gifv' ? 'gif' : (e?.type ?? '')))) return false;
+    if (
+      q.embed_provider?.length &&
+      !m.embeds.some((e) => {
+        const name = e?.provider?.name;
+        return !!name && q.embed_provider!.some((p) => p.toLowerCase() === String(name).toLowerCase());
+      })
+    )
+      return false;
     const files = m.attachments.map((a) => a.filename.toLowerCase());
-    if (q.attachment_extension?.length && !files.some((f) => q.attachment_extension!.some((x) => f.endsWith('.' + x.toLowerCase().replace(/^\./, ''))))) return false;
+    if (q.attachment_extension?.length && !files.some((f) => q.attachment_extension!.some((x) => f.endsWith('.' + x.toLowerCase().replace(/^\./, '')))))
+      return false;
     if (q.attachment_filename?.length && !files.some((f) => q.attachment_filename!.some((x) => f.includes(x.toLowerCase())))) return false;
     return true;
   });

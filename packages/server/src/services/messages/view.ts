@@ -19,7 +19,7 @@ export interface ViewOptions {
   knownUsers?: UserRecord[];
 }
 
-const referenceId = (m: MessageRecord) => (m.message_reference && m.message_reference.type !== 1 ? m.message_reference.message_id ?? null : null);
+const referenceId = (m: MessageRecord) => (m.message_reference && m.message_reference.type !== 1 ? (m.message_reference.message_id ?? null) : null);
 
 /** Members of the given users in the given guild, keyed by user id (kept ones from memory: ctx.access.rows). */
 function loadMembers(ctx: Ctx, guildId: string, userIds: string[]): Promise<Map<string, MemberRecord>> {
@@ -49,7 +49,11 @@ async function loadReactions(ctx: Ctx, messageIds: string[], viewerId: string | 
       else rc.me = true;
     }
   }
-  for (const [mid, byKey] of acc) out.set(mid, [...byKey.values()].sort((a, b) => a.first - b.first).map(({ first: _f, ...rc }) => rc));
+  for (const [mid, byKey] of acc)
+    out.set(
+      mid,
+      [...byKey.values()].sort((a, b) => a.first - b.first).map(({ first: _f, ...rc }) => rc),
+    );
   return out;
 }
 
@@ -70,7 +74,10 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
 
   const all = [...records, ...refs.values()];
   const known = new Map((opts.knownUsers ?? []).map((u) => [u.id, u]));
-  const users: Map<string, UserRecord> = await getUsers(ctx, all.flatMap((m) => [m.author_id, ...m.mentions]).filter((id) => !known.has(id)));
+  const users: Map<string, UserRecord> = await getUsers(
+    ctx,
+    all.flatMap((m) => [m.author_id, ...m.mentions]).filter((id) => !known.has(id)),
+  );
   for (const [id, u] of known) users.set(id, u);
 
   const membersByGuild = new Map<string, Map<string, MemberRecord>>();
@@ -81,7 +88,13 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
     }
   }
 
-  const reactions = opts.reactions ? await loadReactions(ctx, records.map((m) => m.id), opts.viewerId) : new Map<string, ReactionCount[]>();
+  const reactions = opts.reactions
+    ? await loadReactions(
+        ctx,
+        records.map((m) => m.id),
+        opts.viewerId,
+      )
+    : new Map<string, ReactionCount[]>();
 
   const threadIds = records.map((m) => m.extra.thread_id).filter((id): id is string => typeof id === 'string');
   const threads: Map<string, ChannelRecord> = threadIds.length ? await ctx.repos.channels.byIds(threadIds) : new Map();
@@ -95,7 +108,7 @@ export async function messagesWire(ctx: Ctx, records: MessageRecord[], opts: Vie
       authorMember: members?.get(m.author_id) ?? null,
       reactions: reactions.get(m.id),
       referenced: refRecord ? message(refRecord, { users }) : null,
-      thread: typeof m.extra.thread_id === 'string' ? threads.get(m.extra.thread_id) ?? null : null,
+      thread: typeof m.extra.thread_id === 'string' ? (threads.get(m.extra.thread_id) ?? null) : null,
     });
     if (members) {
       out.mentions = out.mentions.map((u) => {

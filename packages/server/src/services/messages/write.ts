@@ -11,10 +11,29 @@ export type MessageRow = NewMessage;
 /** A message row with every column at its default; callers set what their message carries. */
 export function messageRow(ctx: Ctx, ch: ChannelRecord, authorId: string, type: number): MessageRow {
   return {
-    id: ctx.ids.next(), channel_id: ch.id, guild_id: ch.guild_id, author_id: authorId, webhook_id: null, application_id: null,
-    type, content: '', tts: 0, mention_everyone: 0, mentions: '[]', mention_roles: '[]', attachments: '[]', embeds: '[]',
-    components: '[]', sticker_items: null, flags: 0, nonce: null, pinned_at: null, edited_at: null, message_reference: null,
-    extra: '{}', created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    channel_id: ch.id,
+    guild_id: ch.guild_id,
+    author_id: authorId,
+    webhook_id: null,
+    application_id: null,
+    type,
+    content: '',
+    tts: 0,
+    mention_everyone: 0,
+    mentions: '[]',
+    mention_roles: '[]',
+    attachments: '[]',
+    embeds: '[]',
+    components: '[]',
+    sticker_items: null,
+    flags: 0,
+    nonce: null,
+    pinned_at: null,
+    edited_at: null,
+    message_reference: null,
+    extra: '{}',
+    created_at: ctx.clock.now(),
   };
 }
 
@@ -32,7 +51,9 @@ export interface NonceClaim {
  * are written together (MessagesRepo.insert: concurrent creates share one commit).
  */
 export async function insertMessage(
-  ctx: Ctx, ch: ChannelRecord, row: MessageRow,
+  ctx: Ctx,
+  ch: ChannelRecord,
+  row: MessageRow,
   opts: { files?: NewFile[]; authors?: UserRecord[]; out?: Ctx; once?: string } = {},
 ): Promise<{ record: MessageRecord; event: AccordMessage }> {
   await ctx.repos.messages.insert(row, { channelType: ch.type, files: opts.files });
@@ -44,7 +65,10 @@ export async function insertMessage(
  * create that lost the claim to an earlier one writes nothing and returns `{ earlier }`, the id of the message holding it.
  */
 export async function insertMessageOnce(
-  ctx: Ctx, ch: ChannelRecord, row: MessageRow, nonce: NonceClaim,
+  ctx: Ctx,
+  ch: ChannelRecord,
+  row: MessageRow,
+  nonce: NonceClaim,
   opts: { files?: NewFile[]; authors?: UserRecord[]; out?: Ctx; once?: string } = {},
 ): Promise<{ record: MessageRecord; event: AccordMessage } | { earlier: string }> {
   const earlier = await ctx.repos.messages.insert(row, { channelType: ch.type, files: opts.files, nonce });

@@ -42,19 +42,35 @@ export async function listAuditLog(ctx: Ctx, actor: Actor, guildId: string, q: A
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id, P.VIEW_AUDIT_LOG);
   const limit = q.limit ?? 50;
-  const empty = { audit_log_entries: [], users: [], integrations: [], webhooks: [], guild_scheduled_events: [], threads: [], application_commands: [], auto_moderation_rules: [] };
+  const empty = {
+    audit_log_entries: [],
+    users: [],
+    integrations: [],
+    webhooks: [],
+    guild_scheduled_events: [],
+    threads: [],
+    application_commands: [],
+    auto_moderation_rules: [],
+  };
   for (const v of [q.user_id, q.before, q.after]) if (v !== undefined && !isId(v)) return empty;
   if (q.action_type !== undefined && !KNOWN_TYPES.has(q.action_type)) return empty;
   const rows = await ctx.repos.moderation.auditLogPage(guildId, {
-    since: ctx.clock.now() - AUDIT_LOG_RETENTION_MS, user_id: q.user_id, target_id: q.target_id, action_type: q.action_type,
-    before: q.before, after: q.after, limit,
+    since: ctx.clock.now() - AUDIT_LOG_RETENTION_MS,
+    user_id: q.user_id,
+    target_id: q.target_id,
+    action_type: q.action_type,
+    before: q.before,
+    after: q.after,
+    limit,
   });
   const entries = rows.map(toEntry);
   return { ...empty, audit_log_entries: entries, ...(await referenced(ctx, guildId, entries)) };
 }
 
 async function referenced(ctx: Ctx, guildId: string, entries: AuditLogEntry[]) {
-  const targets = (set: Set<number>) => [...new Set(entries.filter((e) => set.has(e.action_type) && e.target_id && isId(e.target_id)).map((e) => e.target_id!))];
+  const targets = (set: Set<number>) => [
+    ...new Set(entries.filter((e) => set.has(e.action_type) && e.target_id && isId(e.target_id)).map((e) => e.target_id!)),
+  ];
   const userIds = new Set<string>();
   for (const e of entries) {
     if (e.user_id) userIds.add(e.user_id);
@@ -68,9 +84,7 @@ async function referenced(ctx: Ctx, guildId: string, entries: AuditLogEntry[]) {
     : [];
 
   const threadIds = targets(THREAD_TARGETS);
-  const threads = threadIds.length
-    ? (await ctx.repos.channels.inGuildByIds(guildId, threadIds)).map((c) => channelWire(c))
-    : [];
+  const threads = threadIds.length ? (await ctx.repos.channels.inGuildByIds(guildId, threadIds)).map((c) => channelWire(c)) : [];
 
   const eventIds = targets(EVENT_TARGETS);
   const guild_scheduled_events = eventIds.length ? await eventsByIds(ctx, guildId, eventIds) : [];
@@ -82,7 +96,11 @@ async function referenced(ctx: Ctx, guildId: string, entries: AuditLogEntry[]) {
   const integrations = integrationIds.length ? await partialIntegrations(ctx, guildId, integrationIds) : [];
 
   return {
-    users: [...users.values()].map(publicUser), webhooks, threads, guild_scheduled_events, auto_moderation_rules, integrations,
+    users: [...users.values()].map(publicUser),
+    webhooks,
+    threads,
+    guild_scheduled_events,
+    auto_moderation_rules,
+    integrations,
   };
 }
-

@@ -9,30 +9,77 @@ import { isId } from '../../core/ids.js';
 /** Audit log action types (discord-api-types `AuditLogEvent`). */
 export const AuditLogEvent = {
   GUILD_UPDATE: 1,
-  CHANNEL_CREATE: 10, CHANNEL_UPDATE: 11, CHANNEL_DELETE: 12,
-  CHANNEL_OVERWRITE_CREATE: 13, CHANNEL_OVERWRITE_UPDATE: 14, CHANNEL_OVERWRITE_DELETE: 15,
-  MEMBER_KICK: 20, MEMBER_PRUNE: 21, MEMBER_BAN_ADD: 22, MEMBER_BAN_REMOVE: 23, MEMBER_UPDATE: 24, MEMBER_ROLE_UPDATE: 25,
-  MEMBER_MOVE: 26, MEMBER_DISCONNECT: 27, BOT_ADD: 28,
-  ROLE_CREATE: 30, ROLE_UPDATE: 31, ROLE_DELETE: 32,
-  INVITE_CREATE: 40, INVITE_UPDATE: 41, INVITE_DELETE: 42,
-  WEBHOOK_CREATE: 50, WEBHOOK_UPDATE: 51, WEBHOOK_DELETE: 52,
-  EMOJI_CREATE: 60, EMOJI_UPDATE: 61, EMOJI_DELETE: 62,
-  MESSAGE_DELETE: 72, MESSAGE_BULK_DELETE: 73, MESSAGE_PIN: 74, MESSAGE_UNPIN: 75,
-  INTEGRATION_CREATE: 80, INTEGRATION_UPDATE: 81, INTEGRATION_DELETE: 82,
-  STAGE_INSTANCE_CREATE: 83, STAGE_INSTANCE_UPDATE: 84, STAGE_INSTANCE_DELETE: 85,
-  STICKER_CREATE: 90, STICKER_UPDATE: 91, STICKER_DELETE: 92,
-  GUILD_SCHEDULED_EVENT_CREATE: 100, GUILD_SCHEDULED_EVENT_UPDATE: 101, GUILD_SCHEDULED_EVENT_DELETE: 102,
-  THREAD_CREATE: 110, THREAD_UPDATE: 111, THREAD_DELETE: 112,
+  CHANNEL_CREATE: 10,
+  CHANNEL_UPDATE: 11,
+  CHANNEL_DELETE: 12,
+  CHANNEL_OVERWRITE_CREATE: 13,
+  CHANNEL_OVERWRITE_UPDATE: 14,
+  CHANNEL_OVERWRITE_DELETE: 15,
+  MEMBER_KICK: 20,
+  MEMBER_PRUNE: 21,
+  MEMBER_BAN_ADD: 22,
+  MEMBER_BAN_REMOVE: 23,
+  MEMBER_UPDATE: 24,
+  MEMBER_ROLE_UPDATE: 25,
+  MEMBER_MOVE: 26,
+  MEMBER_DISCONNECT: 27,
+  BOT_ADD: 28,
+  ROLE_CREATE: 30,
+  ROLE_UPDATE: 31,
+  ROLE_DELETE: 32,
+  INVITE_CREATE: 40,
+  INVITE_UPDATE: 41,
+  INVITE_DELETE: 42,
+  WEBHOOK_CREATE: 50,
+  WEBHOOK_UPDATE: 51,
+  WEBHOOK_DELETE: 52,
+  EMOJI_CREATE: 60,
+  EMOJI_UPDATE: 61,
+  EMOJI_DELETE: 62,
+  MESSAGE_DELETE: 72,
+  MESSAGE_BULK_DELETE: 73,
+  MESSAGE_PIN: 74,
+  MESSAGE_UNPIN: 75,
+  INTEGRATION_CREATE: 80,
+  INTEGRATION_UPDATE: 81,
+  INTEGRATION_DELETE: 82,
+  STAGE_INSTANCE_CREATE: 83,
+  STAGE_INSTANCE_UPDATE: 84,
+  STAGE_INSTANCE_DELETE: 85,
+  STICKER_CREATE: 90,
+  STICKER_UPDATE: 91,
+  STICKER_DELETE: 92,
+  GUILD_SCHEDULED_EVENT_CREATE: 100,
+  GUILD_SCHEDULED_EVENT_UPDATE: 101,
+  GUILD_SCHEDULED_EVENT_DELETE: 102,
+  THREAD_CREATE: 110,
+  THREAD_UPDATE: 111,
+  THREAD_DELETE: 112,
   APPLICATION_COMMAND_PERMISSION_UPDATE: 121,
-  SOUNDBOARD_SOUND_CREATE: 130, SOUNDBOARD_SOUND_UPDATE: 131, SOUNDBOARD_SOUND_DELETE: 132,
-  AUTO_MODERATION_RULE_CREATE: 140, AUTO_MODERATION_RULE_UPDATE: 141, AUTO_MODERATION_RULE_DELETE: 142,
-  AUTO_MODERATION_BLOCK_MESSAGE: 143, AUTO_MODERATION_FLAG_TO_CHANNEL: 144, AUTO_MODERATION_USER_COMMUNICATION_DISABLED: 145,
+  SOUNDBOARD_SOUND_CREATE: 130,
+  SOUNDBOARD_SOUND_UPDATE: 131,
+  SOUNDBOARD_SOUND_DELETE: 132,
+  AUTO_MODERATION_RULE_CREATE: 140,
+  AUTO_MODERATION_RULE_UPDATE: 141,
+  AUTO_MODERATION_RULE_DELETE: 142,
+  AUTO_MODERATION_BLOCK_MESSAGE: 143,
+  AUTO_MODERATION_FLAG_TO_CHANNEL: 144,
+  AUTO_MODERATION_USER_COMMUNICATION_DISABLED: 145,
   AUTO_MODERATION_QUARANTINE_USER: 146,
-  ONBOARDING_PROMPT_CREATE: 163, ONBOARDING_PROMPT_UPDATE: 164, ONBOARDING_PROMPT_DELETE: 165, ONBOARDING_CREATE: 166, ONBOARDING_UPDATE: 167,
-  HOME_SETTINGS_CREATE: 190, HOME_SETTINGS_UPDATE: 191,
+  ONBOARDING_PROMPT_CREATE: 163,
+  ONBOARDING_PROMPT_UPDATE: 164,
+  ONBOARDING_PROMPT_DELETE: 165,
+  ONBOARDING_CREATE: 166,
+  ONBOARDING_UPDATE: 167,
+  HOME_SETTINGS_CREATE: 190,
+  HOME_SETTINGS_UPDATE: 191,
   /** The seed spec calls 192 VOICE_CHANNEL_STATUS_UPDATE; the docs and discord-api-types call it _CREATE. */
-  VOICE_CHANNEL_STATUS_UPDATE: 192, VOICE_CHANNEL_STATUS_CREATE: 192, VOICE_CHANNEL_STATUS_DELETE: 193,
-  GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE: 200, GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE: 201, GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE: 202,
+  VOICE_CHANNEL_STATUS_UPDATE: 192,
+  VOICE_CHANNEL_STATUS_CREATE: 192,
+  VOICE_CHANNEL_STATUS_DELETE: 193,
+  GUILD_SCHEDULED_EVENT_EXCEPTION_CREATE: 200,
+  GUILD_SCHEDULED_EVENT_EXCEPTION_UPDATE: 201,
+  GUILD_SCHEDULED_EVENT_EXCEPTION_DELETE: 202,
 } as const;
 
 export const KNOWN_TYPES = new Set<number>(Object.values(AuditLogEvent));
@@ -40,7 +87,11 @@ const UPDATE_TYPES = new Set<number>([1, 11, 14, 24, 31, 41, 51, 61, 81, 84, 91,
 /** Entries are kept 45 days (server clock). */
 export const AUDIT_LOG_RETENTION_MS = 45 * 86400_000;
 
-export interface AuditChange { key: string; old_value?: unknown; new_value?: unknown }
+export interface AuditChange {
+  key: string;
+  old_value?: unknown;
+  new_value?: unknown;
+}
 
 export interface AuditEntryInput {
   guildId: string;
@@ -85,13 +136,53 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 
 /** Keys each kind of object reports in `changes` (the docs: "typically correspond to the object's fields"). */
 export const AUDIT_KEYS = {
-  guild: ['name', 'description', 'icon', 'splash', 'banner', 'owner_id', 'afk_channel_id', 'afk_timeout', 'verification_level',
-    'default_message_notifications', 'explicit_content_filter', 'mfa_level', 'nsfw_level', 'system_channel_id', 'system_channel_flags',
-    'rules_channel_id', 'public_updates_channel_id', 'safety_alerts_channel_id', 'preferred_locale', 'features',
-    'premium_progress_bar_enabled', 'widget_enabled', 'widget_channel_id', 'vanity_url_code'],
-  channel: ['name', 'type', 'topic', 'position', 'nsfw', 'rate_limit_per_user', 'bitrate', 'user_limit', 'parent_id', 'rtc_region',
-    'video_quality_mode', 'flags', 'permission_overwrites', 'default_auto_archive_duration', 'available_tags', 'default_reaction_emoji',
-    'default_thread_rate_limit_per_user', 'default_sort_order', 'default_forum_layout'],
+  guild: [
+    'name',
+    'description',
+    'icon',
+    'splash',
+    'banner',
+    'owner_id',
+    'afk_channel_id',
+    'afk_timeout',
+    'verification_level',
+    'default_message_notifications',
+    'explicit_content_filter',
+    'mfa_level',
+    'nsfw_level',
+    'system_channel_id',
+    'system_channel_flags',
+    'rules_channel_id',
+    'public_updates_channel_id',
+    'safety_alerts_channel_id',
+    'preferred_locale',
+    'features',
+    'premium_progress_bar_enabled',
+    'widget_enabled',
+    'widget_channel_id',
+    'vanity_url_code',
+  ],
+  channel: [
+    'name',
+    'type',
+    'topic',
+    'position',
+    'nsfw',
+    'rate_limit_per_user',
+    'bitrate',
+    'user_limit',
+    'parent_id',
+    'rtc_region',
+    'video_quality_mode',
+    'flags',
+    'permission_overwrites',
+    'default_auto_archive_duration',
+    'available_tags',
+    'default_reaction_emoji',
+    'default_thread_rate_limit_per_user',
+    'default_sort_order',
+    'default_forum_layout',
+  ],
   overwrite: ['id', 'type', 'allow', 'deny'],
   role: ['name', 'permissions', 'color', 'colors', 'hoist', 'mentionable', 'icon', 'unicode_emoji'],
   member: ['nick', 'mute', 'deaf', 'communication_disabled_until', 'flags', 'avatar', 'banner', 'bio'],
@@ -100,8 +191,19 @@ export const AUDIT_KEYS = {
   emoji: ['name', 'roles'],
   sticker: ['name', 'tags', 'description', 'format_type', 'available', 'guild_id', 'id'],
   sound: ['name', 'volume', 'emoji_id', 'emoji_name', 'sound_id', 'available'],
-  event: ['name', 'description', 'channel_id', 'entity_type', 'status', 'privacy_level', 'location', 'scheduled_start_time',
-    'scheduled_end_time', 'image_hash', 'recurrence_rule'],
+  event: [
+    'name',
+    'description',
+    'channel_id',
+    'entity_type',
+    'status',
+    'privacy_level',
+    'location',
+    'scheduled_start_time',
+    'scheduled_end_time',
+    'image_hash',
+    'recurrence_rule',
+  ],
   stage: ['topic', 'privacy_level'],
   thread: ['name', 'type', 'archived', 'locked', 'auto_archive_duration', 'rate_limit_per_user', 'flags', 'invitable', 'applied_tags'],
   automod: ['name', 'event_type', 'trigger_type', 'trigger_metadata', 'actions', 'enabled', 'exempt_roles', 'exempt_channels'],
@@ -156,14 +258,24 @@ export async function writeAuditLog(ctx: Ctx, input: AuditEntryInput): Promise<A
     const reasonIn = input.reason !== undefined ? input.reason : currentAuditReason();
     const reason = reasonIn ? String(reasonIn).slice(0, 512) : null;
     const row = {
-      id: ctx.ids.next(), guild_id: input.guildId, user_id: input.userId && isId(input.userId) ? input.userId : null,
-      target_id: input.targetId ?? null, action_type: input.actionType,
-      changes: changes.length ? JSON.stringify(changes) : null, options: Object.keys(options).length ? JSON.stringify(options) : null,
-      reason, created_at: ctx.clock.now(),
+      id: ctx.ids.next(),
+      guild_id: input.guildId,
+      user_id: input.userId && isId(input.userId) ? input.userId : null,
+      target_id: input.targetId ?? null,
+      action_type: input.actionType,
+      changes: changes.length ? JSON.stringify(changes) : null,
+      options: Object.keys(options).length ? JSON.stringify(options) : null,
+      reason,
+      created_at: ctx.clock.now(),
     };
     await ctx.repos.moderation.insertAuditEntry(row);
     const entry = toEntry(row);
-    ctx.bus.publish({ t: 'GUILD_AUDIT_LOG_ENTRY_CREATE', d: { ...entry, guild_id: input.guildId }, guild_id: input.guildId, permission: P.VIEW_AUDIT_LOG.toString() });
+    ctx.bus.publish({
+      t: 'GUILD_AUDIT_LOG_ENTRY_CREATE',
+      d: { ...entry, guild_id: input.guildId },
+      guild_id: input.guildId,
+      permission: P.VIEW_AUDIT_LOG.toString(),
+    });
     return entry;
   } catch (err) {
     if (ctx.config.logLevel !== 'silent') console.error('[audit-log] write failed', err);
@@ -179,20 +291,45 @@ export async function deleteGuildAuditLog(ctx: Ctx, guildId: string): Promise<vo
 // ---- one-call helpers for the services that write entries --------------------------------------------------------
 
 /** CHANNEL_OVERWRITE_CREATE / _UPDATE / _DELETE for one overwrite (options: id, type, and role_name for roles). */
-export async function auditOverwrite(ctx: Ctx, userId: string, guildId: string, channelId: string, before: Overwrite | null, after: Overwrite | null): Promise<void> {
+export async function auditOverwrite(
+  ctx: Ctx,
+  userId: string,
+  guildId: string,
+  channelId: string,
+  before: Overwrite | null,
+  after: Overwrite | null,
+): Promise<void> {
   const ow = after ?? before;
   if (!ow) return;
-  const actionType = !before ? AuditLogEvent.CHANNEL_OVERWRITE_CREATE : !after ? AuditLogEvent.CHANNEL_OVERWRITE_DELETE : AuditLogEvent.CHANNEL_OVERWRITE_UPDATE;
+  const actionType = !before
+    ? AuditLogEvent.CHANNEL_OVERWRITE_CREATE
+    : !after
+      ? AuditLogEvent.CHANNEL_OVERWRITE_DELETE
+      : AuditLogEvent.CHANNEL_OVERWRITE_UPDATE;
   const roleName = ow.type === 0 && isId(ow.id) ? await ctx.repos.roles.nameOf(ow.id) : undefined;
   const view = (o: Overwrite | null) => (o ? { id: o.id, type: o.type, allow: o.allow, deny: o.deny } : null);
-  const changes = actionType === AuditLogEvent.CHANNEL_OVERWRITE_UPDATE
-    ? auditChanges('overwrite', { allow: before!.allow, deny: before!.deny }, { allow: after!.allow, deny: after!.deny })
-    : auditChanges('overwrite', view(before), view(after));
-  await writeAuditLog(ctx, { guildId, userId, actionType, targetId: channelId, changes, options: { id: ow.id, type: String(ow.type), role_name: roleName ?? undefined } });
+  const changes =
+    actionType === AuditLogEvent.CHANNEL_OVERWRITE_UPDATE
+      ? auditChanges('overwrite', { allow: before!.allow, deny: before!.deny }, { allow: after!.allow, deny: after!.deny })
+      : auditChanges('overwrite', view(before), view(after));
+  await writeAuditLog(ctx, {
+    guildId,
+    userId,
+    actionType,
+    targetId: channelId,
+    changes,
+    options: { id: ow.id, type: String(ow.type), role_name: roleName ?? undefined },
+  });
 }
 
 /** MEMBER_UPDATE for changed member fields and MEMBER_ROLE_UPDATE ($add / $remove) for changed roles. */
-export async function auditMemberChange(ctx: Ctx, userId: string, guildId: string, before: { user_id: string; roles: string[] } & Record<string, any>, values: Record<string, unknown>): Promise<void> {
+export async function auditMemberChange(
+  ctx: Ctx,
+  userId: string,
+  guildId: string,
+  before: { user_id: string; roles: string[] } & Record<string, any>,
+  values: Record<string, unknown>,
+): Promise<void> {
   const fields: Record<string, unknown> = {};
   for (const k of ['nick', 'mute', 'deaf', 'communication_disabled_until', 'flags'] as const) if (k in values) fields[k] = values[k];
   const norm = (k: string, v: unknown) => {
@@ -203,7 +340,13 @@ export async function auditMemberChange(ctx: Ctx, userId: string, guildId: strin
   if (Object.keys(fields).length) {
     const old = Object.fromEntries(Object.keys(fields).map((k) => [k, norm(k, before[k])]));
     const next = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, norm(k, v)]));
-    await writeAuditLog(ctx, { guildId, userId, actionType: AuditLogEvent.MEMBER_UPDATE, targetId: before.user_id, changes: auditChanges('member', old, next) });
+    await writeAuditLog(ctx, {
+      guildId,
+      userId,
+      actionType: AuditLogEvent.MEMBER_UPDATE,
+      targetId: before.user_id,
+      changes: auditChanges('member', old, next),
+    });
   }
   if (typeof values.roles === 'string') {
     const nextRoles = parseJson<string[]>(values.roles, []);
@@ -230,12 +373,27 @@ export const webhookAudit = (w: { type?: number; name?: string; avatar?: string 
   w ? { type: w.type, name: w.name, avatar_hash: w.avatar ?? null, channel_id: w.channel_id, application_id: w.application_id ?? null } : null;
 
 /** The invite as audit changes see it. */
-export const inviteAudit = (i: { code: string; channel_id: string; inviter_id: string | null; uses: number; max_uses: number; max_age: number; temporary: boolean; flags: number } | null) =>
-  i ? { code: i.code, channel_id: i.channel_id, inviter_id: i.inviter_id, uses: i.uses, max_uses: i.max_uses, max_age: i.max_age, temporary: i.temporary, flags: i.flags } : null;
+export const inviteAudit = (
+  i: { code: string; channel_id: string; inviter_id: string | null; uses: number; max_uses: number; max_age: number; temporary: boolean; flags: number } | null,
+) =>
+  i
+    ? {
+        code: i.code,
+        channel_id: i.channel_id,
+        inviter_id: i.inviter_id,
+        uses: i.uses,
+        max_uses: i.max_uses,
+        max_age: i.max_age,
+        temporary: i.temporary,
+        flags: i.flags,
+      }
+    : null;
 
 /** A thread as audit changes see it (its metadata flattened). */
 export const threadAudit = (t: Record<string, any> | null) =>
-  t ? { name: t.name, type: t.type, rate_limit_per_user: t.rate_limit_per_user, flags: t.flags, applied_tags: t.applied_tags, ...(t.thread_metadata ?? {}) } : null;
+  t
+    ? { name: t.name, type: t.type, rate_limit_per_user: t.rate_limit_per_user, flags: t.flags, applied_tags: t.applied_tags, ...(t.thread_metadata ?? {}) }
+    : null;
 
 /** A command's stored permission overwrites (before a change is written). */
 export async function storedCommandPermissions(ctx: Ctx, applicationId: string, guildId: string, commandId: string): Promise<{ id: string }[]> {
@@ -243,7 +401,15 @@ export async function storedCommandPermissions(ctx: Ctx, applicationId: string, 
 }
 
 /** APPLICATION_COMMAND_PERMISSION_UPDATE: one change per overwritten entity, keyed by its id. */
-export async function auditCommandPermissions(ctx: Ctx, userId: string, guildId: string, applicationId: string, commandId: string, before: { id: string }[], after: { id: string }[]): Promise<void> {
+export async function auditCommandPermissions(
+  ctx: Ctx,
+  userId: string,
+  guildId: string,
+  applicationId: string,
+  commandId: string,
+  before: { id: string }[],
+  after: { id: string }[],
+): Promise<void> {
   const ids = [...new Set([...before, ...after].map((p) => String(p.id)))];
   const changes: AuditChange[] = [];
   for (const key of ids) {
@@ -253,5 +419,12 @@ export async function auditCommandPermissions(ctx: Ctx, userId: string, guildId:
     changes.push({ key, ...(o ? { old_value: o } : {}), ...(n ? { new_value: n } : {}) });
   }
   if (!changes.length) return;
-  await writeAuditLog(ctx, { guildId, userId, actionType: AuditLogEvent.APPLICATION_COMMAND_PERMISSION_UPDATE, targetId: commandId, changes, options: { application_id: applicationId } });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId,
+    actionType: AuditLogEvent.APPLICATION_COMMAND_PERMISSION_UPDATE,
+    targetId: commandId,
+    changes,
+    options: { application_id: applicationId },
+  });
 }

@@ -38,18 +38,25 @@ const keyword = z.string().min(1).max(60);
 const Metadata = z.object({
   keyword_filter: z.array(keyword).max(1000).nullable().optional(),
   regex_patterns: z.array(z.string().min(1).max(260)).max(10).nullable().optional(),
-  presets: z.array(z.literal([1, 2, 3])).max(3).nullable().optional(),
+  presets: z
+    .array(z.literal([1, 2, 3]))
+    .max(3)
+    .nullable()
+    .optional(),
   allow_list: z.array(keyword).max(1000).nullable().optional(),
   mention_total_limit: z.number().int().min(0).max(50).nullable().optional(),
   mention_raid_protection_enabled: z.boolean().nullable().optional(),
 });
 const Action = z.object({
   type: z.literal([1, 2, 3, 4]),
-  metadata: z.object({
-    channel_id: snowflake.optional(),
-    duration_seconds: z.number().int().min(0).max(MAX_TIMEOUT_S).nullable().optional(),
-    custom_message: z.string().max(300).nullable().optional(),
-  }).nullable().optional(),
+  metadata: z
+    .object({
+      channel_id: snowflake.optional(),
+      duration_seconds: z.number().int().min(0).max(MAX_TIMEOUT_S).nullable().optional(),
+      custom_message: z.string().max(300).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 const RuleBody = z.object({
   name: z.string().min(1).max(100),
@@ -102,10 +109,14 @@ function metadataFor(type: number, m: Record<string, any> | null | undefined): R
 function actionWire(a: { type: number; metadata?: Record<string, any> | null }) {
   const m = a.metadata ?? {};
   switch (a.type) {
-    case ActionType.BLOCK_MESSAGE: return { type: a.type, metadata: m.custom_message ? { custom_message: m.custom_message } : {} };
-    case ActionType.SEND_ALERT_MESSAGE: return { type: a.type, metadata: { channel_id: String(m.channel_id ?? '') } };
-    case ActionType.TIMEOUT: return { type: a.type, metadata: { duration_seconds: Number(m.duration_seconds ?? 0) } };
-    default: return { type: a.type, metadata: {} };
+    case ActionType.BLOCK_MESSAGE:
+      return { type: a.type, metadata: m.custom_message ? { custom_message: m.custom_message } : {} };
+    case ActionType.SEND_ALERT_MESSAGE:
+      return { type: a.type, metadata: { channel_id: String(m.channel_id ?? '') } };
+    case ActionType.TIMEOUT:
+      return { type: a.type, metadata: { duration_seconds: Number(m.duration_seconds ?? 0) } };
+    default:
+      return { type: a.type, metadata: {} };
   }
 }
 
@@ -146,9 +157,12 @@ function cachedRules(ctx: Ctx, guildId: string): Promise<AutomodRule[]> {
   if (!cache) {
     const c = (cache = new Map());
     ruleCaches.set(ctx, c);
-    ctx.bus.subscribe((e) => {
-      if (e.guild_id && (e.t.startsWith('AUTO_MODERATION_RULE_') || e.t === 'GUILD_DELETE')) c.delete(e.guild_id);
-    }, { remote: true });
+    ctx.bus.subscribe(
+      (e) => {
+        if (e.guild_id && (e.t.startsWith('AUTO_MODERATION_RULE_') || e.t === 'GUILD_DELETE')) c.delete(e.guild_id);
+      },
+      { remote: true },
+    );
   }
   let rules = cache.get(guildId);
   if (!rules) {
@@ -202,24 +216,27 @@ async function checkDraft(ctx: Ctx, guildId: string, perms: bigint, d: RuleDraft
   if (type === TriggerType.KEYWORD || type === TriggerType.MEMBER_PROFILE) {
     if ((m.allow_list?.length ?? 0) > 100) throw fieldError(['trigger_metadata', 'allow_list'], 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
     for (const [i, p] of (m.regex_patterns ?? []).entries()) {
-      try { new RegExp(p, 'iu'); if (regexRisk(p)) throw new Error('unsafe'); } catch {
+      try {
+        new RegExp(p, 'iu');
+        if (regexRisk(p)) throw new Error('unsafe');
+      } catch {
         throw fieldError(['trigger_metadata', 'regex_patterns', i], 'AUTO_MODERATION_INVALID_REGEX', 'Invalid regex pattern.');
       }
     }
   }
-  if (type === TriggerType.KEYWORD_PRESET && !(m.presets?.length)) throw fieldError(['trigger_metadata', 'presets'], 'BASE_TYPE_REQUIRED', 'This field is required');
+  if (type === TriggerType.KEYWORD_PRESET && !m.presets?.length)
+    throw fieldError(['trigger_metadata', 'presets'], 'BASE_TYPE_REQUIRED', 'This field is required');
   if (type === TriggerType.MENTION_SPAM && m.mention_total_limit == null && !m.mention_raid_protection_enabled) {
     throw fieldError(['trigger_metadata', 'mention_total_limit'], 'BASE_TYPE_REQUIRED', 'This field is required');
   }
   const actions = [];
   for (const [i, a] of d.actions.entries()) {
-    if (!ACTIONS_FOR[type].includes(a.type)) throw fieldError(['actions', i, 'type'], 'AUTO_MODERATION_INVALID_ACTION_TYPE', 'This action type is not allowed for this trigger type.');
+    if (!ACTIONS_FOR[type].includes(a.type))
+      throw fieldError(['actions', i, 'type'], 'AUTO_MODERATION_INVALID_ACTION_TYPE', 'This action type is not allowed for this trigger type.');
     const md = a.metadata ?? {};
     if (a.type === ActionType.SEND_ALERT_MESSAGE) {
       const channelId = md.channel_id;
-      const ch = channelId && isId(channelId)
-        ? await ctx.repos.channels.inGuildById(guildId, channelId)
-        : undefined;
+      const ch = channelId && isId(channelId) ? await ctx.repos.channels.inGuildById(guildId, channelId) : undefined;
       if (!ch || ![0, 5].includes(ch.type)) throw fieldError(['actions', i, 'metadata', 'channel_id'], 'CHANNEL_INVALID', 'Invalid channel.');
     }
     if (a.type === ActionType.TIMEOUT) {
@@ -252,17 +269,29 @@ export async function createRule(ctx: Ctx, actor: Actor, guildId: string, body: 
   const perms = await requireManager(ctx, actor, guildId);
   const b = parseBody(RuleBody, body);
   const data = await checkDraft(ctx, guildId, perms, {
-    name: b.name, event_type: b.event_type, trigger_type: b.trigger_type, trigger_metadata: b.trigger_metadata, actions: b.actions,
-    exempt_roles: b.exempt_roles ?? [], exempt_channels: b.exempt_channels ?? [],
+    name: b.name,
+    event_type: b.event_type,
+    trigger_type: b.trigger_type,
+    trigger_metadata: b.trigger_metadata,
+    actions: b.actions,
+    exempt_roles: b.exempt_roles ?? [],
+    exempt_channels: b.exempt_channels ?? [],
   });
   const count = (await loadRules(ctx, guildId)).filter((r) => r.trigger_type === b.trigger_type).length;
   const max = MAX_PER_TYPE[b.trigger_type];
-  if (count >= max) throw fieldError('trigger_type', 'AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED', `Maximum number of rules of this trigger type reached (${max}).`);
+  if (count >= max)
+    throw fieldError('trigger_type', 'AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED', `Maximum number of rules of this trigger type reached (${max}).`);
   const row = { id: ctx.ids.next(), guild_id: guildId, creator_id: actor.user.id, data: JSON.stringify(data), enabled: b.enabled ? 1 : 0 };
   await ctx.repos.moderation.insertAutomodRule(row);
   const rule = toRule(row);
   publishRule(ctx, 'AUTO_MODERATION_RULE_CREATE', rule);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.AUTO_MODERATION_RULE_CREATE, targetId: rule.id, changes: auditChanges('automod', null, rule) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.AUTO_MODERATION_RULE_CREATE,
+    targetId: rule.id,
+    changes: auditChanges('automod', null, rule),
+  });
   return rule;
 }
 
@@ -277,14 +306,20 @@ export async function updateRule(ctx: Ctx, actor: Actor, guildId: string, ruleId
     trigger_type: rule.trigger_type,
     trigger_metadata: b.trigger_metadata !== undefined ? b.trigger_metadata : (rule.trigger_metadata as MetadataIn),
     actions: b.actions ?? (rule.actions as ActionIn[]),
-    exempt_roles: b.exempt_roles !== undefined ? b.exempt_roles ?? [] : rule.exempt_roles,
-    exempt_channels: b.exempt_channels !== undefined ? b.exempt_channels ?? [] : rule.exempt_channels,
+    exempt_roles: b.exempt_roles !== undefined ? (b.exempt_roles ?? []) : rule.exempt_roles,
+    exempt_channels: b.exempt_channels !== undefined ? (b.exempt_channels ?? []) : rule.exempt_channels,
   });
   const enabled = b.enabled == null ? (rule.enabled ? 1 : 0) : b.enabled ? 1 : 0;
   await ctx.repos.moderation.updateAutomodRule(rule.id, JSON.stringify(data), enabled);
   const next = toRule({ id: rule.id, guild_id: guildId, creator_id: rule.creator_id, data: JSON.stringify(data), enabled });
   publishRule(ctx, 'AUTO_MODERATION_RULE_UPDATE', next);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.AUTO_MODERATION_RULE_UPDATE, targetId: rule.id, changes: auditChanges('automod', rule, next) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.AUTO_MODERATION_RULE_UPDATE,
+    targetId: rule.id,
+    changes: auditChanges('automod', rule, next),
+  });
   return next;
 }
 
@@ -292,7 +327,13 @@ export async function deleteRule(ctx: Ctx, actor: Actor, guildId: string, ruleId
   const rule = await getRule(ctx, actor, guildId, ruleId);
   await ctx.repos.moderation.deleteAutomodRule(rule.id);
   publishRule(ctx, 'AUTO_MODERATION_RULE_DELETE', rule);
-  await writeAuditLog(ctx, { guildId, userId: actor.user.id, actionType: AuditLogEvent.AUTO_MODERATION_RULE_DELETE, targetId: rule.id, changes: auditChanges('automod', rule, null) });
+  await writeAuditLog(ctx, {
+    guildId,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.AUTO_MODERATION_RULE_DELETE,
+    targetId: rule.id,
+    changes: auditChanges('automod', rule, null),
+  });
 }
 
 // ---- matching ---------------------------------------------------------------------------------------------------
@@ -320,7 +361,10 @@ const PRESETS: Record<number, string[]> = {
   3: ['retard*', 'tranny', 'faggot*'],
 };
 
-interface Match { keyword: string | null; content: string }
+interface Match {
+  keyword: string | null;
+  content: string;
+}
 
 function stripAllowed(text: string, allow: string[]): string {
   let out = text;
@@ -341,7 +385,9 @@ function matchKeywords(text: string, keywords: string[], patterns: string[]): Ma
     try {
       const m = new RegExp(p, 'iu').exec(text);
       if (m) return { keyword: p, content: m[0] };
-    } catch { /* stored patterns were validated */ }
+    } catch {
+      /* stored patterns were validated */
+    }
   }
   return null;
 }
@@ -369,7 +415,11 @@ function triggers(rule: AutomodRule, content: string): Match | null {
     case TriggerType.MEMBER_PROFILE:
       return matchKeywords(stripAllowed(content, m.allow_list ?? []), m.keyword_filter ?? [], m.regex_patterns ?? []);
     case TriggerType.KEYWORD_PRESET:
-      return matchKeywords(stripAllowed(content, m.allow_list ?? []), (m.presets ?? []).flatMap((p: number) => PRESETS[p] ?? []), []);
+      return matchKeywords(
+        stripAllowed(content, m.allow_list ?? []),
+        (m.presets ?? []).flatMap((p: number) => PRESETS[p] ?? []),
+        [],
+      );
     case TriggerType.MENTION_SPAM: {
       const limit = Number(m.mention_total_limit ?? 0);
       const n = countMentions(content);
@@ -426,10 +476,7 @@ export async function automodCheckMember(ctx: Ctx, guildId: string, userId: stri
     if (!isId(guildId) || !isId(userId)) return;
     const rules = (await cachedRules(ctx, guildId)).filter((r) => r.enabled && r.trigger_type === TriggerType.MEMBER_PROFILE);
     if (!rules.length) return;
-    const [member, user] = await Promise.all([
-      ctx.repos.members.get(guildId, userId),
-      ctx.repos.users.byId(userId),
-    ]);
+    const [member, user] = await Promise.all([ctx.repos.members.get(guildId, userId), ctx.repos.users.byId(userId)]);
     if (!member || !user) return;
     const roles = member.roles;
     const names = [member.nick, user.global_name, user.username].filter((n): n is string => !!n).join('\n');
@@ -443,30 +490,70 @@ export async function automodCheckMember(ctx: Ctx, guildId: string, userId: stri
   }
 }
 
-interface Execution { guildId: string; userId: string; channelId: string | null; content: string }
+interface Execution {
+  guildId: string;
+  userId: string;
+  channelId: string | null;
+  content: string;
+}
 
 async function execute(ctx: Ctx, rule: AutomodRule, match: Match, x: Execution): Promise<void> {
   const options = { channel_id: x.channelId, auto_moderation_rule_name: rule.name, auto_moderation_rule_trigger_type: rule.trigger_type };
   for (const action of rule.actions) {
     let alertId: string | null = null;
     if (action.type === ActionType.BLOCK_MESSAGE) {
-      await writeAuditLog(ctx, { guildId: x.guildId, userId: x.userId, actionType: AuditLogEvent.AUTO_MODERATION_BLOCK_MESSAGE, targetId: x.userId, options, reason: null });
+      await writeAuditLog(ctx, {
+        guildId: x.guildId,
+        userId: x.userId,
+        actionType: AuditLogEvent.AUTO_MODERATION_BLOCK_MESSAGE,
+        targetId: x.userId,
+        options,
+        reason: null,
+      });
     } else if (action.type === ActionType.SEND_ALERT_MESSAGE) {
       alertId = await postAlert(ctx, rule, match, x, String(action.metadata.channel_id ?? ''));
-      await writeAuditLog(ctx, { guildId: x.guildId, userId: x.userId, actionType: AuditLogEvent.AUTO_MODERATION_FLAG_TO_CHANNEL, targetId: x.userId, options, reason: null });
+      await writeAuditLog(ctx, {
+        guildId: x.guildId,
+        userId: x.userId,
+        actionType: AuditLogEvent.AUTO_MODERATION_FLAG_TO_CHANNEL,
+        targetId: x.userId,
+        options,
+        reason: null,
+      });
     } else if (action.type === ActionType.TIMEOUT) {
       if (!(await timeout(ctx, x.guildId, x.userId, Number(action.metadata.duration_seconds ?? 0)))) continue;
-      await writeAuditLog(ctx, { guildId: x.guildId, userId: x.userId, actionType: AuditLogEvent.AUTO_MODERATION_USER_COMMUNICATION_DISABLED, targetId: x.userId, options, reason: null });
+      await writeAuditLog(ctx, {
+        guildId: x.guildId,
+        userId: x.userId,
+        actionType: AuditLogEvent.AUTO_MODERATION_USER_COMMUNICATION_DISABLED,
+        targetId: x.userId,
+        options,
+        reason: null,
+      });
     } else if (action.type === ActionType.BLOCK_MEMBER_INTERACTION) {
       await quarantine(ctx, x.guildId, x.userId);
-      await writeAuditLog(ctx, { guildId: x.guildId, userId: x.userId, actionType: AuditLogEvent.AUTO_MODERATION_QUARANTINE_USER, targetId: x.userId, options, reason: null });
+      await writeAuditLog(ctx, {
+        guildId: x.guildId,
+        userId: x.userId,
+        actionType: AuditLogEvent.AUTO_MODERATION_QUARANTINE_USER,
+        targetId: x.userId,
+        options,
+        reason: null,
+      });
     }
     ctx.bus.publish({
       t: 'AUTO_MODERATION_ACTION_EXECUTION',
       d: {
-        guild_id: x.guildId, action, rule_id: rule.id, rule_trigger_type: rule.trigger_type, user_id: x.userId,
-        ...(x.channelId ? { channel_id: x.channelId } : {}), ...(alertId ? { alert_system_message_id: alertId } : {}),
-        content: x.content, matched_keyword: match.keyword, matched_content: match.content || null,
+        guild_id: x.guildId,
+        action,
+        rule_id: rule.id,
+        rule_trigger_type: rule.trigger_type,
+        user_id: x.userId,
+        ...(x.channelId ? { channel_id: x.channelId } : {}),
+        ...(alertId ? { alert_system_message_id: alertId } : {}),
+        content: x.content,
+        matched_keyword: match.keyword,
+        matched_content: match.content || null,
       },
       guild_id: x.guildId,
       permission: P.MANAGE_GUILD.toString(),
@@ -478,10 +565,7 @@ async function execute(ctx: Ctx, rule: AutomodRule, match: Match, x: Execution):
 async function postAlert(ctx: Ctx, rule: AutomodRule, match: Match, x: Execution, channelId: string): Promise<string | null> {
   try {
     if (!isSnowflake(channelId)) return null;
-    const [ch, author] = await Promise.all([
-      ctx.repos.channels.inGuildById(x.guildId, channelId),
-      ctx.repos.users.byId(x.userId),
-    ]);
+    const [ch, author] = await Promise.all([ctx.repos.channels.inGuildById(x.guildId, channelId), ctx.repos.users.byId(x.userId)]);
     if (!ch || !author) return null;
     const fields = [
       { name: 'rule_name', value: rule.name, inline: true },
@@ -513,7 +597,7 @@ async function timeout(ctx: Ctx, guildId: string, userId: string, seconds: numbe
 
 async function quarantine(ctx: Ctx, guildId: string, userId: string): Promise<void> {
   const m = await ctx.repos.members.get(guildId, userId);
-  if (!m || (m.flags & QUARANTINED_USERNAME)) return;
+  if (!m || m.flags & QUARANTINED_USERNAME) return;
   await ctx.repos.members.patch(guildId, userId, { flags: m.flags | QUARANTINED_USERNAME });
   await announceMember(ctx, guildId, userId);
 }

@@ -25,7 +25,10 @@ export async function listBans(ctx: Ctx, actor: Actor, guildId: string, q: { lim
     if (q.after !== undefined && !isId(q.after)) return [];
     rows = await ctx.repos.moderation.bansAfter(guildId, q.after ?? '0', limit);
   }
-  const users = await getUsers(ctx, rows.map((r) => r.user_id));
+  const users = await getUsers(
+    ctx,
+    rows.map((r) => r.user_id),
+  );
   return rows.flatMap((r) => {
     const u = users.get(r.user_id);
     return u ? [banView(r.reason ?? null, u)] : [];
@@ -56,9 +59,7 @@ async function applyBans(ctx: Ctx, guildId: string, users: UserRecord[], deleteS
   const ids = users.map((u) => u.id);
   const already = new Set(await ctx.repos.moderation.bannedAmong(guildId, ids));
   const fresh = users.filter((u) => !already.has(u.id));
-  const doomed = deleteSeconds > 0
-    ? await ctx.repos.messages.idsByAuthorsInGuildSince(guildId, ids, ctx.clock.now() - deleteSeconds * 1000)
-    : [];
+  const doomed = deleteSeconds > 0 ? await ctx.repos.messages.idsByAuthorsInGuildSince(guildId, ids, ctx.clock.now() - deleteSeconds * 1000) : [];
   const messageIds = doomed.map((m) => String(m.id));
   await ctx.repos.transaction(async (tx) => {
     if (fresh.length) {
@@ -83,7 +84,13 @@ async function applyBans(ctx: Ctx, guildId: string, users: UserRecord[], deleteS
 }
 
 /** PUT /guilds/{id}/bans/{user_id}: BAN_MEMBERS and a higher rank than the member; deletes their recent messages. */
-export async function banUser(ctx: Ctx, actor: Actor, guildId: string, userId: string, opts: { deleteMessageSeconds: number; reason: string | null }): Promise<void> {
+export async function banUser(
+  ctx: Ctx,
+  actor: Actor,
+  guildId: string,
+  userId: string,
+  opts: { deleteMessageSeconds: number; reason: string | null },
+): Promise<void> {
   checkId(guildId, Errors.unknownGuild);
   await ctx.access.requireGuild(guildId, actor.user.id, P.BAN_MEMBERS);
   checkId(userId, Errors.unknownUser);
@@ -109,7 +116,13 @@ export async function bulkBan(ctx: Ctx, actor: Actor, guildId: string, userIds: 
   }
   if (!ok.length) throw new ApiError(400, 500000, 'Failed to ban users');
   await applyBans(ctx, guildId, ok, opts.deleteMessageSeconds, opts.reason);
-  await auditBans(ctx, actor.user.id, guildId, ok.map((u) => u.id), AuditLogEvent.MEMBER_BAN_ADD);
+  await auditBans(
+    ctx,
+    actor.user.id,
+    guildId,
+    ok.map((u) => u.id),
+    AuditLogEvent.MEMBER_BAN_ADD,
+  );
   const okIds = new Set(ok.map((u) => u.id));
   return { banned_users: ok.map((u) => u.id), failed_users: wanted.filter((id) => !okIds.has(id)) };
 }

@@ -39,7 +39,7 @@ export async function ringRecipients(ctx: Ctx, actor: Actor, channelId: string, 
   const all = ch.recipients ?? [];
   // Nobody who could not take the call is rung (a bot, either side of a block).
   const ringable = (await callEligibility(ctx, actor, channelId)).ringable;
-  const targets = ringable ? recipients ?? all.filter((id) => id !== actor.user.id) : [];
+  const targets = ringable ? (recipients ?? all.filter((id) => id !== actor.user.id)) : [];
   await calls(ctx).ring(ch.id, all, targets, true);
 }
 
@@ -51,6 +51,7 @@ export async function stopRinging(ctx: Ctx, actor: Actor, channelId: string, rec
 export async function modifyCall(ctx: Ctx, actor: Actor, channelId: string, region: string | undefined): Promise<void> {
   const ch = await callChannel(ctx, actor, channelId);
   if (region === undefined) return;
-  if (!VOICE_REGIONS.some((r) => r.id === region)) throw fieldError('region', 'BASE_TYPE_CHOICES', `Value must be one of (${VOICE_REGIONS.map((r) => r.id).join(', ')}).`);
+  if (!VOICE_REGIONS.some((r) => r.id === region))
+    throw fieldError('region', 'BASE_TYPE_CHOICES', `Value must be one of (${VOICE_REGIONS.map((r) => r.id).join(', ')}).`);
   await calls(ctx).setRegion(ch.id, ch.recipients ?? [], region);
 }

@@ -41,9 +41,18 @@ export function calls(ctx: Ctx): Calls {
 /** A DM voice state as the wire shows it: no guild, no member. */
 export function callStateWire(s: VoiceStateRecord, connected = true) {
   return {
-    guild_id: null, channel_id: connected ? s.channel_id : null, user_id: s.user_id, session_id: s.session_id,
-    deaf: false, mute: false, self_deaf: s.self_deaf, self_mute: s.self_mute, self_stream: connected ? s.self_stream : false,
-    self_video: connected ? s.self_video : false, suppress: false, request_to_speak_timestamp: null,
+    guild_id: null,
+    channel_id: connected ? s.channel_id : null,
+    user_id: s.user_id,
+    session_id: s.session_id,
+    deaf: false,
+    mute: false,
+    self_deaf: s.self_deaf,
+    self_mute: s.self_mute,
+    self_stream: connected ? s.self_stream : false,
+    self_video: connected ? s.self_video : false,
+    suppress: false,
+    request_to_speak_timestamp: null,
   };
 }
 
@@ -84,7 +93,12 @@ export class Calls {
   }
 
   /** Op 4 with `guild_id: null`: joins (or re-joins, or updates) a call; `channelId` null leaves any call of the session. */
-  async fromGateway(user: { id: string; bot: boolean }, sessionId: string, channelId: string | null, self: { mute: boolean; deaf: boolean; video: boolean }): Promise<void> {
+  async fromGateway(
+    user: { id: string; bot: boolean },
+    sessionId: string,
+    channelId: string | null,
+    self: { mute: boolean; deaf: boolean; video: boolean },
+  ): Promise<void> {
     if (user.bot) return; // calls are for users only
     const mine = (await this.store.bySession(sessionId)).filter((s) => s.call && s.user_id === user.id);
     for (const s of mine) if (s.channel_id !== channelId) await this.leave(s.channel_id, user.id);
@@ -95,9 +109,19 @@ export class Calls {
       if (!recipients) return;
       const current = await this.store.get(channelId, user.id);
       const state: VoiceStateRecord = {
-        guild_id: channelId, channel_id: channelId, user_id: user.id, session_id: sessionId, call: true,
-        deaf: false, mute: false, self_deaf: self.deaf, self_mute: self.mute, self_stream: current?.self_stream ?? false,
-        self_video: self.video, suppress: false, request_to_speak_timestamp: null,
+        guild_id: channelId,
+        channel_id: channelId,
+        user_id: user.id,
+        session_id: sessionId,
+        call: true,
+        deaf: false,
+        mute: false,
+        self_deaf: self.deaf,
+        self_mute: self.mute,
+        self_stream: current?.self_stream ?? false,
+        self_video: self.video,
+        suppress: false,
+        request_to_speak_timestamp: null,
       };
       const call = (await this.calls.get(channelId)) ?? (await this.create(ch!, user.id, recipients));
       await this.store.set(state);
@@ -109,8 +133,10 @@ export class Calls {
       const token = crypto.randomBytes(16).toString('hex');
       await this.store.putGrant({ token, userId: user.id, guildId: channelId, channelId, sessionId, call: true });
       this.ctx.bus.publish({
-        t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: null, channel_id: channelId, endpoint: await voiceStates(this.ctx).endpointFor(channelId) },
-        user_ids: [user.id], session_id: sessionId,
+        t: 'VOICE_SERVER_UPDATE',
+        d: { token, guild_id: null, channel_id: channelId, endpoint: await voiceStates(this.ctx).endpointFor(channelId) },
+        user_ids: [user.id],
+        session_id: sessionId,
       });
       if (wasRinging) this.publishUpdate(call, recipients);
     });
@@ -120,12 +146,20 @@ export class Calls {
   private async create(ch: ChannelRecord, callerId: string, recipients: string[]): Promise<Call> {
     const author = (await getUser(this.ctx, callerId))!;
     const message = await createMessage(this.ctx, {
-      channel: ch, author, body: { content: '' }, files: [], type: 3, skipPermissionChecks: true,
+      channel: ch,
+      author,
+      body: { content: '' },
+      files: [],
+      type: 3,
+      skipPermissionChecks: true,
       extra: { call: { participants: [callerId], ended_timestamp: null } },
     });
     const call: Call = {
-      channelId: ch.id, messageId: message.id, region: VOICE_REGIONS[0].id,
-      ringing: recipients.filter((id) => id !== callerId), participants: [],
+      channelId: ch.id,
+      messageId: message.id,
+      region: VOICE_REGIONS[0].id,
+      ringing: recipients.filter((id) => id !== callerId),
+      participants: [],
     };
     await this.calls.put(call);
     this.ctx.bus.publish({ t: 'CALL_CREATE', d: await this.view(call), channel_id: ch.id, user_ids: recipients });
@@ -140,7 +174,13 @@ export class Calls {
   /** CALL_CREATE's payload: the call and the voice states already in it. */
   private async view(call: Call) {
     const states = (await this.store.inChannel(call.channelId)).filter((s) => s.call);
-    return { channel_id: call.channelId, message_id: call.messageId, region: call.region, ringing: call.ringing, voice_states: states.map((s) => callStateWire(s)) };
+    return {
+      channel_id: call.channelId,
+      message_id: call.messageId,
+      region: call.region,
+      ringing: call.ringing,
+      voice_states: states.map((s) => callStateWire(s)),
+    };
   }
 
   /** A user leaves a call (op 4 with channel_id null or another channel, removed from the group, session gone). */
@@ -230,4 +270,3 @@ export class Calls {
     return !!(await this.calls.get(channelId));
   }
 }
-

@@ -38,9 +38,14 @@ export async function sendSoundboardSound(ctx: Ctx, actor: Actor, channelId: str
   ctx.bus.publish({
     t: 'VOICE_CHANNEL_EFFECT_SEND',
     d: {
-      channel_id: ch.id, guild_id: ch.guild_id, user_id: actor.user.id,
+      channel_id: ch.id,
+      guild_id: ch.guild_id,
+      user_id: actor.user.id,
       emoji: sound.emoji_id || sound.emoji_name ? { id: sound.emoji_id, name: sound.emoji_name } : null,
-      animation_type: 1, animation_id: 0, sound_id: sound.sound_id, sound_volume: sound.volume,
+      animation_type: 1,
+      animation_id: 0,
+      sound_id: sound.sound_id,
+      sound_volume: sound.volume,
     },
     guild_id: ch.guild_id,
   });

@@ -16,7 +16,10 @@ const LOCK_MS = 10_000;
 export class RedisCallStore implements CallStore {
   private readonly queue = new KeyedQueue();
 
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
     redis.defineCommand('accordCallRelease', { numberOfKeys: 1, lua: RELEASE });
   }
 
@@ -41,11 +44,19 @@ export class RedisCallStore implements CallStore {
   }
 
   async put(call: CallRecord): Promise<void> {
-    await this.redis.multi().set(this.key(`c:${call.channelId}`), JSON.stringify(call)).sadd(this.key('all'), call.channelId).exec();
+    await this.redis
+      .multi()
+      .set(this.key(`c:${call.channelId}`), JSON.stringify(call))
+      .sadd(this.key('all'), call.channelId)
+      .exec();
   }
 
   async delete(channelId: string): Promise<void> {
-    await this.redis.multi().del(this.key(`c:${channelId}`)).srem(this.key('all'), channelId).exec();
+    await this.redis
+      .multi()
+      .del(this.key(`c:${channelId}`))
+      .srem(this.key('all'), channelId)
+      .exec();
   }
 
   channels(): Promise<string[]> {

@@ -11,7 +11,11 @@ export const VOICE_NODE_TTL_MS = 15_000;
  * one whose server died) goes to the live server that rendezvous hashing picks for it, the same pick on every node.
  */
 export class RedisVoiceNodes implements VoiceNodes {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async announce(endpoint: string): Promise<void> {
     await this.redis.zadd(this.key('voice-nodes'), this.now() + VOICE_NODE_TTL_MS, endpoint);

@@ -37,7 +37,10 @@ return 1
 `;
 
 export class RedisVoiceStateStore implements VoiceStateStore {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
     redis.defineCommand('accordVoiceSet', { numberOfKeys: 1, lua: SET_STATE });
     redis.defineCommand('accordVoiceGrant', { numberOfKeys: 1, lua: PUT_GRANT });
   }

@@ -98,7 +98,8 @@ export class VoiceStates {
   constructor(private readonly ctx: Ctx) {
     this.store = ctx.voiceStateStore ?? new MemoryVoiceStateStore();
     ctx.bus.subscribe((e) => {
-      if (e.t === 'GUILD_MEMBER_REMOVE' && e.guild_id && e.d?.user?.id) void this.serial(e.guild_id, e.d.user.id, () => this.leave(e.guild_id!, e.d.user.id)).catch(storeFailed);
+      if (e.t === 'GUILD_MEMBER_REMOVE' && e.guild_id && e.d?.user?.id)
+        void this.serial(e.guild_id, e.d.user.id, () => this.leave(e.guild_id!, e.d.user.id)).catch(storeFailed);
       else if (e.t === 'CHANNEL_DELETE' && e.guild_id && e.d?.id) {
         void this.store.inChannel(String(e.d.id)).then((list) => {
           for (const s of list) void this.serial(s.guild_id, s.user_id, () => this.leave(s.guild_id, s.user_id)).catch(storeFailed);
@@ -142,7 +143,13 @@ export class VoiceStates {
    * Main gateway op 4. Joining needs VIEW_CHANNEL and CONNECT and room under user_limit (MOVE_MEMBERS bypasses it);
    * like the platform, a refused join is silent: no VOICE_STATE_UPDATE and no VOICE_SERVER_UPDATE.
    */
-  fromGateway(userId: string, sessionId: string, guildId: string, channelId: string | null, self: { mute: boolean; deaf: boolean; video: boolean }): Promise<void> {
+  fromGateway(
+    userId: string,
+    sessionId: string,
+    guildId: string,
+    channelId: string | null,
+    self: { mute: boolean; deaf: boolean; video: boolean },
+  ): Promise<void> {
     return this.serial(guildId, userId, async () => {
       const current = await this.store.get(guildId, userId);
       if (channelId === null) {
@@ -158,9 +165,18 @@ export class VoiceStates {
       if (!member) return;
       const stayed = current?.channel_id === channelId;
       const state: VoiceStateRecord = {
-        guild_id: guildId, channel_id: channelId, user_id: userId, session_id: sessionId,
-        deaf: member.deaf, mute: member.mute, self_deaf: self.deaf, self_mute: self.mute, self_stream: stayed ? current!.self_stream : false, self_video: self.video,
-        suppress: stayed ? current!.suppress : channel.type === STAGE, request_to_speak_timestamp: stayed ? current!.request_to_speak_timestamp : null,
+        guild_id: guildId,
+        channel_id: channelId,
+        user_id: userId,
+        session_id: sessionId,
+        deaf: member.deaf,
+        mute: member.mute,
+        self_deaf: self.deaf,
+        self_mute: self.mute,
+        self_stream: stayed ? current!.self_stream : false,
+        self_video: self.video,
+        suppress: stayed ? current!.suppress : channel.type === STAGE,
+        request_to_speak_timestamp: stayed ? current!.request_to_speak_timestamp : null,
       };
       await this.apply(current, state, undefined, () => this.sendServer(state));
     });
@@ -181,7 +197,15 @@ export class VoiceStates {
     const member = await getMember(this.ctx, guildId, userId);
     const d = next
       ? { ...next, member: member ? await memberView(this.ctx, member) : undefined }
-      : { ...prev!, channel_id: null, self_stream: false, self_video: false, suppress: false, request_to_speak_timestamp: null, member: member ? await memberView(this.ctx, member) : undefined };
+      : {
+          ...prev!,
+          channel_id: null,
+          self_stream: false,
+          self_video: false,
+          suppress: false,
+          request_to_speak_timestamp: null,
+          member: member ? await memberView(this.ctx, member) : undefined,
+        };
     this.ctx.bus.publish({ t: 'VOICE_STATE_UPDATE', d, guild_id: guildId });
     await afterState?.();
     if (prev && prev.channel_id !== next?.channel_id) await this.startTime(guildId, prev.channel_id);
@@ -193,8 +217,11 @@ export class VoiceStates {
     const token = crypto.randomBytes(16).toString('hex');
     await this.store.putGrant({ token, userId: state.user_id, guildId: state.guild_id, channelId: state.channel_id, sessionId: state.session_id });
     this.ctx.bus.publish({
-      t: 'VOICE_SERVER_UPDATE', d: { token, guild_id: state.guild_id, endpoint: await this.endpointFor(state.channel_id) }, guild_id: state.guild_id,
-      user_ids: [state.user_id], session_id: state.session_id,
+      t: 'VOICE_SERVER_UPDATE',
+      d: { token, guild_id: state.guild_id, endpoint: await this.endpointFor(state.channel_id) },
+      guild_id: state.guild_id,
+      user_ids: [state.user_id],
+      session_id: state.session_id,
     });
   }
 
@@ -202,13 +229,19 @@ export class VoiceStates {
   private async startTime(guildId: string, channelId: string): Promise<void> {
     const occupied = (await this.store.inChannel(channelId)).length > 0;
     const info = channelInfo.get(channelId) ?? { status: null, voice_start_time: null };
-    const next = occupied ? info.voice_start_time ?? Math.floor(this.ctx.clock.now() / 1000) : null;
+    const next = occupied ? (info.voice_start_time ?? Math.floor(this.ctx.clock.now() / 1000)) : null;
     if (next === info.voice_start_time) return;
     // The call ends when the channel empties: its status goes with it.
     const status = occupied ? info.status : null;
     channelInfo.set(channelId, { ...info, status, voice_start_time: next });
     this.ctx.bus.publish({ t: 'VOICE_CHANNEL_START_TIME_UPDATE', d: { id: channelId, guild_id: guildId, voice_start_time: next }, guild_id: guildId });
-    if (status !== info.status) this.ctx.bus.publish({ t: 'VOICE_CHANNEL_STATUS_UPDATE', d: { id: channelId, guild_id: guildId, status: null }, guild_id: guildId, channel_id: channelId });
+    if (status !== info.status)
+      this.ctx.bus.publish({
+        t: 'VOICE_CHANNEL_STATUS_UPDATE',
+        d: { id: channelId, guild_id: guildId, status: null },
+        guild_id: guildId,
+        channel_id: channelId,
+      });
   }
 
   private async leave(guildId: string, userId: string): Promise<void> {
@@ -255,7 +288,12 @@ export class VoiceStates {
    * PATCH /guilds/{id}/voice-states/{user_id|@me} (stage channels): `suppress` needs MUTE_MEMBERS,
    * a request to speak needs REQUEST_TO_SPEAK and may only be made for oneself.
    */
-  async modify(actor: Actor, guildId: string, userId: string, patch: { channel_id?: string; suppress?: boolean; request_to_speak_timestamp?: string | null }): Promise<void> {
+  async modify(
+    actor: Actor,
+    guildId: string,
+    userId: string,
+    patch: { channel_id?: string; suppress?: boolean; request_to_speak_timestamp?: string | null },
+  ): Promise<void> {
     checkId(guildId, Errors.unknownGuild);
     await this.ctx.access.requireGuild(guildId, actor.user.id);
     const self = userId === '@me' || userId === actor.user.id;
@@ -263,7 +301,8 @@ export class VoiceStates {
     return this.serial(guildId, target, async () => {
       const s = await this.store.get(guildId, target);
       if (!s) throw new ApiError(404, 10065, 'Unknown Voice State');
-      if (patch.channel_id !== undefined && patch.channel_id !== s.channel_id) throw fieldError('channel_id', 'BASE_TYPE_INVALID', 'The user is not in this channel.');
+      if (patch.channel_id !== undefined && patch.channel_id !== s.channel_id)
+        throw fieldError('channel_id', 'BASE_TYPE_INVALID', 'The user is not in this channel.');
       const channel = await getChannelRecord(this.ctx, s.channel_id);
       if (!channel || channel.type !== STAGE) throw Errors.wrongChannelType();
       const perms = await this.ctx.access.requireChannel(guildId, s.channel_id, actor.user.id);
@@ -308,7 +347,12 @@ export class VoiceStates {
   }
 
   /** After a member PATCH passed its checks: server mute/deaf follow into the voice state; moves and disconnects. */
-  async memberPatched(actor: Actor, guildId: string, userId: string, patch: { mute?: boolean | null; deaf?: boolean | null; channel_id?: string | null }): Promise<void> {
+  async memberPatched(
+    actor: Actor,
+    guildId: string,
+    userId: string,
+    patch: { mute?: boolean | null; deaf?: boolean | null; channel_id?: string | null },
+  ): Promise<void> {
     if (patch.mute != null || patch.deaf != null) await this.serverMuteDeaf(guildId, userId, { mute: patch.mute ?? undefined, deaf: patch.deaf ?? undefined });
     if (patch.channel_id !== undefined) await this.move(actor, guildId, userId, patch.channel_id);
   }

@@ -28,7 +28,16 @@ export async function setVoiceStatus(ctx: Ctx, actor: Actor, channelId: string, 
   const cur = channelInfo.get(ch.id);
   channelInfo.set(ch.id, { status: value, voice_start_time: cur?.voice_start_time ?? null });
   ctx.bus.publish({ t: 'VOICE_CHANNEL_STATUS_UPDATE', d: { id: ch.id, guild_id: ch.guild_id, status: value }, guild_id: ch.guild_id, channel_id: ch.id });
-  await writeAuditLog(ctx, value
-    ? { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.VOICE_CHANNEL_STATUS_UPDATE, targetId: ch.id, options: { channel_id: ch.id, status: value } }
-    : { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.VOICE_CHANNEL_STATUS_DELETE, targetId: ch.id, options: { channel_id: ch.id } });
+  await writeAuditLog(
+    ctx,
+    value
+      ? {
+          guildId: ch.guild_id,
+          userId: actor.user.id,
+          actionType: AuditLogEvent.VOICE_CHANNEL_STATUS_UPDATE,
+          targetId: ch.id,
+          options: { channel_id: ch.id, status: value },
+        }
+      : { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.VOICE_CHANNEL_STATUS_DELETE, targetId: ch.id, options: { channel_id: ch.id } },
+  );
 }

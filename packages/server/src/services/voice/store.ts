@@ -55,4 +55,3 @@ export interface VoiceStateStore {
   /** Revokes the voice tokens of a user in a guild. */
   revokeGrants(guildId: string, userId: string): Promise<void>;
 }
-

@@ -5,7 +5,9 @@ import type { Kysely } from 'kysely';
  * (a bot install, or an `applications.commands`-only install with integration_type 0), one row per app and guild.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('oauth_keys').ifNotExists()
+  await db.schema
+    .createTable('oauth_keys')
+    .ifNotExists()
     .addColumn('kid', 'text', (c) => c.primaryKey())
     .addColumn('alg', 'text', (c) => c.notNull())
     .addColumn('private_key', 'text', (c) => c.notNull())
@@ -13,7 +15,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('application_guild_installs').ifNotExists()
+  await db.schema
+    .createTable('application_guild_installs')
+    .ifNotExists()
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('guild_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())

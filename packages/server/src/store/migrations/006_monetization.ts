@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
  * events with its delivery log and per-app health (the failure streak that disables a URL).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('skus').ifNotExists()
+  await db.schema
+    .createTable('skus')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('type', 'integer', (c) => c.notNull())
@@ -20,7 +22,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('skus_application').ifNotExists().on('skus').columns(['application_id', 'id']).execute();
 
-  await db.schema.createTable('entitlements').ifNotExists()
+  await db.schema
+    .createTable('entitlements')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('sku_id', 'bigint', (c) => c.notNull())
@@ -40,7 +44,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('entitlements_user').ifNotExists().on('entitlements').columns(['user_id', 'application_id']).execute();
   await db.schema.createIndex('entitlements_guild').ifNotExists().on('entitlements').columns(['guild_id', 'application_id']).execute();
 
-  await db.schema.createTable('subscriptions').ifNotExists()
+  await db.schema
+    .createTable('subscriptions')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
@@ -64,7 +70,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('subscriptions_sku').ifNotExists().on('subscriptions').columns(['sku_id', 'id']).execute();
   await db.schema.createIndex('subscriptions_group').ifNotExists().on('subscriptions').columns(['group_id', 'id']).execute();
 
-  await db.schema.createTable('purchases').ifNotExists()
+  await db.schema
+    .createTable('purchases')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
@@ -81,7 +89,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('purchases_user').ifNotExists().on('purchases').columns(['user_id', 'id']).execute();
 
-  await db.schema.createTable('event_webhook_outbox').ifNotExists()
+  await db.schema
+    .createTable('event_webhook_outbox')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('event_type', 'text', (c) => c.notNull())
@@ -102,7 +112,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('event_webhook_outbox_due').ifNotExists().on('event_webhook_outbox').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('event_webhook_outbox_app').ifNotExists().on('event_webhook_outbox').columns(['application_id', 'id']).execute();
 
-  await db.schema.createTable('event_webhook_deliveries').ifNotExists()
+  await db.schema
+    .createTable('event_webhook_deliveries')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('event_id', 'bigint', (c) => c.notNull())
@@ -117,7 +129,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('event_webhook_deliveries_app').ifNotExists().on('event_webhook_deliveries').columns(['application_id', 'id']).execute();
 
-  await db.schema.createTable('event_webhook_health').ifNotExists()
+  await db.schema
+    .createTable('event_webhook_health')
+    .ifNotExists()
     .addColumn('application_id', 'bigint', (c) => c.primaryKey())
     .addColumn('consecutive_failures', 'integer', (c) => c.notNull())
     .addColumn('last_success_at', 'bigint')

@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
  * a lobby message and its guild copy share one id and `channel_id` is the linked channel's.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('lobbies').ifNotExists()
+  await db.schema
+    .createTable('lobbies')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     // PUT /lobbies: the secret members join by (null for POST /lobbies lobbies and after the secret expired).
@@ -29,7 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('lobbies_idle').ifNotExists().on('lobbies').column('idle_deadline').execute();
   await db.schema.createIndex('lobbies_linked_channel').ifNotExists().unique().on('lobbies').column('linked_channel_id').execute();
 
-  await db.schema.createTable('lobby_members').ifNotExists()
+  await db.schema
+    .createTable('lobby_members')
+    .ifNotExists()
     .addColumn('lobby_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('metadata', 'text')
@@ -40,7 +44,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('lobby_members_user').ifNotExists().on('lobby_members').columns(['user_id', 'lobby_id']).execute();
 
-  await db.schema.createTable('lobby_messages').ifNotExists()
+  await db.schema
+    .createTable('lobby_messages')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('lobby_id', 'bigint', (c) => c.notNull())
     .addColumn('channel_id', 'bigint', (c) => c.notNull())

@@ -5,13 +5,17 @@ import type { Kysely } from 'kysely';
  * connection to an app (platform name and username, metadata values by record key).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('role_connection_metadata').ifNotExists()
+  await db.schema
+    .createTable('role_connection_metadata')
+    .ifNotExists()
     .addColumn('application_id', 'bigint', (c) => c.primaryKey())
     .addColumn('records', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('user_role_connections').ifNotExists()
+  await db.schema
+    .createTable('user_role_connections')
+    .ifNotExists()
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('platform_name', 'text')

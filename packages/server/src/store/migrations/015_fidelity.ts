@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 
 /** Member-verification join requests: one per applicant and guild, SUBMITTED until a moderator approves or rejects it. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('guild_join_requests').ifNotExists()
+  await db.schema
+    .createTable('guild_join_requests')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('guild_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())

@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely';
  * of game DMs, and activity invites.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('external_auth_providers').ifNotExists()
+  await db.schema
+    .createTable('external_auth_providers')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     // OIDC, DEVICE_ID, … (the partner-sdk `external_auth_type` names)
@@ -24,7 +26,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('external_auth_providers_app').ifNotExists().on('external_auth_providers').columns(['application_id', 'type']).execute();
 
-  await db.schema.createTable('external_identities').ifNotExists()
+  await db.schema
+    .createTable('external_identities')
+    .ifNotExists()
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('provider_type', 'text', (c) => c.notNull())
     // The provider's user id (OIDC: `iss` + `sub`), as the provider spells it.
@@ -36,7 +40,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('external_identities_user').ifNotExists().on('external_identities').columns(['user_id', 'application_id']).execute();
 
-  await db.schema.createTable('provisional_accounts').ifNotExists()
+  await db.schema
+    .createTable('provisional_accounts')
+    .ifNotExists()
     .addColumn('user_id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     // A restricted account is what a ban leaves of a merged identity: it cannot merge until the ban lifts.
@@ -44,13 +50,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('account_bans').ifNotExists()
+  await db.schema
+    .createTable('account_bans')
+    .ifNotExists()
     .addColumn('user_id', 'bigint', (c) => c.primaryKey())
     .addColumn('reason', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('relationships').ifNotExists()
+  await db.schema
+    .createTable('relationships')
+    .ifNotExists()
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('other_id', 'bigint', (c) => c.notNull())
     // FRIEND 1, BLOCKED 2, PENDING_INCOMING 3, PENDING_OUTGOING 4 (as `user_id` sees `other_id`)
@@ -61,7 +71,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('relationships_other').ifNotExists().on('relationships').columns(['other_id', 'user_id']).execute();
 
-  await db.schema.createTable('game_relationships').ifNotExists()
+  await db.schema
+    .createTable('game_relationships')
+    .ifNotExists()
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('other_id', 'bigint', (c) => c.notNull())
@@ -71,19 +83,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('game_relationships_user').ifNotExists().on('game_relationships').columns(['user_id', 'application_id']).execute();
 
-  await db.schema.createTable('social_sdk_approvals').ifNotExists()
+  await db.schema
+    .createTable('social_sdk_approvals')
+    .ifNotExists()
     .addColumn('application_id', 'bigint', (c) => c.primaryKey())
     .addColumn('approved_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('message_moderation_metadata').ifNotExists()
+  await db.schema
+    .createTable('message_moderation_metadata')
+    .ifNotExists()
     .addColumn('message_id', 'bigint', (c) => c.notNull())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('metadata', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('message_moderation_metadata_pk', ['message_id', 'application_id'])
     .execute();
 
-  await db.schema.createTable('activity_invites').ifNotExists()
+  await db.schema
+    .createTable('activity_invites')
+    .ifNotExists()
     // The invite's message id.
     .addColumn('message_id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())

@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely';
  * Participants are gateway sessions of users (one user may take part from two sessions).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('activity_instances').ifNotExists()
+  await db.schema
+    .createTable('activity_instances')
+    .ifNotExists()
     .addColumn('instance_id', 'text', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('launch_id', 'bigint', (c) => c.notNull())
@@ -19,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('activity_instances_live').ifNotExists().unique().on('activity_instances').column('live_key').execute();
 
-  await db.schema.createTable('activity_participants').ifNotExists()
+  await db.schema
+    .createTable('activity_participants')
+    .ifNotExists()
     .addColumn('instance_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('session_id', 'text', (c) => c.notNull())

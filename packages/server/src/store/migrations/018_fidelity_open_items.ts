@@ -10,12 +10,19 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('event_webhook_outbox').addColumn('url', 'text').execute();
-  await db.schema.createTable('application_command_creates').ifNotExists()
+  await db.schema
+    .createTable('application_command_creates')
+    .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('application_id', 'bigint', (c) => c.notNull())
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('interactions_created_at').ifNotExists().on('interactions').column('created_at').execute();
-  await db.schema.createIndex('application_command_creates_scope').ifNotExists().on('application_command_creates').columns(['application_id', 'scope', 'created_at']).execute();
+  await db.schema
+    .createIndex('application_command_creates_scope')
+    .ifNotExists()
+    .on('application_command_creates')
+    .columns(['application_id', 'scope', 'created_at'])
+    .execute();
 }

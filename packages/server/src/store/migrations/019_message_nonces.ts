@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
  * takes it. Claims older than the 5-minute window (or whose message is gone) are deleted by the next claim.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('message_nonces').ifNotExists()
+  await db.schema
+    .createTable('message_nonces')
+    .ifNotExists()
     .addColumn('author_id', 'bigint', (c) => c.notNull())
     .addColumn('nonce', 'text', (c) => c.notNull())
     .addColumn('message_id', 'bigint', (c) => c.notNull())

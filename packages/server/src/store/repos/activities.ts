@@ -21,8 +21,13 @@ export interface ActivityParticipantRecord {
 }
 
 const toInstance = (r: any): ActivityInstanceRecord => ({
-  instance_id: r.instance_id, application_id: String(r.application_id), launch_id: String(r.launch_id), channel_id: String(r.channel_id),
-  guild_id: r.guild_id == null ? null : String(r.guild_id), created_at: Number(r.created_at), ended_at: r.ended_at == null ? null : Number(r.ended_at),
+  instance_id: r.instance_id,
+  application_id: String(r.application_id),
+  launch_id: String(r.launch_id),
+  channel_id: String(r.channel_id),
+  guild_id: r.guild_id == null ? null : String(r.guild_id),
+  created_at: Number(r.created_at),
+  ended_at: r.ended_at == null ? null : Number(r.ended_at),
 });
 
 /** Activities: settings, URL mappings, instances and proxy tickets. */
@@ -43,24 +48,30 @@ export class ActivitiesRepo extends Repo {
    * In one transaction: joins the running instance of `liveKey` (app:channel), or starts one from `fresh()` when there
    * is none. Null when a concurrent launch or end got in the way (the caller retries).
    */
-  async join(
-    liveKey: string,
-    fresh: () => Omit<ActivityInstanceRecord, 'ended_at'>,
-    p: ActivityParticipantRecord,
-  ): Promise<ActivityInstanceRecord | null> {
+  async join(liveKey: string, fresh: () => Omit<ActivityInstanceRecord, 'ended_at'>, p: ActivityParticipantRecord): Promise<ActivityInstanceRecord | null> {
     const run = async (trx: typeof this.db) => {
       let row: any = await trx.selectFrom('activity_instances').selectAll().where('live_key', '=', liveKey).executeTakeFirst();
       if (!row) {
         const values = { ...fresh(), live_key: liveKey, ended_at: null };
-        const r = await trx.insertInto('activity_instances').values(values).onConflict((oc) => oc.column('live_key').doNothing()).executeTakeFirst();
+        const r = await trx
+          .insertInto('activity_instances')
+          .values(values)
+          .onConflict((oc) => oc.column('live_key').doNothing())
+          .executeTakeFirst();
         if (!Number(r.numInsertedOrUpdatedRows ?? 0)) return null; // someone started one at the same moment: join theirs
         row = values;
       } else {
         // Takes the row's lock (PostgreSQL), so the instance cannot end between this check and the insert below.
-        const r = await trx.updateTable('activity_instances').set({ live_key: liveKey }).where('instance_id', '=', row.instance_id).where('ended_at', 'is', null).executeTakeFirst();
+        const r = await trx
+          .updateTable('activity_instances')
+          .set({ live_key: liveKey })
+          .where('instance_id', '=', row.instance_id)
+          .where('ended_at', 'is', null)
+          .executeTakeFirst();
         if (!Number(r.numUpdatedRows)) return null;
       }
-      await trx.insertInto('activity_participants')
+      await trx
+        .insertInto('activity_participants')
         .values({ instance_id: row.instance_id, user_id: p.user_id, session_id: p.session_id, nonce: p.nonce, joined_at: p.joined_at })
         .onConflict((oc) => oc.columns(['instance_id', 'user_id', 'session_id']).doUpdateSet({ nonce: p.nonce }))
         .execute();
@@ -71,7 +82,12 @@ export class ActivitiesRepo extends Repo {
 
   /** The ids of the instances a Gateway session takes part in. */
   async instanceIdsOfSession(userId: string, sessionId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('activity_participants').select('instance_id').where('user_id', '=', userId).where('session_id', '=', sessionId).execute();
+    const rows = await this.db
+      .selectFrom('activity_participants')
+      .select('instance_id')
+      .where('user_id', '=', userId)
+      .where('session_id', '=', sessionId)
+      .execute();
     return rows.map((r) => r.instance_id);
   }
 

@@ -19,23 +19,38 @@ export class ApplicationsRepo extends Repo {
 
   /** The applications whose bot user is a member of a guild, by id. */
   async withBotInGuild(guildId: string): Promise<ApplicationRecord[]> {
-    const rows = await this.db.selectFrom('applications').innerJoin('members', 'members.user_id', 'applications.bot_user_id')
-      .selectAll('applications').where('members.guild_id', '=', guildId).orderBy('applications.id').execute();
+    const rows = await this.db
+      .selectFrom('applications')
+      .innerJoin('members', 'members.user_id', 'applications.bot_user_id')
+      .selectAll('applications')
+      .where('members.guild_id', '=', guildId)
+      .orderBy('applications.id')
+      .execute();
     return rows.map(toApplication);
   }
 
   /** The applications a user installed to their account (user install, integration type 1), by id. */
   async installedByUser(userId: string): Promise<ApplicationRecord[]> {
-    const rows = await this.db.selectFrom('applications').innerJoin('oauth_grants', 'oauth_grants.application_id', 'applications.id')
-      .selectAll('applications').where('oauth_grants.user_id', '=', userId).where('oauth_grants.integration_type', '=', 1)
-      .orderBy('applications.id').execute();
+    const rows = await this.db
+      .selectFrom('applications')
+      .innerJoin('oauth_grants', 'oauth_grants.application_id', 'applications.id')
+      .selectAll('applications')
+      .where('oauth_grants.user_id', '=', userId)
+      .where('oauth_grants.integration_type', '=', 1)
+      .orderBy('applications.id')
+      .execute();
     return rows.map(toApplication);
   }
 
   /** Whether a user installed an application to their account (integration type 1). */
   async isInstalledByUser(applicationId: string, userId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('oauth_grants').select('integration_type')
-      .where('application_id', '=', applicationId).where('user_id', '=', userId).where('integration_type', '=', 1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('oauth_grants')
+      .select('integration_type')
+      .where('application_id', '=', applicationId)
+      .where('user_id', '=', userId)
+      .where('integration_type', '=', 1)
+      .executeTakeFirst();
     return !!row;
   }
 
@@ -53,13 +68,22 @@ export class ApplicationsRepo extends Repo {
   /** A guild's app install records (who installed which app, with which scopes). */
   async installsIn(guildId: string): Promise<{ application_id: string; user_id: string; scopes: string; created_at: number }[]> {
     const rows = await this.db.selectFrom('application_guild_installs').selectAll().where('guild_id', '=', guildId).execute();
-    return rows.map((r) => ({ application_id: String(r.application_id), user_id: String(r.user_id), scopes: String(r.scopes), created_at: Number(r.created_at) }));
+    return rows.map((r) => ({
+      application_id: String(r.application_id),
+      user_id: String(r.user_id),
+      scopes: String(r.scopes),
+      created_at: Number(r.created_at),
+    }));
   }
 
   /** The applications whose bot is a member of this guild. */
   async botsIn(guildId: string): Promise<ApplicationRecord[]> {
-    const rows = await this.db.selectFrom('applications').innerJoin('members', 'members.user_id', 'applications.bot_user_id')
-      .selectAll('applications').where('members.guild_id', '=', guildId).execute();
+    const rows = await this.db
+      .selectFrom('applications')
+      .innerJoin('members', 'members.user_id', 'applications.bot_user_id')
+      .selectAll('applications')
+      .where('members.guild_id', '=', guildId)
+      .execute();
     return rows.map(toApplication);
   }
 
@@ -76,23 +100,38 @@ export class ApplicationsRepo extends Repo {
 
   /** The id of the application that is `idOrBot` or whose bot user it is, or null. */
   async idOfAppOrBot(idOrBot: string): Promise<string | null> {
-    const app = await this.db.selectFrom('applications').select('id')
-      .where((eb) => eb.or([eb('id', '=', idOrBot), eb('bot_user_id', '=', idOrBot)])).executeTakeFirst();
+    const app = await this.db
+      .selectFrom('applications')
+      .select('id')
+      .where((eb) => eb.or([eb('id', '=', idOrBot), eb('bot_user_id', '=', idOrBot)]))
+      .executeTakeFirst();
     return app ? String(app.id) : null;
   }
 
   /** How many applications a user owns. */
   async countOwnedBy(ownerId: string): Promise<number> {
-    const row = await this.db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('applications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
   /** Inserts an application with its secrets (the ed25519 signing key and the client secret's hash). */
   async insert(app: ApplicationRecord, secrets: { signing_key: string; client_secret_hash: string }): Promise<void> {
-    await this.db.insertInto('applications').values({
-      ...app, flags: app.flags.toString(), bot_public: app.bot_public ? 1 : 0, bot_require_code_grant: app.bot_require_code_grant ? 1 : 0,
-      redirect_uris: JSON.stringify(app.redirect_uris), extra: JSON.stringify(app.extra), ...secrets,
-    }).execute();
+    await this.db
+      .insertInto('applications')
+      .values({
+        ...app,
+        flags: app.flags.toString(),
+        bot_public: app.bot_public ? 1 : 0,
+        bot_require_code_grant: app.bot_require_code_grant ? 1 : 0,
+        redirect_uris: JSON.stringify(app.redirect_uris),
+        extra: JSON.stringify(app.extra),
+        ...secrets,
+      })
+      .execute();
   }
 
   /** The hash of an application's client secret, or null when there is no such application. */
@@ -109,7 +148,11 @@ export class ApplicationsRepo extends Repo {
   /** Applies a partial of stored columns (flags as a decimal string, booleans as 0/1, JSON columns as text). */
   async update(id: string, values: Record<string, unknown>): Promise<void> {
     if (!Object.keys(values).length) return;
-    await this.db.updateTable('applications').set(values as any).where('id', '=', id).execute();
+    await this.db
+      .updateTable('applications')
+      .set(values as any)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The app's linked-roles metadata records as stored (JSON text), or null. */
@@ -120,20 +163,38 @@ export class ApplicationsRepo extends Repo {
 
   /** Replaces the app's linked-roles metadata records (JSON text). */
   async putRoleConnectionMetadata(applicationId: string, records: string, now: number): Promise<void> {
-    await this.db.insertInto('role_connection_metadata').values({ application_id: applicationId, records, updated_at: now })
-      .onConflict((oc) => oc.column('application_id').doUpdateSet({ records, updated_at: now })).execute();
+    await this.db
+      .insertInto('role_connection_metadata')
+      .values({ application_id: applicationId, records, updated_at: now })
+      .onConflict((oc) => oc.column('application_id').doUpdateSet({ records, updated_at: now }))
+      .execute();
   }
 
   /** A user's role connection to an app (metadata as JSON text), or null. */
-  async userRoleConnection(userId: string, applicationId: string): Promise<{ platform_name: string | null; platform_username: string | null; metadata: string } | null> {
-    const row = await this.db.selectFrom('user_role_connections').selectAll().where('user_id', '=', userId).where('application_id', '=', applicationId).executeTakeFirst();
+  async userRoleConnection(
+    userId: string,
+    applicationId: string,
+  ): Promise<{ platform_name: string | null; platform_username: string | null; metadata: string } | null> {
+    const row = await this.db
+      .selectFrom('user_role_connections')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst();
     return row ? { platform_name: row.platform_name, platform_username: row.platform_username, metadata: row.metadata } : null;
   }
 
   /** Creates or replaces a user's role connection to an app. */
-  async putUserRoleConnection(userId: string, applicationId: string, row: { platform_name: string | null; platform_username: string | null; metadata: string; updated_at: number }): Promise<void> {
-    await this.db.insertInto('user_role_connections').values({ user_id: userId, application_id: applicationId, ...row })
-      .onConflict((oc) => oc.columns(['user_id', 'application_id']).doUpdateSet(row)).execute();
+  async putUserRoleConnection(
+    userId: string,
+    applicationId: string,
+    row: { platform_name: string | null; platform_username: string | null; metadata: string; updated_at: number },
+  ): Promise<void> {
+    await this.db
+      .insertInto('user_role_connections')
+      .values({ user_id: userId, application_id: applicationId, ...row })
+      .onConflict((oc) => oc.columns(['user_id', 'application_id']).doUpdateSet(row))
+      .execute();
   }
 
   /** Removes a user's role connection to an app (idempotent). */
@@ -143,14 +204,19 @@ export class ApplicationsRepo extends Repo {
 
   /** The scopes (space-separated) an app was installed with in a guild, or null when it was not. */
   async guildInstallScopes(applicationId: string, guildId: string): Promise<string | null> {
-    const row = await this.db.selectFrom('application_guild_installs').select('scopes')
-      .where('application_id', '=', applicationId).where('guild_id', '=', guildId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('application_guild_installs')
+      .select('scopes')
+      .where('application_id', '=', applicationId)
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
     return row ? row.scopes : null;
   }
 
   /** Records an app's install in a guild, or replaces the scopes of an existing one. */
   async putGuildInstall(applicationId: string, guildId: string, userId: string, scopes: string, now: number): Promise<void> {
-    await this.db.insertInto('application_guild_installs')
+    await this.db
+      .insertInto('application_guild_installs')
       .values({ application_id: applicationId, guild_id: guildId, user_id: userId, scopes, created_at: now })
       .onConflict((oc) => oc.columns(['application_id', 'guild_id']).doUpdateSet({ scopes }))
       .execute();
@@ -161,13 +227,23 @@ export class ApplicationsRepo extends Repo {
    * `applications.commands` (a whole word of the space-separated scopes), each guild once.
    */
   async installedGuildCount(applicationId: string, botUserId: string | null): Promise<number> {
-    const commands = this.db.selectFrom('application_guild_installs').select('guild_id').where('application_id', '=', applicationId)
-      .where((eb) => eb.or([
-        eb('scopes', '=', 'applications.commands'), eb('scopes', 'like', 'applications.commands %'),
-        eb('scopes', 'like', '% applications.commands'), eb('scopes', 'like', '% applications.commands %'),
-      ]));
+    const commands = this.db
+      .selectFrom('application_guild_installs')
+      .select('guild_id')
+      .where('application_id', '=', applicationId)
+      .where((eb) =>
+        eb.or([
+          eb('scopes', '=', 'applications.commands'),
+          eb('scopes', 'like', 'applications.commands %'),
+          eb('scopes', 'like', '% applications.commands'),
+          eb('scopes', 'like', '% applications.commands %'),
+        ]),
+      );
     const all = botUserId ? commands.union(this.db.selectFrom('members').select('guild_id').where('user_id', '=', botUserId)) : commands;
-    const row = await this.db.selectFrom(all.as('g')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom(all.as('g'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -180,6 +256,12 @@ export class ApplicationsRepo extends Repo {
   /** Dev tools: every application (id, name, icon, bot, owner), by id. */
   async devList(): Promise<{ id: string; name: string; icon: string | null; bot_user_id: string | null; owner_id: string }[]> {
     const rows = await this.db.selectFrom('applications').select(['id', 'name', 'icon', 'bot_user_id', 'owner_id']).orderBy('id').execute();
-    return rows.map((r) => ({ id: String(r.id), name: r.name, icon: r.icon, bot_user_id: r.bot_user_id ? String(r.bot_user_id) : null, owner_id: String(r.owner_id) }));
+    return rows.map((r) => ({
+      id: String(r.id),
+      name: r.name,
+      icon: r.icon,
+      bot_user_id: r.bot_user_id ? String(r.bot_user_id) : null,
+      owner_id: String(r.owner_id),
+    }));
   }
 }

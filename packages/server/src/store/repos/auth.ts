@@ -13,30 +13,60 @@ export interface TokenRecord {
   expiresAt: number | null;
 }
 const toToken = (r: any): TokenRecord => ({
-  hash: String(r.hash), userId: String(r.user_id), kind: r.kind, applicationId: r.application_id == null ? null : String(r.application_id),
-  scopes: r.scopes ?? null, expiresAt: r.expires_at == null ? null : Number(r.expires_at),
+  hash: String(r.hash),
+  userId: String(r.user_id),
+  kind: r.kind,
+  applicationId: r.application_id == null ? null : String(r.application_id),
+  scopes: r.scopes ?? null,
+  expiresAt: r.expires_at == null ? null : Number(r.expires_at),
 });
 
 /** Tokens, passwords, login guards and account bans: how people and bots authenticate. */
 export class AuthRepo extends Repo {
   /** What a token (by its hash) grants: its user, kind, application, scopes and expiry; null when unknown. */
-  async tokenGrant(hash: string): Promise<{ user_id: string; kind: string; application_id: string | null; scopes: string | null; expires_at: number | null } | null> {
-    const t = await this.db.selectFrom('tokens').select(['user_id', 'application_id', 'kind', 'scopes', 'expires_at']).where('hash', '=', hash).executeTakeFirst();
+  async tokenGrant(
+    hash: string,
+  ): Promise<{ user_id: string; kind: string; application_id: string | null; scopes: string | null; expires_at: number | null } | null> {
+    const t = await this.db
+      .selectFrom('tokens')
+      .select(['user_id', 'application_id', 'kind', 'scopes', 'expires_at'])
+      .where('hash', '=', hash)
+      .executeTakeFirst();
     if (!t) return null;
-    return { user_id: String(t.user_id), kind: t.kind, application_id: t.application_id == null ? null : String(t.application_id), scopes: t.scopes ?? null, expires_at: t.expires_at == null ? null : Number(t.expires_at) };
+    return {
+      user_id: String(t.user_id),
+      kind: t.kind,
+      application_id: t.application_id == null ? null : String(t.application_id),
+      scopes: t.scopes ?? null,
+      expires_at: t.expires_at == null ? null : Number(t.expires_at),
+    };
   }
 
   /** The token stored under this hash with its user (one round trip), or null. */
   async tokenWithUser(hash: string): Promise<{ token: TokenRecord; user: UserRecord } | null> {
     const row = await this.db
-      .selectFrom('tokens').innerJoin('users', 'users.id', 'tokens.user_id')
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.user_id')
       .selectAll('users')
-      .select(['tokens.hash as token_hash', 'tokens.kind as token_kind', 'tokens.application_id as token_app', 'tokens.scopes as token_scopes', 'tokens.expires_at as token_expires'])
+      .select([
+        'tokens.hash as token_hash',
+        'tokens.kind as token_kind',
+        'tokens.application_id as token_app',
+        'tokens.scopes as token_scopes',
+        'tokens.expires_at as token_expires',
+      ])
       .where('tokens.hash', '=', hash)
       .executeTakeFirst();
     if (!row) return null;
     return {
-      token: toToken({ hash: row.token_hash, user_id: row.id, kind: row.token_kind, application_id: row.token_app, scopes: row.token_scopes, expires_at: row.token_expires }),
+      token: toToken({
+        hash: row.token_hash,
+        user_id: row.id,
+        kind: row.token_kind,
+        application_id: row.token_app,
+        scopes: row.token_scopes,
+        expires_at: row.token_expires,
+      }),
       user: toUser(row),
     };
   }
@@ -49,9 +79,18 @@ export class AuthRepo extends Repo {
 
   /** Stores a token by its hash. */
   async insertToken(t: TokenRecord & { createdAt: number }): Promise<void> {
-    await this.db.insertInto('tokens').values({
-      hash: t.hash, user_id: t.userId, kind: t.kind, application_id: t.applicationId, scopes: t.scopes, expires_at: t.expiresAt, created_at: t.createdAt,
-    }).execute();
+    await this.db
+      .insertInto('tokens')
+      .values({
+        hash: t.hash,
+        user_id: t.userId,
+        kind: t.kind,
+        application_id: t.applicationId,
+        scopes: t.scopes,
+        expires_at: t.expiresAt,
+        created_at: t.createdAt,
+      })
+      .execute();
   }
 
   /** Sets when the token under this hash expires. */
@@ -68,21 +107,35 @@ export class AuthRepo extends Repo {
 
   /** Deletes the bearer tokens of one app for one user; returns how many there were. */
   async revokeBearerTokens(applicationId: string, userId: string): Promise<number> {
-    const res = await this.db.deleteFrom('tokens').where('application_id', '=', applicationId).where('user_id', '=', userId).where('kind', '=', 'bearer').executeTakeFirst();
+    const res = await this.db
+      .deleteFrom('tokens')
+      .where('application_id', '=', applicationId)
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'bearer')
+      .executeTakeFirst();
     return Number(res.numDeletedRows);
   }
 
   /** Deletes the bearer tokens of one app for one user that expired by `now`. */
   async deleteExpiredBearerTokens(applicationId: string, userId: string, now: number): Promise<void> {
-    await this.db.deleteFrom('tokens').where('user_id', '=', userId).where('application_id', '=', applicationId)
-      .where('kind', '=', 'bearer').where('expires_at', '<=', now).execute();
+    await this.db
+      .deleteFrom('tokens')
+      .where('user_id', '=', userId)
+      .where('application_id', '=', applicationId)
+      .where('kind', '=', 'bearer')
+      .where('expires_at', '<=', now)
+      .execute();
   }
 
   /** Which of these token hashes still name a token (looked up 500 at a time). */
   async existingTokenHashes(hashes: string[]): Promise<Set<string>> {
     const out = new Set<string>();
     for (let i = 0; i < hashes.length; i += 500) {
-      const rows = await this.db.selectFrom('tokens').select('hash').where('hash', 'in', hashes.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('tokens')
+        .select('hash')
+        .where('hash', 'in', hashes.slice(i, i + 500))
+        .execute();
       for (const r of rows) out.add(String(r.hash));
     }
     return out;
@@ -90,7 +143,9 @@ export class AuthRepo extends Repo {
 
   /** The human (or email owner) a login names, with the password hash, or null. */
   async loginCandidate(key: string): Promise<{ user: UserRecord; passwordHash: string | null } | null> {
-    const row = await this.db.selectFrom('users').selectAll()
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
       .where((eb) => eb.or([eb('email', '=', key), eb.and([eb('username', '=', key), eb('bot', '=', 0)])]))
       .executeTakeFirst();
     return row ? { user: toUser(row), passwordHash: row.password_hash ?? null } : null;

@@ -9,10 +9,23 @@ import { parseJson } from '../json.js';
 import { compiledFor, fixedSql, readRows } from '../fixed-sql.js';
 
 /** A live stage (stage_instances row). */
-export interface StageInstanceRecord { id: string; guild_id: string; channel_id: string; topic: string; privacy_level: number; discoverable_disabled: boolean; guild_scheduled_event_id: string | null }
+export interface StageInstanceRecord {
+  id: string;
+  guild_id: string;
+  channel_id: string;
+  topic: string;
+  privacy_level: number;
+  discoverable_disabled: boolean;
+  guild_scheduled_event_id: string | null;
+}
 const toStageInstance = (r: any): StageInstanceRecord => ({
-  id: String(r.id), guild_id: String(r.guild_id), channel_id: String(r.channel_id), topic: r.topic, privacy_level: num(r.privacy_level),
-  discoverable_disabled: bool(r.discoverable_disabled), guild_scheduled_event_id: r.guild_scheduled_event_id == null ? null : String(r.guild_scheduled_event_id),
+  id: String(r.id),
+  guild_id: String(r.guild_id),
+  channel_id: String(r.channel_id),
+  topic: r.topic,
+  privacy_level: num(r.privacy_level),
+  discoverable_disabled: bool(r.discoverable_disabled),
+  guild_scheduled_event_id: r.guild_scheduled_event_id == null ? null : String(r.guild_scheduled_event_id),
 });
 
 const CHANNEL_BY_ID = fixedSql('select * from "channels" where "id" = ?');
@@ -51,19 +64,31 @@ export class ChannelsRepo extends Repo {
 
   /** How many group DMs (type 3) this user or bot owns. */
   async countOwnedGroupDms(ownerId: string): Promise<number> {
-    const r = await this.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 3).where('owner_id', '=', ownerId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('channels')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('type', '=', 3)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
   /** Rewrites a group DM's recipients (and its dm_key), owner and extra. */
   async saveGroupDm(id: string, recipients: string[], dmKey: string, ownerId: string | null, extra: Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('channels').set({ recipients: JSON.stringify(recipients), dm_key: dmKey, owner_id: ownerId, extra: JSON.stringify(extra) })
-      .where('id', '=', id).execute();
+    await this.db
+      .updateTable('channels')
+      .set({ recipients: JSON.stringify(recipients), dm_key: dmKey, owner_id: ownerId, extra: JSON.stringify(extra) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Replaces a channel's permission overwrites. */
   async setOverwrites(id: string, overwrites: Overwrite[]): Promise<void> {
-    await this.db.updateTable('channels').set({ permission_overwrites: JSON.stringify(overwrites) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('channels')
+      .set({ permission_overwrites: JSON.stringify(overwrites) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The ids of a category's children (threads excluded). */
@@ -79,7 +104,14 @@ export class ChannelsRepo extends Repo {
 
   /** A guild's channels without threads, by position then id. */
   async guildChannelsSorted(guildId: string): Promise<ChannelRecord[]> {
-    const rows = await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).orderBy('position').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('channels')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('type', 'not in', [10, 11, 12])
+      .orderBy('position')
+      .orderBy('id')
+      .execute();
     return rows.map(toChannel);
   }
 
@@ -96,14 +128,22 @@ export class ChannelsRepo extends Repo {
 
   /** Applies a partial channel update (column values already encoded: JSON as text, booleans as 0/1). */
   async patch(id: string, values: Partial<ChannelsTable> | Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('channels').set(values as Partial<ChannelsTable>).where('id', '=', id).execute();
+    await this.db
+      .updateTable('channels')
+      .set(values as Partial<ChannelsTable>)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Moves channels (position, parent, overwrites) in one transaction. */
   async saveLayout(changes: { id: string; position: number; parent_id: string | null; permission_overwrites: Overwrite[] }[]): Promise<void> {
     await atomically(this.db, async (trx) => {
       for (const c of changes) {
-        await trx.updateTable('channels').set({ position: c.position, parent_id: c.parent_id, permission_overwrites: JSON.stringify(c.permission_overwrites) }).where('id', '=', c.id).execute();
+        await trx
+          .updateTable('channels')
+          .set({ position: c.position, parent_id: c.parent_id, permission_overwrites: JSON.stringify(c.permission_overwrites) })
+          .where('id', '=', c.id)
+          .execute();
       }
     });
   }
@@ -117,7 +157,9 @@ export class ChannelsRepo extends Repo {
   async deleteGuildChannel(id: string, guildId: string, guildRefs: string[]): Promise<{ guild_id: string; channel_id: string }[]> {
     return atomically(this.db, async (trx) => {
       const lost = await new ChannelsRepo(trx, this.store).dropFollowLinks({ channelIds: [id] });
-      const threadIds = (await trx.selectFrom('channels').select('id').where('parent_id', '=', id).where('type', 'in', [10, 11, 12]).execute()).map((r) => String(r.id));
+      const threadIds = (await trx.selectFrom('channels').select('id').where('parent_id', '=', id).where('type', 'in', [10, 11, 12]).execute()).map((r) =>
+        String(r.id),
+      );
       const gone = [...threadIds, id];
       await trx.deleteFrom('reactions').where('channel_id', 'in', gone).execute();
       await trx.deleteFrom('messages').where('channel_id', 'in', gone).execute();
@@ -127,7 +169,12 @@ export class ChannelsRepo extends Repo {
       await trx.deleteFrom('webhooks').where('channel_id', '=', id).execute();
       await trx.deleteFrom('channels').where('id', 'in', gone).execute();
       await trx.updateTable('channels').set({ parent_id: null }).where('parent_id', '=', id).execute();
-      if (guildRefs.length) await trx.updateTable('guilds').set(Object.fromEntries(guildRefs.map((k) => [k, null]))).where('id', '=', guildId).execute();
+      if (guildRefs.length)
+        await trx
+          .updateTable('guilds')
+          .set(Object.fromEntries(guildRefs.map((k) => [k, null])))
+          .where('id', '=', guildId)
+          .execute();
       return lost;
     });
   }
@@ -145,7 +192,10 @@ export class ChannelsRepo extends Repo {
 
   /** Inserts a stage instance (throws when the channel already has one: the unique channel index). */
   async insertStage(row: StageInstanceRecord & { created_at: number }): Promise<void> {
-    await this.db.insertInto('stage_instances').values({ ...row, discoverable_disabled: row.discoverable_disabled ? 1 : 0 }).execute();
+    await this.db
+      .insertInto('stage_instances')
+      .values({ ...row, discoverable_disabled: row.discoverable_disabled ? 1 : 0 })
+      .execute();
   }
 
   /** Changes a stage instance's topic or privacy level. */
@@ -167,7 +217,11 @@ export class ChannelsRepo extends Repo {
 
   /** Rewrites a 1:1 DM's recipients and its dm_key. */
   async setDmRecipients(id: string, recipients: string[], dmKey: string): Promise<void> {
-    await this.db.updateTable('channels').set({ recipients: JSON.stringify(recipients), dm_key: dmKey }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('channels')
+      .set({ recipients: JSON.stringify(recipients), dm_key: dmKey })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Inserts the channels of a new guild (several rows at once). */
@@ -183,13 +237,27 @@ export class ChannelsRepo extends Repo {
     const db = this.db;
     const channelIds = 'channelIds' in where ? where.channelIds : null;
     if (channelIds && !channelIds.length) return [];
-    const fed = await db.selectFrom('channel_followers').select(['webhook_id', 'guild_id', 'channel_id'])
+    const fed = await db
+      .selectFrom('channel_followers')
+      .select(['webhook_id', 'guild_id', 'channel_id'])
       .where((eb) => (channelIds ? eb('source_channel_id', 'in', channelIds) : eb('source_guild_id', '=', (where as { guildId: string }).guildId)))
       .execute();
-    if (fed.length) await db.deleteFrom('webhooks').where('id', 'in', fed.map((r) => String(r.webhook_id))).execute();
-    await db.deleteFrom('channel_followers').where((eb) => (channelIds
-      ? eb.or([eb('source_channel_id', 'in', channelIds), eb('channel_id', 'in', channelIds)])
-      : eb.or([eb('source_guild_id', '=', (where as { guildId: string }).guildId), eb('guild_id', '=', (where as { guildId: string }).guildId)])))
+    if (fed.length)
+      await db
+        .deleteFrom('webhooks')
+        .where(
+          'id',
+          'in',
+          fed.map((r) => String(r.webhook_id)),
+        )
+        .execute();
+    await db
+      .deleteFrom('channel_followers')
+      .where((eb) =>
+        channelIds
+          ? eb.or([eb('source_channel_id', 'in', channelIds), eb('channel_id', 'in', channelIds)])
+          : eb.or([eb('source_guild_id', '=', (where as { guildId: string }).guildId), eb('guild_id', '=', (where as { guildId: string }).guildId)]),
+      )
       .execute();
     const seen = new Map<string, { guild_id: string; channel_id: string }>();
     for (const r of fed) seen.set(String(r.channel_id), { guild_id: String(r.guild_id), channel_id: String(r.channel_id) });
@@ -207,7 +275,15 @@ export class ChannelsRepo extends Repo {
   }
 
   /** Ends the live stage instance of a channel, if any, and returns its row as it was (null when there was none). */
-  async endStageIn(channelId: string): Promise<{ id: string; guild_id: string; channel_id: string; topic: string; privacy_level: number; discoverable_disabled: number; guild_scheduled_event_id: string | null } | null> {
+  async endStageIn(channelId: string): Promise<{
+    id: string;
+    guild_id: string;
+    channel_id: string;
+    topic: string;
+    privacy_level: number;
+    discoverable_disabled: number;
+    guild_scheduled_event_id: string | null;
+  } | null> {
     const stage = await this.db.selectFrom('stage_instances').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
     if (!stage) return null;
     await this.db.deleteFrom('stage_instances').where('id', '=', String(stage.id)).execute();
@@ -216,7 +292,14 @@ export class ChannelsRepo extends Repo {
 
   /** A guild's channels without threads, by position then id (a template's snapshot). */
   async layoutOf(guildId: string): Promise<ChannelRecord[]> {
-    const rows = await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).orderBy('position').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('channels')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('type', 'not in', [10, 11, 12])
+      .orderBy('position')
+      .orderBy('id')
+      .execute();
     return rows.map(toChannel);
   }
 
@@ -228,20 +311,41 @@ export class ChannelsRepo extends Repo {
 
   /** Replaces the permission overwrites of a channel. */
   async writeOverwrites(id: string, overwrites: Overwrite[] | { id: unknown; type: number; allow: string; deny: string }[]): Promise<void> {
-    await this.db.updateTable('channels').set({ permission_overwrites: JSON.stringify(overwrites) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('channels')
+      .set({ permission_overwrites: JSON.stringify(overwrites) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The ids among `ids` that are channels of this guild other than threads. */
   async guildChannelIdsAmong(guildId: string, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).where('id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('channels')
+      .select('id')
+      .where('guild_id', '=', guildId)
+      .where('type', 'not in', [10, 11, 12])
+      .where('id', 'in', ids)
+      .execute();
     return rows.map((r) => String(r.id));
   }
 
   /** A guild's voice and stage channels by position: id, name, position and overwrites (the widget). */
   async voiceChannelsOf(guildId: string): Promise<{ id: string; name: string | null; position: number; permission_overwrites: Overwrite[] }[]> {
-    const rows = await this.db.selectFrom('channels').select(['id', 'name', 'position', 'permission_overwrites']).where('guild_id', '=', guildId).where('type', 'in', [2, 13]).orderBy('position').execute();
-    return rows.map((c) => ({ id: String(c.id), name: c.name ?? null, position: num(c.position), permission_overwrites: parseJson<Overwrite[]>(c.permission_overwrites ?? '[]', []) }));
+    const rows = await this.db
+      .selectFrom('channels')
+      .select(['id', 'name', 'position', 'permission_overwrites'])
+      .where('guild_id', '=', guildId)
+      .where('type', 'in', [2, 13])
+      .orderBy('position')
+      .execute();
+    return rows.map((c) => ({
+      id: String(c.id),
+      name: c.name ?? null,
+      position: num(c.position),
+      permission_overwrites: parseJson<Overwrite[]>(c.permission_overwrites ?? '[]', []),
+    }));
   }
 
   /** A channel of this guild by id (threads included), or null. */
@@ -264,7 +368,14 @@ export class ChannelsRepo extends Repo {
 
   /** The id of a guild's first text or announcement channel by position, or null. */
   async firstTextChannelId(guildId: string): Promise<string | null> {
-    const first = await this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId).where('type', 'in', [0, 5]).orderBy('position').limit(1).executeTakeFirst();
+    const first = await this.db
+      .selectFrom('channels')
+      .select('id')
+      .where('guild_id', '=', guildId)
+      .where('type', 'in', [0, 5])
+      .orderBy('position')
+      .limit(1)
+      .executeTakeFirst();
     return first ? String(first.id) : null;
   }
 
@@ -302,7 +413,12 @@ export class ChannelsRepo extends Repo {
   async byIds(ids: string[]): Promise<Map<string, ChannelRecord>> {
     const out = new Map<string, ChannelRecord>();
     for (let i = 0; i < ids.length; i += 500) {
-      for (const r of await this.db.selectFrom('channels').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute()) out.set(String(r.id), toChannel(r));
+      for (const r of await this.db
+        .selectFrom('channels')
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute())
+        out.set(String(r.id), toChannel(r));
     }
     return out;
   }

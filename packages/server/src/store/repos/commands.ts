@@ -68,14 +68,26 @@ export interface CommandPermission {
 /** A row of `application_commands` as a record. */
 export function toCommand(r: { id: unknown; application_id: unknown; guild_id: unknown; version: unknown; data: unknown }): CommandRecord {
   const data = parseJson<CommandData>(r.data, {} as CommandData);
-  return { ...data, options: data.options ?? [], id: id(r.id as string), application_id: id(r.application_id as string), guild_id: idOrNull(r.guild_id as string | null), version: id(r.version as string) };
+  return {
+    ...data,
+    options: data.options ?? [],
+    id: id(r.id as string),
+    application_id: id(r.application_id as string),
+    guild_id: idOrNull(r.guild_id as string | null),
+    version: id(r.version as string),
+  };
 }
 
 /** The stored JSON of a command: the command without its identity, fields in a fixed order (equal JSON = same command). */
 export function commandDataJson(r: CommandData): string {
   const d: CommandData = {
-    type: r.type, name: r.name, name_localizations: r.name_localizations, description: r.description,
-    description_localizations: r.description_localizations, options: r.options, default_member_permissions: r.default_member_permissions,
+    type: r.type,
+    name: r.name,
+    name_localizations: r.name_localizations,
+    description: r.description,
+    description_localizations: r.description_localizations,
+    options: r.options,
+    default_member_permissions: r.default_member_permissions,
     nsfw: r.nsfw,
   };
   if (r.dm_permission !== undefined) d.dm_permission = r.dm_permission;
@@ -96,7 +108,12 @@ export class CommandsRepo extends Repo {
 
   /** One command of an app (global or of any guild), or null. */
   async byId(applicationId: string, commandId: string): Promise<CommandRecord | null> {
-    const row = await this.db.selectFrom('application_commands').selectAll().where('application_id', '=', applicationId).where('id', '=', commandId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('application_commands')
+      .selectAll()
+      .where('application_id', '=', applicationId)
+      .where('id', '=', commandId)
+      .executeTakeFirst();
     return row ? toCommand(row) : null;
   }
 
@@ -110,14 +127,28 @@ export class CommandsRepo extends Repo {
 
   /** Stores a new command. */
   async insert(cmd: CommandRecord, now: number): Promise<void> {
-    await this.db.insertInto('application_commands').values({
-      id: cmd.id, application_id: cmd.application_id, guild_id: cmd.guild_id, type: cmd.type, name: cmd.name, version: cmd.version, data: commandDataJson(cmd), created_at: now,
-    }).execute();
+    await this.db
+      .insertInto('application_commands')
+      .values({
+        id: cmd.id,
+        application_id: cmd.application_id,
+        guild_id: cmd.guild_id,
+        type: cmd.type,
+        name: cmd.name,
+        version: cmd.version,
+        data: commandDataJson(cmd),
+        created_at: now,
+      })
+      .execute();
   }
 
   /** Replaces a stored command (type, name, version and data) by its id. */
   async update(cmd: CommandRecord): Promise<void> {
-    await this.db.updateTable('application_commands').set({ type: cmd.type, name: cmd.name, version: cmd.version, data: commandDataJson(cmd) }).where('id', '=', cmd.id).execute();
+    await this.db
+      .updateTable('application_commands')
+      .set({ type: cmd.type, name: cmd.name, version: cmd.version, data: commandDataJson(cmd) })
+      .where('id', '=', cmd.id)
+      .execute();
   }
 
   /** Deletes commands of an app with every permission overwrite they had, together (in the open transaction, or its own). */
@@ -133,7 +164,11 @@ export class CommandsRepo extends Repo {
 
   /** An app's overwrite sets in a guild by command id (the app's id for the app-wide set), ordered; only `commandIds` when given. */
   async overwrites(applicationId: string, guildId: string, commandIds?: string[]): Promise<{ command_id: string; permissions: CommandPermission[] }[]> {
-    let q = this.db.selectFrom('command_permissions').select(['command_id', 'permissions']).where('application_id', '=', applicationId).where('guild_id', '=', guildId);
+    let q = this.db
+      .selectFrom('command_permissions')
+      .select(['command_id', 'permissions'])
+      .where('application_id', '=', applicationId)
+      .where('guild_id', '=', guildId);
     if (commandIds !== undefined) {
       if (!commandIds.length) return [];
       q = commandIds.length === 1 ? q.where('command_id', '=', commandIds[0]) : q.where('command_id', 'in', commandIds);
@@ -143,19 +178,38 @@ export class CommandsRepo extends Repo {
   }
 
   /** The overwrite sets of several apps in one guild, in no particular order. */
-  async overwritesOfApps(guildId: string, applicationIds: string[]): Promise<{ application_id: string; command_id: string; permissions: CommandPermission[] }[]> {
+  async overwritesOfApps(
+    guildId: string,
+    applicationIds: string[],
+  ): Promise<{ application_id: string; command_id: string; permissions: CommandPermission[] }[]> {
     if (!applicationIds.length) return [];
-    const rows = await this.db.selectFrom('command_permissions').select(['application_id', 'command_id', 'permissions'])
-      .where('guild_id', '=', guildId).where('application_id', 'in', applicationIds).execute();
-    return rows.map((r) => ({ application_id: id(r.application_id), command_id: id(r.command_id), permissions: parseJson<CommandPermission[]>(r.permissions, []) }));
+    const rows = await this.db
+      .selectFrom('command_permissions')
+      .select(['application_id', 'command_id', 'permissions'])
+      .where('guild_id', '=', guildId)
+      .where('application_id', 'in', applicationIds)
+      .execute();
+    return rows.map((r) => ({
+      application_id: id(r.application_id),
+      command_id: id(r.command_id),
+      permissions: parseJson<CommandPermission[]>(r.permissions, []),
+    }));
   }
 
   /** Replaces one command's overwrites in a guild (an empty list removes them), in one transaction. */
   async setOverwrites(applicationId: string, guildId: string, commandId: string, permissions: CommandPermission[]): Promise<void> {
     const run = async (db: Kysely<DB>) => {
-      await db.deleteFrom('command_permissions').where('application_id', '=', applicationId).where('guild_id', '=', guildId).where('command_id', '=', commandId).execute();
+      await db
+        .deleteFrom('command_permissions')
+        .where('application_id', '=', applicationId)
+        .where('guild_id', '=', guildId)
+        .where('command_id', '=', commandId)
+        .execute();
       if (permissions.length) {
-        await db.insertInto('command_permissions').values({ application_id: applicationId, guild_id: guildId, command_id: commandId, permissions: JSON.stringify(permissions) }).execute();
+        await db
+          .insertInto('command_permissions')
+          .values({ application_id: applicationId, guild_id: guildId, command_id: commandId, permissions: JSON.stringify(permissions) })
+          .execute();
       }
     };
     if (this.db.isTransaction) await run(this.db);
@@ -164,20 +218,33 @@ export class CommandsRepo extends Repo {
 
   /** Forgets the command creates of an app's scope (`global` or a guild id) made at or before `until`. */
   async forgetCreatesUntil(applicationId: string, scope: string, until: number): Promise<void> {
-    await this.db.deleteFrom('application_command_creates').where('application_id', '=', applicationId).where('scope', '=', scope).where('created_at', '<=', until).execute();
+    await this.db
+      .deleteFrom('application_command_creates')
+      .where('application_id', '=', applicationId)
+      .where('scope', '=', scope)
+      .where('created_at', '<=', until)
+      .execute();
   }
 
   /** When each remembered command create of an app's scope happened, oldest first. */
   async createTimes(applicationId: string, scope: string): Promise<number[]> {
-    const rows = await this.db.selectFrom('application_command_creates').select('created_at')
-      .where('application_id', '=', applicationId).where('scope', '=', scope).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('application_command_creates')
+      .select('created_at')
+      .where('application_id', '=', applicationId)
+      .where('scope', '=', scope)
+      .orderBy('created_at')
+      .execute();
     return rows.map((r) => num(r.created_at));
   }
 
   /** Remembers one command create per id in an app's scope, made at `now`. */
   async recordCreates(applicationId: string, scope: string, ids: string[], now: number): Promise<void> {
     if (!ids.length) return;
-    await this.db.insertInto('application_command_creates').values(ids.map((i) => ({ id: i, application_id: applicationId, scope, created_at: now }))).execute();
+    await this.db
+      .insertInto('application_command_creates')
+      .values(ids.map((i) => ({ id: i, application_id: applicationId, scope, created_at: now })))
+      .execute();
   }
 
   /** Deletes a guild's commands, their permissions and its daily-create counts. */
@@ -189,8 +256,13 @@ export class CommandsRepo extends Repo {
 
   /** The stored permission overwrites of a command in a guild, as JSON text, or null. */
   async storedPermissionsJson(applicationId: string, guildId: string, commandId: string): Promise<string | null> {
-    const row = await this.db.selectFrom('command_permissions').select('permissions')
-      .where('application_id', '=', applicationId).where('guild_id', '=', guildId).where('command_id', '=', commandId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('command_permissions')
+      .select('permissions')
+      .where('application_id', '=', applicationId)
+      .where('guild_id', '=', guildId)
+      .where('command_id', '=', commandId)
+      .executeTakeFirst();
     return row ? String(row.permissions) : null;
   }
 }

@@ -5,7 +5,6 @@ import type { EmojisTable, SoundboardSoundsTable, StickersTable } from '../table
 
 /** Emojis, stickers, soundboard sounds and the asset bytes behind them. */
 export class ExpressionsRepo extends Repo {
-
   /** Deletes a guild's emojis, stickers and soundboard sounds with their asset bytes. */
   async deleteInGuild(guildId: string): Promise<void> {
     for (const table of ['emojis', 'stickers', 'soundboard_sounds'] as const) {
@@ -18,7 +17,10 @@ export class ExpressionsRepo extends Repo {
   /** Stores (replaces) the bytes behind an owner: an emoji, sticker, sound, event cover or app icon. */
   async putAsset(ownerId: string, a: { kind: string; contentType: string; hash: string | null; data: Buffer; createdAt: number }): Promise<void> {
     await this.db.deleteFrom('expression_assets').where('id', '=', ownerId).execute();
-    await this.db.insertInto('expression_assets').values({ id: ownerId, kind: a.kind, content_type: a.contentType, hash: a.hash, data: a.data, created_at: a.createdAt }).execute();
+    await this.db
+      .insertInto('expression_assets')
+      .values({ id: ownerId, kind: a.kind, content_type: a.contentType, hash: a.hash, data: a.data, created_at: a.createdAt })
+      .execute();
   }
 
   /** The bytes behind an owner with their kind, content type and hash, or null. */
@@ -41,12 +43,18 @@ export class ExpressionsRepo extends Repo {
 
   /** An emoji of this guild, or null. */
   async emojiInGuild(guildId: string, emojiId: string): Promise<EmojisTable | null> {
-    return ((await this.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).where('guild_id', '=', guildId).executeTakeFirst()) as EmojisTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).where('guild_id', '=', guildId).executeTakeFirst()) as
+        EmojisTable | undefined) ?? null
+    );
   }
 
   /** An emoji of this application, or null. */
   async emojiOfApp(applicationId: string, emojiId: string): Promise<EmojisTable | null> {
-    return ((await this.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).where('application_id', '=', applicationId).executeTakeFirst()) as EmojisTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('emojis').selectAll().where('id', '=', emojiId).where('application_id', '=', applicationId).executeTakeFirst()) as
+        EmojisTable | undefined) ?? null
+    );
   }
 
   /** Any custom emoji (guild or application) by id, or null. */
@@ -61,7 +69,11 @@ export class ExpressionsRepo extends Repo {
 
   /** How many emojis an application has. */
   async countAppEmojis(applicationId: string): Promise<number> {
-    const r = await this.db.selectFrom('emojis').select((eb) => eb.fn.countAll<number>().as('n')).where('application_id', '=', applicationId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('emojis')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
@@ -77,7 +89,10 @@ export class ExpressionsRepo extends Repo {
     const run = async (db: Kysely<DB>) => {
       await db.insertInto('emojis').values(row).execute();
       await db.deleteFrom('expression_assets').where('id', '=', row.id).execute();
-      await db.insertInto('expression_assets').values({ id: row.id, kind: 'emoji', content_type: asset.contentType, hash: null, data: asset.data, created_at: asset.createdAt }).execute();
+      await db
+        .insertInto('expression_assets')
+        .values({ id: row.id, kind: 'emoji', content_type: asset.contentType, hash: null, data: asset.data, created_at: asset.createdAt })
+        .execute();
     };
     if (this.db.isTransaction) await run(this.db);
     else await this.db.transaction().execute(run);
@@ -110,7 +125,10 @@ export class ExpressionsRepo extends Repo {
 
   /** A sticker of this guild, or null. */
   async stickerInGuild(guildId: string, stickerId: string): Promise<StickersTable | null> {
-    return ((await this.db.selectFrom('stickers').selectAll().where('id', '=', stickerId).where('guild_id', '=', guildId).executeTakeFirst()) as StickersTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('stickers').selectAll().where('id', '=', stickerId).where('guild_id', '=', guildId).executeTakeFirst()) as
+        StickersTable | undefined) ?? null
+    );
   }
 
   /** Inserts a sticker with its file, in one transaction. */
@@ -118,7 +136,10 @@ export class ExpressionsRepo extends Repo {
     const run = async (db: Kysely<DB>) => {
       await db.insertInto('stickers').values(row).execute();
       await db.deleteFrom('expression_assets').where('id', '=', row.id).execute();
-      await db.insertInto('expression_assets').values({ id: row.id, kind: 'sticker', content_type: asset.contentType, hash: null, data: asset.data, created_at: asset.createdAt }).execute();
+      await db
+        .insertInto('expression_assets')
+        .values({ id: row.id, kind: 'sticker', content_type: asset.contentType, hash: null, data: asset.data, created_at: asset.createdAt })
+        .execute();
     };
     if (this.db.isTransaction) await run(this.db);
     else await this.db.transaction().execute(run);
@@ -146,7 +167,10 @@ export class ExpressionsRepo extends Repo {
 
   /** A soundboard sound of this guild, or null. */
   async soundInGuild(guildId: string, soundId: string): Promise<SoundboardSoundsTable | null> {
-    return ((await this.db.selectFrom('soundboard_sounds').selectAll().where('id', '=', soundId).where('guild_id', '=', guildId).executeTakeFirst()) as SoundboardSoundsTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('soundboard_sounds').selectAll().where('id', '=', soundId).where('guild_id', '=', guildId).executeTakeFirst()) as
+        SoundboardSoundsTable | undefined) ?? null
+    );
   }
 
   /** Inserts a soundboard sound with its audio, in one transaction. */
@@ -154,7 +178,10 @@ export class ExpressionsRepo extends Repo {
     const run = async (db: Kysely<DB>) => {
       await db.insertInto('soundboard_sounds').values(row).execute();
       await db.deleteFrom('expression_assets').where('id', '=', row.id).execute();
-      await db.insertInto('expression_assets').values({ id: row.id, kind: 'sound', content_type: asset.contentType, hash: null, data: asset.data, created_at: asset.createdAt }).execute();
+      await db
+        .insertInto('expression_assets')
+        .values({ id: row.id, kind: 'sound', content_type: asset.contentType, hash: null, data: asset.data, created_at: asset.createdAt })
+        .execute();
     };
     if (this.db.isTransaction) await run(this.db);
     else await this.db.transaction().execute(run);

@@ -48,8 +48,17 @@ export class GuildsRepo extends Repo {
     return {
       ownerId: id(g.owner_id),
       roles: roles.map((r) => ({ id: id(r.id), permissions: BigInt(r.permissions), position: num(r.position) })),
-      channels: channels.map((c) => ({ id: id(c.id), type: num(c.type), parentId: idOrNull(c.parent_id), overwrites: parseJson<Overwrite[]>(c.permission_overwrites, []) })),
-      members: members.map((m) => ({ userId: id(m.user_id), roles: parseJson<string[]>(m.roles, []), timeoutUntil: numOrNull(m.communication_disabled_until) })),
+      channels: channels.map((c) => ({
+        id: id(c.id),
+        type: num(c.type),
+        parentId: idOrNull(c.parent_id),
+        overwrites: parseJson<Overwrite[]>(c.permission_overwrites, []),
+      })),
+      members: members.map((m) => ({
+        userId: id(m.user_id),
+        roles: parseJson<string[]>(m.roles, []),
+        timeoutUntil: numOrNull(m.communication_disabled_until),
+      })),
       privateThreadIds: privateThreads,
       privateThreadMembers: threadMembers.map((tm) => ({ channelId: id(tm.channel_id), userId: id(tm.user_id) })),
     };
@@ -92,7 +101,12 @@ export class GuildsRepo extends Repo {
       else data[key] = value;
       const json = JSON.stringify(data);
       if (row) await db.updateTable('guild_settings').set({ data: json }).where('guild_id', '=', guildId).execute();
-      else await db.insertInto('guild_settings').values({ guild_id: guildId, data: json }).onConflict((oc) => oc.column('guild_id').doUpdateSet({ data: json })).execute();
+      else
+        await db
+          .insertInto('guild_settings')
+          .values({ guild_id: guildId, data: json })
+          .onConflict((oc) => oc.column('guild_id').doUpdateSet({ data: json }))
+          .execute();
     };
     if (this.db.isTransaction) await run(this.db);
     else await this.db.transaction().execute(run);
@@ -130,7 +144,11 @@ export class GuildsRepo extends Repo {
 
   /** Counts one more guild created from a template. */
   async countTemplateUse(code: string): Promise<void> {
-    await this.db.updateTable('guild_templates').set((eb) => ({ usage_count: eb('usage_count', '+', 1) })).where('code', '=', code).execute();
+    await this.db
+      .updateTable('guild_templates')
+      .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))
+      .where('code', '=', code)
+      .execute();
   }
 
   /** A guild's vanity URL (code and uses), or null. */
@@ -157,17 +175,27 @@ export class GuildsRepo extends Repo {
 
   /** Counts one use of a vanity code. */
   async countVanityUse(code: string): Promise<void> {
-    await this.db.updateTable('guild_vanity').set((eb) => ({ uses: eb('uses', '+', 1) })).where('code', '=', code).execute();
+    await this.db
+      .updateTable('guild_vanity')
+      .set((eb) => ({ uses: eb('uses', '+', 1) }))
+      .where('code', '=', code)
+      .execute();
   }
 
   /** A user's join request to a guild, or null. */
   async joinRequestOf(guildId: string, userId: string): Promise<GuildJoinRequestsTable | null> {
-    return ((await this.db.selectFrom('guild_join_requests').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst()) as GuildJoinRequestsTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('guild_join_requests').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst()) as
+        GuildJoinRequestsTable | undefined) ?? null
+    );
   }
 
   /** A join request of a guild by id, or null. */
   async joinRequestById(guildId: string, requestId: string): Promise<GuildJoinRequestsTable | null> {
-    return ((await this.db.selectFrom('guild_join_requests').selectAll().where('id', '=', requestId).where('guild_id', '=', guildId).executeTakeFirst()) as GuildJoinRequestsTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('guild_join_requests').selectAll().where('id', '=', requestId).where('guild_id', '=', guildId).executeTakeFirst()) as
+        GuildJoinRequestsTable | undefined) ?? null
+    );
   }
 
   /** Deletes a join request. */
@@ -186,10 +214,20 @@ export class GuildsRepo extends Repo {
   }
 
   /** One page of a guild's join requests, newest first, with the total of those of this status (all when unset). */
-  async joinRequestsPage(guildId: string, q: { status?: string; before?: string; after?: string; limit: number }): Promise<{ rows: GuildJoinRequestsTable[]; total: number }> {
+  async joinRequestsPage(
+    guildId: string,
+    q: { status?: string; before?: string; after?: string; limit: number },
+  ): Promise<{ rows: GuildJoinRequestsTable[]; total: number }> {
     let sel = this.db.selectFrom('guild_join_requests').selectAll().where('guild_id', '=', guildId);
     if (q.status) sel = sel.where('status', '=', q.status);
-    const total = Number((await sel.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+    const total = Number(
+      (
+        await sel
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
     if (q.before) sel = sel.where('id', '<', q.before);
     if (q.after) sel = sel.where('id', '>', q.after);
     const rows = (await sel.orderBy('id', 'desc').limit(q.limit).execute()) as GuildJoinRequestsTable[];

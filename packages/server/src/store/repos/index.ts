@@ -64,7 +64,10 @@ export class Repos {
   readonly users: UsersRepo;
   readonly webhooks: WebhooksRepo;
 
-  constructor(readonly store: Store, private readonly db: Kysely<DB> = store.db) {
+  constructor(
+    readonly store: Store,
+    private readonly db: Kysely<DB> = store.db,
+  ) {
     this.activities = new ActivitiesRepo(db, store);
     this.applications = new ApplicationsRepo(db, store);
     this.auth = new AuthRepo(db, store);

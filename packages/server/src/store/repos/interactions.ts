@@ -74,20 +74,23 @@ export function toInteraction(r: any): InteractionRecord {
 export class InteractionsRepo extends Repo {
   /** Stores a new interaction with the hash of its token (no follow-ups yet). */
   async insert(rec: InteractionRecord, tokenHash: string): Promise<void> {
-    await this.db.insertInto('interactions').values({
-      id: rec.id,
-      application_id: rec.application_id,
-      token_hash: tokenHash,
-      type: rec.type,
-      user_id: rec.user_id,
-      guild_id: rec.guild_id,
-      channel_id: rec.channel_id,
-      state: rec.state,
-      original_message_id: rec.original_message_id,
-      followups: 0,
-      data: JSON.stringify(rec.data),
-      created_at: rec.created_at,
-    }).execute();
+    await this.db
+      .insertInto('interactions')
+      .values({
+        id: rec.id,
+        application_id: rec.application_id,
+        token_hash: tokenHash,
+        type: rec.type,
+        user_id: rec.user_id,
+        guild_id: rec.guild_id,
+        channel_id: rec.channel_id,
+        state: rec.state,
+        original_message_id: rec.original_message_id,
+        followups: 0,
+        data: JSON.stringify(rec.data),
+        created_at: rec.created_at,
+      })
+      .execute();
   }
 
   /** One interaction, or null. */
@@ -104,8 +107,12 @@ export class InteractionsRepo extends Repo {
 
   /** The interaction of an application whose token has this hash, or null. */
   async byAppAndTokenHash(applicationId: string, tokenHash: string): Promise<InteractionRecord | null> {
-    const row = await this.db.selectFrom('interactions').selectAll()
-      .where('token_hash', '=', tokenHash).where('application_id', '=', applicationId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('interactions')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst();
     return row ? toInteraction(row) : null;
   }
 
@@ -119,7 +126,13 @@ export class InteractionsRepo extends Repo {
    * Moves an interaction from state `from` to `to` (saving its data, and the original message id when given) in one
    * conditional write; false when it was not in `from` any more.
    */
-  async transition(interactionId: string, from: InteractionState, to: InteractionState, data: InteractionData, originalMessageId?: string | null): Promise<boolean> {
+  async transition(
+    interactionId: string,
+    from: InteractionState,
+    to: InteractionState,
+    data: InteractionData,
+    originalMessageId?: string | null,
+  ): Promise<boolean> {
     const values: { state: string; data: string; original_message_id?: string | null } = { state: to, data: JSON.stringify(data) };
     if (originalMessageId !== undefined) values.original_message_id = originalMessageId;
     const r = await this.db.updateTable('interactions').set(values).where('id', '=', interactionId).where('state', '=', from).executeTakeFirst();
@@ -140,7 +153,10 @@ export class InteractionsRepo extends Repo {
 
   /** Counts one more follow-up of an interaction; false (and nothing counted) when `max` were already sent. */
   async takeFollowup(interactionId: string, max: number | null): Promise<boolean> {
-    let q = this.db.updateTable('interactions').set((eb) => ({ followups: eb('followups', '+', 1) })).where('id', '=', interactionId);
+    let q = this.db
+      .updateTable('interactions')
+      .set((eb) => ({ followups: eb('followups', '+', 1) }))
+      .where('id', '=', interactionId);
     if (max !== null) q = q.where('followups', '<', max);
     const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
@@ -148,7 +164,11 @@ export class InteractionsRepo extends Repo {
 
   /** Gives back a follow-up counted by `takeFollowup` (the follow-up was not sent). */
   async returnFollowup(interactionId: string): Promise<void> {
-    await this.db.updateTable('interactions').set((eb) => ({ followups: eb('followups', '-', 1) })).where('id', '=', interactionId).execute();
+    await this.db
+      .updateTable('interactions')
+      .set((eb) => ({ followups: eb('followups', '-', 1) }))
+      .where('id', '=', interactionId)
+      .execute();
   }
 
   /** Deletes every interaction of a guild. */

@@ -37,8 +37,15 @@ export class InvitesRepo extends Repo {
 
   /** The code of a channel's permanent invite with no inviter (the widget's), or null. */
   async permanentSystemInviteOf(channelId: string): Promise<string | null> {
-    const rows = await this.db.selectFrom('invites').select(['code']).where('channel_id', '=', channelId).where('inviter_id', 'is', null)
-      .where('max_age', '=', 0).where('max_uses', '=', 0).limit(1).execute();
+    const rows = await this.db
+      .selectFrom('invites')
+      .select(['code'])
+      .where('channel_id', '=', channelId)
+      .where('inviter_id', 'is', null)
+      .where('max_age', '=', 0)
+      .where('max_uses', '=', 0)
+      .limit(1)
+      .execute();
     return rows[0]?.code ?? null;
   }
 
@@ -55,23 +62,47 @@ export class InvitesRepo extends Repo {
 
   /** The invites of a channel by one inviter with these settings (candidates for reuse). */
   async sameSettings(channelId: string, inviterId: string, maxAge: number, maxUses: number, temporary: boolean): Promise<InviteRecord[]> {
-    const rows = await this.db.selectFrom('invites').selectAll().where('channel_id', '=', channelId).where('inviter_id', '=', inviterId)
-      .where('max_age', '=', maxAge).where('max_uses', '=', maxUses).where('temporary', '=', temporary ? 1 : 0).execute();
+    const rows = await this.db
+      .selectFrom('invites')
+      .selectAll()
+      .where('channel_id', '=', channelId)
+      .where('inviter_id', '=', inviterId)
+      .where('max_age', '=', maxAge)
+      .where('max_uses', '=', maxUses)
+      .where('temporary', '=', temporary ? 1 : 0)
+      .execute();
     return rows.map(toInvite);
   }
 
   /** How many invites a guild has (live or not). */
   async countInGuild(guildId: string): Promise<number> {
-    const row = await this.db.selectFrom('invites').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('invites')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
   /** Stores an invite. */
   async insert(inv: InviteRecord): Promise<void> {
-    await this.db.insertInto('invites').values({
-      code: inv.code, guild_id: inv.guild_id, channel_id: inv.channel_id, inviter_id: inv.inviter_id, max_age: inv.max_age, max_uses: inv.max_uses,
-      uses: inv.uses, temporary: inv.temporary ? 1 : 0, target_type: inv.target_type, target_user_id: inv.target_user_id, flags: inv.flags, created_at: inv.created_at,
-    }).execute();
+    await this.db
+      .insertInto('invites')
+      .values({
+        code: inv.code,
+        guild_id: inv.guild_id,
+        channel_id: inv.channel_id,
+        inviter_id: inv.inviter_id,
+        max_age: inv.max_age,
+        max_uses: inv.max_uses,
+        uses: inv.uses,
+        temporary: inv.temporary ? 1 : 0,
+        target_type: inv.target_type,
+        target_user_id: inv.target_user_id,
+        flags: inv.flags,
+        created_at: inv.created_at,
+      })
+      .execute();
   }
 
   /** The invites of a channel, oldest first (live or not). */
@@ -91,8 +122,12 @@ export class InvitesRepo extends Repo {
 
   /** Uses an invite once, atomically, unless its uses ran out; false when it could not be used. */
   async useOnce(code: string): Promise<boolean> {
-    const used = await this.db.updateTable('invites').set((eb) => ({ uses: eb('uses', '+', 1) })).where('code', '=', code)
-      .where((eb) => eb.or([eb('max_uses', '=', 0), eb('uses', '<', eb.ref('max_uses'))])).executeTakeFirst();
+    const used = await this.db
+      .updateTable('invites')
+      .set((eb) => ({ uses: eb('uses', '+', 1) }))
+      .where('code', '=', code)
+      .where((eb) => eb.or([eb('max_uses', '=', 0), eb('uses', '<', eb.ref('max_uses'))]))
+      .executeTakeFirst();
     return Number(used.numUpdatedRows) > 0;
   }
 
@@ -118,9 +153,15 @@ export class InvitesRepo extends Repo {
   /** Stores an invite's extras and its target users (500 per insert), in one transaction. */
   async insertExtras(code: string, meta: InviteMetaRow, targets: string[] | null): Promise<void> {
     const run = async (trx: typeof this.db) => {
-      await trx.insertInto('invite_meta').values({ code, ...meta }).execute();
+      await trx
+        .insertInto('invite_meta')
+        .values({ code, ...meta })
+        .execute();
       for (let i = 0; targets && i < targets.length; i += 500) {
-        await trx.insertInto('invite_targets').values(targets.slice(i, i + 500).map((user_id) => ({ code, user_id }))).execute();
+        await trx
+          .insertInto('invite_targets')
+          .values(targets.slice(i, i + 500).map((user_id) => ({ code, user_id })))
+          .execute();
       }
     };
     await (this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run));
@@ -142,11 +183,23 @@ export class InvitesRepo extends Repo {
     const run = async (trx: typeof this.db) => {
       if (op === 'replace') await trx.deleteFrom('invite_targets').where('code', '=', code).execute();
       if (op === 'remove') {
-        for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom('invite_targets').where('code', '=', code).where('user_id', 'in', ids.slice(i, i + 500)).execute();
+        for (let i = 0; i < ids.length; i += 500)
+          await trx
+            .deleteFrom('invite_targets')
+            .where('code', '=', code)
+            .where('user_id', 'in', ids.slice(i, i + 500))
+            .execute();
       } else {
-        const have = op === 'add' ? new Set((await trx.selectFrom('invite_targets').select('user_id').where('code', '=', code).execute()).map((r) => String(r.user_id))) : new Set<string>();
+        const have =
+          op === 'add'
+            ? new Set((await trx.selectFrom('invite_targets').select('user_id').where('code', '=', code).execute()).map((r) => String(r.user_id)))
+            : new Set<string>();
         const fresh = ids.filter((id) => !have.has(id));
-        for (let i = 0; i < fresh.length; i += 500) await trx.insertInto('invite_targets').values(fresh.slice(i, i + 500).map((user_id) => ({ code, user_id }))).execute();
+        for (let i = 0; i < fresh.length; i += 500)
+          await trx
+            .insertInto('invite_targets')
+            .values(fresh.slice(i, i + 500).map((user_id) => ({ code, user_id })))
+            .execute();
       }
       const meta = await trx.selectFrom('invite_meta').select('code').where('code', '=', code).executeTakeFirst();
       if (meta) await trx.updateTable('invite_meta').set({ targeted: 1, job }).where('code', '=', code).execute();

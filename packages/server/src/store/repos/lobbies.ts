@@ -52,23 +52,43 @@ export interface LobbyMessage {
 const mapOrNull = (v: unknown): StringMap | null => (v == null ? null : parseJson<StringMap | null>(v, null));
 
 export const toLobby = (r: any): Lobby => ({
-  id: id(r.id), application_id: id(r.application_id), secret: r.secret ?? null,
-  secret_expires_at: r.secret_expires_at == null ? null : Number(r.secret_expires_at), by_secret: Number(r.by_secret) === 1,
-  metadata: mapOrNull(r.metadata), flags: Number(r.flags), idle_timeout_seconds: Number(r.idle_timeout_seconds),
-  idle_deadline: Number(r.idle_deadline), override_event_webhooks_url: r.override_event_webhooks_url ?? null,
-  linked_channel_id: idOrNull(r.linked_channel_id), linked_guild_id: idOrNull(r.linked_guild_id), linked_by: idOrNull(r.linked_by),
+  id: id(r.id),
+  application_id: id(r.application_id),
+  secret: r.secret ?? null,
+  secret_expires_at: r.secret_expires_at == null ? null : Number(r.secret_expires_at),
+  by_secret: Number(r.by_secret) === 1,
+  metadata: mapOrNull(r.metadata),
+  flags: Number(r.flags),
+  idle_timeout_seconds: Number(r.idle_timeout_seconds),
+  idle_deadline: Number(r.idle_deadline),
+  override_event_webhooks_url: r.override_event_webhooks_url ?? null,
+  linked_channel_id: idOrNull(r.linked_channel_id),
+  linked_guild_id: idOrNull(r.linked_guild_id),
+  linked_by: idOrNull(r.linked_by),
   created_at: Number(r.created_at),
 });
 
 export const toLobbyMember = (r: any): LobbyMember => ({
-  lobby_id: id(r.lobby_id), user_id: id(r.user_id), metadata: mapOrNull(r.metadata), flags: Number(r.flags),
-  additional_name: r.additional_name ?? null, joined_at: Number(r.joined_at),
+  lobby_id: id(r.lobby_id),
+  user_id: id(r.user_id),
+  metadata: mapOrNull(r.metadata),
+  flags: Number(r.flags),
+  additional_name: r.additional_name ?? null,
+  joined_at: Number(r.joined_at),
 });
 
 export const toLobbyMessage = (r: any): LobbyMessage => ({
-  id: id(r.id), lobby_id: id(r.lobby_id), channel_id: id(r.channel_id), author_id: id(r.author_id),
-  application_id: idOrNull(r.application_id), type: Number(r.type), content: r.content ?? '', metadata: mapOrNull(r.metadata),
-  moderation_metadata: mapOrNull(r.moderation_metadata), flags: Number(r.flags), edited_at: r.edited_at == null ? null : Number(r.edited_at),
+  id: id(r.id),
+  lobby_id: id(r.lobby_id),
+  channel_id: id(r.channel_id),
+  author_id: id(r.author_id),
+  application_id: idOrNull(r.application_id),
+  type: Number(r.type),
+  content: r.content ?? '',
+  metadata: mapOrNull(r.metadata),
+  moderation_metadata: mapOrNull(r.moderation_metadata),
+  flags: Number(r.flags),
+  edited_at: r.edited_at == null ? null : Number(r.edited_at),
   created_at: Number(r.created_at),
 });
 
@@ -105,7 +125,10 @@ export class LobbiesRepo extends Repo {
   }
 
   /** Changes a lobby's metadata (JSON text), idle timeout, flags or webhook override URL. */
-  async patch(lobbyId: string, patch: { metadata?: string | null; idle_timeout_seconds?: number; flags?: number; override_event_webhooks_url?: string | null }): Promise<void> {
+  async patch(
+    lobbyId: string,
+    patch: { metadata?: string | null; idle_timeout_seconds?: number; flags?: number; override_event_webhooks_url?: string | null },
+  ): Promise<void> {
     await this.db.updateTable('lobbies').set(patch).where('id', '=', lobbyId).execute();
   }
 
@@ -139,8 +162,11 @@ export class LobbiesRepo extends Repo {
     await atomically(this.db, async (trx) => {
       for (const m of upserts) {
         const row = { metadata: jsonOrNull(m.metadata), flags: m.flags, additional_name: m.additional_name };
-        await trx.insertInto('lobby_members').values({ lobby_id: m.lobby_id, user_id: m.user_id, joined_at: m.joined_at, ...row })
-          .onConflict((oc) => oc.columns(['lobby_id', 'user_id']).doUpdateSet(row)).execute();
+        await trx
+          .insertInto('lobby_members')
+          .values({ lobby_id: m.lobby_id, user_id: m.user_id, joined_at: m.joined_at, ...row })
+          .onConflict((oc) => oc.columns(['lobby_id', 'user_id']).doUpdateSet(row))
+          .execute();
       }
       if (removedUserIds.length) {
         await trx.deleteFrom('lobby_members').where('lobby_id', '=', lobbyId).where('user_id', 'in', removedUserIds).execute();
@@ -152,31 +178,50 @@ export class LobbiesRepo extends Repo {
   async replaceMember(lobbyId: string, from: string, replacement: LobbyMember | null): Promise<void> {
     await this.db.deleteFrom('lobby_members').where('lobby_id', '=', lobbyId).where('user_id', '=', from).execute();
     if (replacement) {
-      await this.db.insertInto('lobby_members').values({
-        lobby_id: lobbyId, user_id: replacement.user_id, metadata: jsonOrNull(replacement.metadata), flags: replacement.flags,
-        additional_name: replacement.additional_name, joined_at: replacement.joined_at,
-      }).execute();
+      await this.db
+        .insertInto('lobby_members')
+        .values({
+          lobby_id: lobbyId,
+          user_id: replacement.user_id,
+          metadata: jsonOrNull(replacement.metadata),
+          flags: replacement.flags,
+          additional_name: replacement.additional_name,
+          joined_at: replacement.joined_at,
+        })
+        .execute();
     }
   }
 
   /** The lobbies of an application a user is a member of. */
   async ofMember(userId: string, applicationId: string): Promise<Lobby[]> {
-    const rows = await this.db.selectFrom('lobbies').innerJoin('lobby_members', 'lobby_members.lobby_id', 'lobbies.id')
-      .selectAll('lobbies').where('lobby_members.user_id', '=', userId).where('lobbies.application_id', '=', applicationId).execute();
+    const rows = await this.db
+      .selectFrom('lobbies')
+      .innerJoin('lobby_members', 'lobby_members.lobby_id', 'lobbies.id')
+      .selectAll('lobbies')
+      .where('lobby_members.user_id', '=', userId)
+      .where('lobbies.application_id', '=', applicationId)
+      .execute();
     return rows.map(toLobby);
   }
 
   /** A user's lobby memberships (of one app, or of all) with each lobby's app. */
   async membershipsOf(userId: string, applicationId: string | null): Promise<{ lobby_id: string; application_id: string }[]> {
-    let q = this.db.selectFrom('lobby_members').innerJoin('lobbies', 'lobbies.id', 'lobby_members.lobby_id')
-      .select(['lobby_members.lobby_id', 'lobbies.application_id']).where('lobby_members.user_id', '=', userId);
+    let q = this.db
+      .selectFrom('lobby_members')
+      .innerJoin('lobbies', 'lobbies.id', 'lobby_members.lobby_id')
+      .select(['lobby_members.lobby_id', 'lobbies.application_id'])
+      .where('lobby_members.user_id', '=', userId);
     if (applicationId) q = q.where('lobbies.application_id', '=', applicationId);
     return (await q.execute()).map((r) => ({ lobby_id: id(r.lobby_id), application_id: id(r.application_id) }));
   }
 
   /** Links a lobby to a guild channel (throws when another lobby holds it: unique index), or unlinks it (nulls). */
   async setLink(lobbyId: string, channelId: string | null, guildId: string | null, linkedBy: string | null): Promise<void> {
-    await this.db.updateTable('lobbies').set({ linked_channel_id: channelId, linked_guild_id: guildId, linked_by: linkedBy }).where('id', '=', lobbyId).execute();
+    await this.db
+      .updateTable('lobbies')
+      .set({ linked_channel_id: channelId, linked_guild_id: guildId, linked_by: linkedBy })
+      .where('id', '=', lobbyId)
+      .execute();
   }
 
   /** The lobby linked to a channel, or null. */
@@ -204,7 +249,11 @@ export class LobbiesRepo extends Repo {
 
   /** Stores a message bridged from a linked channel unless it is there already; true when stored. */
   async insertBridgedMessage(row: LobbyMessagesTable): Promise<boolean> {
-    const res = await this.db.insertInto('lobby_messages').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+    const res = await this.db
+      .insertInto('lobby_messages')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
     return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
@@ -223,8 +272,12 @@ export class LobbiesRepo extends Repo {
 
   /** Sets the app's moderation metadata of a lobby message; false when the lobby has no such message. */
   async setModerationMetadata(lobbyId: string, messageId: string, metadata: StringMap): Promise<boolean> {
-    const res = await this.db.updateTable('lobby_messages').set({ moderation_metadata: JSON.stringify(metadata) })
-      .where('id', '=', messageId).where('lobby_id', '=', lobbyId).executeTakeFirst();
+    const res = await this.db
+      .updateTable('lobby_messages')
+      .set({ moderation_metadata: JSON.stringify(metadata) })
+      .where('id', '=', messageId)
+      .where('lobby_id', '=', lobbyId)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
@@ -240,12 +293,27 @@ export class LobbiesRepo extends Repo {
   }
 
   /** A guild channel message the bridge copies into a lobby (the fields it needs), or null. */
-  async bridgeSource(messageId: string): Promise<{ id: string; channel_id: string; author_id: string; type: number; content: string; created_at: number; edited_at: number | null; extra: Record<string, unknown> } | null> {
+  async bridgeSource(messageId: string): Promise<{
+    id: string;
+    channel_id: string;
+    author_id: string;
+    type: number;
+    content: string;
+    created_at: number;
+    edited_at: number | null;
+    extra: Record<string, unknown>;
+  } | null> {
     const m = await this.db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
     if (!m) return null;
     return {
-      id: String(m.id), channel_id: String(m.channel_id), author_id: String(m.author_id), type: Number(m.type), content: String(m.content ?? ''),
-      created_at: Number(m.created_at), edited_at: m.edited_at == null ? null : Number(m.edited_at), extra: JSON.parse(String(m.extra ?? '{}')),
+      id: String(m.id),
+      channel_id: String(m.channel_id),
+      author_id: String(m.author_id),
+      type: Number(m.type),
+      content: String(m.content ?? ''),
+      created_at: Number(m.created_at),
+      edited_at: m.edited_at == null ? null : Number(m.edited_at),
+      extra: JSON.parse(String(m.extra ?? '{}')),
     };
   }
 }

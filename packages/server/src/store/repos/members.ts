@@ -33,7 +33,11 @@ export class MembersRepo extends Repo {
 
   /** How many guilds a user is a member of. */
   async countGuildsOf(userId: string): Promise<number> {
-    const r = await this.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
@@ -54,8 +58,14 @@ export class MembersRepo extends Repo {
 
   /** Members of a guild by user id after `after`, at most `limit`. */
   async pageIn(guildId: string, after: string, limit: number): Promise<MemberRecord[]> {
-    const rows = await this.db.selectFrom('members').selectAll().where('guild_id', '=', guildId).where('user_id', '>', after)
-      .orderBy('user_id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('members')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('user_id', '>', after)
+      .orderBy('user_id')
+      .limit(limit)
+      .execute();
     return rows.map(toMember);
   }
 
@@ -63,10 +73,15 @@ export class MembersRepo extends Repo {
   async searchByNamePrefix(guildId: string, query: string, limit: number): Promise<MemberRecord[]> {
     const pattern = query.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%';
     const like = (col: 'users.username' | 'users.global_name' | 'members.nick') => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape ${sql.lit('\\')}`;
-    const rows = await this.db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id').selectAll('members')
+    const rows = await this.db
+      .selectFrom('members')
+      .innerJoin('users', 'users.id', 'members.user_id')
+      .selectAll('members')
       .where('members.guild_id', '=', guildId)
       .where((eb) => eb.or([like('users.username'), like('users.global_name'), like('members.nick')]))
-      .orderBy('members.user_id').limit(limit).execute();
+      .orderBy('members.user_id')
+      .limit(limit)
+      .execute();
     return rows.map(toMember);
   }
 
@@ -88,20 +103,34 @@ export class MembersRepo extends Repo {
 
   /** Every member of a guild with the names a widget shows (nick, display name, username). */
   async namesIn(guildId: string): Promise<{ user_id: string; nick: string | null; username: string; global_name: string | null }[]> {
-    const rows = await this.db.selectFrom('members').innerJoin('users', 'users.id', 'members.user_id')
-      .select(['members.user_id', 'members.nick', 'users.username', 'users.global_name']).where('members.guild_id', '=', guildId).execute();
+    const rows = await this.db
+      .selectFrom('members')
+      .innerJoin('users', 'users.id', 'members.user_id')
+      .select(['members.user_id', 'members.nick', 'users.username', 'users.global_name'])
+      .where('members.guild_id', '=', guildId)
+      .execute();
     return rows.map((r) => ({ user_id: String(r.user_id), nick: r.nick ?? null, username: r.username, global_name: r.global_name ?? null }));
   }
 
   /** Members of a guild that may hold a role (their role lists mention its id), with their role lists. */
   async holdersOf(guildId: string, roleId: string): Promise<{ user_id: string; roles: string[] }[]> {
-    const rows = await this.db.selectFrom('members').select(['user_id', 'roles']).where('guild_id', '=', guildId).where('roles', 'like', `%"${roleId}"%`).execute();
+    const rows = await this.db
+      .selectFrom('members')
+      .select(['user_id', 'roles'])
+      .where('guild_id', '=', guildId)
+      .where('roles', 'like', `%"${roleId}"%`)
+      .execute();
     return rows.map((r) => ({ user_id: String(r.user_id), roles: parseJson<string[]>(r.roles, []) }));
   }
 
   /** Replaces a member's role ids. */
   async setRoles(guildId: string, userId: string, roles: string[]): Promise<void> {
-    await this.db.updateTable('members').set({ roles: JSON.stringify(roles) }).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('members')
+      .set({ roles: JSON.stringify(roles) })
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   /** The role lists of every member of a guild. */
@@ -118,8 +147,13 @@ export class MembersRepo extends Repo {
 
   /** The guilds a user is a member of (id, name, icon, MFA level), by id. */
   async guildSummariesOf(userId: string): Promise<{ id: string; name: string; icon: string | null; mfa_level: number }[]> {
-    const rows = await this.db.selectFrom('members').innerJoin('guilds', 'guilds.id', 'members.guild_id')
-      .select(['guilds.id', 'guilds.name', 'guilds.icon', 'guilds.mfa_level']).where('members.user_id', '=', userId).orderBy('guilds.id').execute();
+    const rows = await this.db
+      .selectFrom('members')
+      .innerJoin('guilds', 'guilds.id', 'members.guild_id')
+      .select(['guilds.id', 'guilds.name', 'guilds.icon', 'guilds.mfa_level'])
+      .where('members.user_id', '=', userId)
+      .orderBy('guilds.id')
+      .execute();
     return rows.map((g) => ({ id: String(g.id), name: g.name, icon: g.icon, mfa_level: Number(g.mfa_level) }));
   }
 
@@ -161,7 +195,9 @@ export class MembersRepo extends Repo {
     const out = new Map<string, MemberRecord>();
     for (let i = 0; i < userIds.length; i += 500) {
       const chunk = userIds.slice(i, i + 500);
-      const q = (membersInTexts[chunk.length] ??= fixedSql(`select * from "members" where "guild_id" = ? and "user_id" in (${Array(chunk.length).fill('?').join(', ')})`));
+      const q = (membersInTexts[chunk.length] ??= fixedSql(
+        `select * from "members" where "guild_id" = ? and "user_id" in (${Array(chunk.length).fill('?').join(', ')})`,
+      ));
       const rows = this.db.isTransaction
         ? (await this.db.executeQuery<Record<string, any>>(compiledFor(this.store.dialect, q, [guildId, ...chunk]))).rows
         : await readRows(this.store, q, [guildId, ...chunk]);
@@ -172,9 +208,15 @@ export class MembersRepo extends Repo {
 
   /** A guild two users are both members of, with whether the second is a bot; null when they share none. */
   async sharedGuild(userId: string, otherId: string): Promise<{ guildId: string; otherIsBot: boolean } | null> {
-    const shared = await this.db.selectFrom('members as a').innerJoin('members as b', 'a.guild_id', 'b.guild_id')
+    const shared = await this.db
+      .selectFrom('members as a')
+      .innerJoin('members as b', 'a.guild_id', 'b.guild_id')
       .innerJoin('users', 'users.id', 'b.user_id')
-      .select(['a.guild_id', 'users.bot']).where('a.user_id', '=', userId).where('b.user_id', '=', otherId).limit(1).executeTakeFirst();
+      .select(['a.guild_id', 'users.bot'])
+      .where('a.user_id', '=', userId)
+      .where('b.user_id', '=', otherId)
+      .limit(1)
+      .executeTakeFirst();
     return shared ? { guildId: String(shared.guild_id), otherIsBot: Number(shared.bot) === 1 } : null;
   }
 }

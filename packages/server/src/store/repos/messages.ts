@@ -46,9 +46,7 @@ export interface MessageSearchQuery {
   limit: number;
 }
 
-const UPDATE_CHANNEL = fixedSql(
-  'update "channels" set "last_message_id" = ? where "id" = ? and ("last_message_id" is null or "last_message_id" < ?)',
-);
+const UPDATE_CHANNEL = fixedSql('update "channels" set "last_message_id" = ? where "id" = ? and ("last_message_id" is null or "last_message_id" < ?)');
 const UPDATE_THREAD = fixedSql(
   'update "channels" set "last_message_id" = case when "last_message_id" is null or "last_message_id" < ? then ? else "last_message_id" end, ' +
     '"message_count" = "message_count" + 1, "total_message_sent" = "total_message_sent" + 1 where "id" = ?',
@@ -76,7 +74,11 @@ function insertRow(dialect: Dialect, row: NewMessage): CompiledQuery {
     q = fixedSql(`insert into "messages" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
     inserts.set(key, q);
   }
-  return compiledFor(dialect, q, columns.map((c) => row[c]));
+  return compiledFor(
+    dialect,
+    q,
+    columns.map((c) => row[c]),
+  );
 }
 
 /** The PostgreSQL group commit of each store (one per pool). */
@@ -90,7 +92,10 @@ export class MessagesRepo extends Repo {
    * With `nonce`, claims (author, nonce) in the same transaction: when a live claim exists nothing is written and the
    * id of the message holding it is returned (enforce_nonce, exactly once across processes). Null when written.
    */
-  async insert(row: NewMessage, opts: { channelType: number; files?: NewFile[]; nonce?: { authorId: string; nonce: string; since: number } }): Promise<string | null> {
+  async insert(
+    row: NewMessage,
+    opts: { channelType: number; files?: NewFile[]; nonce?: { authorId: string; nonce: string; since: number } },
+  ): Promise<string | null> {
     const files = opts.files ?? [];
     const dialect = this.store.dialect;
     if (dialect === 'postgres' && !opts.nonce && !this.db.isTransaction) {
@@ -107,9 +112,11 @@ export class MessagesRepo extends Repo {
     }
     if (files.length) statements.push(this.db.insertInto('files').values(files).compile());
     statements.push(insertRow(dialect, row));
-    statements.push(THREAD_TYPES.has(opts.channelType)
-      ? compiledFor(dialect, UPDATE_THREAD, [row.id, row.id, row.channel_id])
-      : compiledFor(dialect, UPDATE_CHANNEL, [row.id, row.channel_id, row.id]));
+    statements.push(
+      THREAD_TYPES.has(opts.channelType)
+        ? compiledFor(dialect, UPDATE_THREAD, [row.id, row.id, row.channel_id])
+        : compiledFor(dialect, UPDATE_CHANNEL, [row.id, row.channel_id, row.id]),
+    );
     try {
       if (this.db.isTransaction) for (const q of statements) await this.db.executeQuery(q);
       else await writeAtomically(this.store, statements);
@@ -131,9 +138,15 @@ export class MessagesRepo extends Repo {
 
   /** The newest message from this author with this nonce created since `since` (enforce_nonce's lookup), or null. */
   async byNonce(authorId: string, nonce: string | number, since: number): Promise<MessageRecord | null> {
-    const row = await this.db.selectFrom('messages').selectAll()
-      .where('author_id', '=', authorId).where('nonce', '=', nonce as string).where('created_at', '>=', since)
-      .orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('author_id', '=', authorId)
+      .where('nonce', '=', nonce as string)
+      .where('created_at', '>=', since)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row ? toMessage(row) : null;
   }
 
@@ -147,7 +160,15 @@ export class MessagesRepo extends Repo {
   async byIds(ids: string[]): Promise<MessageRecord[]> {
     const out: MessageRecord[] = [];
     for (let i = 0; i < ids.length; i += 500) {
-      out.push(...(await this.db.selectFrom('messages').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute()).map(toMessage));
+      out.push(
+        ...(
+          await this.db
+            .selectFrom('messages')
+            .selectAll()
+            .where('id', 'in', ids.slice(i, i + 500))
+            .execute()
+        ).map(toMessage),
+      );
     }
     return out;
   }
@@ -162,27 +183,47 @@ export class MessagesRepo extends Repo {
   async authorsOf(ids: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (let i = 0; i < ids.length; i += 500) {
-      for (const r of await this.db.selectFrom('messages').select(['id', 'author_id']).where('id', 'in', ids.slice(i, i + 500)).execute()) out.set(String(r.id), String(r.author_id));
+      for (const r of await this.db
+        .selectFrom('messages')
+        .select(['id', 'author_id'])
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute())
+        out.set(String(r.id), String(r.author_id));
     }
     return out;
   }
 
   /** When this author last posted in the channel after `since` (slowmode), or null. */
   async lastPostedAt(channelId: string, authorId: string, since: number): Promise<number | null> {
-    const last = await this.db.selectFrom('messages').select('created_at')
-      .where('channel_id', '=', channelId).where('author_id', '=', authorId).where('created_at', '>', since)
-      .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    const last = await this.db
+      .selectFrom('messages')
+      .select('created_at')
+      .where('channel_id', '=', channelId)
+      .where('author_id', '=', authorId)
+      .where('created_at', '>', since)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return last ? Number(last.created_at) : null;
   }
 
   /** One page of a channel's messages, ephemeral ones (flag 64) left out; in no particular order. */
   async page(channelId: string, q: MessagePageQuery): Promise<MessageRecord[]> {
-    const base = () => this.db.selectFrom('messages').selectAll().where('channel_id', '=', channelId).where(sql<number>`flags & 64`, '=', 0);
+    const base = () =>
+      this.db
+        .selectFrom('messages')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where(sql<number>`flags & 64`, '=', 0);
     let rows;
     if (q.around) {
       const older = Math.floor(q.limit / 2);
       const [from, before] = await Promise.all([
-        base().where('id', '>=', q.around).orderBy('id', 'asc').limit(q.limit - older).execute(),
+        base()
+          .where('id', '>=', q.around)
+          .orderBy('id', 'asc')
+          .limit(q.limit - older)
+          .execute(),
         older ? base().where('id', '<', q.around).orderBy('id', 'desc').limit(older).execute() : Promise.resolve([]),
       ]);
       rows = [...from, ...before];
@@ -201,17 +242,21 @@ export class MessagesRepo extends Repo {
     const write = async (db: Kysely<DB>) => {
       if (files.add.length) await db.insertInto('files').values(files.add).execute();
       if (files.remove.length) await db.deleteFrom('files').where('id', 'in', files.remove).execute();
-      await db.updateTable('messages').set({
-        content: e.content,
-        embeds: JSON.stringify(e.embeds),
-        components: JSON.stringify(e.components),
-        attachments: JSON.stringify(e.attachments),
-        flags: e.flags,
-        mentions: JSON.stringify(e.mentions),
-        mention_roles: JSON.stringify(e.mention_roles),
-        mention_everyone: e.mention_everyone ? 1 : 0,
-        edited_at: e.edited_at,
-      }).where('id', '=', id).execute();
+      await db
+        .updateTable('messages')
+        .set({
+          content: e.content,
+          embeds: JSON.stringify(e.embeds),
+          components: JSON.stringify(e.components),
+          attachments: JSON.stringify(e.attachments),
+          flags: e.flags,
+          mentions: JSON.stringify(e.mentions),
+          mention_roles: JSON.stringify(e.mention_roles),
+          mention_everyone: e.mention_everyone ? 1 : 0,
+          edited_at: e.edited_at,
+        })
+        .where('id', '=', id)
+        .execute();
     };
     if (!files.add.length && !files.remove.length) return write(this.db);
     if (this.db.isTransaction) return write(this.db);
@@ -220,7 +265,11 @@ export class MessagesRepo extends Repo {
 
   /** Replaces a message's `extra` (rare fields: call, poll results). */
   async setExtra(id: string, extra: Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('messages').set({ extra: JSON.stringify(extra) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('messages')
+      .set({ extra: JSON.stringify(extra) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**
@@ -228,8 +277,12 @@ export class MessagesRepo extends Repo {
    * however many run its clock (workers, nodes). False when another already ended it.
    */
   async endPoll(id: string, extra: Record<string, unknown>): Promise<boolean> {
-    const res = await this.db.updateTable('messages').set({ extra: JSON.stringify(extra) })
-      .where('id', '=', id).where('extra', 'like', '%"is_finalized":false%').executeTakeFirst();
+    const res = await this.db
+      .updateTable('messages')
+      .set({ extra: JSON.stringify(extra) })
+      .where('id', '=', id)
+      .where('extra', 'like', '%"is_finalized":false%')
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
@@ -262,13 +315,22 @@ export class MessagesRepo extends Repo {
 
   /** How many messages a guild holds. */
   async countInGuild(guildId: string): Promise<number> {
-    const total = await this.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst();
+    const total = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
     return Number(total?.n ?? 0);
   }
 
   /** A guild search's candidates, newest first: the filters the database applies, ephemeral messages left out. */
   async search(guildId: string, q: MessageSearchQuery): Promise<MessageRecord[]> {
-    let sel = this.db.selectFrom('messages').selectAll().where('guild_id', '=', guildId).where('channel_id', 'in', q.channelIds).where(sql<number>`flags & 64`, '=', 0);
+    let sel = this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('channel_id', 'in', q.channelIds)
+      .where(sql<number>`flags & 64`, '=', 0);
     if (q.minId) sel = sel.where('id', '>', q.minId);
     if (q.maxId) sel = sel.where('id', '<', q.maxId);
     if (q.pinned !== undefined) sel = sel.where('pinned_at', q.pinned ? 'is not' : 'is', null);
@@ -289,13 +351,21 @@ export class MessagesRepo extends Repo {
 
   /** Overwrites a message's flags and `extra` (nothing else, no event). */
   async setFlagsAndExtra(id: string, flags: number, extra: Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('messages').set({ flags, extra: JSON.stringify(extra) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('messages')
+      .set({ flags, extra: JSON.stringify(extra) })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** How many messages of a channel are pinned. */
   async countPinned(channelId: string): Promise<number> {
-    const r = await this.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('channel_id', '=', channelId).where('pinned_at', 'is not', null).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('channel_id', '=', channelId)
+      .where('pinned_at', 'is not', null)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
@@ -312,8 +382,12 @@ export class MessagesRepo extends Repo {
   async unpin(channelId: string, messageId: string): Promise<number | null> {
     return atomically(this.db, async (trx) => {
       await trx.updateTable('messages').set({ pinned_at: null }).where('id', '=', messageId).execute();
-      const latest = await trx.selectFrom('messages').select((eb) => eb.fn.max('pinned_at').as('t'))
-        .where('channel_id', '=', channelId).where('pinned_at', 'is not', null).executeTakeFirst();
+      const latest = await trx
+        .selectFrom('messages')
+        .select((eb) => eb.fn.max('pinned_at').as('t'))
+        .where('channel_id', '=', channelId)
+        .where('pinned_at', 'is not', null)
+        .executeTakeFirst();
       const t = latest?.t == null ? null : Number(latest.t);
       await trx.updateTable('channels').set({ last_pin_timestamp: t }).where('id', '=', channelId).execute();
       return t;
@@ -365,8 +439,14 @@ export class MessagesRepo extends Repo {
 
   /** A channel's messages created at or after `since` (ms), newest first, at most `limit`. */
   async recentSince(channelId: string, since: number, limit: number): Promise<MessageRecord[]> {
-    const rows = await this.db.selectFrom('messages').selectAll().where('channel_id', '=', channelId).where('created_at', '>=', since)
-      .orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('channel_id', '=', channelId)
+      .where('created_at', '>=', since)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(toMessage);
   }
 
@@ -389,8 +469,13 @@ export class MessagesRepo extends Repo {
   /** Ids and channels of the messages of these authors in a guild created at or after `since` (ms). */
   async idsByAuthorsInGuildSince(guildId: string, authorIds: string[], since: number): Promise<{ id: string; channel_id: string }[]> {
     if (!authorIds.length) return [];
-    const rows = await this.db.selectFrom('messages').select(['id', 'channel_id']).where('guild_id', '=', guildId).where('author_id', 'in', authorIds)
-      .where('created_at', '>=', since).execute();
+    const rows = await this.db
+      .selectFrom('messages')
+      .select(['id', 'channel_id'])
+      .where('guild_id', '=', guildId)
+      .where('author_id', 'in', authorIds)
+      .where('created_at', '>=', since)
+      .execute();
     return rows.map((r) => ({ id: String(r.id), channel_id: String(r.channel_id) }));
   }
 
@@ -402,7 +487,12 @@ export class MessagesRepo extends Repo {
 
   /** The channel of a message marked with this app's id (its game DMs among them), or null: other messages are not the app's. */
   async channelOfAppMessage(messageId: string, applicationId: string): Promise<string | null> {
-    const row = await this.db.selectFrom('messages').select('channel_id').where('id', '=', messageId).where('application_id', '=', applicationId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('messages')
+      .select('channel_id')
+      .where('id', '=', messageId)
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst();
     return row ? String(row.channel_id) : null;
   }
 }

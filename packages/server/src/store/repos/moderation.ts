@@ -27,7 +27,10 @@ export class ModerationRepo extends Repo {
 
   /** One AutoMod rule of a guild, or null. */
   async automodRule(guildId: string, ruleId: string): Promise<AutomodRulesTable | null> {
-    return ((await this.db.selectFrom('automod_rules').selectAll().where('id', '=', ruleId).where('guild_id', '=', guildId).executeTakeFirst()) as AutomodRulesTable | undefined) ?? null;
+    return (
+      ((await this.db.selectFrom('automod_rules').selectAll().where('id', '=', ruleId).where('guild_id', '=', guildId).executeTakeFirst()) as
+        AutomodRulesTable | undefined) ?? null
+    );
   }
 
   /** The AutoMod rules of a guild among `ids`. */
@@ -65,7 +68,10 @@ export class ModerationRepo extends Repo {
    * One page of a guild's audit log created at or after `since`, filtered by actor, target and type: newest first, or
    * oldest first when only `after` is given.
    */
-  async auditLogPage(guildId: string, q: { since: number; user_id?: string; target_id?: string; action_type?: number; before?: string; after?: string; limit: number }): Promise<AuditLogEntriesTable[]> {
+  async auditLogPage(
+    guildId: string,
+    q: { since: number; user_id?: string; target_id?: string; action_type?: number; before?: string; after?: string; limit: number },
+  ): Promise<AuditLogEntriesTable[]> {
     let sel = this.db.selectFrom('audit_log_entries').selectAll().where('guild_id', '=', guildId).where('created_at', '>=', q.since);
     if (q.user_id !== undefined) sel = sel.where('user_id', '=', q.user_id);
     if (q.target_id !== undefined) sel = sel.where('target_id', '=', q.target_id);
@@ -73,7 +79,10 @@ export class ModerationRepo extends Repo {
     const ascending = q.after !== undefined && q.before === undefined;
     if (q.before !== undefined) sel = sel.where('id', '<', q.before);
     if (q.after !== undefined) sel = sel.where('id', '>', q.after);
-    return (await sel.orderBy('id', ascending ? 'asc' : 'desc').limit(q.limit).execute()) as AuditLogEntriesTable[];
+    return (await sel
+      .orderBy('id', ascending ? 'asc' : 'desc')
+      .limit(q.limit)
+      .execute()) as AuditLogEntriesTable[];
   }
 
   /** The page of a guild's bans just before user id `before` (all when null), in ascending user id order. */
@@ -86,7 +95,14 @@ export class ModerationRepo extends Repo {
 
   /** A guild's bans after user id `after`, in ascending user id order. */
   async bansAfter(guildId: string, after: string, limit: number): Promise<{ user_id: string; reason: string | null }[]> {
-    const rows = await this.db.selectFrom('bans').selectAll().where('guild_id', '=', guildId).where('user_id', '>', after).orderBy('user_id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('bans')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('user_id', '>', after)
+      .orderBy('user_id')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ user_id: String(r.user_id), reason: r.reason ?? null }));
   }
 
@@ -99,7 +115,9 @@ export class ModerationRepo extends Repo {
   /** The users among `userIds` banned from a guild. */
   async bannedAmong(guildId: string, userIds: string[]): Promise<string[]> {
     if (!userIds.length) return [];
-    return (await this.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map((r) => String(r.user_id));
+    return (await this.db.selectFrom('bans').select('user_id').where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute()).map((r) =>
+      String(r.user_id),
+    );
   }
 
   /** Inserts bans (several rows at once). */

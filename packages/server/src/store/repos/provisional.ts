@@ -32,7 +32,11 @@ export interface ExternalAuthProviderRow {
 }
 
 const toIdentity = (r: any): ExternalIdentityRecord => ({
-  applicationId: String(r.application_id), providerType: String(r.provider_type), externalId: String(r.external_id), userId: String(r.user_id), username: r.username ?? null,
+  applicationId: String(r.application_id),
+  providerType: String(r.provider_type),
+  externalId: String(r.external_id),
+  userId: String(r.user_id),
+  username: r.username ?? null,
 });
 
 /** Provisional accounts and external identities (the Social SDK's sign-in). */
@@ -40,12 +44,17 @@ export class ProvisionalRepo extends Repo {
   /** The provisional account of a user, or null when the user is not provisional. */
   async account(userId: string): Promise<ProvisionalAccountRecord | null> {
     const r = await this.db.selectFrom('provisional_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
-    return r ? { userId: String(r.user_id), applicationId: String(r.application_id), bannedUserId: r.banned_user_id == null ? null : String(r.banned_user_id) } : null;
+    return r
+      ? { userId: String(r.user_id), applicationId: String(r.application_id), bannedUserId: r.banned_user_id == null ? null : String(r.banned_user_id) }
+      : null;
   }
 
   /** Records that a user is a provisional account of an app. */
   async insertAccount(a: ProvisionalAccountRecord, now: number): Promise<void> {
-    await this.db.insertInto('provisional_accounts').values({ user_id: a.userId, application_id: a.applicationId, banned_user_id: a.bannedUserId, created_at: now }).execute();
+    await this.db
+      .insertInto('provisional_accounts')
+      .values({ user_id: a.userId, application_id: a.applicationId, banned_user_id: a.bannedUserId, created_at: now })
+      .execute();
   }
 
   /** Which of these users are provisional. */
@@ -57,8 +66,13 @@ export class ProvisionalRepo extends Repo {
 
   /** The identity an app knows by this provider type and external id, or null. */
   async identity(applicationId: string, type: string, externalId: string): Promise<ExternalIdentityRecord | null> {
-    const r = await this.db.selectFrom('external_identities').selectAll()
-      .where('application_id', '=', applicationId).where('provider_type', '=', type).where('external_id', '=', externalId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('external_identities')
+      .selectAll()
+      .where('application_id', '=', applicationId)
+      .where('provider_type', '=', type)
+      .where('external_id', '=', externalId)
+      .executeTakeFirst();
     return r ? toIdentity(r) : null;
   }
 
@@ -71,9 +85,18 @@ export class ProvisionalRepo extends Repo {
 
   /** Links an identity to a user (moving it when it was linked to another). */
   async linkIdentity(ident: Omit<ExternalIdentityRecord, 'username'> & { username: string | null }, now: number): Promise<void> {
-    await this.db.insertInto('external_identities').values({
-      application_id: ident.applicationId, provider_type: ident.providerType, external_id: ident.externalId, user_id: ident.userId, username: ident.username, created_at: now,
-    }).onConflict((oc) => oc.columns(['application_id', 'provider_type', 'external_id']).doUpdateSet({ user_id: ident.userId })).execute();
+    await this.db
+      .insertInto('external_identities')
+      .values({
+        application_id: ident.applicationId,
+        provider_type: ident.providerType,
+        external_id: ident.externalId,
+        user_id: ident.userId,
+        username: ident.username,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['application_id', 'provider_type', 'external_id']).doUpdateSet({ user_id: ident.userId }))
+      .execute();
   }
 
   /** Moves every identity of `from` to `to`. */
@@ -83,16 +106,30 @@ export class ProvisionalRepo extends Repo {
 
   /** Moves one identity of an app to a user. */
   async moveIdentity(applicationId: string, providerType: string, externalId: string, to: string): Promise<void> {
-    await this.db.updateTable('external_identities').set({ user_id: to })
-      .where('application_id', '=', applicationId).where('provider_type', '=', providerType).where('external_id', '=', externalId).execute();
+    await this.db
+      .updateTable('external_identities')
+      .set({ user_id: to })
+      .where('application_id', '=', applicationId)
+      .where('provider_type', '=', providerType)
+      .where('external_id', '=', externalId)
+      .execute();
   }
 
   /** The identity behind a live-or-expired bearer token an app issued for a bot-issued identity of `providerType`. */
-  async identityOfAppToken(tokenHash: string, applicationId: string, providerType: string): Promise<{ externalId: string; username: string | null; expiresAt: number | null } | null> {
-    const row = await this.db.selectFrom('tokens').innerJoin('external_identities', 'external_identities.user_id', 'tokens.user_id')
+  async identityOfAppToken(
+    tokenHash: string,
+    applicationId: string,
+    providerType: string,
+  ): Promise<{ externalId: string; username: string | null; expiresAt: number | null } | null> {
+    const row = await this.db
+      .selectFrom('tokens')
+      .innerJoin('external_identities', 'external_identities.user_id', 'tokens.user_id')
       .select(['external_identities.external_id', 'external_identities.username', 'tokens.expires_at'])
-      .where('tokens.hash', '=', tokenHash).where('tokens.kind', '=', 'bearer').where('tokens.application_id', '=', applicationId)
-      .where('external_identities.application_id', '=', applicationId).where('external_identities.provider_type', '=', providerType)
+      .where('tokens.hash', '=', tokenHash)
+      .where('tokens.kind', '=', 'bearer')
+      .where('tokens.application_id', '=', applicationId)
+      .where('external_identities.application_id', '=', applicationId)
+      .where('external_identities.provider_type', '=', providerType)
       .executeTakeFirst();
     return row ? { externalId: row.external_id, username: row.username ?? null, expiresAt: row.expires_at == null ? null : Number(row.expires_at) } : null;
   }
@@ -118,7 +155,12 @@ export class ProvisionalRepo extends Repo {
 
   /** One provider of an app, or null. */
   async provider(applicationId: string, providerId: string): Promise<ExternalAuthProviderRow | null> {
-    return ((await this.db.selectFrom('external_auth_providers').selectAll().where('id', '=', providerId).where('application_id', '=', applicationId).executeTakeFirst()) ?? null) as ExternalAuthProviderRow | null;
+    return ((await this.db
+      .selectFrom('external_auth_providers')
+      .selectAll()
+      .where('id', '=', providerId)
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst()) ?? null) as ExternalAuthProviderRow | null;
   }
 
   /** Stores a new provider. */

@@ -13,14 +13,19 @@ export interface ReactionGroup {
 export class ReactionsRepo extends Repo {
   /** The distinct emoji keys on a message, in first-use order. */
   async emojiKeys(messageId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('reactions').select((eb) => ['emoji_key', eb.fn.min('created_at').as('first')])
-      .where('message_id', '=', messageId).groupBy('emoji_key').execute();
+    const rows = await this.db
+      .selectFrom('reactions')
+      .select((eb) => ['emoji_key', eb.fn.min('created_at').as('first')])
+      .where('message_id', '=', messageId)
+      .groupBy('emoji_key')
+      .execute();
     return rows.sort((a, b) => Number(a.first) - Number(b.first)).map((r) => r.emoji_key);
   }
 
   /** Adds a user's reaction; false when it was already there (nothing written). */
   async add(r: { messageId: string; channelId: string; emojiKey: string; userId: string; burst: boolean; at: number }): Promise<boolean> {
-    const res = await this.db.insertInto('reactions')
+    const res = await this.db
+      .insertInto('reactions')
       .values({ message_id: r.messageId, channel_id: r.channelId, emoji_key: r.emojiKey, user_id: r.userId, burst: r.burst ? 1 : 0, created_at: r.at })
       .onConflict((oc) => oc.columns(['message_id', 'emoji_key', 'user_id', 'burst']).doNothing())
       .executeTakeFirst();
@@ -52,7 +57,12 @@ export class ReactionsRepo extends Repo {
 
   /** Ids of the users who reacted with an emoji (one kind), by id, after `after`. */
   async userIds(messageId: string, emojiKey: string, burst: boolean, q: { after?: string; limit: number }): Promise<string[]> {
-    let sel = this.db.selectFrom('reactions').select('user_id').where('message_id', '=', messageId).where('emoji_key', '=', emojiKey).where('burst', '=', burst ? 1 : 0);
+    let sel = this.db
+      .selectFrom('reactions')
+      .select('user_id')
+      .where('message_id', '=', messageId)
+      .where('emoji_key', '=', emojiKey)
+      .where('burst', '=', burst ? 1 : 0);
     if (q.after) sel = sel.where('user_id', '>', q.after);
     const rows = await sel.orderBy('user_id', 'asc').limit(q.limit).execute();
     return rows.map((r) => String(r.user_id));
@@ -61,24 +71,39 @@ export class ReactionsRepo extends Repo {
   /** The reactions of these messages grouped by message, emoji and kind. */
   async groupsOf(messageIds: string[]): Promise<ReactionGroup[]> {
     if (!messageIds.length) return [];
-    const rows = await this.db.selectFrom('reactions')
+    const rows = await this.db
+      .selectFrom('reactions')
       .select((eb) => ['message_id', 'emoji_key', 'burst', eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('first')])
       .where('message_id', 'in', messageIds)
       .groupBy(['message_id', 'emoji_key', 'burst'])
       .execute();
-    return rows.map((r) => ({ message_id: String(r.message_id), emoji_key: r.emoji_key, burst: Number(r.burst) === 1, count: Number(r.n), first: Number(r.first) }));
+    return rows.map((r) => ({
+      message_id: String(r.message_id),
+      emoji_key: r.emoji_key,
+      burst: Number(r.burst) === 1,
+      count: Number(r.n),
+      first: Number(r.first),
+    }));
   }
 
   /** The reactions one user put on these messages: message id, emoji key and kind. */
   async ofUserOn(messageIds: string[], userId: string): Promise<{ message_id: string; emoji_key: string; burst: boolean }[]> {
     if (!messageIds.length) return [];
-    const rows = await this.db.selectFrom('reactions').select(['message_id', 'emoji_key', 'burst']).where('message_id', 'in', messageIds).where('user_id', '=', userId).execute();
+    const rows = await this.db
+      .selectFrom('reactions')
+      .select(['message_id', 'emoji_key', 'burst'])
+      .where('message_id', 'in', messageIds)
+      .where('user_id', '=', userId)
+      .execute();
     return rows.map((r) => ({ message_id: String(r.message_id), emoji_key: r.emoji_key, burst: Number(r.burst) === 1 }));
   }
 
   /** Deletes every reaction in a guild's channels. */
   async deleteInGuild(guildId: string): Promise<void> {
-    await this.db.deleteFrom('reactions').where('channel_id', 'in', this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId)).execute();
+    await this.db
+      .deleteFrom('reactions')
+      .where('channel_id', 'in', this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId))
+      .execute();
   }
 
   /** Deletes every reaction on these messages. */

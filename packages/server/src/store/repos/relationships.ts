@@ -23,8 +23,20 @@ export interface GameRelationship {
   since: number;
 }
 
-export const toRelationship = (r: any): Relationship => ({ userId: id(r.user_id), otherId: id(r.other_id), type: Number(r.type), nickname: r.nickname ?? null, since: Number(r.since) });
-export const toGameRelationship = (r: any): GameRelationship => ({ applicationId: id(r.application_id), userId: id(r.user_id), otherId: id(r.other_id), type: Number(r.type), since: Number(r.since) });
+export const toRelationship = (r: any): Relationship => ({
+  userId: id(r.user_id),
+  otherId: id(r.other_id),
+  type: Number(r.type),
+  nickname: r.nickname ?? null,
+  since: Number(r.since),
+});
+export const toGameRelationship = (r: any): GameRelationship => ({
+  applicationId: id(r.application_id),
+  userId: id(r.user_id),
+  otherId: id(r.other_id),
+  type: Number(r.type),
+  since: Number(r.since),
+});
 
 /** Relationships (friends, blocks, requests) and game friends. */
 export class RelationshipsRepo extends Repo {
@@ -42,8 +54,11 @@ export class RelationshipsRepo extends Repo {
   /** Writes one direction of a relationship (replacing its type, nickname and since). */
   async put(r: Relationship): Promise<void> {
     const values = { type: r.type, nickname: r.nickname, since: r.since };
-    await this.db.insertInto('relationships').values({ user_id: r.userId, other_id: r.otherId, ...values })
-      .onConflict((oc) => oc.columns(['user_id', 'other_id']).doUpdateSet(values)).execute();
+    await this.db
+      .insertInto('relationships')
+      .values({ user_id: r.userId, other_id: r.otherId, ...values })
+      .onConflict((oc) => oc.columns(['user_id', 'other_id']).doUpdateSet(values))
+      .execute();
   }
 
   /** Removes one direction of a relationship. */
@@ -53,7 +68,12 @@ export class RelationshipsRepo extends Repo {
 
   /** How many friends a user has. */
   async countFriends(userId: string): Promise<number> {
-    const r = await this.db.selectFrom('relationships').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('type', '=', RT.FRIEND).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('relationships')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('type', '=', RT.FRIEND)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
@@ -64,7 +84,9 @@ export class RelationshipsRepo extends Repo {
 
   /** Whether either user blocked the other. */
   async blockedBetween(a: string, b: string): Promise<boolean> {
-    const row = await this.db.selectFrom('relationships').select('user_id')
+    const row = await this.db
+      .selectFrom('relationships')
+      .select('user_id')
       .where('type', '=', RT.BLOCKED)
       .where((eb) => eb.or([eb.and([eb('user_id', '=', a), eb('other_id', '=', b)]), eb.and([eb('user_id', '=', b), eb('other_id', '=', a)])]))
       .executeTakeFirst();
@@ -82,7 +104,9 @@ export class RelationshipsRepo extends Repo {
 
   /** The ids of a user's Discord friends. */
   async friendIds(userId: string): Promise<string[]> {
-    return (await this.db.selectFrom('relationships').select('other_id').where('user_id', '=', userId).where('type', '=', RT.FRIEND).execute()).map((r) => id(r.other_id));
+    return (await this.db.selectFrom('relationships').select('other_id').where('user_id', '=', userId).where('type', '=', RT.FRIEND).execute()).map((r) =>
+      id(r.other_id),
+    );
   }
 
   /** The users a user blocked, with when. */
@@ -105,12 +129,19 @@ export class RelationshipsRepo extends Repo {
 
   /** Deletes every relationship row of or about a user. */
   async deleteInvolving(userId: string): Promise<void> {
-    await this.db.deleteFrom('relationships').where((eb) => eb.or([eb('user_id', '=', userId), eb('other_id', '=', userId)])).execute();
+    await this.db
+      .deleteFrom('relationships')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('other_id', '=', userId)]))
+      .execute();
   }
 
   /** Inserts a relationship row unless that direction exists; true when it was inserted. */
   async insertIfAbsent(r: Relationship): Promise<boolean> {
-    const res = await this.db.insertInto('relationships').values({ user_id: r.userId, other_id: r.otherId, type: r.type, nickname: r.nickname, since: r.since }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const res = await this.db
+      .insertInto('relationships')
+      .values({ user_id: r.userId, other_id: r.otherId, type: r.type, nickname: r.nickname, since: r.since })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
@@ -123,26 +154,41 @@ export class RelationshipsRepo extends Repo {
 
   /** How `userId` sees `otherId` in an app, or null. */
   async gameGet(applicationId: string, userId: string, otherId: string): Promise<GameRelationship | null> {
-    const r = await this.db.selectFrom('game_relationships').selectAll().where('application_id', '=', applicationId)
-      .where('user_id', '=', userId).where('other_id', '=', otherId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('game_relationships')
+      .selectAll()
+      .where('application_id', '=', applicationId)
+      .where('user_id', '=', userId)
+      .where('other_id', '=', otherId)
+      .executeTakeFirst();
     return r ? toGameRelationship(r) : null;
   }
 
   /** Writes one direction of a game relationship (replacing its type and since). */
   async gamePut(r: GameRelationship): Promise<void> {
     const values = { type: r.type, since: r.since };
-    await this.db.insertInto('game_relationships').values({ application_id: r.applicationId, user_id: r.userId, other_id: r.otherId, ...values })
-      .onConflict((oc) => oc.columns(['application_id', 'user_id', 'other_id']).doUpdateSet(values)).execute();
+    await this.db
+      .insertInto('game_relationships')
+      .values({ application_id: r.applicationId, user_id: r.userId, other_id: r.otherId, ...values })
+      .onConflict((oc) => oc.columns(['application_id', 'user_id', 'other_id']).doUpdateSet(values))
+      .execute();
   }
 
   /** Removes one direction of a game relationship. */
   async gameDelete(applicationId: string, userId: string, otherId: string): Promise<void> {
-    await this.db.deleteFrom('game_relationships').where('application_id', '=', applicationId).where('user_id', '=', userId).where('other_id', '=', otherId).execute();
+    await this.db
+      .deleteFrom('game_relationships')
+      .where('application_id', '=', applicationId)
+      .where('user_id', '=', userId)
+      .where('other_id', '=', otherId)
+      .execute();
   }
 
   /** Every game relationship row between two users, both directions, of every app. */
   async gameBetween(a: string, b: string): Promise<GameRelationship[]> {
-    const rows = await this.db.selectFrom('game_relationships').selectAll()
+    const rows = await this.db
+      .selectFrom('game_relationships')
+      .selectAll()
       .where((eb) => eb.or([eb.and([eb('user_id', '=', a), eb('other_id', '=', b)]), eb.and([eb('user_id', '=', b), eb('other_id', '=', a)])]))
       .execute();
     return rows.map(toGameRelationship);
@@ -168,7 +214,11 @@ export class RelationshipsRepo extends Repo {
 
   /** Inserts a game relationship row unless that direction exists; true when it was inserted. */
   async gameInsertIfAbsent(r: GameRelationship): Promise<boolean> {
-    const res = await this.db.insertInto('game_relationships').values({ application_id: r.applicationId, user_id: r.userId, other_id: r.otherId, type: r.type, since: r.since }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const res = await this.db
+      .insertInto('game_relationships')
+      .values({ application_id: r.applicationId, user_id: r.userId, other_id: r.otherId, type: r.type, since: r.since })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 }

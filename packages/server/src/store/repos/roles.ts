@@ -62,7 +62,9 @@ export class RolesRepo extends Repo {
 
   /** The ids of the managed roles of a bot in a guild. */
   async managedIdsOfBot(guildId: string, botId: string): Promise<string[]> {
-    return (await this.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('bot_id', '=', botId).where('managed', '=', 1).execute()).map((r) => String(r.id));
+    return (await this.db.selectFrom('roles').select('id').where('guild_id', '=', guildId).where('bot_id', '=', botId).where('managed', '=', 1).execute()).map(
+      (r) => String(r.id),
+    );
   }
 
   /** The ids among `ids` that are roles of this guild. */
@@ -86,15 +88,26 @@ export class RolesRepo extends Repo {
 
   /** The highest role position in a guild (0 when it has none). */
   async maxPosition(guildId: string): Promise<number> {
-    const top = await this.db.selectFrom('roles').select((eb) => eb.fn.max('position').as('p')).where('guild_id', '=', guildId).executeTakeFirst();
+    const top = await this.db
+      .selectFrom('roles')
+      .select((eb) => eb.fn.max('position').as('p'))
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
     return Number(top?.p ?? 0);
   }
 
   /** Inserts a role. */
   async insertRecord(role: RoleRecord): Promise<void> {
-    await this.db.insertInto('roles').values({
-      ...role, permissions: role.permissions.toString(), hoist: role.hoist ? 1 : 0, mentionable: role.mentionable ? 1 : 0, managed: role.managed ? 1 : 0,
-    }).execute();
+    await this.db
+      .insertInto('roles')
+      .values({
+        ...role,
+        permissions: role.permissions.toString(),
+        hoist: role.hoist ? 1 : 0,
+        mentionable: role.mentionable ? 1 : 0,
+        managed: role.managed ? 1 : 0,
+      })
+      .execute();
   }
 
   /** Of these role ids, the guild's roles with whether each is mentionable (message mentions). */

@@ -6,9 +6,17 @@ import { num } from '../json.js';
 import { atomically } from './tx.js';
 
 /** A thread member row. */
-export interface ThreadMemberRecord { channel_id: string; user_id: string; join_timestamp: number; flags: number }
+export interface ThreadMemberRecord {
+  channel_id: string;
+  user_id: string;
+  join_timestamp: number;
+  flags: number;
+}
 export const toThreadMember = (r: any): ThreadMemberRecord => ({
-  channel_id: String(r.channel_id), user_id: String(r.user_id), join_timestamp: num(r.join_timestamp), flags: num(r.flags),
+  channel_id: String(r.channel_id),
+  user_id: String(r.user_id),
+  join_timestamp: num(r.join_timestamp),
+  flags: num(r.flags),
 });
 
 /** Threads and thread members. */
@@ -21,7 +29,12 @@ export class ThreadsRepo extends Repo {
 
   /** Whether a user is a member of a thread. */
   async isMember(threadId: string, userId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('thread_members').select('user_id').where('channel_id', '=', threadId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('thread_members')
+      .select('user_id')
+      .where('channel_id', '=', threadId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return !!row;
   }
 
@@ -56,11 +69,19 @@ export class ThreadsRepo extends Repo {
   }
 
   /** Creates a thread on a message (the thread takes its id) with its first member, and marks the starter message, in one transaction. */
-  async createOnMessage(row: ChannelsTable, creator: ThreadMemberRecord, starter: { id: string; flags: number; extra: Record<string, unknown> }): Promise<void> {
+  async createOnMessage(
+    row: ChannelsTable,
+    creator: ThreadMemberRecord,
+    starter: { id: string; flags: number; extra: Record<string, unknown> },
+  ): Promise<void> {
     await atomically(this.db, async (trx) => {
       await trx.insertInto('channels').values(row).execute();
       await trx.insertInto('thread_members').values(creator).execute();
-      await trx.updateTable('messages').set({ flags: starter.flags, extra: JSON.stringify(starter.extra) }).where('id', '=', starter.id).execute();
+      await trx
+        .updateTable('messages')
+        .set({ flags: starter.flags, extra: JSON.stringify(starter.extra) })
+        .where('id', '=', starter.id)
+        .execute();
     });
   }
 
@@ -80,7 +101,12 @@ export class ThreadsRepo extends Repo {
       await trx.deleteFrom('thread_members').where('channel_id', '=', threadId).execute();
       await trx.deleteFrom('files').where('channel_id', '=', threadId).execute();
       await trx.deleteFrom('channels').where('id', '=', threadId).execute();
-      if (detached) await trx.updateTable('messages').set({ extra: JSON.stringify(detached.extra) }).where('id', '=', detached.id).execute();
+      if (detached)
+        await trx
+          .updateTable('messages')
+          .set({ extra: JSON.stringify(detached.extra) })
+          .where('id', '=', detached.id)
+          .execute();
     });
   }
 
@@ -88,9 +114,17 @@ export class ThreadsRepo extends Repo {
   async addMember(row: ThreadMemberRecord, cap: number): Promise<number> {
     return atomically(this.db, async (trx) => {
       await trx.insertInto('thread_members').values(row).execute();
-      const n = await trx.selectFrom('thread_members').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', row.channel_id).executeTakeFirst();
+      const n = await trx
+        .selectFrom('thread_members')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('channel_id', '=', row.channel_id)
+        .executeTakeFirst();
       const total = Number(n?.n ?? 0);
-      await trx.updateTable('channels').set({ member_count: Math.min(total, cap) }).where('id', '=', row.channel_id).execute();
+      await trx
+        .updateTable('channels')
+        .set({ member_count: Math.min(total, cap) })
+        .where('id', '=', row.channel_id)
+        .execute();
       return total;
     });
   }
@@ -100,7 +134,11 @@ export class ThreadsRepo extends Repo {
     return atomically(this.db, async (trx) => {
       const res = await trx.deleteFrom('thread_members').where('channel_id', '=', threadId).where('user_id', '=', userId).executeTakeFirst();
       if (!Number(res.numDeletedRows)) return null;
-      const n = await trx.selectFrom('thread_members').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', threadId).executeTakeFirst();
+      const n = await trx
+        .selectFrom('thread_members')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('channel_id', '=', threadId)
+        .executeTakeFirst();
       const total = Math.min(Number(n?.n ?? 0), cap);
       await trx.updateTable('channels').set({ member_count: total }).where('id', '=', threadId).execute();
       return total;
@@ -117,15 +155,22 @@ export class ThreadsRepo extends Repo {
 
   /** The private threads (type 12) under a parent that a user is a member of. */
   async joinedPrivateOf(userId: string, parentId: string): Promise<ChannelRecord[]> {
-    const rows = await this.db.selectFrom('thread_members').innerJoin('channels', 'channels.id', 'thread_members.channel_id')
+    const rows = await this.db
+      .selectFrom('thread_members')
+      .innerJoin('channels', 'channels.id', 'thread_members.channel_id')
       .selectAll('channels')
-      .where('thread_members.user_id', '=', userId).where('channels.parent_id', '=', parentId).where('channels.type', '=', 12)
+      .where('thread_members.user_id', '=', userId)
+      .where('channels.parent_id', '=', parentId)
+      .where('channels.type', '=', 12)
       .execute();
     return rows.map(toChannel);
   }
 
   /** Deletes the thread members of every thread of a guild. */
   async deleteMembersInGuild(guildId: string): Promise<void> {
-    await this.db.deleteFrom('thread_members').where('channel_id', 'in', this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId)).execute();
+    await this.db
+      .deleteFrom('thread_members')
+      .where('channel_id', 'in', this.db.selectFrom('channels').select('id').where('guild_id', '=', guildId))
+      .execute();
   }
 }

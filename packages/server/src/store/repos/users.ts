@@ -5,8 +5,17 @@ import '../tables/guild-extras.js';
 
 /** A third-party connection of a user, as stored (flags 0/1). */
 export interface UserConnectionRow {
-  user_id: string | number; type: string; account_id: string; name: string | null; verified: number; revoked: number; visibility: number;
-  friend_sync: number; show_activity: number; two_way_link: number; created_at: number | string;
+  user_id: string | number;
+  type: string;
+  account_id: string;
+  name: string | null;
+  verified: number;
+  revoked: number;
+  visibility: number;
+  friend_sync: number;
+  show_activity: number;
+  two_way_link: number;
+  created_at: number | string;
 }
 
 /** Users and their profiles. */
@@ -22,7 +31,11 @@ export class UsersRepo extends Repo {
     const list = [...new Set(ids)];
     const out = new Map<string, UserRecord>();
     for (let i = 0; i < list.length; i += 500) {
-      const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', list.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', list.slice(i, i + 500))
+        .execute();
       for (const r of rows) out.set(String(r.id), toUser(r));
     }
     return out;
@@ -31,7 +44,10 @@ export class UsersRepo extends Repo {
   /** The id of the user a friend request by name means: `username#discriminator` (legacy tags), else a lowercase unique username of a non-bot; null when none. */
   async idByName(username: string, discriminator: string | null): Promise<string | null> {
     const legacy = !!discriminator && discriminator !== '0';
-    let q = this.db.selectFrom('users').select('id').where('username', '=', legacy ? username : username.toLowerCase());
+    let q = this.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', legacy ? username : username.toLowerCase());
     q = legacy ? q.where('discriminator', '=', discriminator!) : q.where('bot', '=', 0);
     const row = await q.executeTakeFirst();
     return row ? String(row.id) : null;
@@ -45,7 +61,11 @@ export class UsersRepo extends Repo {
 
   /** Sets or clears a user's primary guild (adopted tag). */
   async savePrimaryGuild(userId: string, pg: UserRecord['primary_guild']): Promise<void> {
-    await this.db.updateTable('users').set({ primary_guild: pg ? JSON.stringify(pg) : null }).where('id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({ primary_guild: pg ? JSON.stringify(pg) : null })
+      .where('id', '=', userId)
+      .execute();
   }
 
   /** Whether a human (not a bot) already has this username. */
@@ -60,10 +80,17 @@ export class UsersRepo extends Repo {
 
   /** Inserts a user (with its password hash and date of birth, which the record does not carry). */
   async insert(user: UserRecord, secret: { password_hash: string | null; date_of_birth: string | null }): Promise<void> {
-    await this.db.insertInto('users').values({
-      ...user, verified: user.verified ? 1 : 0, bot: user.bot ? 1 : 0, system: user.system ? 1 : 0,
-      primary_guild: user.primary_guild == null ? null : JSON.stringify(user.primary_guild), ...secret,
-    }).execute();
+    await this.db
+      .insertInto('users')
+      .values({
+        ...user,
+        verified: user.verified ? 1 : 0,
+        bot: user.bot ? 1 : 0,
+        system: user.system ? 1 : 0,
+        primary_guild: user.primary_guild == null ? null : JSON.stringify(user.primary_guild),
+        ...secret,
+      })
+      .execute();
   }
 
   /** Applies a profile partial (username, global_name, avatar, banner, bio, accent_color). */
@@ -80,16 +107,30 @@ export class UsersRepo extends Repo {
   /** Adds a connection, replacing the one of the same type and account (one transaction). */
   async replaceConnection(row: UserConnectionRow): Promise<void> {
     const run = async (trx: typeof this.db) => {
-      await trx.deleteFrom('user_connections').where('user_id', '=', String(row.user_id)).where('type', '=', row.type).where('account_id', '=', row.account_id).execute();
-      await trx.insertInto('user_connections').values({ ...row, user_id: String(row.user_id), created_at: Number(row.created_at) }).execute();
+      await trx
+        .deleteFrom('user_connections')
+        .where('user_id', '=', String(row.user_id))
+        .where('type', '=', row.type)
+        .where('account_id', '=', row.account_id)
+        .execute();
+      await trx
+        .insertInto('user_connections')
+        .values({ ...row, user_id: String(row.user_id), created_at: Number(row.created_at) })
+        .execute();
     };
     await (this.db.isTransaction ? run(this.db) : this.db.transaction().execute(run));
   }
 
   /** Dev tools: the first `limit` people (no bots, no system users), by id. */
   async devPeople(limit: number): Promise<{ id: string; username: string; global_name: string | null; avatar: string | null; email: string | null }[]> {
-    const rows = await this.db.selectFrom('users').select(['id', 'username', 'global_name', 'avatar', 'email'])
-      .where('bot', '=', 0).where('system', '=', 0).orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'global_name', 'avatar', 'email'])
+      .where('bot', '=', 0)
+      .where('system', '=', 0)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ id: String(r.id), username: r.username, global_name: r.global_name, avatar: r.avatar, email: r.email }));
   }
 
@@ -101,7 +142,12 @@ export class UsersRepo extends Repo {
 
   /** The ids among `ids` that belong to a bot user. */
   async botIds(ids: string[]): Promise<Set<string>> {
-    const rows = await this.db.selectFrom('users').select('id').where('bot', '=', 1).where('id', 'in', [...new Set(ids)].concat(['0'])).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('bot', '=', 1)
+      .where('id', 'in', [...new Set(ids)].concat(['0']))
+      .execute();
     return new Set(rows.map((r) => String(r.id)));
   }
 }

@@ -24,13 +24,21 @@ export class WebhooksRepo extends Repo {
 
   /** How many webhooks a channel has. */
   async countInChannel(channelId: string): Promise<number> {
-    const r = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('channel_id', '=', channelId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('channel_id', '=', channelId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
   /** How many webhooks a guild has. */
   async countInGuild(guildId: string): Promise<number> {
-    const r = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
@@ -54,7 +62,12 @@ export class WebhooksRepo extends Repo {
 
   /** The follower webhook that already links an announcement channel to this channel, or null. */
   async followerLink(sourceChannelId: string, channelId: string): Promise<string | null> {
-    const r = await this.db.selectFrom('channel_followers').select('webhook_id').where('source_channel_id', '=', sourceChannelId).where('channel_id', '=', channelId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('channel_followers')
+      .select('webhook_id')
+      .where('source_channel_id', '=', sourceChannelId)
+      .where('channel_id', '=', channelId)
+      .executeTakeFirst();
     return r ? String(r.webhook_id) : null;
   }
 
@@ -62,26 +75,44 @@ export class WebhooksRepo extends Repo {
   async insertFollower(row: WebhooksTable, link: { source_channel_id: string; source_guild_id: string; channel_id: string; guild_id: string }): Promise<void> {
     await atomically(this.db, async (trx) => {
       await trx.insertInto('webhooks').values(row).execute();
-      await trx.insertInto('channel_followers').values({ webhook_id: row.id, ...link }).execute();
+      await trx
+        .insertInto('channel_followers')
+        .values({ webhook_id: row.id, ...link })
+        .execute();
     });
   }
 
   /** The follower webhooks fed by an announcement channel. */
   async followersOf(sourceChannelId: string): Promise<WebhookRecord[]> {
-    const rows = await this.db.selectFrom('channel_followers').innerJoin('webhooks', 'webhooks.id', 'channel_followers.webhook_id')
-      .selectAll('webhooks').where('channel_followers.source_channel_id', '=', sourceChannelId).execute();
+    const rows = await this.db
+      .selectFrom('channel_followers')
+      .innerJoin('webhooks', 'webhooks.id', 'channel_followers.webhook_id')
+      .selectAll('webhooks')
+      .where('channel_followers.source_channel_id', '=', sourceChannelId)
+      .execute();
     return rows.map(toWebhook);
   }
 
   /** The followed channel and guild (ids and names) of these follower webhooks, by webhook id. */
-  async followerSources(webhookIds: string[]): Promise<Map<string, { guild: { id: string; name: string; icon: string | null }; channel: { id: string; name: string } }>> {
+  async followerSources(
+    webhookIds: string[],
+  ): Promise<Map<string, { guild: { id: string; name: string; icon: string | null }; channel: { id: string; name: string } }>> {
     const out = new Map<string, { guild: { id: string; name: string; icon: string | null }; channel: { id: string; name: string } }>();
     if (!webhookIds.length) return out;
-    const rows = await this.db.selectFrom('channel_followers')
+    const rows = await this.db
+      .selectFrom('channel_followers')
       .innerJoin('channels', 'channels.id', 'channel_followers.source_channel_id')
       .innerJoin('guilds', 'guilds.id', 'channel_followers.source_guild_id')
-      .select(['channel_followers.webhook_id as webhook_id', 'channels.id as channel_id', 'channels.name as channel_name', 'guilds.id as guild_id', 'guilds.name as guild_name', 'guilds.icon as guild_icon'])
-      .where('channel_followers.webhook_id', 'in', webhookIds).execute();
+      .select([
+        'channel_followers.webhook_id as webhook_id',
+        'channels.id as channel_id',
+        'channels.name as channel_name',
+        'guilds.id as guild_id',
+        'guilds.name as guild_name',
+        'guilds.icon as guild_icon',
+      ])
+      .where('channel_followers.webhook_id', 'in', webhookIds)
+      .execute();
     for (const r of rows) {
       out.set(String(r.webhook_id), {
         guild: { id: String(r.guild_id), name: r.guild_name, icon: r.guild_icon ?? null },

@@ -37,9 +37,21 @@ export function varint(n: number): Buffer {
 }
 export const vec = (b: Uint8Array) => Buffer.concat([varint(b.length), b]);
 const u8 = (n: number) => Buffer.from([n]);
-const u16 = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16BE(n); return b; };
-const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); return b; };
-const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(n); return b; };
+const u16 = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+};
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0);
+  return b;
+};
+const u64 = (n: bigint) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(n);
+  return b;
+};
 const label = (l: string) => vec(Buffer.from(`MLS 1.0 ${l}`));
 
 /** A cursor over MLS bytes; every read checks bounds and varints must be minimal. */
@@ -49,11 +61,34 @@ export class Reader {
   private need(n: number) {
     if (this.pos + n > this.buf.length) throw new DaveError('truncated');
   }
-  u8() { this.need(1); return this.buf[this.pos++]; }
-  u16() { this.need(2); const v = this.buf.readUInt16BE(this.pos); this.pos += 2; return v; }
-  u32() { this.need(4); const v = this.buf.readUInt32BE(this.pos); this.pos += 4; return v; }
-  u64() { this.need(8); const v = this.buf.readBigUInt64BE(this.pos); this.pos += 8; return v; }
-  bytes(n: number) { this.need(n); const v = this.buf.subarray(this.pos, this.pos + n); this.pos += n; return v; }
+  u8() {
+    this.need(1);
+    return this.buf[this.pos++];
+  }
+  u16() {
+    this.need(2);
+    const v = this.buf.readUInt16BE(this.pos);
+    this.pos += 2;
+    return v;
+  }
+  u32() {
+    this.need(4);
+    const v = this.buf.readUInt32BE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+  u64() {
+    this.need(8);
+    const v = this.buf.readBigUInt64BE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+  bytes(n: number) {
+    this.need(n);
+    const v = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return v;
+  }
   varint(): number {
     const first = this.u8();
     const prefix = first >> 6;
@@ -65,17 +100,25 @@ export class Reader {
     }
     if (prefix === 2) {
       const rest = this.bytes(3);
-      const v = ((first & 0x3f) * 0x1000000) + (rest[0] << 16) + (rest[1] << 8) + rest[2];
+      const v = (first & 0x3f) * 0x1000000 + (rest[0] << 16) + (rest[1] << 8) + rest[2];
       if (v < 0x4000) throw new DaveError('non-minimal varint');
       return v;
     }
     throw new DaveError('invalid varint');
   }
-  vec(): Buffer { return this.bytes(this.varint()); }
+  vec(): Buffer {
+    return this.bytes(this.varint());
+  }
   /** A vector read as a nested reader. */
-  sub(): Reader { return new Reader(this.vec()); }
-  get done() { return this.pos === this.buf.length; }
-  end(what: string) { if (!this.done) throw new DaveError(`trailing bytes after ${what}`); }
+  sub(): Reader {
+    return new Reader(this.vec());
+  }
+  get done() {
+    return this.pos === this.buf.length;
+  }
+  end(what: string) {
+    if (!this.done) throw new DaveError(`trailing bytes after ${what}`);
+  }
 }
 
 // ---- keys and signatures -------------------------------------------------------------------------------------------
@@ -108,7 +151,11 @@ export function verifyWithLabel(key: crypto.KeyObject, l: string, content: Buffe
   }
 }
 
-const refHash = (l: string, value: Buffer) => crypto.createHash('sha256').update(Buffer.concat([label(l), vec(value)])).digest();
+const refHash = (l: string, value: Buffer) =>
+  crypto
+    .createHash('sha256')
+    .update(Buffer.concat([label(l), vec(value)]))
+    .digest();
 
 /** An identity as DAVE writes it: the 8-byte big-endian user id (or channel id for the group id). */
 export const idBytes = (snowflake: string) => u64(BigInt(snowflake));
@@ -141,7 +188,8 @@ function readLeafNode(r: Reader): LeafNode {
   if (source === SOURCE_KEY_PACKAGE) {
     notBefore = r.u64();
     notAfter = r.u64();
-  } else if (source === SOURCE_COMMIT) r.vec(); // parent_hash
+  } else if (source === SOURCE_COMMIT)
+    r.vec(); // parent_hash
   else if (source !== 2) throw new DaveError('unknown leaf node source');
   r.vec(); // extensions
   const tbs = Buffer.from(r.buf.subarray(start, r.pos));

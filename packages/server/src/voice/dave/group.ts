@@ -1,12 +1,32 @@
 import {
-  DaveError, ExternalSender, addProposal, appendProposals, idBytes, parseCommitWelcome, parseKeyPackage, removeProposal,
-  revokeProposals, transitionPrefix, verifyCommitLeaf, welcomeFor, type KeyPackage,
+  DaveError,
+  ExternalSender,
+  addProposal,
+  appendProposals,
+  idBytes,
+  parseCommitWelcome,
+  parseKeyPackage,
+  removeProposal,
+  revokeProposals,
+  transitionPrefix,
+  verifyCommitLeaf,
+  welcomeFor,
+  type KeyPackage,
 } from './codec.js';
 
 /** DAVE voice opcodes. */
 export const DaveOp = {
-  PREPARE_TRANSITION: 21, EXECUTE_TRANSITION: 22, TRANSITION_READY: 23, PREPARE_EPOCH: 24, EXTERNAL_SENDER: 25,
-  KEY_PACKAGE: 26, PROPOSALS: 27, COMMIT_WELCOME: 28, ANNOUNCE_COMMIT: 29, WELCOME: 30, INVALID_COMMIT_WELCOME: 31,
+  PREPARE_TRANSITION: 21,
+  EXECUTE_TRANSITION: 22,
+  TRANSITION_READY: 23,
+  PREPARE_EPOCH: 24,
+  EXTERNAL_SENDER: 25,
+  KEY_PACKAGE: 26,
+  PROPOSALS: 27,
+  COMMIT_WELCOME: 28,
+  ANNOUNCE_COMMIT: 29,
+  WELCOME: 30,
+  INVALID_COMMIT_WELCOME: 31,
 } as const;
 
 export const DAVE_PROTOCOL_VERSION = 1;
@@ -77,7 +97,12 @@ export class DaveGroup {
   private lastTransitionId = 0;
   private closed = false;
 
-  constructor(readonly channelId: string, private readonly sender: ExternalSender, private readonly out: DaveOutput, private readonly timings: DaveTimings) {
+  constructor(
+    readonly channelId: string,
+    private readonly sender: ExternalSender,
+    private readonly out: DaveOutput,
+    private readonly timings: DaveTimings,
+  ) {
     this.groupId = idBytes(channelId);
   }
 
@@ -159,7 +184,12 @@ export class DaveGroup {
     for (const x of this.members.values()) x.received.clear();
     const ann = Buffer.concat([transitionPrefix(id), cw.commit]);
     for (const c of committers) this.out.binary(c.userId, DaveOp.ANNOUNCE_COMMIT, ann);
-    for (const a of added) this.out.binary(a.userId, DaveOp.WELCOME, Buffer.concat([transitionPrefix(id), welcomeFor(cw.welcome!, props.find((p) => p.subject === a.userId)!.kp!.ref)]));
+    for (const a of added)
+      this.out.binary(
+        a.userId,
+        DaveOp.WELCOME,
+        Buffer.concat([transitionPrefix(id), welcomeFor(cw.welcome!, props.find((p) => p.subject === a.userId)!.kp!.ref)]),
+      );
     this.out.debug(`commit of ${userId} accepted: epoch ${this.epoch}, transition ${id}, roster ${JSON.stringify(this.leaves)}`);
     this.startTransition(id, new Set([...committers, ...added].map((x) => x.userId)), false);
   }
@@ -315,7 +345,8 @@ export class DaveGroup {
       if (!pending.length && !this.toRemove.size) return;
       if (staying.length === 1 && !pending.length) return this.soleReset(staying[0]);
       const props: Proposal[] = [];
-      for (const [leaf, uid] of this.toRemove) props.push({ ...this.sender.proposal(this.groupId, this.epoch, removeProposal(leaf)), kind: 'remove', subject: uid, leaf });
+      for (const [leaf, uid] of this.toRemove)
+        props.push({ ...this.sender.proposal(this.groupId, this.epoch, removeProposal(leaf)), kind: 'remove', subject: uid, leaf });
       for (const p of pending) props.push({ ...this.sender.proposal(this.groupId, this.epoch, addProposal(p.kp!)), kind: 'add', subject: p.userId, kp: p.kp! });
       const payload = appendProposals(props.map((p) => p.message));
       for (const s of staying) {
@@ -327,7 +358,9 @@ export class DaveGroup {
       // Flow A: every pending member gets the Adds of all the others, each in its own one-member group at epoch 0.
       if (pending.length < 2) return;
       this.epoch = 0n;
-      const adds = new Map(pending.map((p) => [p.userId, { ...this.sender.proposal(this.groupId, 0n, addProposal(p.kp!)), kind: 'add' as const, subject: p.userId, kp: p.kp! }]));
+      const adds = new Map(
+        pending.map((p) => [p.userId, { ...this.sender.proposal(this.groupId, 0n, addProposal(p.kp!)), kind: 'add' as const, subject: p.userId, kp: p.kp! }]),
+      );
       for (const q of pending) {
         const mine = pending.filter((p) => p !== q).map((p) => adds.get(p.userId)!);
         q.received = new Map(mine.map((p) => [hex(p.ref), p]));

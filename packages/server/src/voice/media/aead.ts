@@ -8,7 +8,13 @@ import crypto from 'node:crypto';
 export const MODES = ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'] as const;
 export type Mode = (typeof MODES)[number];
 /** Discontinued on 2024-11-18: refused with 4016. */
-export const DEPRECATED_MODES = ['xsalsa20_poly1305', 'xsalsa20_poly1305_suffix', 'xsalsa20_poly1305_lite', 'xsalsa20_poly1305_lite_rtpsize', 'aead_aes256_gcm'];
+export const DEPRECATED_MODES = [
+  'xsalsa20_poly1305',
+  'xsalsa20_poly1305_suffix',
+  'xsalsa20_poly1305_lite',
+  'xsalsa20_poly1305_lite_rtpsize',
+  'aead_aes256_gcm',
+];
 
 export const isMode = (m: unknown): m is Mode => typeof m === 'string' && (MODES as readonly string[]).includes(m);
 
@@ -40,7 +46,10 @@ export function createRtpCipher(mode: Mode, key: Buffer, opts: { gcmTables?: boo
 class AesGcmCipher implements RtpCipher {
   private readonly iv = Buffer.alloc(12);
   private readonly fast: GcmSealer | null;
-  constructor(private readonly key: Buffer, tables: boolean) {
+  constructor(
+    private readonly key: Buffer,
+    tables: boolean,
+  ) {
     this.fast = tables ? new GcmSealer(key) : null;
   }
 
@@ -145,7 +154,10 @@ export class GcmSealer {
   private ghash(buf: Buffer, off: number, len: number): void {
     const M = this.M;
     const z = this.z;
-    let z0 = z[0], z1 = z[1], z2 = z[2], z3 = z[3];
+    let z0 = z[0],
+      z1 = z[1],
+      z2 = z[2],
+      z3 = z[3];
     const end = off + len;
     for (let p = off; p < end; p += 16) {
       let y0: number, y1: number, y2: number, y3: number;
@@ -157,10 +169,16 @@ export class GcmSealer {
       } else {
         const w = [0, 0, 0, 0];
         for (let i = 0; p + i < end; i++) w[i >> 2] |= buf[p + i] << (24 - 8 * (i & 3));
-        y0 = z0 ^ w[0]; y1 = z1 ^ w[1]; y2 = z2 ^ w[2]; y3 = z3 ^ w[3];
+        y0 = z0 ^ w[0];
+        y1 = z1 ^ w[1];
+        y2 = z2 ^ w[2];
+        y3 = z3 ^ w[3];
       }
       // (y · H) by Horner over the bytes, last to first: a = a · x^8 ⊕ M[byte].
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      let a0 = 0,
+        a1 = 0,
+        a2 = 0,
+        a3 = 0;
       for (let w = 3; w >= 0; w--) {
         const y = w === 3 ? y3 : w === 2 ? y2 : w === 1 ? y1 : y0;
         for (let s = 0; s < 32; s += 8) {
@@ -170,12 +188,21 @@ export class GcmSealer {
           a1 = (a1 >>> 8) | (a0 << 24);
           a0 = (a0 >>> 8) ^ r;
           const i = ((y >>> s) & 0xff) << 2;
-          a0 ^= M[i]; a1 ^= M[i + 1]; a2 ^= M[i + 2]; a3 ^= M[i + 3];
+          a0 ^= M[i];
+          a1 ^= M[i + 1];
+          a2 ^= M[i + 2];
+          a3 ^= M[i + 3];
         }
       }
-      z0 = a0; z1 = a1; z2 = a2; z3 = a3;
+      z0 = a0;
+      z1 = a1;
+      z2 = a2;
+      z3 = a3;
     }
-    z[0] = z0; z[1] = z1; z[2] = z2; z[3] = z3;
+    z[0] = z0;
+    z[1] = z1;
+    z[2] = z2;
+    z[3] = z3;
   }
 
   /** The datagram `header ‖ ct ‖ tag ‖ n`, or null when the payload is too long for the keystream pool. */
@@ -265,32 +292,98 @@ const rotl = (v: number, c: number) => (v << c) | (v >>> (32 - c));
 export function hchacha20(key: Uint8Array, nonce: Uint8Array): Buffer {
   const k = Buffer.from(key.buffer, key.byteOffset, 32);
   const n = Buffer.from(nonce.buffer, nonce.byteOffset, 16);
-  let x0 = SIGMA[0], x1 = SIGMA[1], x2 = SIGMA[2], x3 = SIGMA[3];
-  let x4 = k.readUInt32LE(0), x5 = k.readUInt32LE(4), x6 = k.readUInt32LE(8), x7 = k.readUInt32LE(12);
-  let x8 = k.readUInt32LE(16), x9 = k.readUInt32LE(20), x10 = k.readUInt32LE(24), x11 = k.readUInt32LE(28);
-  let x12 = n.readUInt32LE(0), x13 = n.readUInt32LE(4), x14 = n.readUInt32LE(8), x15 = n.readUInt32LE(12);
+  let x0 = SIGMA[0],
+    x1 = SIGMA[1],
+    x2 = SIGMA[2],
+    x3 = SIGMA[3];
+  let x4 = k.readUInt32LE(0),
+    x5 = k.readUInt32LE(4),
+    x6 = k.readUInt32LE(8),
+    x7 = k.readUInt32LE(12);
+  let x8 = k.readUInt32LE(16),
+    x9 = k.readUInt32LE(20),
+    x10 = k.readUInt32LE(24),
+    x11 = k.readUInt32LE(28);
+  let x12 = n.readUInt32LE(0),
+    x13 = n.readUInt32LE(4),
+    x14 = n.readUInt32LE(8),
+    x15 = n.readUInt32LE(12);
   for (let i = 0; i < 10; i++) {
     // columns
-    x0 = (x0 + x4) | 0; x12 = rotl(x12 ^ x0, 16); x8 = (x8 + x12) | 0; x4 = rotl(x4 ^ x8, 12);
-    x0 = (x0 + x4) | 0; x12 = rotl(x12 ^ x0, 8); x8 = (x8 + x12) | 0; x4 = rotl(x4 ^ x8, 7);
-    x1 = (x1 + x5) | 0; x13 = rotl(x13 ^ x1, 16); x9 = (x9 + x13) | 0; x5 = rotl(x5 ^ x9, 12);
-    x1 = (x1 + x5) | 0; x13 = rotl(x13 ^ x1, 8); x9 = (x9 + x13) | 0; x5 = rotl(x5 ^ x9, 7);
-    x2 = (x2 + x6) | 0; x14 = rotl(x14 ^ x2, 16); x10 = (x10 + x14) | 0; x6 = rotl(x6 ^ x10, 12);
-    x2 = (x2 + x6) | 0; x14 = rotl(x14 ^ x2, 8); x10 = (x10 + x14) | 0; x6 = rotl(x6 ^ x10, 7);
-    x3 = (x3 + x7) | 0; x15 = rotl(x15 ^ x3, 16); x11 = (x11 + x15) | 0; x7 = rotl(x7 ^ x11, 12);
-    x3 = (x3 + x7) | 0; x15 = rotl(x15 ^ x3, 8); x11 = (x11 + x15) | 0; x7 = rotl(x7 ^ x11, 7);
+    x0 = (x0 + x4) | 0;
+    x12 = rotl(x12 ^ x0, 16);
+    x8 = (x8 + x12) | 0;
+    x4 = rotl(x4 ^ x8, 12);
+    x0 = (x0 + x4) | 0;
+    x12 = rotl(x12 ^ x0, 8);
+    x8 = (x8 + x12) | 0;
+    x4 = rotl(x4 ^ x8, 7);
+    x1 = (x1 + x5) | 0;
+    x13 = rotl(x13 ^ x1, 16);
+    x9 = (x9 + x13) | 0;
+    x5 = rotl(x5 ^ x9, 12);
+    x1 = (x1 + x5) | 0;
+    x13 = rotl(x13 ^ x1, 8);
+    x9 = (x9 + x13) | 0;
+    x5 = rotl(x5 ^ x9, 7);
+    x2 = (x2 + x6) | 0;
+    x14 = rotl(x14 ^ x2, 16);
+    x10 = (x10 + x14) | 0;
+    x6 = rotl(x6 ^ x10, 12);
+    x2 = (x2 + x6) | 0;
+    x14 = rotl(x14 ^ x2, 8);
+    x10 = (x10 + x14) | 0;
+    x6 = rotl(x6 ^ x10, 7);
+    x3 = (x3 + x7) | 0;
+    x15 = rotl(x15 ^ x3, 16);
+    x11 = (x11 + x15) | 0;
+    x7 = rotl(x7 ^ x11, 12);
+    x3 = (x3 + x7) | 0;
+    x15 = rotl(x15 ^ x3, 8);
+    x11 = (x11 + x15) | 0;
+    x7 = rotl(x7 ^ x11, 7);
     // diagonals
-    x0 = (x0 + x5) | 0; x15 = rotl(x15 ^ x0, 16); x10 = (x10 + x15) | 0; x5 = rotl(x5 ^ x10, 12);
-    x0 = (x0 + x5) | 0; x15 = rotl(x15 ^ x0, 8); x10 = (x10 + x15) | 0; x5 = rotl(x5 ^ x10, 7);
-    x1 = (x1 + x6) | 0; x12 = rotl(x12 ^ x1, 16); x11 = (x11 + x12) | 0; x6 = rotl(x6 ^ x11, 12);
-    x1 = (x1 + x6) | 0; x12 = rotl(x12 ^ x1, 8); x11 = (x11 + x12) | 0; x6 = rotl(x6 ^ x11, 7);
-    x2 = (x2 + x7) | 0; x13 = rotl(x13 ^ x2, 16); x8 = (x8 + x13) | 0; x7 = rotl(x7 ^ x8, 12);
-    x2 = (x2 + x7) | 0; x13 = rotl(x13 ^ x2, 8); x8 = (x8 + x13) | 0; x7 = rotl(x7 ^ x8, 7);
-    x3 = (x3 + x4) | 0; x14 = rotl(x14 ^ x3, 16); x9 = (x9 + x14) | 0; x4 = rotl(x4 ^ x9, 12);
-    x3 = (x3 + x4) | 0; x14 = rotl(x14 ^ x3, 8); x9 = (x9 + x14) | 0; x4 = rotl(x4 ^ x9, 7);
+    x0 = (x0 + x5) | 0;
+    x15 = rotl(x15 ^ x0, 16);
+    x10 = (x10 + x15) | 0;
+    x5 = rotl(x5 ^ x10, 12);
+    x0 = (x0 + x5) | 0;
+    x15 = rotl(x15 ^ x0, 8);
+    x10 = (x10 + x15) | 0;
+    x5 = rotl(x5 ^ x10, 7);
+    x1 = (x1 + x6) | 0;
+    x12 = rotl(x12 ^ x1, 16);
+    x11 = (x11 + x12) | 0;
+    x6 = rotl(x6 ^ x11, 12);
+    x1 = (x1 + x6) | 0;
+    x12 = rotl(x12 ^ x1, 8);
+    x11 = (x11 + x12) | 0;
+    x6 = rotl(x6 ^ x11, 7);
+    x2 = (x2 + x7) | 0;
+    x13 = rotl(x13 ^ x2, 16);
+    x8 = (x8 + x13) | 0;
+    x7 = rotl(x7 ^ x8, 12);
+    x2 = (x2 + x7) | 0;
+    x13 = rotl(x13 ^ x2, 8);
+    x8 = (x8 + x13) | 0;
+    x7 = rotl(x7 ^ x8, 7);
+    x3 = (x3 + x4) | 0;
+    x14 = rotl(x14 ^ x3, 16);
+    x9 = (x9 + x14) | 0;
+    x4 = rotl(x4 ^ x9, 12);
+    x3 = (x3 + x4) | 0;
+    x14 = rotl(x14 ^ x3, 8);
+    x9 = (x9 + x14) | 0;
+    x4 = rotl(x4 ^ x9, 7);
   }
   const out = Buffer.allocUnsafe(32);
-  out.writeInt32LE(x0, 0); out.writeInt32LE(x1, 4); out.writeInt32LE(x2, 8); out.writeInt32LE(x3, 12);
-  out.writeInt32LE(x12, 16); out.writeInt32LE(x13, 20); out.writeInt32LE(x14, 24); out.writeInt32LE(x15, 28);
+  out.writeInt32LE(x0, 0);
+  out.writeInt32LE(x1, 4);
+  out.writeInt32LE(x2, 8);
+  out.writeInt32LE(x3, 12);
+  out.writeInt32LE(x12, 16);
+  out.writeInt32LE(x13, 20);
+  out.writeInt32LE(x14, 24);
+  out.writeInt32LE(x15, 28);
   return out;
 }

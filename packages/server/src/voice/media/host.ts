@@ -32,7 +32,10 @@ export class MediaHost {
     const bind = udpBinding(host);
     const family = bind.type === 'udp6' ? 6 : 4;
     const socket = dgram.createSocket({
-      type: bind.type, ipv6Only: false, recvBufferSize: 4 << 20, sendBufferSize: 4 << 20,
+      type: bind.type,
+      ipv6Only: false,
+      recvBufferSize: 4 << 20,
+      sendBufferSize: 4 << 20,
       lookup: ((h: string, _family: unknown, cb: (err: null, address: string, family: number) => void) => cb(null, h, family)) as never,
     });
     this.socket = socket;
@@ -58,12 +61,23 @@ export class MediaHost {
 
   command(c: MediaCommand): MediaReply {
     switch (c.t) {
-      case 'add': this.sfu.add(c.member); return null;
-      case 'update': this.sfu.update(c.ssrc, c.patch); return null;
-      case 'remove': this.sfu.remove(c.ssrc); return null;
-      case 'capture': this.sfu.setCapture(c.on); return null;
-      case 'faults': this.sfu.faults = Object.keys(c.table).length ? c.table : null; return null;
-      case 'take': return this.sfu.takeCaptured();
+      case 'add':
+        this.sfu.add(c.member);
+        return null;
+      case 'update':
+        this.sfu.update(c.ssrc, c.patch);
+        return null;
+      case 'remove':
+        this.sfu.remove(c.ssrc);
+        return null;
+      case 'capture':
+        this.sfu.setCapture(c.on);
+        return null;
+      case 'faults':
+        this.sfu.faults = Object.keys(c.table).length ? c.table : null;
+        return null;
+      case 'take':
+        return this.sfu.takeCaptured();
       case 'stats': {
         const elu = performance.eventLoopUtilization();
         return { ...this.sfu.stats, busyMs: elu.active, idleMs: elu.idle };

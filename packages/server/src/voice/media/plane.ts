@@ -121,7 +121,8 @@ async function inlineHost(opts: MediaPlaneOptions): Promise<HostHandle> {
   });
   const port = await host.listen(opts.bindHost, opts.port);
   return {
-    port, members: 0,
+    port,
+    members: 0,
     send: (cmd) => void host.command(cmd),
     request: async (cmd) => host.command(cmd),
     close: async () => host.close(),
@@ -147,18 +148,21 @@ function workerHost(opts: MediaPlaneOptions, index: number): Promise<HostHandle>
       if (!msg.event) return;
       if (msg.event.type === 'listening') {
         handle = {
-          port: msg.event.port, members: 0,
+          port: msg.event.port,
+          members: 0,
           send: (cmd) => worker.postMessage({ cmd }),
-          request: (cmd) => new Promise((res) => {
-            const id = nextId++;
-            pending.set(id, res);
-            worker.postMessage({ id, cmd });
-          }),
-          close: () => new Promise<void>((res) => {
-            worker.once('exit', () => res());
-            worker.postMessage({ close: true });
-            setTimeout(() => void worker.terminate(), 1000).unref();
-          }),
+          request: (cmd) =>
+            new Promise((res) => {
+              const id = nextId++;
+              pending.set(id, res);
+              worker.postMessage({ id, cmd });
+            }),
+          close: () =>
+            new Promise<void>((res) => {
+              worker.once('exit', () => res());
+              worker.postMessage({ close: true });
+              setTimeout(() => void worker.terminate(), 1000).unref();
+            }),
         };
         return resolve(handle);
       }

@@ -19,9 +19,7 @@ export interface MediaMember {
 
 export type MediaPatch = Partial<Pick<MediaMember, 'canSpeak' | 'daveReady' | 'address' | 'crypto'>>;
 
-export type MediaEvent =
-  | { type: 'discovered'; ssrc: number; ip: string; port: number }
-  | { type: 'listening'; port: number };
+export type MediaEvent = { type: 'discovered'; ssrc: number; ip: string; port: number } | { type: 'listening'; port: number };
 
 export interface CapturedFrame {
   ssrc: number;
@@ -82,8 +80,18 @@ export class Sfu {
   add(m: MediaMember): void {
     this.remove(m.ssrc);
     const member: Member = {
-      ssrc: m.ssrc, userId: m.userId, room: m.room, cipher: m.crypto ? createRtpCipher(m.crypto.mode, Buffer.from(m.crypto.key), { gcmTables: m.crypto.gcmTables }) : null, canSpeak: m.canSpeak,
-      daveReady: m.daveReady, ip: m.address?.ip ?? null, port: m.address?.port ?? 0, sendN: 0, winInit: false, winLast: 0, winBits: 0,
+      ssrc: m.ssrc,
+      userId: m.userId,
+      room: m.room,
+      cipher: m.crypto ? createRtpCipher(m.crypto.mode, Buffer.from(m.crypto.key), { gcmTables: m.crypto.gcmTables }) : null,
+      canSpeak: m.canSpeak,
+      daveReady: m.daveReady,
+      ip: m.address?.ip ?? null,
+      port: m.address?.port ?? 0,
+      sendN: 0,
+      winInit: false,
+      winLast: 0,
+      winBits: 0,
     };
     this.bySsrc.set(m.ssrc, member);
     const list = this.rooms.get(m.room);

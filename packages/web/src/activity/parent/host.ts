@@ -42,7 +42,11 @@ export interface ApiFailure {
 
 /** The public API, as the signed-in person; `bearer` calls with an OAuth2 access token instead. */
 export interface HostApi {
-  request<T = any>(method: string, path: string, opts?: { body?: unknown; query?: Record<string, string | undefined>; bearer?: string; files?: File[] }): Promise<T>;
+  request<T = any>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; query?: Record<string, string | undefined>; bearer?: string; files?: File[] },
+  ): Promise<T>;
 }
 
 /** The person's answers, asked by the client's own UI. Each resolves when the person has chosen. */

@@ -1,8 +1,6 @@
 import { HANDLERS } from './commands/index.js';
 import type { ActivityHost, VoiceStateInfo, WireUser } from './host.js';
-import {
-  CloseCode, Opcode, RpcError, RpcErrorCode, closeFrame, dispatchFrame, errorReply, reply, type CommandFrame, type Message,
-} from './protocol.js';
+import { CloseCode, Opcode, RpcError, RpcErrorCode, closeFrame, dispatchFrame, errorReply, reply, type CommandFrame, type Message } from './protocol.js';
 import type { Session } from './session.js';
 import { commonUser, participant, readyUser, relationshipActivity, sdkUser, voiceState, type ApiEntitlement, entitlement } from './shapes.js';
 
@@ -87,7 +85,11 @@ export class ActivityParent {
 
   relationshipChanged(r: { type: number; user: WireUser }): void {
     const p = this.opts.host.presence(r.user.id);
-    this.dispatch('RELATIONSHIP_UPDATE', { type: r.type, user: sdkUser(r.user), ...(p ? { presence: { status: p.status, activity: relationshipActivity(p.activities?.[0]) } } : {}) });
+    this.dispatch('RELATIONSHIP_UPDATE', {
+      type: r.type,
+      user: sdkUser(r.user),
+      ...(p ? { presence: { status: p.status, activity: relationshipActivity(p.activities?.[0]) } } : {}),
+    });
   }
 
   currentUserChanged(u: WireUser): void {
@@ -149,9 +151,10 @@ export class ActivityParent {
     try {
       out = reply(cmd, nonce, await handler(this.session, args, frame));
     } catch (err) {
-      out = err instanceof RpcError
-        ? errorReply(cmd, nonce, err.code, err.message)
-        : errorReply(cmd, nonce, RpcErrorCode.UNKNOWN, err instanceof Error ? err.message : 'The command failed');
+      out =
+        err instanceof RpcError
+          ? errorReply(cmd, nonce, err.code, err.message)
+          : errorReply(cmd, nonce, RpcErrorCode.UNKNOWN, err instanceof Error ? err.message : 'The command failed');
     }
     if (this.closed) return;
     this.send(out);

@@ -26,7 +26,8 @@ export function str(args: Record<string, unknown>, key: string, opts: { max?: nu
     if (opts.optional) return undefined;
     throw invalidPayload(`${key} is required`);
   }
-  if (typeof v !== 'string' || (opts.max !== undefined && v.length > opts.max)) throw invalidPayload(`${key} must be a string${opts.max ? ` of at most ${opts.max} characters` : ''}`);
+  if (typeof v !== 'string' || (opts.max !== undefined && v.length > opts.max))
+    throw invalidPayload(`${key} must be a string${opts.max ? ` of at most ${opts.max} characters` : ''}`);
   return v;
 }
 

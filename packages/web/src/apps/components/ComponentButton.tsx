@@ -15,19 +15,36 @@ export function ComponentButton({ button: b, message, channel }: { button: any; 
   const [buying, setBuying] = useState(false);
   const appId = message.application_id ?? message.author.id;
   const pending = useStore((s) => {
-    for (const p of s.interactions.values()) if (p.messageId === message.id && p.customId === b.custom_id && (p.state === 'sending' || p.state === 'created')) return true;
+    for (const p of s.interactions.values())
+      if (p.messageId === message.id && p.customId === b.custom_id && (p.state === 'sending' || p.state === 'created')) return true;
     return false;
   });
   const sku = useSku(b.style === 6 ? appId : null, b.sku_id);
   const cls = `btn btn--sm cbtn ${STYLE[b.style] && STYLE[b.style] !== 'primary' ? `btn--${STYLE[b.style]}` : ''}`;
-  const emoji = b.emoji ? (b.emoji.id ? <img className="emoji" src={`/emojis/${b.emoji.id}.webp?size=32`} alt={b.emoji.name ?? ''} /> : <span>{b.emoji.name}</span>) : null;
+  const emoji = b.emoji ? (
+    b.emoji.id ? (
+      <img className="emoji" src={`/emojis/${b.emoji.id}.webp?size=32`} alt={b.emoji.name ?? ''} />
+    ) : (
+      <span>{b.emoji.name}</span>
+    )
+  ) : null;
 
   if (b.style === 5) {
     const safe = /^https?:\/\//i.test(b.url ?? '') ? b.url : undefined;
     return (
-      <a className={cls} href={safe} target="_blank" rel="noreferrer noopener" aria-disabled={b.disabled || !safe || undefined}
-        onClick={(e) => { if (b.disabled || !safe || !confirm(`You are leaving Accord for:\n${safe}\n\nContinue?`)) e.preventDefault(); }}>
-        {emoji}{b.label}<Icon name="external" size={14} />
+      <a
+        className={cls}
+        href={safe}
+        target="_blank"
+        rel="noreferrer noopener"
+        aria-disabled={b.disabled || !safe || undefined}
+        onClick={(e) => {
+          if (b.disabled || !safe || !confirm(`You are leaving Accord for:\n${safe}\n\nContinue?`)) e.preventDefault();
+        }}
+      >
+        {emoji}
+        {b.label}
+        <Icon name="external" size={14} />
       </a>
     );
   }
@@ -35,7 +52,8 @@ export function ComponentButton({ button: b, message, channel }: { button: any; 
     return (
       <>
         <button type="button" className={cls} disabled={b.disabled} onClick={() => setBuying(true)}>
-          <Icon name="store" size={16} />{sku ? `${sku.name} · ${price(sku.price)}` : 'Buy'}
+          <Icon name="store" size={16} />
+          {sku ? `${sku.name} · ${price(sku.price)}` : 'Buy'}
         </button>
         {buying ? <PurchaseDialog applicationId={appId} skuId={b.sku_id} onClose={() => setBuying(false)} /> : null}
       </>
@@ -44,7 +62,14 @@ export function ComponentButton({ button: b, message, channel }: { button: any; 
   const click = () => clickComponent(api, store, channel, message, { custom_id: b.custom_id, type: 2 }).catch((err) => toast(readableError(err), true));
   return (
     <button type="button" className={cls} disabled={b.disabled || pending} onClick={click} aria-busy={pending || undefined}>
-      {pending ? <Spinner small /> : <>{emoji}{b.label}</>}
+      {pending ? (
+        <Spinner small />
+      ) : (
+        <>
+          {emoji}
+          {b.label}
+        </>
+      )}
     </button>
   );
 }

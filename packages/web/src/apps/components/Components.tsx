@@ -15,12 +15,18 @@ export function Components({ message, channel }: { message: Message; channel: Ch
   const failed = useStore((s) => {
     let last: { state: string; error?: string } | null = null;
     for (const p of s.interactions.values()) if (p.messageId === message.id && p.kind === 'component') last = p;
-    return last?.state === 'failed' ? last.error ?? 'This interaction failed' : null;
+    return last?.state === 'failed' ? (last.error ?? 'This interaction failed') : null;
   });
   return (
     <div className="components">
-      {(message.components as any[]).map((c, i) => <Component key={c.id ?? i} c={c} message={message} channel={channel} />)}
-      {failed ? <div className="components__failed" role="alert"><Icon name="warn" size={16} /> {failed}</div> : null}
+      {(message.components as any[]).map((c, i) => (
+        <Component key={c.id ?? i} c={c} message={message} channel={channel} />
+      ))}
+      {failed ? (
+        <div className="components__failed" role="alert">
+          <Icon name="warn" size={16} /> {failed}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -29,38 +35,75 @@ type Props = { c: any; message: Message; channel: Channel };
 
 function Component({ c, message, channel }: Props): ReactNode {
   switch (c.type) {
-    case 1: return <div className="crow">{(c.components ?? []).map((x: any, i: number) => <Component key={x.custom_id ?? x.url ?? i} c={x} message={message} channel={channel} />)}</div>;
-    case 2: return <ComponentButton button={c} message={message} channel={channel} />;
-    case 3: case 5: case 6: case 7: case 8: return <SelectMenu select={c} message={message} channel={channel} />;
-    case 9: return (
-      <div className="csection">
-        <div className="csection__texts">{(c.components ?? []).map((x: any, i: number) => <Component key={i} c={x} message={message} channel={channel} />)}</div>
-        {c.accessory ? <div className="csection__accessory"><Component c={c.accessory} message={message} channel={channel} /></div> : null}
-      </div>
-    );
-    case 10: return <Markdown className="ctext" text={c.content ?? ''} />;
-    case 11: return <img className="cthumb" src={media(c.media?.url, message)} alt={c.description ?? ''} loading="lazy" />;
-    case 12: return (
-      <div className={`cgallery cgallery--${Math.min(4, c.items?.length ?? 1)}`}>
-        {(c.items ?? []).map((it: any, i: number) => <img key={i} src={media(it.media?.url, message)} alt={it.description ?? ''} loading="lazy" />)}
-      </div>
-    );
+    case 1:
+      return (
+        <div className="crow">
+          {(c.components ?? []).map((x: any, i: number) => (
+            <Component key={x.custom_id ?? x.url ?? i} c={x} message={message} channel={channel} />
+          ))}
+        </div>
+      );
+    case 2:
+      return <ComponentButton button={c} message={message} channel={channel} />;
+    case 3:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+      return <SelectMenu select={c} message={message} channel={channel} />;
+    case 9:
+      return (
+        <div className="csection">
+          <div className="csection__texts">
+            {(c.components ?? []).map((x: any, i: number) => (
+              <Component key={i} c={x} message={message} channel={channel} />
+            ))}
+          </div>
+          {c.accessory ? (
+            <div className="csection__accessory">
+              <Component c={c.accessory} message={message} channel={channel} />
+            </div>
+          ) : null}
+        </div>
+      );
+    case 10:
+      return <Markdown className="ctext" text={c.content ?? ''} />;
+    case 11:
+      return <img className="cthumb" src={media(c.media?.url, message)} alt={c.description ?? ''} loading="lazy" />;
+    case 12:
+      return (
+        <div className={`cgallery cgallery--${Math.min(4, c.items?.length ?? 1)}`}>
+          {(c.items ?? []).map((it: any, i: number) => (
+            <img key={i} src={media(it.media?.url, message)} alt={it.description ?? ''} loading="lazy" />
+          ))}
+        </div>
+      );
     case 13: {
       const a = attachmentOf(c.file?.url, message);
       return (
         <div className="attach__file">
           <Icon name="file" size={28} />
-          <a className="attach__name ellipsis" href={a?.url ?? c.file?.url} target="_blank" rel="noreferrer noopener">{a?.filename ?? fileName(c.file?.url)}</a>
+          <a className="attach__name ellipsis" href={a?.url ?? c.file?.url} target="_blank" rel="noreferrer noopener">
+            {a?.filename ?? fileName(c.file?.url)}
+          </a>
         </div>
       );
     }
-    case 14: return <div className={c.divider === false ? 'csep' : 'csep csep--line'} style={{ margin: c.spacing === 2 ? '16px 0' : '8px 0' }} role="separator" />;
-    case 17: return (
-      <div className={c.spoiler ? 'ccontainer ccontainer--spoiler' : 'ccontainer'} style={{ borderLeftColor: c.accent_color != null ? `#${Number(c.accent_color).toString(16).padStart(6, '0')}` : undefined }}>
-        {(c.components ?? []).map((x: any, i: number) => <Component key={i} c={x} message={message} channel={channel} />)}
-      </div>
-    );
-    default: return null;
+    case 14:
+      return <div className={c.divider === false ? 'csep' : 'csep csep--line'} style={{ margin: c.spacing === 2 ? '16px 0' : '8px 0' }} role="separator" />;
+    case 17:
+      return (
+        <div
+          className={c.spoiler ? 'ccontainer ccontainer--spoiler' : 'ccontainer'}
+          style={{ borderLeftColor: c.accent_color != null ? `#${Number(c.accent_color).toString(16).padStart(6, '0')}` : undefined }}
+        >
+          {(c.components ?? []).map((x: any, i: number) => (
+            <Component key={i} c={x} message={message} channel={channel} />
+          ))}
+        </div>
+      );
+    default:
+      return null;
   }
 }
 

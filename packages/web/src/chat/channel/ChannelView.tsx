@@ -25,9 +25,14 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
   const [replyTo, setReplyTo] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const late = useLater(channelId);
-  if (!channel) return <section className="channel">{late ? <ErrorState title="Channel not found" message="This channel does not exist or you cannot see it." /> : <Loading label="Opening channel…" />}</section>;
+  if (!channel)
+    return (
+      <section className="channel">
+        {late ? <ErrorState title="Channel not found" message="This channel does not exist or you cannot see it." /> : <Loading label="Opening channel…" />}
+      </section>
+    );
 
-  const title = guildId ? channel.name ?? '' : dmName(channel);
+  const title = guildId ? (channel.name ?? '') : dmName(channel);
   const perms = guild ? channelPermissions(guild, me.id, channel) : (1n << 64n) - 1n;
   const sendBit = isThread(channel.type) ? Perm.SEND_MESSAGES_IN_THREADS : Perm.SEND_MESSAGES;
   const locked = channel.thread_metadata?.locked && !has(perms, Perm.MANAGE_THREADS);
@@ -40,30 +45,74 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
   return (
     <section className="channel" aria-label={title}>
       <header className="channel__header">
-        {channel.type === 1 ? <span className="channel__at">@</span> : <Icon name={channel.type === 3 ? 'users' : channelIcon(channel.type)} size={22} className="channel__icon" />}
-        {parent ? <><span className="channel__parent">{parent.name}</span><span className="muted">›</span></> : null}
+        {channel.type === 1 ? (
+          <span className="channel__at">@</span>
+        ) : (
+          <Icon name={channel.type === 3 ? 'users' : channelIcon(channel.type)} size={22} className="channel__icon" />
+        )}
+        {parent ? (
+          <>
+            <span className="channel__parent">{parent.name}</span>
+            <span className="muted">›</span>
+          </>
+        ) : null}
         <h1 className="channel__title">{title}</h1>
-        {channel.topic ? <><span className="channel__divider" /><span className="channel__topic ellipsis">{channel.topic}</span></> : <span className="grow" />}
+        {channel.topic ? (
+          <>
+            <span className="channel__divider" />
+            <span className="channel__topic ellipsis">{channel.topic}</span>
+          </>
+        ) : (
+          <span className="grow" />
+        )}
         <span className="grow" />
         {!forum ? <ActivityLauncherButton guildId={guildId} channelId={channel.id} channelLabel={activityPlace} /> : null}
         {!forum && !isVoice(channel.type) ? (
-          <button type="button" className="icon-btn" aria-label="Pinned Messages" title="Pinned Messages" aria-pressed={pins} onClick={() => setPins((p) => !p)}><Icon name="pin" /></button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Pinned Messages"
+            title="Pinned Messages"
+            aria-pressed={pins}
+            onClick={() => setPins((p) => !p)}
+          >
+            <Icon name="pin" />
+          </button>
         ) : null}
         {guildId || channel.type === 3 ? (
-          <button type="button" className="icon-btn" aria-label={members ? 'Hide Member List' : 'Show Member List'} title="Member List" aria-pressed={members} onClick={() => setMembers((m) => !m)}><Icon name="users" /></button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={members ? 'Hide Member List' : 'Show Member List'}
+            title="Member List"
+            aria-pressed={members}
+            onClick={() => setMembers((m) => !m)}
+          >
+            <Icon name="users" />
+          </button>
         ) : null}
         {pins ? <PinsPopover channel={channel} onClose={() => setPins(false)} /> : null}
       </header>
       <div className="channel__body">
         <div className="channel__content">
           {!forum ? <ActivityDock channelId={channel.id} channelLabel={activityPlace} /> : null}
-          {forum ? <ForumView channel={channel} canPost={has(perms, Perm.SEND_MESSAGES)} />
-            : isVoice(channel.type) ? <VoiceView channel={channel} />
-            : <>
+          {forum ? (
+            <ForumView channel={channel} canPost={has(perms, Perm.SEND_MESSAGES)} />
+          ) : isVoice(channel.type) ? (
+            <VoiceView channel={channel} />
+          ) : (
+            <>
               <MessageList channel={{ ...channel, name: title }} onReply={setReplyTo} onEdit={setEditing} editingId={editing} />
-              <Composer channel={channel} placeholder={`Message ${channel.type === 1 ? '@' : channel.type === 3 ? '' : '#'}${title}`} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} disabledReason={cannotSend} />
+              <Composer
+                channel={channel}
+                placeholder={`Message ${channel.type === 1 ? '@' : channel.type === 3 ? '' : '#'}${title}`}
+                replyTo={replyTo}
+                onCancelReply={() => setReplyTo(null)}
+                disabledReason={cannotSend}
+              />
               <TypingIndicator channelId={channel.id} guildId={guildId} />
-            </>}
+            </>
+          )}
         </div>
         {showMembers ? <MemberList guildId={guildId} channel={channel} /> : null}
       </div>

@@ -15,7 +15,17 @@ export function TypingIndicator({ channelId, guildId }: { channelId: string; gui
   else if (names.length > 3) text = 'Several people are typing…';
   return (
     <div className="typing" aria-live="polite" data-testid="typing">
-      {text ? <><span className="dots" aria-hidden><i /><i /><i /></span><strong>{text.replace(/ (is|are) typing…$/, '')}</strong>{text.match(/ (is|are) typing…$/)?.[0] ?? ''}</> : null}
+      {text ? (
+        <>
+          <span className="dots" aria-hidden>
+            <i />
+            <i />
+            <i />
+          </span>
+          <strong>{text.replace(/ (is|are) typing…$/, '')}</strong>
+          {text.match(/ (is|are) typing…$/)?.[0] ?? ''}
+        </>
+      ) : null}
     </div>
   );
 }

@@ -7,7 +7,12 @@ export function VoiceView({ channel }: { channel: Channel }) {
   const guild = useStore((s) => (channel.guild_id ? s.guilds.get(channel.guild_id) : undefined));
   const users = useStore((s) => s.users);
   const states = [...(guild?.voiceStates.values() ?? [])].filter((v) => v.channel_id === channel.id);
-  if (!states.length) return <Empty icon="speaker" title="No one is here yet">When people join this voice channel from a voice client, they show up here.</Empty>;
+  if (!states.length)
+    return (
+      <Empty icon="speaker" title="No one is here yet">
+        When people join this voice channel from a voice client, they show up here.
+      </Empty>
+    );
   return (
     <div className="voicegrid">
       {states.map((v) => {
@@ -17,8 +22,16 @@ export function VoiceView({ channel }: { channel: Channel }) {
             <Avatar user={u} size={80} />
             <div className="voicegrid__name">{guild?.members.get(v.user_id)?.nick ?? displayName(u)}</div>
             <div className="row muted">
-              {v.mute || v.self_mute ? <span aria-label="Muted" title="Muted"><Icon name="micOff" size={18} /></span> : null}
-              {v.deaf || v.self_deaf ? <span aria-label="Deafened" title="Deafened"><Icon name="headphonesOff" size={18} /></span> : null}
+              {v.mute || v.self_mute ? (
+                <span aria-label="Muted" title="Muted">
+                  <Icon name="micOff" size={18} />
+                </span>
+              ) : null}
+              {v.deaf || v.self_deaf ? (
+                <span aria-label="Deafened" title="Deafened">
+                  <Icon name="headphonesOff" size={18} />
+                </span>
+              ) : null}
             </div>
           </div>
         );

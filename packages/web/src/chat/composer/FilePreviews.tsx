@@ -9,9 +9,17 @@ export function FilePreviews({ files, onRemove }: { files: File[]; onRemove: (i:
     <ul className="previews" aria-label="Attachments">
       {files.map((f, i) => (
         <li key={i} className="preview">
-          {urls[i] ? <img src={urls[i]!} alt="" className="preview__img" /> : <div className="preview__file"><Icon name="file" size={36} /></div>}
+          {urls[i] ? (
+            <img src={urls[i]!} alt="" className="preview__img" />
+          ) : (
+            <div className="preview__file">
+              <Icon name="file" size={36} />
+            </div>
+          )}
           <div className="preview__name ellipsis">{f.name}</div>
-          <button type="button" className="preview__remove" aria-label={`Remove ${f.name}`} onClick={() => onRemove(i)}><Icon name="trash" size={16} /></button>
+          <button type="button" className="preview__remove" aria-label={`Remove ${f.name}`} onClick={() => onRemove(i)}>
+            <Icon name="trash" size={16} />
+          </button>
         </li>
       ))}
     </ul>

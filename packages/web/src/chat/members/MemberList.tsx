@@ -31,12 +31,24 @@ export function MemberList({ guildId, channel }: { guildId: string | null; chann
   const openMenu = async (r: Row, x: number, y: number) => {
     const items: MenuEntry[] = [{ label: 'Profile', onSelect: () => setCard({ row: r, top: y }) }];
     if (r.user.id !== me.id && !r.user.bot) {
-      items.push({ label: 'Message', onSelect: () => void api.users.openDm(r.user.id).then((c) => nav(`/channels/@me/${c.id}`), (err) => toast(readableError(err), true)) });
+      items.push({
+        label: 'Message',
+        onSelect: () =>
+          void api.users.openDm(r.user.id).then(
+            (c) => nav(`/channels/@me/${c.id}`),
+            (err) => toast(readableError(err), true),
+          ),
+      });
     }
     const cmds = await loadCommands(api, channel).catch(() => null);
     if (cmds?.user.length) {
       items.push('separator', { heading: 'Apps' });
-      for (const { app, command } of cmds.user) items.push({ label: command.name, hint: <span className="muted">{app.name}</span>, onSelect: () => void runContextCommand(api, store, channel, command, app.name, r.user.id) });
+      for (const { app, command } of cmds.user)
+        items.push({
+          label: command.name,
+          hint: <span className="muted">{app.name}</span>,
+          onSelect: () => void runContextCommand(api, store, channel, command, app.name, r.user.id),
+        });
     }
     items.push('separator', { label: 'Copy User ID', onSelect: () => void navigator.clipboard?.writeText(r.user.id) });
     setMenu({ x, y, items });
@@ -54,34 +66,66 @@ export function MemberList({ guildId, channel }: { guildId: string | null; chann
     if (guild) {
       for (const m of guild.members.values()) {
         if (!m.user) continue;
-        const top = m.roles.map((id) => guild.roles.get(id)).filter((r) => r?.color).sort((a, b) => b!.position - a!.position)[0];
+        const top = m.roles
+          .map((id) => guild.roles.get(id))
+          .filter((r) => r?.color)
+          .sort((a, b) => b!.position - a!.position)[0];
         const p = presences.get(m.user.id);
-        people.push({ user: m.user, name: m.nick ?? displayName(m.user), status: m.user.id === me.id ? 'online' : p?.status ?? 'offline', color: top ? `#${top.color.toString(16).padStart(6, '0')}` : undefined, activity: p?.activities?.[0]?.name });
+        people.push({
+          user: m.user,
+          name: m.nick ?? displayName(m.user),
+          status: m.user.id === me.id ? 'online' : (p?.status ?? 'offline'),
+          color: top ? `#${top.color.toString(16).padStart(6, '0')}` : undefined,
+          activity: p?.activities?.[0]?.name,
+        });
       }
     } else {
-      for (const u of [...(channel.recipients ?? []), me]) people.push({ user: u, name: displayName(u), status: u.id === me.id ? 'online' : presences.get(u.id)?.status ?? 'offline' });
+      for (const u of [...(channel.recipients ?? []), me])
+        people.push({ user: u, name: displayName(u), status: u.id === me.id ? 'online' : (presences.get(u.id)?.status ?? 'offline') });
     }
     return people.sort((a, b) => a.name.localeCompare(b.name));
   }, [guild, presences, channel]);
   const online = rows.filter((r) => r.status !== 'offline' && r.status !== 'invisible');
   const offline = rows.filter((r) => r.status === 'offline' || r.status === 'invisible');
 
-  const section = (label: string, list: Row[]) => (list.length ? (
-    <div className="members__group" key={label}>
-      <h2 className="members__head">{label} — {list.length}</h2>
-      {list.map((r) => (
-        <button key={r.user.id} type="button" className={r.status === 'offline' ? 'member member--offline' : 'member'} data-user={r.user.id}
-          onClick={(e) => setCard({ row: r, top: e.currentTarget.getBoundingClientRect().top })}
-          onContextMenu={(e) => { e.preventDefault(); void openMenu(r, e.clientX, e.clientY); }}>
-          <Avatar user={r.user} size={32} status={r.status} ring="var(--bg-sidebar)" />
-          <span className="grow" style={{ minWidth: 0 }}>
-            <span className="member__name ellipsis" style={r.color ? { color: r.color } : undefined}>{r.name}{r.user.bot ? <span className="tag" style={{ marginLeft: 6 }}>App</span> : null}</span>
-            {r.activity ? <span className="member__activity ellipsis">Playing <strong>{r.activity}</strong></span> : null}
-          </span>
-        </button>
-      ))}
-    </div>
-  ) : null);
+  const section = (label: string, list: Row[]) =>
+    list.length ? (
+      <div className="members__group" key={label}>
+        <h2 className="members__head">
+          {label} — {list.length}
+        </h2>
+        {list.map((r) => (
+          <button
+            key={r.user.id}
+            type="button"
+            className={r.status === 'offline' ? 'member member--offline' : 'member'}
+            data-user={r.user.id}
+            onClick={(e) => setCard({ row: r, top: e.currentTarget.getBoundingClientRect().top })}
+            onContextMenu={(e) => {
+              e.preventDefault();
+              void openMenu(r, e.clientX, e.clientY);
+            }}
+          >
+            <Avatar user={r.user} size={32} status={r.status} ring="var(--bg-sidebar)" />
+            <span className="grow" style={{ minWidth: 0 }}>
+              <span className="member__name ellipsis" style={r.color ? { color: r.color } : undefined}>
+                {r.name}
+                {r.user.bot ? (
+                  <span className="tag" style={{ marginLeft: 6 }}>
+                    App
+                  </span>
+                ) : null}
+              </span>
+              {r.activity ? (
+                <span className="member__activity ellipsis">
+                  Playing <strong>{r.activity}</strong>
+                </span>
+              ) : null}
+            </span>
+          </button>
+        ))}
+      </div>
+    ) : null;
 
   return (
     <aside className="members" aria-label="Members">
@@ -118,12 +162,33 @@ function ProfileCard({ row, top, onClose }: { row: Row; top: number; onClose: ()
     <div className="overlay overlay--clear" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="profile" role="dialog" aria-label={row.name} style={{ top: Math.min(top, window.innerHeight - 260) }}>
         <div className="profile__banner" style={{ background: row.color ?? 'var(--accent)' }} />
-        <div className="profile__avatar"><Avatar user={row.user} size={80} status={row.status} ring="var(--bg-floating)" /></div>
+        <div className="profile__avatar">
+          <Avatar user={row.user} size={80} status={row.status} ring="var(--bg-floating)" />
+        </div>
         <div className="profile__body">
           <div className="profile__name">{row.name}</div>
-          <div className="muted">{row.user.username}{row.user.bot ? ' · App' : ''}</div>
-          {row.user.id !== me.id && !row.user.bot ? <Button block busy={busy} onClick={() => void message()} className="profile__msg">Message</Button> : null}
-          {row.user.bot ? <Button block variant="secondary" className="profile__msg" onClick={() => { onClose(); nav(`/application-directory/${row.user.id}/store`); }}>Open Store</Button> : null}
+          <div className="muted">
+            {row.user.username}
+            {row.user.bot ? ' · App' : ''}
+          </div>
+          {row.user.id !== me.id && !row.user.bot ? (
+            <Button block busy={busy} onClick={() => void message()} className="profile__msg">
+              Message
+            </Button>
+          ) : null}
+          {row.user.bot ? (
+            <Button
+              block
+              variant="secondary"
+              className="profile__msg"
+              onClick={() => {
+                onClose();
+                nav(`/application-directory/${row.user.id}/store`);
+              }}
+            >
+              Open Store
+            </Button>
+          ) : null}
         </div>
       </div>
     </div>

@@ -24,7 +24,13 @@ export function Attachments({ attachments }: { attachments: APIAttachment[] }) {
           const h = a.height ?? 300;
           const scale = Math.min(1, 400 / w, 300 / h);
           return (
-            <button key={a.id} type="button" className={spoiler ? 'attach__image attach--spoiler' : 'attach__image'} onClick={() => setOpen(a)} aria-label={`Open image ${a.filename}`}>
+            <button
+              key={a.id}
+              type="button"
+              className={spoiler ? 'attach__image attach--spoiler' : 'attach__image'}
+              onClick={() => setOpen(a)}
+              aria-label={`Open image ${a.filename}`}
+            >
               <img src={a.proxy_url || a.url} alt={a.description ?? a.filename} width={Math.round(w * scale)} height={Math.round(h * scale)} loading="lazy" />
             </button>
           );
@@ -34,10 +40,14 @@ export function Attachments({ attachments }: { attachments: APIAttachment[] }) {
           <div key={a.id} className="attach__file">
             <Icon name="file" size={30} />
             <div className="grow" style={{ minWidth: 0 }}>
-              <a className="attach__name ellipsis" href={a.url} download={a.filename} target="_blank" rel="noreferrer noopener">{a.filename}</a>
+              <a className="attach__name ellipsis" href={a.url} download={a.filename} target="_blank" rel="noreferrer noopener">
+                {a.filename}
+              </a>
               <div className="attach__size">{size(a.size)}</div>
             </div>
-            <a className="icon-btn" href={a.url} download={a.filename} aria-label={`Download ${a.filename}`}><Icon name="upload" size={18} className="flip" /></a>
+            <a className="icon-btn" href={a.url} download={a.filename} aria-label={`Download ${a.filename}`}>
+              <Icon name="upload" size={18} className="flip" />
+            </a>
           </div>
         );
       })}

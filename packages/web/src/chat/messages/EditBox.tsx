@@ -19,13 +19,31 @@ export function EditBox({ message: m, onDone }: { message: Message; onDone: () =
   };
   return (
     <div className="editbox">
-      <textarea className="editbox__input" value={text} autoFocus aria-label="Edit message" rows={Math.min(8, text.split('\n').length)}
+      <textarea
+        className="editbox__input"
+        value={text}
+        autoFocus
+        aria-label="Edit message"
+        rows={Math.min(8, text.split('\n').length)}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape') onDone();
-          if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void save(); }
-        }} />
-      <div className="editbox__hint">escape to <button type="button" className="linklike" onClick={onDone}>cancel</button> • enter to <button type="button" className="linklike" onClick={() => void save()}>save</button></div>
+          if (e.key === 'Enter' && !e.shiftKey) {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      />
+      <div className="editbox__hint">
+        escape to{' '}
+        <button type="button" className="linklike" onClick={onDone}>
+          cancel
+        </button>{' '}
+        • enter to{' '}
+        <button type="button" className="linklike" onClick={() => void save()}>
+          save
+        </button>
+      </div>
       {error ? <div className="msg__failure">{error}</div> : null}
     </div>
   );

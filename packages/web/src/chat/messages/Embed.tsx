@@ -18,10 +18,26 @@ export function Embed({ embed: e }: { embed: APIEmbed }) {
           {e.author?.name ? (
             <div className="embed__author">
               {safe(e.author.icon_url) ? <img src={safe(e.author.icon_url)} alt="" width={24} height={24} /> : null}
-              {safe(e.author.url) ? <a href={safe(e.author.url)} target="_blank" rel="noreferrer noopener">{e.author.name}</a> : <span>{e.author.name}</span>}
+              {safe(e.author.url) ? (
+                <a href={safe(e.author.url)} target="_blank" rel="noreferrer noopener">
+                  {e.author.name}
+                </a>
+              ) : (
+                <span>{e.author.name}</span>
+              )}
             </div>
           ) : null}
-          {e.title ? <div className="embed__title">{safe(e.url) ? <a href={safe(e.url)} target="_blank" rel="noreferrer noopener"><Markdown text={e.title} /></a> : <Markdown text={e.title} />}</div> : null}
+          {e.title ? (
+            <div className="embed__title">
+              {safe(e.url) ? (
+                <a href={safe(e.url)} target="_blank" rel="noreferrer noopener">
+                  <Markdown text={e.title} />
+                </a>
+              ) : (
+                <Markdown text={e.title} />
+              )}
+            </div>
+          ) : null}
           {e.description ? <Markdown className="embed__desc" text={e.description} /> : null}
           {e.fields?.length ? (
             <div className="embed__fields">

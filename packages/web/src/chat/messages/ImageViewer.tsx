@@ -12,7 +12,9 @@ export function ImageViewer({ attachment: a, onClose }: { attachment: APIAttachm
   return createPortal(
     <div className="overlay viewer" onClick={onClose} role="dialog" aria-label={a.filename}>
       <img src={a.url} alt={a.description ?? a.filename} />
-      <a href={a.url} target="_blank" rel="noreferrer noopener" className="viewer__link" onClick={(e) => e.stopPropagation()}>Open original</a>
+      <a href={a.url} target="_blank" rel="noreferrer noopener" className="viewer__link" onClick={(e) => e.stopPropagation()}>
+        Open original
+      </a>
     </div>,
     document.body,
   );

@@ -11,7 +11,17 @@ import { runContextCommand } from '../../apps/invoke.js';
 import { EmojiPicker } from './EmojiPicker.js';
 
 /** The toolbar on a hovered message: react, reply, edit, thread, and a menu with pin, delete, copy and Apps. */
-export function MessageActions({ message: m, channel, onReply, onEdit }: { message: Message; channel: Channel; onReply: (id: string) => void; onEdit: (id: string | null) => void }) {
+export function MessageActions({
+  message: m,
+  channel,
+  onReply,
+  onEdit,
+}: {
+  message: Message;
+  channel: Channel;
+  onReply: (id: string) => void;
+  onEdit: (id: string | null) => void;
+}) {
   const { api, store } = useSession();
   const nav = useNavigate();
   const me = useStore((s) => s.me)!;
@@ -32,7 +42,9 @@ export function MessageActions({ message: m, channel, onReply, onEdit }: { messa
     try {
       const t = await api.channels.threadFromMessage(channel.id, m.id, name);
       nav(`/channels/${channel.guild_id}/${t.id}`);
-    } catch (err) { fail(err); }
+    } catch (err) {
+      fail(err);
+    }
   };
 
   const openMenu = async (x: number, y: number) => {
@@ -44,33 +56,104 @@ export function MessageActions({ message: m, channel, onReply, onEdit }: { messa
       if (mine && m.type !== 20 && m.type !== 23) items.push({ label: 'Edit Message', onSelect: () => onEdit(m.id) });
       items.push({ label: 'Reply', onSelect: () => onReply(m.id) });
       if (canThread) items.push({ label: 'Create Thread', onSelect: () => void thread() });
-      if (canPin) items.push(m.pinned
-        ? { label: 'Unpin Message', onSelect: () => api.channels.unpin(channel.id, m.id).catch(fail) }
-        : { label: 'Pin Message', onSelect: () => api.channels.pin(channel.id, m.id).then(() => toast('Message pinned')).catch(fail) });
+      if (canPin)
+        items.push(
+          m.pinned
+            ? { label: 'Unpin Message', onSelect: () => api.channels.unpin(channel.id, m.id).catch(fail) }
+            : {
+                label: 'Pin Message',
+                onSelect: () =>
+                  api.channels
+                    .pin(channel.id, m.id)
+                    .then(() => toast('Message pinned'))
+                    .catch(fail),
+              },
+        );
     }
     items.push({ label: 'Copy Text', onSelect: () => void navigator.clipboard?.writeText(m.content ?? '') });
     items.push({ label: 'Copy Message ID', onSelect: () => void navigator.clipboard?.writeText(m.id) });
     const cmds = await loadCommands(api, channel).catch(() => null);
     if (cmds?.message.length && !ephemeral) {
       items.push('separator', { heading: 'Apps' });
-      for (const { app, command } of cmds.message) items.push({ label: command.name, hint: <span className="muted">{app.name}</span>, onSelect: () => void runContextCommand(api, store, channel, command, app.name, m.id) });
+      for (const { app, command } of cmds.message)
+        items.push({
+          label: command.name,
+          hint: <span className="muted">{app.name}</span>,
+          onSelect: () => void runContextCommand(api, store, channel, command, app.name, m.id),
+        });
     }
-    if (!ephemeral && (mine || canManage)) items.push('separator', { label: 'Delete Message', danger: true, onSelect: () => { if (confirm('Delete this message?')) api.channels.remove(channel.id, m.id).catch(fail); } });
+    if (!ephemeral && (mine || canManage))
+      items.push('separator', {
+        label: 'Delete Message',
+        danger: true,
+        onSelect: () => {
+          if (confirm('Delete this message?')) api.channels.remove(channel.id, m.id).catch(fail);
+        },
+      });
     setMenu({ x, y, items });
   };
 
   return (
     <div className="msg__actions" role="toolbar" aria-label="Message actions">
-      {!ephemeral ? <>
-        {['👍', '❤️', '🎉'].map((e) => <button key={e} type="button" className="icon-btn" aria-label={`React with ${e}`} onClick={() => react(e)}>{e}</button>)}
-        <button type="button" className="icon-btn" aria-label="Add Reaction" title="Add Reaction" onClick={(e) => { const r = e.currentTarget.getBoundingClientRect(); setPicking({ x: r.left - 280, y: r.bottom + 4 }); }}><Icon name="smile" size={18} /></button>
-        <button type="button" className="icon-btn" aria-label="Reply" title="Reply" onClick={() => onReply(m.id)}><Icon name="reply" size={18} /></button>
-        {mine && m.type !== 20 && m.type !== 23 ? <button type="button" className="icon-btn" aria-label="Edit" title="Edit" onClick={() => onEdit(m.id)}><Icon name="edit" size={18} /></button> : null}
-        {canThread ? <button type="button" className="icon-btn" aria-label="Create Thread" title="Create Thread" onClick={() => void thread()}><Icon name="thread" size={18} /></button> : null}
-      </> : null}
-      <button type="button" className="icon-btn" aria-label="More" title="More" onClick={(e) => { const r = e.currentTarget.getBoundingClientRect(); void openMenu(r.left - 160, r.bottom + 4); }}><Icon name="more" size={18} /></button>
+      {!ephemeral ? (
+        <>
+          {['👍', '❤️', '🎉'].map((e) => (
+            <button key={e} type="button" className="icon-btn" aria-label={`React with ${e}`} onClick={() => react(e)}>
+              {e}
+            </button>
+          ))}
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Add Reaction"
+            title="Add Reaction"
+            onClick={(e) => {
+              const r = e.currentTarget.getBoundingClientRect();
+              setPicking({ x: r.left - 280, y: r.bottom + 4 });
+            }}
+          >
+            <Icon name="smile" size={18} />
+          </button>
+          <button type="button" className="icon-btn" aria-label="Reply" title="Reply" onClick={() => onReply(m.id)}>
+            <Icon name="reply" size={18} />
+          </button>
+          {mine && m.type !== 20 && m.type !== 23 ? (
+            <button type="button" className="icon-btn" aria-label="Edit" title="Edit" onClick={() => onEdit(m.id)}>
+              <Icon name="edit" size={18} />
+            </button>
+          ) : null}
+          {canThread ? (
+            <button type="button" className="icon-btn" aria-label="Create Thread" title="Create Thread" onClick={() => void thread()}>
+              <Icon name="thread" size={18} />
+            </button>
+          ) : null}
+        </>
+      ) : null}
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label="More"
+        title="More"
+        onClick={(e) => {
+          const r = e.currentTarget.getBoundingClientRect();
+          void openMenu(r.left - 160, r.bottom + 4);
+        }}
+      >
+        <Icon name="more" size={18} />
+      </button>
       {menu ? <Menu x={menu.x} y={menu.y} items={menu.items} onClose={() => setMenu(null)} label="Message menu" /> : null}
-      {picking ? <EmojiPicker x={picking.x} y={picking.y} guildId={channel.guild_id} onPick={(e) => { setPicking(null); void react(e); }} onClose={() => setPicking(null)} /> : null}
+      {picking ? (
+        <EmojiPicker
+          x={picking.x}
+          y={picking.y}
+          guildId={channel.guild_id}
+          onPick={(e) => {
+            setPicking(null);
+            void react(e);
+          }}
+          onClose={() => setPicking(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -17,8 +17,20 @@ import { ReplyPreview } from './ReplyPreview.js';
 import { SystemMessage, isSystem } from './SystemMessage.js';
 
 /** One message: header (unless grouped), reply, content, embeds, attachments, components, poll, reactions. */
-export const MessageItem = memo(function MessageItem({ message: m, grouped, channel, onReply, onEdit, editing }: {
-  message: Message; grouped: boolean; channel: Channel; onReply: (id: string) => void; onEdit: (id: string | null) => void; editing: boolean;
+export const MessageItem = memo(function MessageItem({
+  message: m,
+  grouped,
+  channel,
+  onReply,
+  onEdit,
+  editing,
+}: {
+  message: Message;
+  grouped: boolean;
+  channel: Channel;
+  onReply: (id: string) => void;
+  onEdit: (id: string | null) => void;
+  editing: boolean;
 }) {
   const me = useStore((s) => s.me)!;
   const member = useStore((s) => (channel.guild_id ? s.guilds.get(channel.guild_id)?.members.get(m.author.id) : undefined));
@@ -38,10 +50,18 @@ export const MessageItem = memo(function MessageItem({ message: m, grouped, chan
   const meta = m.interaction_metadata as { user?: { id: string; username: string; global_name?: string | null }; name?: string } | undefined;
   const commandName = (m as any).interaction?.name as string | undefined;
   const thread = (m as any).thread as Channel | undefined;
-  const cls = ['msg', grouped && 'msg--grouped', mentionsMe && 'msg--mention', ephemeral && 'msg--ephemeral', editing && 'msg--editing'].filter(Boolean).join(' ');
+  const cls = ['msg', grouped && 'msg--grouped', mentionsMe && 'msg--mention', ephemeral && 'msg--ephemeral', editing && 'msg--editing']
+    .filter(Boolean)
+    .join(' ');
 
   return (
-    <article className={cls} onMouseEnter={() => setHover(true)} onMouseLeave={() => setHover(false)} data-message-id={m.id} aria-label={`${name}: ${m.content?.slice(0, 80) ?? ''}`}>
+    <article
+      className={cls}
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+      data-message-id={m.id}
+      aria-label={`${name}: ${m.content?.slice(0, 80) ?? ''}`}
+    >
       {m.type === 19 && m.message_reference ? <ReplyPreview channelId={m.channel_id} reference={m.referenced_message as Message | null | undefined} /> : null}
       {(m.type === 20 || m.type === 23) && meta?.user ? (
         <div className="msg__used">
@@ -49,35 +69,77 @@ export const MessageItem = memo(function MessageItem({ message: m, grouped, chan
           <Avatar user={meta.user as any} size={16} />
           <span className="msg__used-name">{meta.user.global_name ?? meta.user.username}</span>
           <span className="muted">used</span>
-          <span className="msg__used-cmd">{m.type === 20 ? '/' : ''}{commandName ?? meta.name ?? 'command'}</span>
+          <span className="msg__used-cmd">
+            {m.type === 20 ? '/' : ''}
+            {commandName ?? meta.name ?? 'command'}
+          </span>
         </div>
       ) : null}
       <div className="msg__row">
         <div className="msg__gutter">
-          {grouped ? <time className="msg__hovertime" dateTime={m.timestamp}>{shortTime(m.timestamp)}</time>
-            : <Avatar user={m.author} size={40} />}
+          {grouped ? (
+            <time className="msg__hovertime" dateTime={m.timestamp}>
+              {shortTime(m.timestamp)}
+            </time>
+          ) : (
+            <Avatar user={m.author} size={40} />
+          )}
         </div>
         <div className="msg__body">
           {grouped ? null : (
             <h3 className="msg__head">
-              <span className="msg__author" style={color ? { color } : undefined}>{name}</span>
-              {m.author.bot ? <span className="tag">{(m.author.flags ?? 0) & (1 << 16) ? <><Icon name="check" size={10} /> App</> : 'App'}</span> : null}
-              <time className="msg__time" dateTime={m.timestamp} title={fullTime(m.timestamp)}>{messageTime(m.timestamp)}</time>
+              <span className="msg__author" style={color ? { color } : undefined}>
+                {name}
+              </span>
+              {m.author.bot ? (
+                <span className="tag">
+                  {(m.author.flags ?? 0) & (1 << 16) ? (
+                    <>
+                      <Icon name="check" size={10} /> App
+                    </>
+                  ) : (
+                    'App'
+                  )}
+                </span>
+              ) : null}
+              <time className="msg__time" dateTime={m.timestamp} title={fullTime(m.timestamp)}>
+                {messageTime(m.timestamp)}
+              </time>
             </h3>
           )}
-          {editing ? <EditBox message={m} onDone={() => onEdit(null)} /> : loading ? (
-            <div className="msg__thinking"><span className="dots" aria-hidden><i /><i /><i /></span> {m.author.global_name ?? m.author.username} is thinking…</div>
+          {editing ? (
+            <EditBox message={m} onDone={() => onEdit(null)} />
+          ) : loading ? (
+            <div className="msg__thinking">
+              <span className="dots" aria-hidden>
+                <i />
+                <i />
+                <i />
+              </span>{' '}
+              {m.author.global_name ?? m.author.username} is thinking…
+            </div>
           ) : m.content ? (
             <div className="msg__content">
               <Markdown text={m.content} />
-              {m.edited_timestamp ? <span className="msg__edited" title={fullTime(m.edited_timestamp)}> (edited)</span> : null}
+              {m.edited_timestamp ? (
+                <span className="msg__edited" title={fullTime(m.edited_timestamp)}>
+                  {' '}
+                  (edited)
+                </span>
+              ) : null}
             </div>
           ) : null}
           {!v2 && !(flags & MessageFlag.SUPPRESS_EMBEDS) ? m.embeds?.map((e, i) => <Embed key={i} embed={e} />) : null}
           {m.attachments?.length && !v2 ? <Attachments attachments={m.attachments} /> : null}
           {m.poll ? <Poll message={m} /> : null}
           {m.components?.length ? <Components message={m} channel={channel} /> : null}
-          {m.sticker_items?.length ? <div className="msg__stickers">{m.sticker_items.map((s) => <img key={s.id} src={`/stickers/${s.id}.png`} alt={s.name} title={s.name} width={160} height={160} />)}</div> : null}
+          {m.sticker_items?.length ? (
+            <div className="msg__stickers">
+              {m.sticker_items.map((s) => (
+                <img key={s.id} src={`/stickers/${s.id}.png`} alt={s.name} title={s.name} width={160} height={160} />
+              ))}
+            </div>
+          ) : null}
           {thread ? (
             <button type="button" className="msg__thread" onClick={() => nav(`/channels/${channel.guild_id}/${thread.id}`)}>
               <Icon name="thread" size={16} /> <strong>{thread.name}</strong> <span className="muted">{thread.message_count ?? 0} Messages ›</span>
@@ -87,7 +149,9 @@ export const MessageItem = memo(function MessageItem({ message: m, grouped, chan
           {ephemeral ? (
             <div className="msg__ephemeral">
               <Icon name="eye" size={16} /> Only you can see this •{' '}
-              <button type="button" className="linklike" onClick={() => dismissMessage(store, m.channel_id, m.id)}>Dismiss message</button>
+              <button type="button" className="linklike" onClick={() => dismissMessage(store, m.channel_id, m.id)}>
+                Dismiss message
+              </button>
             </div>
           ) : null}
         </div>

@@ -13,8 +13,16 @@ import { buildRows, type Row } from './rows.js';
  * scroll like 50. The list is anchored at its end (new messages keep you at the bottom when you were there, and
  * loading older pages keeps what you were reading in place). Scrolling near the top loads the previous page.
  */
-export function MessageList({ channel, onReply, onEdit, editingId }: {
-  channel: Channel; onReply: (id: string) => void; onEdit: (id: string | null) => void; editingId: string | null;
+export function MessageList({
+  channel,
+  onReply,
+  onEdit,
+  editingId,
+}: {
+  channel: Channel;
+  onReply: (id: string) => void;
+  onEdit: (id: string | null) => void;
+  editingId: string | null;
 }) {
   const { api, store } = useSession();
   const data = useStore((s) => s.messages.get(channel.id));
@@ -55,8 +63,14 @@ export function MessageList({ channel, onReply, onEdit, editingId }: {
     if (items.length && items[0].index <= 3) void loadOlder(api, store, channel.id);
   }, [items[0]?.index, data?.hasMore, data?.loading]);
 
-  if (!data || (data.loading && !data.items.length)) return <div className="messages messages--center"><Spinner /></div>;
-  if (data.error && !data.items.length) return <ErrorState title="Could not load messages" message={data.error} onRetry={() => void openChannel(api, store, channel.id)} />;
+  if (!data || (data.loading && !data.items.length))
+    return (
+      <div className="messages messages--center">
+        <Spinner />
+      </div>
+    );
+  if (data.error && !data.items.length)
+    return <ErrorState title="Could not load messages" message={data.error} onRetry={() => void openChannel(api, store, channel.id)} />;
 
   return (
     <div className="messages" ref={scrollRef} role="log" aria-label={`Messages in ${channel.name ?? 'this conversation'}`} data-testid="message-list">
@@ -64,8 +78,13 @@ export function MessageList({ channel, onReply, onEdit, editingId }: {
         {items.map((vi) => {
           const row = rows[vi.index];
           return (
-            <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement} className={row.kind === 'message' && !row.grouped ? 'messages__row messages__row--head' : 'messages__row'}
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${vi.start}px)` }}>
+            <div
+              key={vi.key}
+              data-index={vi.index}
+              ref={virtualizer.measureElement}
+              className={row.kind === 'message' && !row.grouped ? 'messages__row messages__row--head' : 'messages__row'}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${vi.start}px)` }}
+            >
               {renderRow(row, channel, onReply, onEdit, editingId)}
             </div>
           );
@@ -77,11 +96,26 @@ export function MessageList({ channel, onReply, onEdit, editingId }: {
 
 function renderRow(row: Row, channel: Channel, onReply: (id: string) => void, onEdit: (id: string | null) => void, editingId: string | null) {
   switch (row.kind) {
-    case 'loading': return <div className="messages__loading"><Spinner small /> Loading older messages…</div>;
-    case 'start': return <ChannelStart channel={channel} />;
-    case 'day': return <div className="divider" role="separator"><span>{row.label}</span></div>;
-    case 'local': return <LocalEcho local={row.local} />;
-    case 'message': return <MessageItem message={row.message} grouped={row.grouped} channel={channel} onReply={onReply} onEdit={onEdit} editing={editingId === row.message.id} />;
+    case 'loading':
+      return (
+        <div className="messages__loading">
+          <Spinner small /> Loading older messages…
+        </div>
+      );
+    case 'start':
+      return <ChannelStart channel={channel} />;
+    case 'day':
+      return (
+        <div className="divider" role="separator">
+          <span>{row.label}</span>
+        </div>
+      );
+    case 'local':
+      return <LocalEcho local={row.local} />;
+    case 'message':
+      return (
+        <MessageItem message={row.message} grouped={row.grouped} channel={channel} onReply={onReply} onEdit={onEdit} editing={editingId === row.message.id} />
+      );
   }
 }
 
@@ -90,9 +124,17 @@ function ChannelStart({ channel }: { channel: Channel }) {
   const thread = channel.type >= 10 && channel.type <= 12;
   return (
     <div className="start">
-      <div className="start__icon" aria-hidden>{dm ? '@' : thread ? '🧵' : '#'}</div>
-      <h2 className="start__title">{dm ? channel.name ?? 'Direct message' : thread ? channel.name : `Welcome to #${channel.name}!`}</h2>
-      <p className="muted">{dm ? 'This is the beginning of your direct message history.' : thread ? 'This is the start of the thread.' : `This is the start of the #${channel.name} channel.`}</p>
+      <div className="start__icon" aria-hidden>
+        {dm ? '@' : thread ? '🧵' : '#'}
+      </div>
+      <h2 className="start__title">{dm ? (channel.name ?? 'Direct message') : thread ? channel.name : `Welcome to #${channel.name}!`}</h2>
+      <p className="muted">
+        {dm
+          ? 'This is the beginning of your direct message history.'
+          : thread
+            ? 'This is the start of the thread.'
+            : `This is the start of the #${channel.name} channel.`}
+      </p>
     </div>
   );
 }

@@ -39,20 +39,48 @@ export function Poll({ message: m }: { message: Message }) {
           const mine = voted.includes(a.answer_id);
           const on = picked.includes(a.answer_id);
           return (
-            <button key={a.answer_id} type="button" className={['poll__answer', (on || mine) && 'poll__answer--on'].filter(Boolean).join(' ')}
-              disabled={showResults || busy} onClick={() => pick(a.answer_id)} aria-pressed={on || mine}>
+            <button
+              key={a.answer_id}
+              type="button"
+              className={['poll__answer', (on || mine) && 'poll__answer--on'].filter(Boolean).join(' ')}
+              disabled={showResults || busy}
+              onClick={() => pick(a.answer_id)}
+              aria-pressed={on || mine}
+            >
               {showResults ? <span className="poll__bar" style={{ width: `${pct}%` }} /> : null}
-              <span className="poll__text">{a.poll_media.emoji?.name ? `${a.poll_media.emoji.name} ` : ''}{a.poll_media.text}</span>
-              {showResults ? <span className="poll__pct">{c?.count ?? 0} votes · {pct}%</span> : <span className={on ? 'poll__radio poll__radio--on' : 'poll__radio'} aria-hidden>{on ? <Icon name="check" size={12} /> : null}</span>}
+              <span className="poll__text">
+                {a.poll_media.emoji?.name ? `${a.poll_media.emoji.name} ` : ''}
+                {a.poll_media.text}
+              </span>
+              {showResults ? (
+                <span className="poll__pct">
+                  {c?.count ?? 0} votes · {pct}%
+                </span>
+              ) : (
+                <span className={on ? 'poll__radio poll__radio--on' : 'poll__radio'} aria-hidden>
+                  {on ? <Icon name="check" size={12} /> : null}
+                </span>
+              )}
             </button>
           );
         })}
       </div>
       <div className="poll__foot">
-        <span className="muted">{total} vote{total === 1 ? '' : 's'} · {ended ? 'Poll closed' : poll.expiry ? `${relative(new Date(poll.expiry).getTime()).replace(/^in /, '')} left` : ''}</span>
+        <span className="muted">
+          {total} vote{total === 1 ? '' : 's'} ·{' '}
+          {ended ? 'Poll closed' : poll.expiry ? `${relative(new Date(poll.expiry).getTime()).replace(/^in /, '')} left` : ''}
+        </span>
         <span className="grow" />
-        {!ended && voted.length ? <Button variant="link" size="sm" onClick={() => void vote([])}>Remove Vote</Button> : null}
-        {!showResults ? <Button size="sm" busy={busy} disabled={!picked.length} onClick={() => void vote(picked)}>Vote</Button> : null}
+        {!ended && voted.length ? (
+          <Button variant="link" size="sm" onClick={() => void vote([])}>
+            Remove Vote
+          </Button>
+        ) : null}
+        {!showResults ? (
+          <Button size="sm" busy={busy} disabled={!picked.length} onClick={() => void vote(picked)}>
+            Vote
+          </Button>
+        ) : null}
       </div>
     </div>
   );

@@ -3,7 +3,7 @@ import { readableError } from '../../lib/api/errors.js';
 import { useApi } from '../../lib/session.js';
 import { toast } from '../../lib/ui/index.js';
 
-export const emojiParam = (e: APIReaction['emoji']) => (e.id ? `${e.name}:${e.id}` : e.name ?? '');
+export const emojiParam = (e: APIReaction['emoji']) => (e.id ? `${e.name}:${e.id}` : (e.name ?? ''));
 
 /** Reaction pills under a message; yours are highlighted and clicking toggles your reaction. */
 export function Reactions({ message: m }: { message: Message }) {
@@ -16,9 +16,19 @@ export function Reactions({ message: m }: { message: Message }) {
   return (
     <div className="reactions">
       {m.reactions!.map((r) => (
-        <button key={r.emoji.id ?? r.emoji.name} type="button" className={r.me ? 'reaction reaction--me' : 'reaction'} aria-pressed={r.me}
-          aria-label={`${r.emoji.name}, ${r.count} reaction${r.count === 1 ? '' : 's'}`} onClick={() => toggle(r)}>
-          {r.emoji.id ? <img className="emoji" src={`/emojis/${r.emoji.id}.webp?size=32`} alt={r.emoji.name ?? ''} /> : <span className="emoji--unicode">{r.emoji.name}</span>}
+        <button
+          key={r.emoji.id ?? r.emoji.name}
+          type="button"
+          className={r.me ? 'reaction reaction--me' : 'reaction'}
+          aria-pressed={r.me}
+          aria-label={`${r.emoji.name}, ${r.count} reaction${r.count === 1 ? '' : 's'}`}
+          onClick={() => toggle(r)}
+        >
+          {r.emoji.id ? (
+            <img className="emoji" src={`/emojis/${r.emoji.id}.webp?size=32`} alt={r.emoji.name ?? ''} />
+          ) : (
+            <span className="emoji--unicode">{r.emoji.name}</span>
+          )}
           <span className="reaction__count">{r.count}</span>
         </button>
       ))}

@@ -11,9 +11,13 @@ export function ReplyPreview({ reference }: { channelId: string; reference: Mess
         <button type="button" className="msg__reply-btn" onClick={jump}>
           <Avatar user={reference.author} size={16} />
           <span className="msg__reply-name">@{displayName(reference.author)}</span>
-          <span className="msg__reply-text ellipsis">{reference.content || (reference.attachments?.length ? 'Click to see attachment' : reference.embeds?.length ? 'Click to see embed' : '…')}</span>
+          <span className="msg__reply-text ellipsis">
+            {reference.content || (reference.attachments?.length ? 'Click to see attachment' : reference.embeds?.length ? 'Click to see embed' : '…')}
+          </span>
         </button>
-      ) : <span className="muted msg__reply-text">Original message was deleted</span>}
+      ) : (
+        <span className="muted msg__reply-text">Original message was deleted</span>
+      )}
     </div>
   );
 }

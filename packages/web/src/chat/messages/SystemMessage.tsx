@@ -20,20 +20,71 @@ export function SystemMessage({ message: m }: { message: Message }) {
   let icon = 'plus';
   let text: ReactNode;
   switch (m.type) {
-    case 7: icon = 'plus'; text = <>{who} joined the server.</>; break;
-    case 6: icon = 'pin'; text = <>{who} pinned a message to this channel.</>; break;
-    case 18: icon = 'thread'; text = <>{who} started a thread: <strong>{m.content}</strong></>; break;
-    case 46: icon = 'poll'; text = <>{who}'s poll has closed.</>; break;
-    case 1: text = <>{who} added {m.mentions?.[0] ? displayName(m.mentions[0]) : 'someone'} to the group.</>; break;
-    case 2: icon = 'x'; text = <>{who} left the group.</>; break;
-    case 3: icon = 'speaker'; text = <>{who} started a call{callLength(m)}.</>; break;
-    case 4: icon = 'edit'; text = <>{who} changed the channel name: <strong>{m.content}</strong></>; break;
-    default: text = <>{who} {m.content}</>;
+    case 7:
+      icon = 'plus';
+      text = <>{who} joined the server.</>;
+      break;
+    case 6:
+      icon = 'pin';
+      text = <>{who} pinned a message to this channel.</>;
+      break;
+    case 18:
+      icon = 'thread';
+      text = (
+        <>
+          {who} started a thread: <strong>{m.content}</strong>
+        </>
+      );
+      break;
+    case 46:
+      icon = 'poll';
+      text = <>{who}'s poll has closed.</>;
+      break;
+    case 1:
+      text = (
+        <>
+          {who} added {m.mentions?.[0] ? displayName(m.mentions[0]) : 'someone'} to the group.
+        </>
+      );
+      break;
+    case 2:
+      icon = 'x';
+      text = <>{who} left the group.</>;
+      break;
+    case 3:
+      icon = 'speaker';
+      text = (
+        <>
+          {who} started a call{callLength(m)}.
+        </>
+      );
+      break;
+    case 4:
+      icon = 'edit';
+      text = (
+        <>
+          {who} changed the channel name: <strong>{m.content}</strong>
+        </>
+      );
+      break;
+    default:
+      text = (
+        <>
+          {who} {m.content}
+        </>
+      );
   }
   return (
     <div className="sys" data-message-id={m.id}>
-      <span className="sys__icon"><Icon name={icon} size={16} /></span>
-      <span className="sys__text">{text} <time className="msg__time" dateTime={m.timestamp}>{messageTime(m.timestamp)}</time></span>
+      <span className="sys__icon">
+        <Icon name={icon} size={16} />
+      </span>
+      <span className="sys__text">
+        {text}{' '}
+        <time className="msg__time" dateTime={m.timestamp}>
+          {messageTime(m.timestamp)}
+        </time>
+      </span>
     </div>
   );
 }

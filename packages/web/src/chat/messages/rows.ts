@@ -34,8 +34,17 @@ export function buildRows(items: Message[], local: LocalMessage[] | undefined, h
       prevDay = day;
       prev = null;
     }
-    const grouped = !!prev && prev.author.id === m.author.id && NORMAL.has(m.type) && NORMAL.has(prev.type) && m.type !== 19 && m.type !== 20 && m.type !== 23
-      && !m.interaction_metadata && at.getTime() - new Date(prev.timestamp).getTime() < GROUP_MS && (prev.flags ?? 0) === (m.flags ?? 0);
+    const grouped =
+      !!prev &&
+      prev.author.id === m.author.id &&
+      NORMAL.has(m.type) &&
+      NORMAL.has(prev.type) &&
+      m.type !== 19 &&
+      m.type !== 20 &&
+      m.type !== 23 &&
+      !m.interaction_metadata &&
+      at.getTime() - new Date(prev.timestamp).getTime() < GROUP_MS &&
+      (prev.flags ?? 0) === (m.flags ?? 0);
     rows.push({ kind: 'message', key: m.id, message: m, grouped });
     prev = m;
   }

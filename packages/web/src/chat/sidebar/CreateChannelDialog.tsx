@@ -22,21 +22,42 @@ export function CreateChannelDialog({ guildId, onClose }: { guildId: string; onC
     onClose();
     if (type !== 4 && type !== 2) nav(`/channels/${guildId}/${c.id}`);
   });
-  const submit = (e: FormEvent) => { e.preventDefault(); void run(); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
   return (
-    <Dialog title="Create Channel" onClose={onClose} footer={<>
-      <Button variant="link" onClick={onClose}>Cancel</Button>
-      <Button type="submit" form="create-channel" busy={busy} disabled={!name.trim()}>Create Channel</Button>
-    </>}>
+    <Dialog
+      title="Create Channel"
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="link" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="create-channel" busy={busy} disabled={!name.trim()}>
+            Create Channel
+          </Button>
+        </>
+      }
+    >
       <form id="create-channel" onSubmit={submit}>
-        {error && !fieldError('name') ? <div style={{ marginBottom: 16 }}><Banner>{readableError(error)}</Banner></div> : null}
+        {error && !fieldError('name') ? (
+          <div style={{ marginBottom: 16 }}>
+            <Banner>{readableError(error)}</Banner>
+          </div>
+        ) : null}
         <div className="field" role="radiogroup" aria-label="Channel type">
           <span className="field__label">Channel type</span>
           {KINDS.map((k) => (
             <label key={k.type} className={type === k.type ? 'choice choice--on' : 'choice'}>
               <input type="radio" name="type" checked={type === k.type} onChange={() => setType(k.type)} />
               <Icon name={k.icon} />
-              <span className="grow"><strong>{k.label}</strong><br /><span className="muted">{k.hint}</span></span>
+              <span className="grow">
+                <strong>{k.label}</strong>
+                <br />
+                <span className="muted">{k.hint}</span>
+              </span>
             </label>
           ))}
         </div>

@@ -19,10 +19,19 @@ export function DmSidebar({ activeId }: { activeId?: string }) {
       <div className="sidebar__scroll">
         <div className="cat__head cat__head--static">
           <span className="grow">Conversations</span>
-          <button type="button" className="icon-btn icon-btn--xs" aria-label="Create DM" title="Create DM" onClick={() => setCreating(true)}><Icon name="plus" size={16} /></button>
+          <button type="button" className="icon-btn icon-btn--xs" aria-label="Create DM" title="Create DM" onClick={() => setCreating(true)}>
+            <Icon name="plus" size={16} />
+          </button>
         </div>
         {list.length === 0 ? <p className="sidebar__empty">No conversations yet. Message someone from a server's member list.</p> : null}
-        {list.map((c) => <DmRow key={c.id} channel={c} active={c.id === activeId} status={c.type === 1 ? presences.get(c.recipients?.[0]?.id ?? '')?.status ?? 'offline' : null} />)}
+        {list.map((c) => (
+          <DmRow
+            key={c.id}
+            channel={c}
+            active={c.id === activeId}
+            status={c.type === 1 ? (presences.get(c.recipients?.[0]?.id ?? '')?.status ?? 'offline') : null}
+          />
+        ))}
       </div>
       <UserPanel />
       {creating ? <NewGroupDialog onClose={() => setCreating(false)} /> : null}
@@ -39,7 +48,13 @@ function DmRow({ channel, active, status }: { channel: Channel; active: boolean;
   const group = channel.type === 3;
   return (
     <Link to={`/channels/@me/${channel.id}`} className={active ? 'dm dm--active' : 'dm'}>
-      {group ? <span className="dm__group" aria-hidden><Icon name="users" size={18} /></span> : <Avatar user={channel.recipients?.[0]} size={32} status={status} />}
+      {group ? (
+        <span className="dm__group" aria-hidden>
+          <Icon name="users" size={18} />
+        </span>
+      ) : (
+        <Avatar user={channel.recipients?.[0]} size={32} status={status} />
+      )}
       <span className="grow" style={{ minWidth: 0 }}>
         <span className="dm__name ellipsis">{dmName(channel)}</span>
         {group ? <span className="dm__sub">{(channel.recipients?.length ?? 0) + 1} Members</span> : null}

@@ -26,20 +26,29 @@ export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?
     { label: 'Invite People', onSelect: () => setDialog('invite') },
     ...(has(perms, Perm.MANAGE_CHANNELS) ? [{ label: 'Create Channel', onSelect: () => setDialog('channel') }] : []),
     'separator',
-    ...(guild.ownerId !== me.id ? [{ label: 'Leave Server', danger: true, onSelect: () => void api.users.leaveGuild(guildId).then(() => nav('/channels/@me')) }] : []),
+    ...(guild.ownerId !== me.id
+      ? [{ label: 'Leave Server', danger: true, onSelect: () => void api.users.leaveGuild(guildId).then(() => nav('/channels/@me')) }]
+      : []),
   ];
-  const toggle = (id: string) => setFolded((f) => {
-    const n = new Set(f);
-    if (n.has(id)) n.delete(id); else n.add(id);
-    return n;
-  });
+  const toggle = (id: string) =>
+    setFolded((f) => {
+      const n = new Set(f);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
 
   return (
     <aside className="sidebar" aria-label={`${guild.name} channels`}>
-      <button type="button" className="sidebar__header" onClick={(e) => {
-        const r = e.currentTarget.getBoundingClientRect();
-        setMenu({ x: r.left + 8, y: r.bottom + 4 });
-      }} aria-haspopup="menu">
+      <button
+        type="button"
+        className="sidebar__header"
+        onClick={(e) => {
+          const r = e.currentTarget.getBoundingClientRect();
+          setMenu({ x: r.left + 8, y: r.bottom + 4 });
+        }}
+        aria-haspopup="menu"
+      >
         <span className="ellipsis">{guild.name}</span>
         <Icon name="chevron" size={18} />
       </button>
@@ -56,18 +65,24 @@ export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?
                   <span className="ellipsis">{category.name}</span>
                 </button>
               ) : null}
-              {visible.map(({ channel, threads }) => (isFolded && channel.id !== activeId ? null : (
-                <div key={channel.id}>
-                  <ChannelRow guildId={guildId} channel={channel} active={channel.id === activeId} />
-                  {isVoice(channel.type) ? <VoiceMembers guild={guild} channelId={channel.id} /> : null}
-                  {threads.map((t) => (
-                    <Link key={t.id} to={`/channels/${guildId}/${t.id}`} className={t.id === activeId ? 'chan chan--thread chan--active' : 'chan chan--thread'}>
-                      <span className="chan__spine" aria-hidden />
-                      <span className="ellipsis">{t.name}</span>
-                    </Link>
-                  ))}
-                </div>
-              )))}
+              {visible.map(({ channel, threads }) =>
+                isFolded && channel.id !== activeId ? null : (
+                  <div key={channel.id}>
+                    <ChannelRow guildId={guildId} channel={channel} active={channel.id === activeId} />
+                    {isVoice(channel.type) ? <VoiceMembers guild={guild} channelId={channel.id} /> : null}
+                    {threads.map((t) => (
+                      <Link
+                        key={t.id}
+                        to={`/channels/${guildId}/${t.id}`}
+                        className={t.id === activeId ? 'chan chan--thread chan--active' : 'chan chan--thread'}
+                      >
+                        <span className="chan__spine" aria-hidden />
+                        <span className="ellipsis">{t.name}</span>
+                      </Link>
+                    ))}
+                  </div>
+                ),
+              )}
             </div>
           );
         })}
@@ -82,8 +97,12 @@ export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?
 
 function ChannelRow({ guildId, channel, active }: { guildId: string; channel: Channel; active: boolean }) {
   return (
-    <Link to={`/channels/${guildId}/${channel.id}`} className={active ? 'chan chan--active' : 'chan'} aria-current={active ? 'page' : undefined}
-      data-channel-type={channel.type}>
+    <Link
+      to={`/channels/${guildId}/${channel.id}`}
+      className={active ? 'chan chan--active' : 'chan'}
+      aria-current={active ? 'page' : undefined}
+      data-channel-type={channel.type}
+    >
       <Icon name={channelIcon(channel.type)} size={20} className="chan__icon" />
       <span className="ellipsis">{channel.name}</span>
     </Link>

@@ -26,7 +26,9 @@ export function InviteDialog({ guild, channelId, onClose }: { guild: GuildState;
       {!error && !link ? <Spinner /> : null}
       {link ? (
         <div className="field">
-          <label className="field__label" htmlFor="invite-link">Send a server invite link to a friend</label>
+          <label className="field__label" htmlFor="invite-link">
+            Send a server invite link to a friend
+          </label>
           <div className="row">
             <input id="invite-link" className="input grow" readOnly value={link} onFocus={(e) => e.target.select()} />
             <Button onClick={copy}>Copy</Button>

@@ -14,8 +14,12 @@ export function UserPanel() {
         <div className="userpanel__name ellipsis">{displayName(me)}</div>
         <div className="userpanel__tag ellipsis">{me.username}</div>
       </div>
-      <a className="icon-btn" href="/developers/applications" title="Developer Portal" aria-label="Developer Portal"><Icon name="code" size={18} /></a>
-      <button type="button" className="icon-btn" title="Log Out" aria-label="Log Out" onClick={signOut}><Icon name="logout" size={18} /></button>
+      <a className="icon-btn" href="/developers/applications" title="Developer Portal" aria-label="Developer Portal">
+        <Icon name="code" size={18} />
+      </a>
+      <button type="button" className="icon-btn" title="Log Out" aria-label="Log Out" onClick={signOut}>
+        <Icon name="logout" size={18} />
+      </button>
     </div>
   );
 }

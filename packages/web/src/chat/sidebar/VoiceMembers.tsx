@@ -18,8 +18,24 @@ export function VoiceMembers({ guild, channelId }: { guild: GuildState; channelI
           <li key={v.user_id} className="voice__user" data-user={v.user_id}>
             <Avatar user={user} size={24} />
             <span className="ellipsis grow">{member?.nick ?? displayName(user)}</span>
-            {muted ? <span title={v.mute ? 'Server muted' : 'Muted'} className={v.mute ? 'voice__mark voice__mark--server' : 'voice__mark'} aria-label={v.mute ? 'Server muted' : 'Muted'}><Icon name="micOff" size={16} /></span> : null}
-            {deaf ? <span title={v.deaf ? 'Server deafened' : 'Deafened'} className={v.deaf ? 'voice__mark voice__mark--server' : 'voice__mark'} aria-label={v.deaf ? 'Server deafened' : 'Deafened'}><Icon name="headphonesOff" size={16} /></span> : null}
+            {muted ? (
+              <span
+                title={v.mute ? 'Server muted' : 'Muted'}
+                className={v.mute ? 'voice__mark voice__mark--server' : 'voice__mark'}
+                aria-label={v.mute ? 'Server muted' : 'Muted'}
+              >
+                <Icon name="micOff" size={16} />
+              </span>
+            ) : null}
+            {deaf ? (
+              <span
+                title={v.deaf ? 'Server deafened' : 'Deafened'}
+                className={v.deaf ? 'voice__mark voice__mark--server' : 'voice__mark'}
+                aria-label={v.deaf ? 'Server deafened' : 'Deafened'}
+              >
+                <Icon name="headphonesOff" size={16} />
+              </span>
+            ) : null}
           </li>
         );
       })}

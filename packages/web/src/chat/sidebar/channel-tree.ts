@@ -7,7 +7,7 @@ export interface Category {
   channels: { channel: Channel; threads: Channel[] }[];
 }
 
-const byPosition = (a: Channel, b: Channel) => (a.position ?? 0) - (b.position ?? 0) || (a.id.length - b.id.length) || (a.id < b.id ? -1 : 1);
+const byPosition = (a: Channel, b: Channel) => (a.position ?? 0) - (b.position ?? 0) || a.id.length - b.id.length || (a.id < b.id ? -1 : 1);
 const voiceLast = (a: Channel, b: Channel) => Number(isVoice(a.type)) - Number(isVoice(b.type)) || byPosition(a, b);
 
 export function channelTree(g: GuildState): Category[] {
@@ -16,8 +16,23 @@ export function channelTree(g: GuildState): Category[] {
   const top = all.filter((c) => !isThread(c.type) && c.type !== 4);
   const categories = all.filter((c) => c.type === 4).sort(byPosition);
   const withThreads = (c: Channel) => ({ channel: c, threads: threads.filter((t) => t.parent_id === c.id).sort((a, b) => (a.id < b.id ? -1 : 1)) });
-  const tree: Category[] = [{ category: null, channels: top.filter((c) => !c.parent_id || !g.channels.has(c.parent_id)).sort(voiceLast).map(withThreads) }];
-  for (const cat of categories) tree.push({ category: cat, channels: top.filter((c) => c.parent_id === cat.id).sort(voiceLast).map(withThreads) });
+  const tree: Category[] = [
+    {
+      category: null,
+      channels: top
+        .filter((c) => !c.parent_id || !g.channels.has(c.parent_id))
+        .sort(voiceLast)
+        .map(withThreads),
+    },
+  ];
+  for (const cat of categories)
+    tree.push({
+      category: cat,
+      channels: top
+        .filter((c) => c.parent_id === cat.id)
+        .sort(voiceLast)
+        .map(withThreads),
+    });
   return tree;
 }
 
@@ -31,10 +46,19 @@ export function firstTextChannel(g: GuildState): string | null {
 
 export function channelIcon(type: number): string {
   switch (type) {
-    case 2: case 13: return 'speaker';
-    case 5: return 'megaphone';
-    case 15: case 16: return 'forum';
-    case 10: case 11: case 12: return 'thread';
-    default: return 'hash';
+    case 2:
+    case 13:
+      return 'speaker';
+    case 5:
+      return 'megaphone';
+    case 15:
+    case 16:
+      return 'forum';
+    case 10:
+    case 11:
+    case 12:
+      return 'thread';
+    default:
+      return 'hash';
   }
 }

@@ -24,13 +24,26 @@ export class HttpClient {
   /** Called when the server refuses the token (401): the app logs out. */
   onUnauthorized: (() => void) | null = null;
 
-  constructor(private readonly token: TokenSource, private readonly base = API_BASE) {}
+  constructor(
+    private readonly token: TokenSource,
+    private readonly base = API_BASE,
+  ) {}
 
-  get<T>(path: string, opts?: RequestOptions) { return this.request<T>('GET', path, opts); }
-  post<T>(path: string, body?: unknown, opts?: RequestOptions) { return this.request<T>('POST', path, { ...opts, body }); }
-  put<T>(path: string, body?: unknown, opts?: RequestOptions) { return this.request<T>('PUT', path, { ...opts, body }); }
-  patch<T>(path: string, body?: unknown, opts?: RequestOptions) { return this.request<T>('PATCH', path, { ...opts, body }); }
-  delete<T>(path: string, opts?: RequestOptions) { return this.request<T>('DELETE', path, opts); }
+  get<T>(path: string, opts?: RequestOptions) {
+    return this.request<T>('GET', path, opts);
+  }
+  post<T>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('POST', path, { ...opts, body });
+  }
+  put<T>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...opts, body });
+  }
+  patch<T>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PATCH', path, { ...opts, body });
+  }
+  delete<T>(path: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', path, opts);
+  }
 
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     let url = this.base + path;
@@ -61,7 +74,11 @@ export class HttpClient {
       const text = await res.text();
       let parsed: unknown = null;
       if (text) {
-        try { parsed = JSON.parse(text); } catch { parsed = text; }
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
       }
       if (res.ok) return parsed as T;
       const err = errorFromBody(res.status, parsed);

@@ -88,7 +88,11 @@ export function readableError(err: unknown): string {
   if (err instanceof ApiError) {
     const field = err.fields[0];
     if (field) {
-      const name = field.path.split('.').filter((p) => !/^\d+$/.test(p)).pop()?.replace(/_/g, ' ');
+      const name = field.path
+        .split('.')
+        .filter((p) => !/^\d+$/.test(p))
+        .pop()
+        ?.replace(/_/g, ' ');
       return name ? `${capitalize(name)}: ${field.message}` : field.message;
     }
     return FRIENDLY[err.code] || err.message;

@@ -1,7 +1,17 @@
 import { HttpClient } from './client.js';
 import type {
-  APIGuildMember, APIInvite, APIUser, Channel, CommandIndex, Entitlement, GuildCreate, Message, PurchaseResult, StoreSku,
-  Subscription, Snowflake,
+  APIGuildMember,
+  APIInvite,
+  APIUser,
+  Channel,
+  CommandIndex,
+  Entitlement,
+  GuildCreate,
+  Message,
+  PurchaseResult,
+  StoreSku,
+  Subscription,
+  Snowflake,
 } from './types.js';
 
 /** Typed calls of the public API that the client makes. One line each: the paths are the documentation. */
@@ -25,7 +35,8 @@ export function apiRoutes(http: HttpClient) {
     guilds: {
       create: (name: string) => http.post<GuildCreate>('/guilds', { name }),
       members: (guildId: Snowflake, limit = 1000) => http.get<APIGuildMember[]>(`/guilds/${guildId}/members`, { query: { limit } }),
-      createChannel: (guildId: Snowflake, b: { name: string; type: number; parent_id?: Snowflake | null }) => http.post<Channel>(`/guilds/${guildId}/channels`, b),
+      createChannel: (guildId: Snowflake, b: { name: string; type: number; parent_id?: Snowflake | null }) =>
+        http.post<Channel>(`/guilds/${guildId}/channels`, b),
       commandIndex: (guildId: Snowflake) => http.get<CommandIndex>(`/guilds/${guildId}/application-command-index`),
       activeThreads: (guildId: Snowflake) => http.get<{ threads: Channel[] }>(`/guilds/${guildId}/threads/active`),
     },
@@ -42,16 +53,21 @@ export function apiRoutes(http: HttpClient) {
       pins: (id: Snowflake) => http.get<{ items: { pinned_at: string; message: Message }[]; has_more: boolean }>(`/channels/${id}/messages/pins`),
       pin: (id: Snowflake, messageId: Snowflake) => http.put<void>(`/channels/${id}/messages/pins/${messageId}`),
       unpin: (id: Snowflake, messageId: Snowflake) => http.delete<void>(`/channels/${id}/messages/pins/${messageId}`),
-      vote: (id: Snowflake, messageId: Snowflake, answerIds: number[]) => http.put<void>(`/channels/${id}/polls/${messageId}/answers/@me`, { answer_ids: answerIds }),
+      vote: (id: Snowflake, messageId: Snowflake, answerIds: number[]) =>
+        http.put<void>(`/channels/${id}/polls/${messageId}/answers/@me`, { answer_ids: answerIds }),
       threadFromMessage: (id: Snowflake, messageId: Snowflake, name: string) => http.post<Channel>(`/channels/${id}/messages/${messageId}/threads`, { name }),
-      createThread: (id: Snowflake, b: Record<string, unknown>, files?: File[]) => http.post<Channel & { message?: Message }>(`/channels/${id}/threads`, b, { files }),
+      createThread: (id: Snowflake, b: Record<string, unknown>, files?: File[]) =>
+        http.post<Channel & { message?: Message }>(`/channels/${id}/threads`, b, { files }),
       archivedThreads: (id: Snowflake) => http.get<{ threads: Channel[]; has_more: boolean }>(`/channels/${id}/threads/archived/public`),
       createInvite: (id: Snowflake) => http.post<APIInvite>(`/channels/${id}/invites`, { max_age: 604800 }),
       commandIndex: (id: Snowflake) => http.get<CommandIndex>(`/channels/${id}/application-command-index`),
       joinThread: (id: Snowflake) => http.put<void>(`/channels/${id}/thread-members/@me`),
     },
     invites: {
-      get: (code: string) => http.get<APIInvite & { approximate_member_count?: number; approximate_presence_count?: number }>(`/invites/${enc(code)}`, { query: { with_counts: true } }),
+      get: (code: string) =>
+        http.get<APIInvite & { approximate_member_count?: number; approximate_presence_count?: number }>(`/invites/${enc(code)}`, {
+          query: { with_counts: true },
+        }),
       accept: (code: string) => http.post<APIInvite & { guild?: { id: Snowflake } }>(`/invites/${enc(code)}`, {}),
     },
     commands: {
@@ -63,7 +79,8 @@ export function apiRoutes(http: HttpClient) {
     },
     applications: {
       /** The public card of an app (name, icon, description): what invites and the store show. */
-      publicInfo: (appId: Snowflake) => http.get<{ id: Snowflake; name: string; icon: string | null; description: string }>(`/oauth2/applications/${appId}/rpc`, { anonymous: true }),
+      publicInfo: (appId: Snowflake) =>
+        http.get<{ id: Snowflake; name: string; icon: string | null; description: string }>(`/oauth2/applications/${appId}/rpc`, { anonymous: true }),
     },
     store: {
       skus: (appId: Snowflake) => http.get<StoreSku[]>(`/store/applications/${appId}/skus`),

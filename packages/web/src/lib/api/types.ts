@@ -3,13 +3,39 @@
  * shapes of the official client's own routes (command index, store listing) are declared here.
  */
 import type {
-  APIApplicationCommand, APIChannel, APIEmbed, APIGuild, APIGuildMember, APIMessage, APIRole, APIUser, APIAttachment,
-  APIInvite, APIReaction, GatewayPresenceUpdate, GatewayVoiceState, APIThreadChannel, APIApplicationCommandOption,
+  APIApplicationCommand,
+  APIChannel,
+  APIEmbed,
+  APIGuild,
+  APIGuildMember,
+  APIMessage,
+  APIRole,
+  APIUser,
+  APIAttachment,
+  APIInvite,
+  APIReaction,
+  GatewayPresenceUpdate,
+  GatewayVoiceState,
+  APIThreadChannel,
+  APIApplicationCommandOption,
 } from 'discord-api-types/v10';
 
 export type {
-  APIApplicationCommand, APIChannel, APIEmbed, APIGuild, APIGuildMember, APIMessage, APIRole, APIUser, APIAttachment,
-  APIInvite, APIReaction, GatewayPresenceUpdate, GatewayVoiceState, APIThreadChannel, APIApplicationCommandOption,
+  APIApplicationCommand,
+  APIChannel,
+  APIEmbed,
+  APIGuild,
+  APIGuildMember,
+  APIMessage,
+  APIRole,
+  APIUser,
+  APIAttachment,
+  APIInvite,
+  APIReaction,
+  GatewayPresenceUpdate,
+  GatewayVoiceState,
+  APIThreadChannel,
+  APIApplicationCommandOption,
 };
 
 export type Snowflake = string;
@@ -114,8 +140,19 @@ export interface PurchaseResult {
 
 /** Channel types the client shows (discord-api-types ChannelType, as plain numbers to keep enums out of the bundle). */
 export const ChannelKind = {
-  GUILD_TEXT: 0, DM: 1, GUILD_VOICE: 2, GROUP_DM: 3, GUILD_CATEGORY: 4, GUILD_ANNOUNCEMENT: 5, ANNOUNCEMENT_THREAD: 10,
-  PUBLIC_THREAD: 11, PRIVATE_THREAD: 12, GUILD_STAGE_VOICE: 13, GUILD_DIRECTORY: 14, GUILD_FORUM: 15, GUILD_MEDIA: 16,
+  GUILD_TEXT: 0,
+  DM: 1,
+  GUILD_VOICE: 2,
+  GROUP_DM: 3,
+  GUILD_CATEGORY: 4,
+  GUILD_ANNOUNCEMENT: 5,
+  ANNOUNCEMENT_THREAD: 10,
+  PUBLIC_THREAD: 11,
+  PRIVATE_THREAD: 12,
+  GUILD_STAGE_VOICE: 13,
+  GUILD_DIRECTORY: 14,
+  GUILD_FORUM: 15,
+  GUILD_MEDIA: 16,
 } as const;
 
 export const isThread = (type: number) => type === 10 || type === 11 || type === 12;

@@ -5,22 +5,58 @@ import { errorFromBody } from '../api/errors.js';
  * They all go through `devFetch`, which adds the dev token in one place.
  */
 
-export interface DevClock { now: string; offset_ms: number }
-export interface DevUser { id: string; username: string; global_name: string | null; avatar: string | null; seeded: boolean }
-export interface DevApplication { id: string; name: string; icon: string | null; bot_id: string | null; owner_id: string; counts: { http: number; gateway: number } }
+export interface DevClock {
+  now: string;
+  offset_ms: number;
+}
+export interface DevUser {
+  id: string;
+  username: string;
+  global_name: string | null;
+  avatar: string | null;
+  seeded: boolean;
+}
+export interface DevApplication {
+  id: string;
+  name: string;
+  icon: string | null;
+  bot_id: string | null;
+  owner_id: string;
+  counts: { http: number; gateway: number };
+}
 
 export interface HttpEntry {
-  kind: 'http'; id: number; at: string; method: string; route: string; path: string; status: number; bucket: string;
-  duration_ms: number; via: 'bot' | 'bearer' | 'interaction' | 'webhook';
+  kind: 'http';
+  id: number;
+  at: string;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  bucket: string;
+  duration_ms: number;
+  via: 'bot' | 'bearer' | 'interaction' | 'webhook';
 }
 export interface GatewayEntry {
-  kind: 'gateway'; id: number; at: string; t: string; seq: number; bytes: number; shard: [number, number]; guild_id: string | null; d: unknown;
+  kind: 'gateway';
+  id: number;
+  at: string;
+  t: string;
+  seq: number;
+  bytes: number;
+  shard: [number, number];
+  guild_id: string | null;
+  d: unknown;
 }
 export type InspectorEntry = HttpEntry | GatewayEntry;
 
 /** A fault as the server answers it: its parameters flattened beside these fields (see README, "Faults"). */
 export interface DevFault {
-  id: string; application_id: string; kind: string; remaining: number | null; expires_at: string | null;
+  id: string;
+  application_id: string;
+  kind: string;
+  remaining: number | null;
+  expires_at: string | null;
   /** One-shot kinds only: how many of the bot's sessions the action reached. */
   sessions?: number;
   [param: string]: unknown;
@@ -43,7 +79,11 @@ async function devJson<T>(path: string, init: RequestInit = {}): Promise<T> {
   const res = await devFetch(path, init);
   const text = await res.text();
   let body: unknown = null;
-  try { body = text ? JSON.parse(text) : null; } catch { body = text; }
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
   if (!res.ok) throw errorFromBody(res.status, body);
   return body as T;
 }
@@ -80,7 +120,9 @@ export const dev = {
     const run = async (attempt: number): Promise<void> => {
       on.status('connecting');
       try {
-        const res = await devFetch(`/__dev/inspector/stream?application_id=${encodeURIComponent(applicationId)}&backlog=${attempt ? 0 : backlog}`, { signal: ctl.signal });
+        const res = await devFetch(`/__dev/inspector/stream?application_id=${encodeURIComponent(applicationId)}&backlog=${attempt ? 0 : backlog}`, {
+          signal: ctl.signal,
+        });
         if (!res.ok || !res.body) throw new Error(`inspector stream: ${res.status}`);
         const reader = res.body.getReader();
         const decoder = new TextDecoder();

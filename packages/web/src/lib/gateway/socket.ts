@@ -5,8 +5,17 @@
  */
 
 export const Op = {
-  DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, PRESENCE_UPDATE: 3, VOICE_STATE_UPDATE: 4, RESUME: 6, RECONNECT: 7,
-  REQUEST_GUILD_MEMBERS: 8, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11,
+  DISPATCH: 0,
+  HEARTBEAT: 1,
+  IDENTIFY: 2,
+  PRESENCE_UPDATE: 3,
+  VOICE_STATE_UPDATE: 4,
+  RESUME: 6,
+  RECONNECT: 7,
+  REQUEST_GUILD_MEMBERS: 8,
+  INVALID_SESSION: 9,
+  HELLO: 10,
+  HEARTBEAT_ACK: 11,
 } as const;
 
 /** Close codes after which reconnecting cannot help. */
@@ -67,7 +76,11 @@ export class GatewaySocket {
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;
       let frame: { op: number; d: any; s?: number | null; t?: string | null };
-      try { frame = JSON.parse(String(ev.data)); } catch { return; }
+      try {
+        frame = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
       this.onFrame(frame, resume);
     };
     ws.onclose = (ev) => {

@@ -10,7 +10,12 @@ import { atLineStart, type ParserRule } from './line-rules.js';
 const LIST_LINE = /^( *)([*-]|(\d{1,9})\.) +(\S[^\n]*)$/;
 const LIST_BLOCK = /^(?: *(?:[*-]|\d{1,9}\.) +\S[^\n]*(?:\n|$))+/;
 
-interface Line { indent: number; ordered: boolean; start: number; text: string }
+interface Line {
+  indent: number;
+  ordered: boolean;
+  start: number;
+  text: string;
+}
 
 type NestedParse = (source: string, state: Record<string, unknown>) => MdNode[];
 

@@ -4,18 +4,30 @@ export function formatTimestamp(unixSeconds: number, style = 'f', now = Date.now
   if (Number.isNaN(d.getTime())) return 'Invalid Date';
   const fmt = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, o).format(d);
   switch (style) {
-    case 't': return fmt({ hour: 'numeric', minute: '2-digit' });
-    case 'T': return fmt({ hour: 'numeric', minute: '2-digit', second: '2-digit' });
-    case 'd': return fmt({ year: 'numeric', month: '2-digit', day: '2-digit' });
-    case 'D': return fmt({ year: 'numeric', month: 'long', day: 'numeric' });
-    case 'F': return fmt({ weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-    case 'R': return relative(d.getTime(), now);
-    default: return fmt({ year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+    case 't':
+      return fmt({ hour: 'numeric', minute: '2-digit' });
+    case 'T':
+      return fmt({ hour: 'numeric', minute: '2-digit', second: '2-digit' });
+    case 'd':
+      return fmt({ year: 'numeric', month: '2-digit', day: '2-digit' });
+    case 'D':
+      return fmt({ year: 'numeric', month: 'long', day: 'numeric' });
+    case 'F':
+      return fmt({ weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+    case 'R':
+      return relative(d.getTime(), now);
+    default:
+      return fmt({ year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
   }
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86400e3], ['month', 30 * 86400e3], ['day', 86400e3], ['hour', 3600e3], ['minute', 60e3], ['second', 1e3],
+  ['year', 365 * 86400e3],
+  ['month', 30 * 86400e3],
+  ['day', 86400e3],
+  ['hour', 3600e3],
+  ['minute', 60e3],
+  ['second', 1e3],
 ];
 
 export function relative(ms: number, now = Date.now()): string {

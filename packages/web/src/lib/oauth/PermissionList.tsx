@@ -5,15 +5,10 @@ import { PERMISSION_GROUPS, type PermissionInfo } from './permissions.js';
  * Permission checkboxes by group. `offered` limits the list (the consent page shows only what the app asked for);
  * the portal's generators offer everything.
  */
-export function PermissionList({ value, onChange, offered, label }: {
-  value: bigint;
-  onChange: (next: bigint) => void;
-  offered?: bigint;
-  label: string;
-}) {
-  const groups = PERMISSION_GROUPS
-    .map((g) => ({ ...g, permissions: g.permissions.filter((p) => offered === undefined || (offered & p.bit) !== 0n) }))
-    .filter((g) => g.permissions.length);
+export function PermissionList({ value, onChange, offered, label }: { value: bigint; onChange: (next: bigint) => void; offered?: bigint; label: string }) {
+  const groups = PERMISSION_GROUPS.map((g) => ({ ...g, permissions: g.permissions.filter((p) => offered === undefined || (offered & p.bit) !== 0n) })).filter(
+    (g) => g.permissions.length,
+  );
   const toggle = (p: PermissionInfo, on: boolean) => onChange(on ? value | p.bit : value & ~p.bit);
   return (
     <div className="perm-list" role="group" aria-label={label}>

@@ -34,9 +34,17 @@ export async function loadOlder(api: Api, store: Store, channelId: Snowflake): P
   store.update<'messages', ChannelMessages>('messages', channelId, (prev) => prev && { ...prev, loading: true });
   try {
     const page = await api.channels.messages(channelId, { before: have.items[0].id, limit: PAGE });
-    store.update<'messages', ChannelMessages>('messages', channelId, (prev) => prev && {
-      ...prev, items: [...[...page].reverse(), ...prev.items], hasMore: page.length === PAGE, loading: false,
-    });
+    store.update<'messages', ChannelMessages>(
+      'messages',
+      channelId,
+      (prev) =>
+        prev && {
+          ...prev,
+          items: [...[...page].reverse(), ...prev.items],
+          hasMore: page.length === PAGE,
+          loading: false,
+        },
+    );
   } catch (err) {
     store.update<'messages', ChannelMessages>('messages', channelId, (prev) => prev && { ...prev, loading: false, error: readableError(err) });
   }
@@ -53,16 +61,23 @@ export interface Outgoing {
 export async function sendMessage(api: Api, store: Store, channelId: Snowflake, out: Outgoing): Promise<Message | null> {
   const nonce = makeNonce();
   addLocal(store, {
-    nonce, channelId, kind: 'message', content: out.content || (out.poll ? `Poll: ${out.poll.question}` : ''),
-    files: out.files?.map((f) => f.name), state: 'sending', createdAt: Date.now(),
+    nonce,
+    channelId,
+    kind: 'message',
+    content: out.content || (out.poll ? `Poll: ${out.poll.question}` : ''),
+    files: out.files?.map((f) => f.name),
+    state: 'sending',
+    createdAt: Date.now(),
   });
   const body: Record<string, unknown> = { content: out.content, nonce, enforce_nonce: true };
   if (out.replyTo) body.message_reference = { message_id: out.replyTo, fail_if_not_exists: false };
   if (out.files?.length) body.attachments = out.files.map((f, i) => ({ id: i, filename: f.name }));
   if (out.poll) {
     body.poll = {
-      question: { text: out.poll.question }, answers: out.poll.answers.map((a) => ({ poll_media: { text: a } })),
-      duration: out.poll.duration, allow_multiselect: out.poll.multiselect,
+      question: { text: out.poll.question },
+      answers: out.poll.answers.map((a) => ({ poll_media: { text: a } })),
+      duration: out.poll.duration,
+      allow_multiselect: out.poll.multiselect,
     };
   }
   try {

@@ -21,7 +21,10 @@ export function onReady(store: Store, d: any): void {
   const guilds = new Map(store.state.guilds);
   for (const g of d.guilds ?? []) if (!guilds.has(g.id)) guilds.set(g.id, emptyGuild(g.id));
   store.set({
-    me: d.user, sessionId: d.session_id, privateChannels, guilds,
+    me: d.user,
+    sessionId: d.session_id,
+    privateChannels,
+    guilds,
     guildOrder: (d.guilds ?? []).map((g: { id: string }) => g.id),
   });
   rememberUsers(store, [d.user, ...(d.private_channels ?? []).flatMap((c: Channel) => c.recipients ?? [])]);
@@ -29,8 +32,18 @@ export function onReady(store: Store, d: any): void {
 
 function emptyGuild(id: Snowflake): GuildState {
   return {
-    id, name: '', icon: null, ownerId: '', memberCount: 0, roles: new Map(), channels: new Map(), members: new Map(),
-    voiceStates: new Map(), emojis: [], systemChannelId: null, unavailable: true,
+    id,
+    name: '',
+    icon: null,
+    ownerId: '',
+    memberCount: 0,
+    roles: new Map(),
+    channels: new Map(),
+    members: new Map(),
+    voiceStates: new Map(),
+    emojis: [],
+    systemChannelId: null,
+    unavailable: true,
   };
 }
 
@@ -41,23 +54,42 @@ export function onGuildCreate(store: Store, g: GuildCreate): void {
   const members = new Map<Snowflake, APIGuildMember>();
   for (const m of g.members ?? []) if (m.user) members.set(m.user.id, m);
   const state: GuildState = {
-    id: g.id, name: g.name, icon: g.icon, ownerId: g.owner_id, memberCount: g.member_count ?? members.size,
-    roles: new Map((g.roles ?? []).map((r) => [r.id, r])), channels, members,
+    id: g.id,
+    name: g.name,
+    icon: g.icon,
+    ownerId: g.owner_id,
+    memberCount: g.member_count ?? members.size,
+    roles: new Map((g.roles ?? []).map((r) => [r.id, r])),
+    channels,
+    members,
     voiceStates: new Map((g.voice_states ?? []).map((v) => [v.user_id, { ...v, guild_id: g.id }])),
     emojis: (g.emojis ?? []).filter((e) => e.id).map((e) => ({ id: e.id!, name: e.name ?? '', animated: e.animated })),
-    systemChannelId: g.system_channel_id ?? null, unavailable: false,
+    systemChannelId: g.system_channel_id ?? null,
+    unavailable: false,
   };
   store.update('guilds', g.id, () => state);
   if (!store.state.guildOrder.includes(g.id)) store.set({ guildOrder: [...store.state.guildOrder, g.id] });
-  rememberUsers(store, (g.members ?? []).map((m) => m.user));
+  rememberUsers(
+    store,
+    (g.members ?? []).map((m) => m.user),
+  );
   setPresences(store, g.presences ?? []);
 }
 
 export function onGuildUpdate(store: Store, g: GuildCreate): void {
-  store.update<'guilds', GuildState>('guilds', g.id, (prev) => prev && {
-    ...prev, name: g.name, icon: g.icon, ownerId: g.owner_id, systemChannelId: g.system_channel_id ?? null,
-    roles: g.roles ? new Map(g.roles.map((r) => [r.id, r])) : prev.roles,
-  });
+  store.update<'guilds', GuildState>(
+    'guilds',
+    g.id,
+    (prev) =>
+      prev && {
+        ...prev,
+        name: g.name,
+        icon: g.icon,
+        ownerId: g.owner_id,
+        systemChannelId: g.system_channel_id ?? null,
+        roles: g.roles ? new Map(g.roles.map((r) => [r.id, r])) : prev.roles,
+      },
+  );
 }
 
 export function onGuildDelete(store: Store, d: { id: Snowflake; unavailable?: boolean }): void {
@@ -112,7 +144,10 @@ export function onMember(store: Store, t: string, d: APIGuildMember & { guild_id
 }
 
 export function onMembersChunk(store: Store, d: { guild_id: Snowflake; members: APIGuildMember[]; presences?: Presence[] }): void {
-  rememberUsers(store, d.members.map((m) => m.user));
+  rememberUsers(
+    store,
+    d.members.map((m) => m.user),
+  );
   patchGuild(store, d.guild_id, (g) => {
     const members = new Map(g.members);
     for (const m of d.members) if (m.user) members.set(m.user.id, m);
@@ -138,7 +173,10 @@ export function setPresences(store: Store, list: Presence[]): void {
     presences.set(p.user.id, p);
   }
   store.set({ presences });
-  rememberUsers(store, list.map((p) => (p.user.username ? (p.user as APIUser) : undefined)));
+  rememberUsers(
+    store,
+    list.map((p) => (p.user.username ? (p.user as APIUser) : undefined)),
+  );
 }
 
 export function onVoiceState(store: Store, d: { guild_id?: Snowflake; user_id: Snowflake; channel_id: Snowflake | null; member?: APIGuildMember }): void {

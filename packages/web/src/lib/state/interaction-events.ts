@@ -36,7 +36,11 @@ export function onInteractionSuccess(store: Store, d: { id: Snowflake; nonce?: s
 }
 
 export function onInteractionFailure(store: Store, d: { id: Snowflake; nonce?: string; reason_code?: number }): void {
-  const p = patchByNonce(store, d.nonce, { id: d.id, state: 'failed', error: FAILURE_TEXT[d.nonce && store.state.interactions.get(d.nonce)?.kind === 'command' ? 'command' : 'component'] });
+  const p = patchByNonce(store, d.nonce, {
+    id: d.id,
+    state: 'failed',
+    error: FAILURE_TEXT[d.nonce && store.state.interactions.get(d.nonce)?.kind === 'command' ? 'command' : 'component'],
+  });
   if (p?.kind === 'command') patchLocal(store, p.channelId, p.nonce, { state: 'failed', error: FAILURE_TEXT.command });
 }
 
@@ -46,8 +50,13 @@ export function onModalCreate(store: Store, d: any): void {
   if (p?.kind === 'command') dropLocal(store, p.channelId, p.nonce);
   store.set({
     modal: {
-      id: d.id, applicationId: d.application?.id, channelId: d.channel_id, guildId: d.guild_id ?? null,
-      customId: d.custom_id, title: d.title, components: d.components ?? [],
+      id: d.id,
+      applicationId: d.application?.id,
+      channelId: d.channel_id,
+      guildId: d.guild_id ?? null,
+      customId: d.custom_id,
+      title: d.title,
+      components: d.components ?? [],
     },
   });
 }

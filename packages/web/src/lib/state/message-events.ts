@@ -66,7 +66,7 @@ function bumpLastMessage(store: Store, m: Message): void {
 }
 
 export function onMessageUpdate(store: Store, m: Partial<Message> & { id: Snowflake; channel_id: Snowflake }): void {
-  patchOne(store, m.channel_id, m.id, (prev) => ({ ...prev, ...m } as Message));
+  patchOne(store, m.channel_id, m.id, (prev) => ({ ...prev, ...m }) as Message);
 }
 
 export function onMessageDelete(store: Store, d: { id?: Snowflake; ids?: Snowflake[]; channel_id: Snowflake }): void {
@@ -81,7 +81,17 @@ export function dismissMessage(store: Store, channelId: Snowflake, id: Snowflake
 
 const emojiKey = (e: { id?: string | null; name?: string | null }) => e.id ?? e.name ?? '';
 
-export function onReaction(store: Store, t: string, d: { channel_id: Snowflake; message_id: Snowflake; user_id?: Snowflake; emoji?: { id: string | null; name: string | null; animated?: boolean }; burst?: boolean }): void {
+export function onReaction(
+  store: Store,
+  t: string,
+  d: {
+    channel_id: Snowflake;
+    message_id: Snowflake;
+    user_id?: Snowflake;
+    emoji?: { id: string | null; name: string | null; animated?: boolean };
+    burst?: boolean;
+  },
+): void {
   const mine = d.user_id === store.state.me?.id;
   patchOne(store, d.channel_id, d.message_id, (m) => {
     if (t === 'MESSAGE_REACTION_REMOVE_ALL') return { ...m, reactions: [] };
@@ -93,7 +103,11 @@ export function onReaction(store: Store, t: string, d: { channel_id: Snowflake; 
     if (t === 'MESSAGE_REACTION_ADD') {
       if (at < 0) {
         reactions.push({
-          emoji: d.emoji as APIReaction['emoji'], count: 1, me: mine, me_burst: false, burst_colors: [],
+          emoji: d.emoji as APIReaction['emoji'],
+          count: 1,
+          me: mine,
+          me_burst: false,
+          burst_colors: [],
           count_details: { normal: 1, burst: 0 },
         });
       } else {

@@ -3,10 +3,22 @@ import type { GuildState } from './store.js';
 
 /** Permission bits the client consults to show or hide controls; the server decides for real. */
 export const Perm = {
-  CREATE_INSTANT_INVITE: 1n << 0n, ADMINISTRATOR: 1n << 3n, MANAGE_CHANNELS: 1n << 4n, MANAGE_GUILD: 1n << 5n,
-  ADD_REACTIONS: 1n << 6n, VIEW_CHANNEL: 1n << 10n, SEND_MESSAGES: 1n << 11n, MANAGE_MESSAGES: 1n << 13n,
-  ATTACH_FILES: 1n << 15n, READ_MESSAGE_HISTORY: 1n << 16n, USE_APPLICATION_COMMANDS: 1n << 31n, MANAGE_THREADS: 1n << 34n,
-  CREATE_PUBLIC_THREADS: 1n << 35n, SEND_MESSAGES_IN_THREADS: 1n << 38n, SEND_POLLS: 1n << 49n, PIN_MESSAGES: 1n << 51n,
+  CREATE_INSTANT_INVITE: 1n << 0n,
+  ADMINISTRATOR: 1n << 3n,
+  MANAGE_CHANNELS: 1n << 4n,
+  MANAGE_GUILD: 1n << 5n,
+  ADD_REACTIONS: 1n << 6n,
+  VIEW_CHANNEL: 1n << 10n,
+  SEND_MESSAGES: 1n << 11n,
+  MANAGE_MESSAGES: 1n << 13n,
+  ATTACH_FILES: 1n << 15n,
+  READ_MESSAGE_HISTORY: 1n << 16n,
+  USE_APPLICATION_COMMANDS: 1n << 31n,
+  MANAGE_THREADS: 1n << 34n,
+  CREATE_PUBLIC_THREADS: 1n << 35n,
+  SEND_MESSAGES_IN_THREADS: 1n << 38n,
+  SEND_POLLS: 1n << 49n,
+  PIN_MESSAGES: 1n << 51n,
 } as const;
 
 const ALL = (1n << 64n) - 1n;

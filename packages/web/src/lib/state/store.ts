@@ -91,9 +91,21 @@ export interface State {
 }
 
 export const initialState = (): State => ({
-  status: 'connecting', statusDetail: null, me: null, sessionId: null,
-  guilds: new Map(), guildOrder: [], privateChannels: new Map(), users: new Map(), presences: new Map(),
-  messages: new Map(), local: new Map(), typing: new Map(), interactions: new Map(), modal: null, autocomplete: null,
+  status: 'connecting',
+  statusDetail: null,
+  me: null,
+  sessionId: null,
+  guilds: new Map(),
+  guildOrder: [],
+  privateChannels: new Map(),
+  users: new Map(),
+  presences: new Map(),
+  messages: new Map(),
+  local: new Map(),
+  typing: new Map(),
+  interactions: new Map(),
+  modal: null,
+  autocomplete: null,
   pinsVersion: new Map(),
 });
 
@@ -136,5 +148,9 @@ export class Store {
 
 /** Subscribes a component to one slice of the store. The selector must return existing objects, not new ones. */
 export function useStoreOf<T>(store: Store, selector: (s: State) => T): T {
-  return useSyncExternalStore(store.subscribe, () => selector(store.state), () => selector(store.state));
+  return useSyncExternalStore(
+    store.subscribe,
+    () => selector(store.state),
+    () => selector(store.state),
+  );
 }

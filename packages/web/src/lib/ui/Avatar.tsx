@@ -11,7 +11,9 @@ export function Avatar({ user, size = 40, status, ring }: { user?: Partial<APIUs
     <span className="avatar" style={{ width: size, height: size, background: color, fontSize: Math.round(size * 0.42) }} aria-hidden>
       {name.charAt(0).toUpperCase()}
       {src ? <img src={src} alt="" onError={(e) => ((e.target as HTMLImageElement).style.display = 'none')} /> : null}
-      {status ? <span className={`avatar__status status--${status === 'invisible' ? 'offline' : status}`} style={ring ? { borderColor: ring } : undefined} /> : null}
+      {status ? (
+        <span className={`avatar__status status--${status === 'invisible' ? 'offline' : status}`} style={ring ? { borderColor: ring } : undefined} />
+      ) : null}
     </span>
   );
 }

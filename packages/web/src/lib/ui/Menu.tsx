@@ -38,11 +38,25 @@ export function Menu({ x, y, items, onClose, label }: { x: number; y: number; it
     <div className="menu" role="menu" aria-label={label} ref={ref} style={pos}>
       {items.map((it, i) => {
         if (it === 'separator') return <div key={i} className="menu__sep" />;
-        if ('heading' in it) return <div key={i} className="menu__label">{it.heading}</div>;
+        if ('heading' in it)
+          return (
+            <div key={i} className="menu__label">
+              {it.heading}
+            </div>
+          );
         return (
-          <button key={i} type="button" role="menuitem" className={it.danger ? 'menu__item menu__item--danger' : 'menu__item'}
-            onClick={() => { onClose(); it.onSelect(); }}>
-            <span>{it.label}</span>{it.hint}
+          <button
+            key={i}
+            type="button"
+            role="menuitem"
+            className={it.danger ? 'menu__item menu__item--danger' : 'menu__item'}
+            onClick={() => {
+              onClose();
+              it.onSelect();
+            }}
+          >
+            <span>{it.label}</span>
+            {it.hint}
           </button>
         );
       })}

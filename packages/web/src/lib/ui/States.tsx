@@ -19,7 +19,9 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 export function Empty({ icon = 'hash', title, children, action }: { icon?: string; title: string; children?: ReactNode; action?: ReactNode }) {
   return (
     <div className="state">
-      <div className="state__icon"><Icon name={icon} size={28} /></div>
+      <div className="state__icon">
+        <Icon name={icon} size={28} />
+      </div>
       <div className="state__title">{title}</div>
       {children ? <div className="state__body">{children}</div> : null}
       {action}
@@ -30,10 +32,16 @@ export function Empty({ icon = 'hash', title, children, action }: { icon?: strin
 export function ErrorState({ title = 'Something went wrong', message, onRetry }: { title?: string; message: string; onRetry?: () => void }) {
   return (
     <div className="state state--error" role="alert">
-      <div className="state__icon"><Icon name="warn" size={28} /></div>
+      <div className="state__icon">
+        <Icon name="warn" size={28} />
+      </div>
       <div className="state__title">{title}</div>
       <div className="state__body">{message}</div>
-      {onRetry ? <button type="button" className="btn btn--secondary btn--sm" onClick={onRetry}>Try again</button> : null}
+      {onRetry ? (
+        <button type="button" className="btn btn--secondary btn--sm" onClick={onRetry}>
+          Try again
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -20,12 +20,18 @@ export function Toasts() {
   const [list, setList] = useState<Toast[]>(toasts);
   useEffect(() => {
     listeners.push(setList);
-    return () => { listeners = listeners.filter((l) => l !== setList); };
+    return () => {
+      listeners = listeners.filter((l) => l !== setList);
+    };
   }, []);
   if (!list.length) return null;
   return (
     <div className="toast-stack" aria-live="polite">
-      {list.map((t) => <div key={t.id} className={t.error ? 'toast toast--error' : 'toast'} role={t.error ? 'alert' : 'status'}>{t.text}</div>)}
+      {list.map((t) => (
+        <div key={t.id} className={t.error ? 'toast toast--error' : 'toast'} role={t.error ? 'alert' : 'status'}>
+          {t.text}
+        </div>
+      ))}
     </div>
   );
 }

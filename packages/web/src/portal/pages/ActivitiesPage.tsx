@@ -14,7 +14,9 @@ const PLATFORMS = [
   { id: 'android', label: 'Android', hint: 'Phones and tablets' },
 ] as const;
 const ORIENTATIONS: { value: OrientationLock; label: string }[] = [
-  { value: 1, label: 'Unlocked' }, { value: 2, label: 'Portrait' }, { value: 3, label: 'Landscape' },
+  { value: 1, label: 'Unlocked' },
+  { value: 2, label: 'Portrait' },
+  { value: 3, label: 'Landscape' },
 ];
 
 interface Draft {
@@ -52,7 +54,10 @@ function toPatch(d: Draft) {
   return {
     flags: d.enabled ? d.flags | AppFlag.EMBEDDED : d.flags & ~AppFlag.EMBEDDED,
     embedded_activity_config: {
-      supported_platforms: d.platforms, default_orientation_lock_state: d.orientation, tablet_default_orientation_lock_state: d.tablet, requires_age_gate: d.ageGate,
+      supported_platforms: d.platforms,
+      default_orientation_lock_state: d.orientation,
+      tablet_default_orientation_lock_state: d.tablet,
+      requires_age_gate: d.ageGate,
     },
     proxy_config: { url_map },
   };
@@ -64,10 +69,17 @@ export function ActivitiesPage() {
   const { draft } = form;
   return (
     <>
-      <PageHead title="Activities">Activities are web apps that run inside Accord, in a panel of a channel. Your app is served through Accord's proxy at <code>{'<application id>'}.</code><em>proxy host</em>, which forwards to the servers you map below.</PageHead>
+      <PageHead title="Activities">
+        Activities are web apps that run inside Accord, in a panel of a channel. Your app is served through Accord's proxy at <code>{'<application id>'}.</code>
+        <em>proxy host</em>, which forwards to the servers you map below.
+      </PageHead>
       <Section title="Launching">
-        <Switch label="Enable Activities" checked={draft.enabled} onChange={(v) => form.set({ enabled: v })}
-          description="People can launch your app from the app launcher and from its Launch command. Enabling it gives your app a Launch entry point command." />
+        <Switch
+          label="Enable Activities"
+          checked={draft.enabled}
+          onChange={(v) => form.set({ enabled: v })}
+          description="People can launch your app from the app launcher and from its Launch command. Enabling it gives your app a Launch entry point command."
+        />
         <EntryPoint />
       </Section>
       <UrlMappings form={form} />
@@ -75,8 +87,13 @@ export function ActivitiesPage() {
         <div className="field__label">Supported platforms</div>
         <div className="platform-grid" role="group" aria-label="Supported platforms">
           {PLATFORMS.map((p) => (
-            <Checkbox key={p.id} label={p.label} description={p.hint} checked={draft.platforms.includes(p.id)}
-              onChange={(on) => form.set({ platforms: on ? [...draft.platforms, p.id] : draft.platforms.filter((x) => x !== p.id) })} />
+            <Checkbox
+              key={p.id}
+              label={p.label}
+              description={p.hint}
+              checked={draft.platforms.includes(p.id)}
+              onChange={(on) => form.set({ platforms: on ? [...draft.platforms, p.id] : draft.platforms.filter((x) => x !== p.id) })}
+            />
           ))}
         </div>
         {form.save.fieldError('supported_platforms') ? <Banner>{form.save.fieldError('supported_platforms')}</Banner> : null}
@@ -84,8 +101,12 @@ export function ActivitiesPage() {
           <OrientationSelect label="Phone orientation lock" value={draft.orientation} onChange={(v) => form.set({ orientation: v })} />
           <OrientationSelect label="Tablet orientation lock" value={draft.tablet} onChange={(v) => form.set({ tablet: v })} />
         </div>
-        <Switch label="Age gate" checked={draft.ageGate} onChange={(v) => form.set({ ageGate: v })}
-          description="Only people who confirmed they are 18 or older can launch your Activity." />
+        <Switch
+          label="Age gate"
+          checked={draft.ageGate}
+          onChange={(v) => form.set({ ageGate: v })}
+          description="Only people who confirmed they are 18 or older can launch your Activity."
+        />
       </Section>
       <SaveBar form={form} />
     </>
@@ -96,9 +117,15 @@ function OrientationSelect({ label, value, onChange }: { label: string; value: O
   const id = useId();
   return (
     <div className="field">
-      <label className="field__label" htmlFor={id}>{label}</label>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
       <select id={id} className="input" value={value} onChange={(e) => onChange(Number(e.target.value) as OrientationLock)}>
-        {ORIENTATIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {ORIENTATIONS.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -113,27 +140,73 @@ function UrlMappings({ form }: { form: AppForm<Draft> }) {
   const rowError = (i: number, f: 'prefix' | 'target') => err?.fields.find((x) => x.path === `proxy_config.url_map.${i}.${f}`)?.message;
   const setRow = (i: number, p: Partial<UrlMapping>) => form.set({ mappings: draft.mappings.map((m, j) => (j === i ? { ...m, ...p } : m)) });
   return (
-    <Section title="URL Mappings" description={<>Requests to a prefix on your Activity's proxy host go to its target: a host with an optional port and path, without <code>https://</code> (a local server in development may use <code>http://</code>). The SDK's <code>patchUrlMappings</code> uses the same list.</>}>
-      <TextField label="Root mapping (/)" placeholder="my-activity.example.com" value={draft.root} className="input input--mono"
-        onChange={(e) => form.set({ root: e.target.value })} error={offset ? rowError(0, 'target') : undefined}
-        hint="Where your Activity's page is served from." />
+    <Section
+      title="URL Mappings"
+      description={
+        <>
+          Requests to a prefix on your Activity's proxy host go to its target: a host with an optional port and path, without <code>https://</code> (a local
+          server in development may use <code>http://</code>). The SDK's <code>patchUrlMappings</code> uses the same list.
+        </>
+      }
+    >
+      <TextField
+        label="Root mapping (/)"
+        placeholder="my-activity.example.com"
+        value={draft.root}
+        className="input input--mono"
+        onChange={(e) => form.set({ root: e.target.value })}
+        error={offset ? rowError(0, 'target') : undefined}
+        hint="Where your Activity's page is served from."
+      />
       <div className="field__label">Proxy path mappings</div>
-      {draft.mappings.length === 0 ? <div className="p-muted-box">No prefix mappings. Add one to reach an API or another host from your Activity, e.g. <code>/api</code> → <code>api.example.com</code>.</div> : null}
+      {draft.mappings.length === 0 ? (
+        <div className="p-muted-box">
+          No prefix mappings. Add one to reach an API or another host from your Activity, e.g. <code>/api</code> → <code>api.example.com</code>.
+        </div>
+      ) : null}
       {draft.mappings.map((m, i) => {
         const pe = rowError(i + offset, 'prefix');
         const te = rowError(i + offset, 'target');
         return (
           <div key={i} className="mapping-row" role="group" aria-label={`Mapping ${i + 1}`}>
-            <TextField label="Prefix" placeholder="/api" value={m.prefix} className="input input--mono" error={pe} onChange={(e) => setRow(i, { prefix: e.target.value })} />
+            <TextField
+              label="Prefix"
+              placeholder="/api"
+              value={m.prefix}
+              className="input input--mono"
+              error={pe}
+              onChange={(e) => setRow(i, { prefix: e.target.value })}
+            />
             <Icon name="chevron" size={16} className="mapping-row__arrow" />
-            <TextField label="Target" placeholder="api.example.com" value={m.target} className="input input--mono" error={te} onChange={(e) => setRow(i, { target: e.target.value })} />
-            <button type="button" className="icon-btn mapping-row__remove" aria-label={`Remove mapping ${i + 1}`} onClick={() => form.set({ mappings: draft.mappings.filter((_, j) => j !== i) })}>
+            <TextField
+              label="Target"
+              placeholder="api.example.com"
+              value={m.target}
+              className="input input--mono"
+              error={te}
+              onChange={(e) => setRow(i, { target: e.target.value })}
+            />
+            <button
+              type="button"
+              className="icon-btn mapping-row__remove"
+              aria-label={`Remove mapping ${i + 1}`}
+              onClick={() => form.set({ mappings: draft.mappings.filter((_, j) => j !== i) })}
+            >
               <Icon name="trash" size={18} />
             </button>
           </div>
         );
       })}
-      <div><Button variant="secondary" size="sm" onClick={() => form.set({ mappings: [...draft.mappings, { prefix: '', target: '' }] })} disabled={draft.mappings.length >= 49}>Add Another URL Mapping</Button></div>
+      <div>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => form.set({ mappings: [...draft.mappings, { prefix: '', target: '' }] })}
+          disabled={draft.mappings.length >= 49}
+        >
+          Add Another URL Mapping
+        </Button>
+      </div>
     </Section>
   );
 }
@@ -147,7 +220,10 @@ function EntryPoint() {
   useEffect(() => {
     if (!enabled) return setCommand(undefined);
     setError(null);
-    api.commands(app.id).then((list) => setCommand(list.find((c) => c.type === 4) ?? null)).catch(setError);
+    api
+      .commands(app.id)
+      .then((list) => setCommand(list.find((c) => c.type === 4) ?? null))
+      .catch(setError);
   }, [app.id, enabled]);
   if (!enabled) return <div className="p-muted-box">Once Activities are enabled and saved, your app gets its Launch command here.</div>;
   if (error) return <Banner>{readableError(error)}</Banner>;
@@ -155,12 +231,18 @@ function EntryPoint() {
   if (!command) return <div className="p-muted-box">This app has no entry point command.</div>;
   return (
     <div className="entry-point" aria-label="Entry point command">
-      <div className="entry-point__icon"><Icon name="compass" size={20} /></div>
+      <div className="entry-point__icon">
+        <Icon name="compass" size={20} />
+      </div>
       <div className="grow">
-        <div className="entry-point__name">{command.name} <span className="pill">Entry Point</span></div>
+        <div className="entry-point__name">
+          {command.name} <span className="pill">Entry Point</span>
+        </div>
         <div className="entry-point__desc">
-          {command.handler === 1 ? 'Your app answers it, with a LAUNCH_ACTIVITY callback.' : 'Accord launches your Activity when someone uses it (handler: Accord launches).'}
-          {' '}<span className="muted">ID {command.id}</span>
+          {command.handler === 1
+            ? 'Your app answers it, with a LAUNCH_ACTIVITY callback.'
+            : 'Accord launches your Activity when someone uses it (handler: Accord launches).'}{' '}
+          <span className="muted">ID {command.id}</span>
         </div>
       </div>
     </div>

@@ -8,7 +8,12 @@ import { IMAGE_TYPES, readAsDataUrl } from '../ui/files.js';
 import { SaveBar } from '../ui/SaveBar.js';
 import { PageHead, Section } from '../ui/Section.js';
 
-interface Info { name: string; description: string; tags: string; icon: string | null }
+interface Info {
+  name: string;
+  description: string;
+  tags: string;
+  icon: string | null;
+}
 
 /** General information: name, description, tags and icon; the ids an app's code needs. */
 export function GeneralPage() {
@@ -16,8 +21,12 @@ export function GeneralPage() {
   const form = useAppForm<Info>(
     (a) => ({ name: a.name, description: a.description, tags: a.tags.join(', '), icon: a.icon }),
     (d, base) => ({
-      name: d.name.trim(), description: d.description,
-      tags: d.tags.split(',').map((t) => t.trim()).filter(Boolean),
+      name: d.name.trim(),
+      description: d.description,
+      tags: d.tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
       ...(d.icon !== base.icon ? { icon: d.icon } : {}),
     }),
   );
@@ -43,20 +52,68 @@ export function GeneralPage() {
               {pendingIcon ? <img src={pendingIcon} alt="" className="icon-drop__img" /> : <AppIcon app={preview} size={128} radius={32} />}
               <span className="icon-drop__hover">Change icon</span>
             </button>
-            <input ref={file} type="file" accept={IMAGE_TYPES} hidden data-testid="icon-input" onChange={(e) => { void pick(e.target.files?.[0]); e.target.value = ''; }} />
+            <input
+              ref={file}
+              type="file"
+              accept={IMAGE_TYPES}
+              hidden
+              data-testid="icon-input"
+              onChange={(e) => {
+                void pick(e.target.files?.[0]);
+                e.target.value = '';
+              }}
+            />
             <div className="field__hint">PNG, JPG, GIF or WebP, at least 512×512, up to 10 MB.</div>
-            {draft.icon ? <Button variant="link" size="sm" onClick={() => form.set({ icon: null })}>Remove</Button> : null}
+            {draft.icon ? (
+              <Button variant="link" size="sm" onClick={() => form.set({ icon: null })}>
+                Remove
+              </Button>
+            ) : null}
           </div>
           <div className="grow">
-            <TextField label="Name" required maxLength={100} value={draft.name} onChange={(e) => form.set({ name: e.target.value })} error={form.save.fieldError('name')} />
-            <Field label="Description" hint={`${draft.description.length} / 400. Shown on your app's profile and consent screen.`} error={form.save.fieldError('description')}>
-              {(id) => <textarea id={id} className="textarea" maxLength={400} rows={4} value={draft.description} onChange={(e) => form.set({ description: e.target.value })} placeholder="What your app does, in a sentence or two." />}
+            <TextField
+              label="Name"
+              required
+              maxLength={100}
+              value={draft.name}
+              onChange={(e) => form.set({ name: e.target.value })}
+              error={form.save.fieldError('name')}
+            />
+            <Field
+              label="Description"
+              hint={`${draft.description.length} / 400. Shown on your app's profile and consent screen.`}
+              error={form.save.fieldError('description')}
+            >
+              {(id) => (
+                <textarea
+                  id={id}
+                  className="textarea"
+                  maxLength={400}
+                  rows={4}
+                  value={draft.description}
+                  onChange={(e) => form.set({ description: e.target.value })}
+                  placeholder="What your app does, in a sentence or two."
+                />
+              )}
             </Field>
-            <TextField label="Tags" value={draft.tags} onChange={(e) => form.set({ tags: e.target.value })} hint="Up to 5, separated by commas: they help people find your app." error={form.save.fieldError('tags')} />
+            <TextField
+              label="Tags"
+              value={draft.tags}
+              onChange={(e) => form.set({ tags: e.target.value })}
+              hint="Up to 5, separated by commas: they help people find your app."
+              error={form.save.fieldError('tags')}
+            />
           </div>
         </div>
       </Section>
-      <Section title="Keys" description={<>Your code needs these. The interactions endpoint URL lives under <Link to={`/developers/applications/${app.id}/endpoints`}>Endpoints</Link>.</>}>
+      <Section
+        title="Keys"
+        description={
+          <>
+            Your code needs these. The interactions endpoint URL lives under <Link to={`/developers/applications/${app.id}/endpoints`}>Endpoints</Link>.
+          </>
+        }
+      >
         <div className="p-cols">
           <CopyField label="Application ID" value={app.id} />
           <CopyField label="Public key" value={app.verify_key} hint="Verifies the signatures of interactions sent to your endpoint." />

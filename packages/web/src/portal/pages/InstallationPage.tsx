@@ -8,8 +8,16 @@ import { SaveBar } from '../ui/SaveBar.js';
 import { PageHead, Section } from '../ui/Section.js';
 import { Checkbox } from '../ui/Checkbox.js';
 
-interface Context { enabled: boolean; scopes: string[]; permissions: string }
-interface Install { guild: Context; user: Context; customUrl: string }
+interface Context {
+  enabled: boolean;
+  scopes: string[];
+  permissions: string;
+}
+interface Install {
+  guild: Context;
+  user: Context;
+  customUrl: string;
+}
 
 const contextOf = (a: Application, key: '0' | '1'): Context => {
   const cfg = a.integration_types_config;
@@ -19,7 +27,8 @@ const contextOf = (a: Application, key: '0' | '1'): Context => {
 
 function configOf(d: Install): IntegrationTypesConfig {
   const out: IntegrationTypesConfig = {};
-  const params = (c: Context, bot: boolean) => (c.scopes.length ? { oauth2_install_params: { scopes: c.scopes, permissions: bot && c.scopes.includes('bot') ? c.permissions : '0' } } : {});
+  const params = (c: Context, bot: boolean) =>
+    c.scopes.length ? { oauth2_install_params: { scopes: c.scopes, permissions: bot && c.scopes.includes('bot') ? c.permissions : '0' } } : {};
   if (d.guild.enabled) out['0'] = params(d.guild, true);
   if (d.user.enabled) out['1'] = params(d.user, false);
   return out;
@@ -42,12 +51,25 @@ export function InstallationPage() {
   return (
     <>
       <PageHead title="Installation">Choose where people can install your app, and what its install link asks for.</PageHead>
-      <Section title="Installation contexts" description="An app installed to a server is there for every member; an app installed by a person follows them everywhere.">
+      <Section
+        title="Installation contexts"
+        description="An app installed to a server is there for every member; an app installed by a person follows them everywhere."
+      >
         <div className="p-stack">
-          <Checkbox label="User Install" description="People install your app to their account and use its commands in any server and in DMs."
-            checked={draft.user.enabled} disabled={draft.user.enabled && onlyOne} onChange={(v) => setUser({ enabled: v })} />
-          <Checkbox label="Guild Install" description="Server managers add your app to a server, with its bot and commands."
-            checked={draft.guild.enabled} disabled={draft.guild.enabled && onlyOne} onChange={(v) => setGuild({ enabled: v })} />
+          <Checkbox
+            label="User Install"
+            description="People install your app to their account and use its commands in any server and in DMs."
+            checked={draft.user.enabled}
+            disabled={draft.user.enabled && onlyOne}
+            onChange={(v) => setUser({ enabled: v })}
+          />
+          <Checkbox
+            label="Guild Install"
+            description="Server managers add your app to a server, with its bot and commands."
+            checked={draft.guild.enabled}
+            disabled={draft.guild.enabled && onlyOne}
+            onChange={(v) => setGuild({ enabled: v })}
+          />
         </div>
       </Section>
       <Section title="Install link" description="Share it anywhere: it opens the consent screen with your default install settings.">
@@ -55,29 +77,46 @@ export function InstallationPage() {
         {!draft.guild.scopes.length && !draft.user.scopes.length ? (
           <Banner kind="warn">The link asks for nothing yet: pick the default scopes below, or people opening it see an error.</Banner>
         ) : null}
-        <TextField label="Custom install URL (optional)" placeholder="https://example.com/install" value={draft.customUrl}
-          onChange={(e) => form.set({ customUrl: e.target.value })} error={form.save.fieldError('custom_install_url')} />
+        <TextField
+          label="Custom install URL (optional)"
+          placeholder="https://example.com/install"
+          value={draft.customUrl}
+          onChange={(e) => form.set({ customUrl: e.target.value })}
+          error={form.save.fieldError('custom_install_url')}
+        />
       </Section>
       <Section title="Default install settings" description="The scopes and bot permissions the install link asks for in each context.">
         {draft.user.enabled ? (
           <div className="install-ctx">
             <h3 className="install-ctx__title">User Install</h3>
-            <Checkbox label="applications.commands" checked={draft.user.scopes.includes('applications.commands')}
-              onChange={(v) => setUser({ scopes: toggleScope(draft.user, 'applications.commands', v) })} />
+            <Checkbox
+              label="applications.commands"
+              checked={draft.user.scopes.includes('applications.commands')}
+              onChange={(v) => setUser({ scopes: toggleScope(draft.user, 'applications.commands', v) })}
+            />
           </div>
         ) : null}
         {draft.guild.enabled ? (
           <div className="install-ctx">
             <h3 className="install-ctx__title">Guild Install</h3>
             <div className="p-row">
-              <Checkbox label="applications.commands" checked={draft.guild.scopes.includes('applications.commands')}
-                onChange={(v) => setGuild({ scopes: toggleScope(draft.guild, 'applications.commands', v) })} />
+              <Checkbox
+                label="applications.commands"
+                checked={draft.guild.scopes.includes('applications.commands')}
+                onChange={(v) => setGuild({ scopes: toggleScope(draft.guild, 'applications.commands', v) })}
+              />
               <Checkbox label="bot" checked={draft.guild.scopes.includes('bot')} onChange={(v) => setGuild({ scopes: toggleScope(draft.guild, 'bot', v) })} />
             </div>
             {draft.guild.scopes.includes('bot') ? (
               <div className="install-ctx__perms">
-                <div className="field__label">Bot permissions <span className="muted">({draft.guild.permissions})</span></div>
-                <PermissionList label="Default bot permissions" value={parsePermissions(draft.guild.permissions)} onChange={(v) => setGuild({ permissions: v.toString() })} />
+                <div className="field__label">
+                  Bot permissions <span className="muted">({draft.guild.permissions})</span>
+                </div>
+                <PermissionList
+                  label="Default bot permissions"
+                  value={parsePermissions(draft.guild.permissions)}
+                  onChange={(v) => setGuild({ permissions: v.toString() })}
+                />
               </div>
             ) : null}
           </div>

@@ -38,19 +38,27 @@ export function UrlGenerator() {
     <Section title="OAuth2 URL Generator" description="Pick scopes (and bot permissions): the link below asks for exactly those.">
       <div className="field__label">Scopes</div>
       <div className="scope-grid" role="group" aria-label="Scopes">
-        {offered.map((s) => <Checkbox key={s.scope} label={s.scope} checked={scopes.includes(s.scope)} onChange={(v) => toggle(s.scope, v)} />)}
+        {offered.map((s) => (
+          <Checkbox key={s.scope} label={s.scope} checked={scopes.includes(s.scope)} onChange={(v) => toggle(s.scope, v)} />
+        ))}
       </div>
-      <button type="button" className="btn btn--link btn--sm" onClick={() => setAdvanced(!advanced)}>{advanced ? 'Hide advanced scopes' : 'Show advanced scopes (RPC, Social SDK, builds)'}</button>
+      <button type="button" className="btn btn--link btn--sm" onClick={() => setAdvanced(!advanced)}>
+        {advanced ? 'Hide advanced scopes' : 'Show advanced scopes (RPC, Social SDK, builds)'}
+      </button>
       {hasBot ? (
         <div className="p-block">
-          <div className="field__label">Bot permissions <span className="muted">({permissions.toString()})</span></div>
+          <div className="field__label">
+            Bot permissions <span className="muted">({permissions.toString()})</span>
+          </div>
           <PermissionList label="Bot permissions" value={permissions} onChange={setPermissions} />
         </div>
       ) : null}
       <div className="p-cols p-block">
         {scopes.includes('applications.commands') && !hasBot ? (
           <div className="field">
-            <label className="field__label" htmlFor={typeId}>Integration type</label>
+            <label className="field__label" htmlFor={typeId}>
+              Integration type
+            </label>
             <select id={typeId} className="input" value={integrationType} onChange={(e) => setIntegrationType(e.target.value as '0' | '1')}>
               <option value="0">Guild Install</option>
               <option value="1">User Install</option>
@@ -59,12 +67,20 @@ export function UrlGenerator() {
         ) : null}
         {needsRedirect ? (
           <div className="field">
-            <label className="field__label" htmlFor={redirectId}>Redirect URL</label>
+            <label className="field__label" htmlFor={redirectId}>
+              Redirect URL
+            </label>
             {app.redirect_uris.length ? (
               <select id={redirectId} className="input" value={chosenRedirect} onChange={(e) => setRedirect(e.target.value)}>
-                {app.redirect_uris.map((r) => <option key={r} value={r}>{r}</option>)}
+                {app.redirect_uris.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
               </select>
-            ) : <div className="p-muted-box">These scopes need a redirect: save one under Redirects first.</div>}
+            ) : (
+              <div className="p-muted-box">These scopes need a redirect: save one under Redirects first.</div>
+            )}
           </div>
         ) : null}
       </div>

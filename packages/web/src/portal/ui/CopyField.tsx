@@ -27,10 +27,14 @@ export function CopyField({ label, value, mono = true, hint }: { label: string; 
   };
   return (
     <div className="field">
-      <label className="field__label" htmlFor={id}>{label}</label>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
       <div className="copy-field">
         <input id={id} className={mono ? 'input input--mono' : 'input'} readOnly value={value} onFocus={(e) => e.target.select()} />
-        <Button variant={copied ? 'success' : 'primary'} onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>
+        <Button variant={copied ? 'success' : 'primary'} onClick={copy}>
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
       </div>
       {hint ? <div className="field__hint">{hint}</div> : null}
     </div>

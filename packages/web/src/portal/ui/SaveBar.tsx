@@ -8,8 +8,12 @@ export function SaveBar({ form }: { form: { dirty: boolean; reset: () => void; s
   return (
     <div className={error ? 'savebar savebar--error' : 'savebar'} role={error ? 'alert' : 'status'}>
       <span className="grow">{error ?? 'Careful — you have unsaved changes!'}</span>
-      <Button variant="link" onClick={form.reset} disabled={form.save.busy}>Reset</Button>
-      <Button variant="success" busy={form.save.busy} onClick={() => void form.save.run()} disabled={!form.dirty}>Save Changes</Button>
+      <Button variant="link" onClick={form.reset} disabled={form.save.busy}>
+        Reset
+      </Button>
+      <Button variant="success" busy={form.save.busy} onClick={() => void form.save.run()} disabled={!form.dirty}>
+        Save Changes
+      </Button>
     </div>
   );
 }

@@ -20,9 +20,15 @@ export function build(apps: ApplicationRecord[], commands: CommandRecord[]): Com
   let version = 0n;
   for (const c of commands) if (BigInt(c.version) > version) version = BigInt(c.version);
   return {
-    applications: apps.filter((a) => withCommands.has(a.id)).map((a) => ({
-      id: a.id, name: a.name, icon: a.icon, description: a.description, ...(a.bot_user_id ? { bot_id: a.bot_user_id } : {}),
-    })),
+    applications: apps
+      .filter((a) => withCommands.has(a.id))
+      .map((a) => ({
+        id: a.id,
+        name: a.name,
+        icon: a.icon,
+        description: a.description,
+        ...(a.bot_user_id ? { bot_id: a.bot_user_id } : {}),
+      })),
     application_commands: commands.map((c) => commandWire(c)),
     version: version.toString(),
   };
@@ -50,10 +56,7 @@ export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string)
   const previews = await previewEntryPoints(ctx, actor, guildId, apps);
   if (!apps.length) return build(previews.apps, previews.commands);
   const appIds = apps.map((a) => a.id);
-  const [commands, sets] = await Promise.all([
-    ctx.repos.commands.ofApps(appIds, guildId),
-    ctx.repos.commands.overwritesOfApps(guildId, appIds),
-  ]);
+  const [commands, sets] = await Promise.all([ctx.repos.commands.ofApps(appIds, guildId), ctx.repos.commands.overwritesOfApps(guildId, appIds)]);
   const overwrites = new Map(sets.map((r) => [r.command_id, r.permissions]));
   const visible: CommandRecord[] = [];
   for (const cmd of commands) {
@@ -65,11 +68,21 @@ export async function guildCommandIndex(ctx: Ctx, actor: Actor, guildId: string)
 }
 
 /** The person's own in-development Activities not installed here: their Entry Point, for the App Launcher. */
-async function previewEntryPoints(ctx: Ctx, actor: Actor, guildId: string, installed: ApplicationRecord[]): Promise<{ apps: ApplicationRecord[]; commands: CommandRecord[] }> {
+async function previewEntryPoints(
+  ctx: Ctx,
+  actor: Actor,
+  guildId: string,
+  installed: ApplicationRecord[],
+): Promise<{ apps: ApplicationRecord[]; commands: CommandRecord[] }> {
   const have = new Set(installed.map((a) => a.id));
   const apps = (await previewAppsIn(ctx, actor.user.id, guildId)).filter((a) => !have.has(a.id));
   if (!apps.length) return { apps: [], commands: [] };
-  const commands = (await ctx.repos.commands.ofApps(apps.map((a) => a.id), null)).filter((c) => c.type === 4 && (!c.contexts || c.contexts.includes(0)));
+  const commands = (
+    await ctx.repos.commands.ofApps(
+      apps.map((a) => a.id),
+      null,
+    )
+  ).filter((c) => c.type === 4 && (!c.contexts || c.contexts.includes(0)));
   return { apps, commands };
 }
 
@@ -77,6 +90,11 @@ async function previewEntryPoints(ctx: Ctx, actor: Actor, guildId: string, insta
 export async function userCommandIndex(ctx: Ctx, actor: Actor): Promise<CommandIndex> {
   const apps = await ctx.repos.applications.installedByUser(actor.user.id);
   if (!apps.length) return build([], []);
-  const commands = (await ctx.repos.commands.ofApps(apps.map((a) => a.id), null)).filter((c) => (c.integration_types ?? [0]).includes(1));
+  const commands = (
+    await ctx.repos.commands.ofApps(
+      apps.map((a) => a.id),
+      null,
+    )
+  ).filter((c) => (c.integration_types ?? [0]).includes(1));
   return build(apps, commands);
 }

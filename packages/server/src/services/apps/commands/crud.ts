@@ -45,7 +45,10 @@ export async function requireAppInGuild(ctx: Ctx, app: ApplicationRecord, guildI
 /** The app's supported installation contexts: the keys of `integration_types_config` (default GUILD_INSTALL). */
 export function defaultIntegrationTypes(app: ApplicationRecord): number[] {
   const config = app.extra.integration_types_config ?? { '0': {} };
-  const types = Object.keys(config).map(Number).filter((n) => n === 0 || n === 1).sort();
+  const types = Object.keys(config)
+    .map(Number)
+    .filter((n) => n === 0 || n === 1)
+    .sort();
   return types.length ? types : [0];
 }
 
@@ -73,7 +76,12 @@ export async function getScopedCommand(ctx: Ctx, app: ApplicationRecord, guildId
  * `created: false` → 200); otherwise a new one is made (201), within the per-type limit (30032) and the 200 creates per
  * day (30034, daily-creates.ts).
  */
-export async function createCommand(ctx: Ctx, app: ApplicationRecord, guildId: string | null, body: unknown): Promise<{ command: CommandRecord; created: boolean }> {
+export async function createCommand(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  guildId: string | null,
+  body: unknown,
+): Promise<{ command: CommandRecord; created: boolean }> {
   const c = new Checker();
   const data = validateCommand(c, body, [], validateOpts(app, guildId));
   c.throwIfAny();
@@ -159,7 +167,10 @@ export async function bulkOverwrite(ctx: Ctx, app: ApplicationRecord, guildId: s
   const result: CommandRecord[] = [];
   await ctx.repos.transaction(async (tx) => {
     await spendDailyCreates(tx, () => ctx.ids.next(), app.id, guildId, plan.filter((p) => !p.match).length, now);
-    await tx.commands.deleteWithPermissions(app.id, existing.filter((x) => !used.has(x.id)).map((x) => x.id));
+    await tx.commands.deleteWithPermissions(
+      app.id,
+      existing.filter((x) => !used.has(x.id)).map((x) => x.id),
+    );
     for (const { d, match } of plan) {
       if (match) {
         const unchanged = commandDataJson(match) === commandDataJson(d);
@@ -184,8 +195,18 @@ export async function ensureEntryPoint(ctx: Ctx, app: ApplicationRecord): Promis
   const existing = (await ctx.repos.commands.ofScope(app.id, null)).find((x) => x.type === 4);
   if (existing) return existing;
   const data: CommandData = {
-    type: 4, name: 'Launch', name_localizations: null, description: '', description_localizations: null, options: [],
-    default_member_permissions: null, nsfw: false, dm_permission: true, contexts: null, integration_types: defaultIntegrationTypes(app), handler: 2,
+    type: 4,
+    name: 'Launch',
+    name_localizations: null,
+    description: '',
+    description_localizations: null,
+    options: [],
+    default_member_permissions: null,
+    nsfw: false,
+    dm_permission: true,
+    contexts: null,
+    integration_types: defaultIntegrationTypes(app),
+    handler: 2,
   };
   const cmd = record(app, null, ctx.ids.next(), ctx.ids.next(), data);
   await ctx.repos.commands.insert(cmd, ctx.clock.now());

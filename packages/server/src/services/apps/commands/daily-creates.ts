@@ -15,7 +15,10 @@ export const DAILY_COMMAND_CREATES = 200;
 const DAY_MS = 86_400_000;
 
 export const dailyCreatesReached = (retryAfterS: number) =>
-  new ApiError(429, 30034, 'Max number of daily application command creates has been reached (200)', undefined, { retry_after: Number(retryAfterS.toFixed(3)), global: false });
+  new ApiError(429, 30034, 'Max number of daily application command creates has been reached (200)', undefined, {
+    retry_after: Number(retryAfterS.toFixed(3)),
+    global: false,
+  });
 
 const scopeOf = (guildId: string | null) => guildId ?? 'global';
 
@@ -23,7 +26,14 @@ const scopeOf = (guildId: string | null) => guildId ?? 'global';
  * Checks that `count` more creates fit in the scope's window and records them; call it with the transaction (`tx`) that
  * writes the commands, so a refused request writes nothing.
  */
-export async function spendDailyCreates(repos: Repos, ids: () => string, applicationId: string, guildId: string | null, count: number, now: number): Promise<void> {
+export async function spendDailyCreates(
+  repos: Repos,
+  ids: () => string,
+  applicationId: string,
+  guildId: string | null,
+  count: number,
+  now: number,
+): Promise<void> {
   if (count <= 0) return;
   const scope = scopeOf(guildId);
   const since = now - DAY_MS;
@@ -35,5 +45,10 @@ export async function spendDailyCreates(repos: Repos, ids: () => string, applica
     const freedAt = count > DAILY_COMMAND_CREATES ? now + DAY_MS : recent[over - 1] + DAY_MS;
     throw dailyCreatesReached(Math.max(0, freedAt - now) / 1000);
   }
-  await repos.commands.recordCreates(applicationId, scope, Array.from({ length: count }, () => ids()), now);
+  await repos.commands.recordCreates(
+    applicationId,
+    scope,
+    Array.from({ length: count }, () => ids()),
+    now,
+  );
 }

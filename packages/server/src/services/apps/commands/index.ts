@@ -10,8 +10,17 @@ export * from './types.js';
 export { commandWire } from '../../../wire/command.js';
 export { validateCommand, commandSize } from './validate.js';
 export {
-  CommandErrors, requireCommandApp, requireAppInGuild, defaultIntegrationTypes,
-  listCommands, getScopedCommand, createCommand, patchCommand, deleteCommand, bulkOverwrite, ensureEntryPoint,
+  CommandErrors,
+  requireCommandApp,
+  requireAppInGuild,
+  defaultIntegrationTypes,
+  listCommands,
+  getScopedCommand,
+  createCommand,
+  patchCommand,
+  deleteCommand,
+  bulkOverwrite,
+  ensureEntryPoint,
 } from './crud.js';
 export { listGuildPermissions, getPermissions, setPermissions, commandPermissionsFor, canUseCommand, allChannelsId, type UseCheck } from './permissions.js';
 export { guildCommandIndex, userCommandIndex, type CommandIndex } from './command-index.js';

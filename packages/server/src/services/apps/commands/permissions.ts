@@ -13,8 +13,12 @@ export const PERMISSIONS_SCOPE = 'applications.commands.permissions.update';
 /** `guild_id − 1`: the constant for "every channel" in channel overwrites. */
 export const allChannelsId = (guildId: string) => (BigInt(guildId) - 1n).toString();
 
-const wire = (applicationId: string, guildId: string, commandId: string, permissions: CommandPermission[]): GuildCommandPermissions =>
-  ({ id: commandId, application_id: applicationId, guild_id: guildId, permissions });
+const wire = (applicationId: string, guildId: string, commandId: string, permissions: CommandPermission[]): GuildCommandPermissions => ({
+  id: commandId,
+  application_id: applicationId,
+  guild_id: guildId,
+  permissions,
+});
 
 /** Every overwrite set of the app in a guild (the app-wide set has the application's id). */
 export async function listGuildPermissions(ctx: Ctx, app: ApplicationRecord, guildId: string): Promise<GuildCommandPermissions[]> {
@@ -42,7 +46,14 @@ export async function getPermissions(ctx: Ctx, app: ApplicationRecord, guildId: 
  * official client sends) needs MANAGE_GUILD and MANAGE_ROLES in the guild. Publishes
  * APPLICATION_COMMAND_PERMISSIONS_UPDATE to the app's bot.
  */
-export async function setPermissions(ctx: Ctx, actor: Actor, applicationId: string, guildId: string, commandId: string, body: unknown): Promise<GuildCommandPermissions> {
+export async function setPermissions(
+  ctx: Ctx,
+  actor: Actor,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+  body: unknown,
+): Promise<GuildCommandPermissions> {
   if (actor.kind === 'bot') throw Errors.botsCannotUse();
   const app = isSnowflake(applicationId) ? await getApplication(ctx, applicationId) : null;
   if (!app) throw Errors.unknownApplication();
@@ -68,7 +79,7 @@ export async function setPermissions(ctx: Ctx, actor: Actor, applicationId: stri
 async function parseOverwrites(ctx: Ctx, guildId: string, body: unknown): Promise<CommandPermission[]> {
   const c = new Checker();
   const b = c.obj(body, []);
-  const list = b ? c.arr(b.permissions, ['permissions'], 0, MAX_PERMISSION_OVERWRITES) ?? [] : [];
+  const list = b ? (c.arr(b.permissions, ['permissions'], 0, MAX_PERMISSION_OVERWRITES) ?? []) : [];
   const out: CommandPermission[] = [];
   const seen = new Set<string>();
   list.forEach((v, i) => {
@@ -87,22 +98,26 @@ async function parseOverwrites(ctx: Ctx, guildId: string, body: unknown): Promis
   c.throwIfAny();
   const roleIds = out.filter((o) => o.type === PermissionType.ROLE && o.id !== guildId).map((o) => o.id);
   const channelIds = out.filter((o) => o.type === PermissionType.CHANNEL && o.id !== allChannelsId(guildId)).map((o) => o.id);
-  const [roles, channels] = await Promise.all([
-    ctx.repos.roles.idsInGuild(guildId, roleIds),
-    ctx.repos.channels.idsInGuild(guildId, channelIds),
-  ]);
+  const [roles, channels] = await Promise.all([ctx.repos.roles.idsInGuild(guildId, roleIds), ctx.repos.channels.idsInGuild(guildId, channelIds)]);
   const knownRoles = new Set(roles);
   const knownChannels = new Set(channels);
   out.forEach((o, i) => {
-    if (o.type === PermissionType.ROLE && o.id !== guildId && !knownRoles.has(o.id)) c.add(['permissions', i, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID', 'Unknown role.');
-    if (o.type === PermissionType.CHANNEL && o.id !== allChannelsId(guildId) && !knownChannels.has(o.id)) c.add(['permissions', i, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID', 'Unknown channel.');
+    if (o.type === PermissionType.ROLE && o.id !== guildId && !knownRoles.has(o.id))
+      c.add(['permissions', i, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID', 'Unknown role.');
+    if (o.type === PermissionType.CHANNEL && o.id !== allChannelsId(guildId) && !knownChannels.has(o.id))
+      c.add(['permissions', i, 'id'], 'APPLICATION_COMMAND_PERMISSIONS_INVALID_ID', 'Unknown channel.');
   });
   c.throwIfAny();
   return out;
 }
 
 /** The overwrites that apply to one command in a guild: its own set and the app-wide set (null when none). */
-export async function commandPermissionsFor(ctx: Ctx, applicationId: string, guildId: string, commandId: string): Promise<{ command: CommandPermission[] | null; application: CommandPermission[] | null }> {
+export async function commandPermissionsFor(
+  ctx: Ctx,
+  applicationId: string,
+  guildId: string,
+  commandId: string,
+): Promise<{ command: CommandPermission[] | null; application: CommandPermission[] | null }> {
   const rows = await ctx.repos.commands.overwrites(applicationId, guildId, [commandId, applicationId]);
   const get = (id: string) => rows.find((x) => x.command_id === id)?.permissions ?? null;
   return { command: commandId === applicationId ? null : get(commandId), application: get(applicationId) };
@@ -134,8 +149,9 @@ export async function canUseCommand(ctx: Ctx, check: UseCheck): Promise<boolean>
 
   if (check.channelId) {
     for (const level of levels) {
-      const entry = level.find((o) => o.type === PermissionType.CHANNEL && o.id === check.channelId)
-        ?? level.find((o) => o.type === PermissionType.CHANNEL && o.id === allChannelsId(guildId));
+      const entry =
+        level.find((o) => o.type === PermissionType.CHANNEL && o.id === check.channelId) ??
+        level.find((o) => o.type === PermissionType.CHANNEL && o.id === allChannelsId(guildId));
       if (entry) {
         if (!entry.permission) return false;
         break;

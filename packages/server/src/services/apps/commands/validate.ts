@@ -1,9 +1,6 @@
 import { Checker, compact, isObj, type Obj, type Path } from '../components/check.js';
 import { CHANNEL_TYPES } from '../components/types.js';
-import {
-  CommandType, OptionType, LOCALES, MAX_COMMAND_SIZE,
-  type CommandData, type CommandOption, type Localizations, type OptionChoice,
-} from './types.js';
+import { CommandType, OptionType, LOCALES, MAX_COMMAND_SIZE, type CommandData, type CommandOption, type Localizations, type OptionChoice } from './types.js';
 
 /** Chat-input and option names: letters, numbers, `-`, `_`, `'`, Devanagari and Thai; lowercase where one exists. */
 const CHAT_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
@@ -172,7 +169,11 @@ function optionList(c: Checker, v: unknown, path: Path, level: Level): CommandOp
     const allowed = level === 'group' ? [OptionType.SUB_COMMAND] : level === 'sub' ? VALUE_TYPES : ALL_OPTION_TYPES;
     const type = c.oneOf(raw, 'type', p, allowed, true);
     if (mixed && type !== undefined) {
-      c.add([...p, 'type'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-command and sub-command group option types are mutually exclusive to all other types');
+      c.add(
+        [...p, 'type'],
+        'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+        'Sub-command and sub-command group option types are mutually exclusive to all other types',
+      );
     }
     const name = chatName(c, raw.name, [...p, 'name'], true);
     if (name !== undefined) {
@@ -202,15 +203,22 @@ function optionList(c: Checker, v: unknown, path: Path, level: Level): CommandOp
 
 function valueOption(c: Checker, raw: Obj, p: Path, type: number, opt: CommandOption): void {
   const choicesGiven = Array.isArray(raw.choices) && raw.choices.length > 0;
-  if (choicesGiven && !HAS_CHOICES.has(type)) c.add([...p, 'choices'], 'APPLICATION_COMMAND_OPTION_CHOICES_NOT_ALLOWED', 'Choices are only allowed on STRING, INTEGER and NUMBER options.');
+  if (choicesGiven && !HAS_CHOICES.has(type))
+    c.add([...p, 'choices'], 'APPLICATION_COMMAND_OPTION_CHOICES_NOT_ALLOWED', 'Choices are only allowed on STRING, INTEGER and NUMBER options.');
   else if (raw.choices != null && HAS_CHOICES.has(type)) {
     const list = c.arr(raw.choices, [...p, 'choices'], 0, 25) ?? [];
     if (list.length) opt.choices = list.map((v, i) => choice(c, v, [...p, 'choices', i], type));
   }
   const autocomplete = c.bool(raw, 'autocomplete', p);
   if (autocomplete) {
-    if (!HAS_CHOICES.has(type)) c.add([...p, 'autocomplete'], 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_NOT_ALLOWED', 'Autocomplete is only allowed on STRING, INTEGER and NUMBER options.');
-    else if (choicesGiven) c.add([...p, 'autocomplete'], 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES_EXCLUSIVE', 'Autocomplete and choices are mutually exclusive.');
+    if (!HAS_CHOICES.has(type))
+      c.add(
+        [...p, 'autocomplete'],
+        'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_NOT_ALLOWED',
+        'Autocomplete is only allowed on STRING, INTEGER and NUMBER options.',
+      );
+    else if (choicesGiven)
+      c.add([...p, 'autocomplete'], 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES_EXCLUSIVE', 'Autocomplete and choices are mutually exclusive.');
     else opt.autocomplete = true;
   }
   if (type === OptionType.INTEGER || type === OptionType.NUMBER) {
@@ -239,7 +247,8 @@ function valueOption(c: Checker, raw: Obj, p: Path, type: number, opt: CommandOp
   if (type === OptionType.ATTACHMENT && raw.file_types != null) {
     const list = c.arr(raw.file_types, [...p, 'file_types'], 0, 10) ?? [];
     list.forEach((v, i) => {
-      if (typeof v !== 'string' || !FILE_TYPE.test(v)) c.add([...p, 'file_types', i], 'FILE_UPLOAD_INVALID_FILE_TYPE', 'File types are image, video, audio or a .extension.');
+      if (typeof v !== 'string' || !FILE_TYPE.test(v))
+        c.add([...p, 'file_types', i], 'FILE_UPLOAD_INVALID_FILE_TYPE', 'File types are image, video, audio or a .extension.');
     });
     opt.file_types = list as string[];
   }
@@ -259,7 +268,8 @@ function choice(c: Checker, v: unknown, p: Path, type: number): OptionChoice {
 export function commandSize(d: CommandData): number {
   const longest = (base: string, loc: Localizations | undefined) => Math.max(base.length, ...Object.values(loc ?? {}).map((s) => s.length));
   const option = (o: CommandOption): number =>
-    longest(o.name, o.name_localizations) + longest(o.description, o.description_localizations) +
+    longest(o.name, o.name_localizations) +
+    longest(o.description, o.description_localizations) +
     (o.choices ?? []).reduce((n, ch) => n + longest(ch.name, ch.name_localizations) + String(ch.value).length, 0) +
     (o.options ?? []).reduce((n, sub) => n + option(sub), 0);
   return longest(d.name, d.name_localizations) + longest(d.description, d.description_localizations) + d.options.reduce((n, o) => n + option(o), 0);

@@ -12,9 +12,7 @@ export interface Leaf {
   message: string;
 }
 
-
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 
 /**
  * Collects every broken rule of one request body, then throws them at once as a 50035 tree. Each reader treats

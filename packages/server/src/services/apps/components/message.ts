@@ -67,12 +67,22 @@ export function validateMessageComponents(components: unknown, opts: MessageComp
   const v2 = (opts.flags & IS_COMPONENTS_V2) !== 0;
   const parent = pathPrefix.slice(0, -1);
   if (v2) {
-    const legacy: [boolean | undefined, string][] = [[opts.hasContent, 'content'], [opts.hasEmbeds, 'embeds'], [opts.hasPoll, 'poll'], [opts.hasStickers, 'sticker_ids']];
+    const legacy: [boolean | undefined, string][] = [
+      [opts.hasContent, 'content'],
+      [opts.hasEmbeds, 'embeds'],
+      [opts.hasPoll, 'poll'],
+      [opts.hasStickers, 'sticker_ids'],
+    ];
     for (const [present, field] of legacy) {
-      if (present) c.add([...parent, field], 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', `The '${field}' field cannot be used when using the IS_COMPONENTS_V2 flag.`);
+      if (present)
+        c.add(
+          [...parent, field],
+          'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+          `The '${field}' field cannot be used when using the IS_COMPONENTS_V2 flag.`,
+        );
     }
   }
-  const list = components == null ? [] : c.arr(components, pathPrefix, 0, v2 ? LIMITS.v2Total : LIMITS.legacyRows) ?? [];
+  const list = components == null ? [] : (c.arr(components, pathPrefix, 0, v2 ? LIMITS.v2Total : LIMITS.legacyRows) ?? []);
   const out: Obj[] = [];
   list.forEach((raw, i) => {
     const n = component(mw, raw, [...pathPrefix, i], v2 ? V2_TOP : [C.ACTION_ROW]);
@@ -95,15 +105,24 @@ function component(mw: MessageWalk, v: unknown, path: Path, allowed: readonly nu
     return undefined;
   }
   switch (type) {
-    case C.ACTION_ROW: return actionRow(mw, raw, path);
-    case C.BUTTON: return button(mw, raw, path);
-    case C.SECTION: return section(mw, raw, path);
-    case C.TEXT_DISPLAY: return textDisplay(mw, raw, path);
-    case C.THUMBNAIL: return thumbnail(mw, raw, path);
-    case C.MEDIA_GALLERY: return mediaGallery(mw, raw, path);
-    case C.FILE: return file(mw, raw, path);
-    case C.SEPARATOR: return separator(mw, raw, path);
-    case C.CONTAINER: return container(mw, raw, path);
+    case C.ACTION_ROW:
+      return actionRow(mw, raw, path);
+    case C.BUTTON:
+      return button(mw, raw, path);
+    case C.SECTION:
+      return section(mw, raw, path);
+    case C.TEXT_DISPLAY:
+      return textDisplay(mw, raw, path);
+    case C.THUMBNAIL:
+      return thumbnail(mw, raw, path);
+    case C.MEDIA_GALLERY:
+      return mediaGallery(mw, raw, path);
+    case C.FILE:
+      return file(mw, raw, path);
+    case C.SEPARATOR:
+      return separator(mw, raw, path);
+    case C.CONTAINER:
+      return container(mw, raw, path);
     default: {
       const out = select(mw.w, raw, path, type, { modal: false });
       if (typeof out.custom_id === 'string') mw.leaves.push({ type, id: 0, custom_id: out.custom_id, component: out });
@@ -160,7 +179,8 @@ function button(mw: MessageWalk, raw: Obj, path: Path): Obj {
       forbid('url', 'Only link buttons can have a url.');
       out.custom_id = w.customId(raw, path);
     }
-    if (style !== undefined && !out.label && raw.emoji == null) c.add([...path, 'label'], 'BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED', 'A button needs a label or an emoji.');
+    if (style !== undefined && !out.label && raw.emoji == null)
+      c.add([...path, 'label'], 'BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED', 'A button needs a label or an emoji.');
   }
   out.disabled = c.bool(raw, 'disabled', path);
   compact(out);
@@ -275,8 +295,14 @@ function media(mw: MessageWalk, raw: Obj, key: string, path: Path, attachmentOnl
     }
     if (!att.url) return attachmentOnly ? { url, __filename: filename } : { url };
     const out: Obj = compact({
-      url: att.url, proxy_url: att.proxy_url ?? att.url, width: att.width ?? undefined, height: att.height ?? undefined,
-      content_type: att.content_type, attachment_id: att.id, loading_state: 2, flags: 0,
+      url: att.url,
+      proxy_url: att.proxy_url ?? att.url,
+      width: att.width ?? undefined,
+      height: att.height ?? undefined,
+      content_type: att.content_type,
+      attachment_id: att.id,
+      loading_state: 2,
+      flags: 0,
     });
     if (attachmentOnly) out.__filename = filename;
     return out;

@@ -57,18 +57,20 @@ function top(w: Walk, v: unknown, path: Path): Obj | undefined {
     const p = [...path, 'components'];
     const items = c.arr(raw.components, p, 1, 1) ?? [];
     if (items.length > 1) c.add(p, 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'The specified component exceeds the maximum width');
-    out.components = items.map((x, i) => {
-      const ip = [...p, i];
-      const child = componentObj(c, x, ip);
-      if (!child) return undefined;
-      const t = readType(c, child, ip);
-      if (t === undefined) return undefined;
-      if (t !== C.TEXT_INPUT) {
-        c.unionType(ip, [C.TEXT_INPUT]);
-        return undefined;
-      }
-      return textInput(w, child, ip, false);
-    }).filter(Boolean);
+    out.components = items
+      .map((x, i) => {
+        const ip = [...p, i];
+        const child = componentObj(c, x, ip);
+        if (!child) return undefined;
+        const t = readType(c, child, ip);
+        if (t === undefined) return undefined;
+        if (t !== C.TEXT_INPUT) {
+          c.unionType(ip, [C.TEXT_INPUT]);
+          return undefined;
+        }
+        return textInput(w, child, ip, false);
+      })
+      .filter(Boolean);
     return out;
   }
   const out = head(w, raw, path, C.LABEL);
@@ -92,7 +94,8 @@ function top(w: Walk, v: unknown, path: Path): Obj | undefined {
 function labelChild(w: Walk, raw: Obj, path: Path, type: number): Obj {
   const { c } = w;
   switch (type) {
-    case C.TEXT_INPUT: return textInput(w, raw, path, true);
+    case C.TEXT_INPUT:
+      return textInput(w, raw, path, true);
     case C.FILE_UPLOAD: {
       const out = head(w, raw, path, type);
       out.custom_id = w.customId(raw, path);
@@ -106,7 +109,8 @@ function labelChild(w: Walk, raw: Obj, path: Path, type: number): Obj {
         const fp = [...path, 'file_types'];
         const list = c.arr(raw.file_types, fp, 0, LIMITS.fileTypes) ?? [];
         list.forEach((ft, i) => {
-          if (typeof ft !== 'string' || !FILE_TYPE.test(ft)) c.add([...fp, i], 'FILE_UPLOAD_INVALID_FILE_TYPE', 'File types are image, video, audio or a .extension.');
+          if (typeof ft !== 'string' || !FILE_TYPE.test(ft))
+            c.add([...fp, i], 'FILE_UPLOAD_INVALID_FILE_TYPE', 'File types are image, video, audio or a .extension.');
         });
         out.file_types = list;
       }
@@ -119,7 +123,8 @@ function labelChild(w: Walk, raw: Obj, path: Path, type: number): Obj {
       const list = c.arr(raw.options, [...path, 'options'], lo, hi);
       if (list) {
         out.options = choiceOptions(c, list, [...path, 'options'], { emoji: false });
-        if ((out.options as Obj[]).filter((o) => o.default === true).length > 1) c.add([...path, 'options'], 'RADIO_GROUP_TOO_MANY_DEFAULTS', 'At most one option may be selected by default.');
+        if ((out.options as Obj[]).filter((o) => o.default === true).length > 1)
+          c.add([...path, 'options'], 'RADIO_GROUP_TOO_MANY_DEFAULTS', 'At most one option may be selected by default.');
       }
       out.required = c.bool(raw, 'required', path);
       return compact(out);
@@ -163,7 +168,8 @@ function textInput(w: Walk, raw: Obj, path: Path, inLabel: boolean): Obj {
   const max = LIMITS.textInputLength;
   const minLength = c.int(raw, 'min_length', path, 0, max);
   const maxLength = c.int(raw, 'max_length', path, 1, max);
-  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) c.add([...path, 'min_length'], 'NUMBER_TYPE_MAX', `Value should be less than or equal to ${maxLength}.`);
+  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength)
+    c.add([...path, 'min_length'], 'NUMBER_TYPE_MAX', `Value should be less than or equal to ${maxLength}.`);
   out.min_length = minLength;
   out.max_length = maxLength;
   out.required = c.bool(raw, 'required', path);
@@ -282,7 +288,9 @@ function submitOne(c: Checker, comp: Obj, get: (id: string) => SubmittedValue, p
       }
       if (type === C.STRING_SELECT || type === C.CHECKBOX_GROUP) {
         const allowed = ((comp.options as Obj[] | undefined) ?? []).map((o) => o.value as string);
-        values.forEach((x, i) => { if (!allowed.includes(x)) c.choices([...p, i], allowed); });
+        values.forEach((x, i) => {
+          if (!allowed.includes(x)) c.choices([...p, i], allowed);
+        });
       } else {
         values.forEach((x, i) => c.snowflakeValue(x, [...p, i]));
       }

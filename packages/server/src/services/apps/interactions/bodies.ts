@@ -48,29 +48,60 @@ function uploads(files: UploadedFile[], body: { attachments?: { id: string; file
 export function parseResponseMessage(value: unknown, files: UploadedFile[], prefix: Path, skuExists?: (id: string) => boolean): MessageCreateInput {
   const body = parseAt(ResponseMessage, value, prefix);
   if (body.components != null) {
-    const v = validateMessageComponents(body.components, {
-      flags: body.flags ?? 0,
-      attachments: uploads(files, body),
-      hasContent: !!body.content, hasEmbeds: !!body.embeds?.length, hasPoll: !!body.poll, hasStickers: !!body.sticker_ids?.length, skuExists,
-    }, [...prefix, 'components']);
+    const v = validateMessageComponents(
+      body.components,
+      {
+        flags: body.flags ?? 0,
+        attachments: uploads(files, body),
+        hasContent: !!body.content,
+        hasEmbeds: !!body.embeds?.length,
+        hasPoll: !!body.poll,
+        hasStickers: !!body.sticker_ids?.length,
+        skuExists,
+      },
+      [...prefix, 'components'],
+    );
     body.components = v.components;
   }
   return body;
 }
 
 /** An edit of a response message (UPDATE_MESSAGE data, PATCH of @original or a follow-up). */
-export function parseResponseEdit(value: unknown, files: UploadedFile[], prefix: Path, current: MessageRecord | null, skuExists?: (id: string) => boolean): ResponseEditInput {
+export function parseResponseEdit(
+  value: unknown,
+  files: UploadedFile[],
+  prefix: Path,
+  current: MessageRecord | null,
+  skuExists?: (id: string) => boolean,
+): ResponseEditInput {
   const body = parseAt(ResponseEdit, value, prefix);
   if (body.components != null) {
     const flags = (current?.flags ?? 0) | ((body.flags ?? 0) & IS_COMPONENTS_V2);
-    const kept = (current?.attachments ?? []).map((a) => ({ filename: a.filename, id: a.id, url: a.url, proxy_url: a.proxy_url, content_type: a.content_type, width: a.width, height: a.height, size: a.size }));
+    const kept = (current?.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      id: a.id,
+      url: a.url,
+      proxy_url: a.proxy_url,
+      content_type: a.content_type,
+      width: a.width,
+      height: a.height,
+      size: a.size,
+    }));
     const content = body.content !== undefined ? body.content : current?.content;
     const embeds = body.embeds !== undefined ? body.embeds : current?.embeds;
-    const v = validateMessageComponents(body.components, {
-      flags,
-      attachments: [...kept, ...uploads(files, body as { attachments?: { id: string; filename?: string | null }[] | null })],
-      hasContent: !!content, hasEmbeds: !!embeds?.length, hasPoll: !!(body.poll ?? current?.extra.poll), hasStickers: !!current?.sticker_items?.length, skuExists,
-    }, [...prefix, 'components']);
+    const v = validateMessageComponents(
+      body.components,
+      {
+        flags,
+        attachments: [...kept, ...uploads(files, body as { attachments?: { id: string; filename?: string | null }[] | null })],
+        hasContent: !!content,
+        hasEmbeds: !!embeds?.length,
+        hasPoll: !!(body.poll ?? current?.extra.poll),
+        hasStickers: !!current?.sticker_items?.length,
+        skuExists,
+      },
+      [...prefix, 'components'],
+    );
     body.components = v.components;
   }
   return body;

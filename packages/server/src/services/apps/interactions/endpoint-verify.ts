@@ -10,8 +10,12 @@ const VERIFY_TIMEOUT_MS = 5_000;
 const FIELD = 'interactions_endpoint_url';
 
 /** The platform's refusal; a refusal by the outgoing policy says so (and nothing about the network behind it). */
-const invalidUrl = (why?: OutgoingError) => fieldError(FIELD, 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
-  `The specified interactions endpoint url could not be verified${why?.kind === 'refused' ? ' (refused by policy)' : ''}.`);
+const invalidUrl = (why?: OutgoingError) =>
+  fieldError(
+    FIELD,
+    'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+    `The specified interactions endpoint url could not be verified${why?.kind === 'refused' ? ' (refused by policy)' : ''}.`,
+  );
 
 /**
  * Checks an interactions endpoint before it is saved, as the platform does: a correctly signed PING must be answered

@@ -4,10 +4,17 @@ import type { UploadedFile } from '../../../core/uploads.js';
 import type { MessageRecord } from '../../../store/records.js';
 import { messageWire } from '../../messages/view.js';
 import { parseResponseEdit, parseResponseMessage, toEditInput } from './bodies.js';
+import { appAuthor, createResponseMessage, deleteResponseMessage, editResponseMessage, EPHEMERAL, LOADING, loadRawMessage } from './messages.js';
 import {
-  appAuthor, createResponseMessage, deleteResponseMessage, editResponseMessage, EPHEMERAL, LOADING, loadRawMessage,
-} from './messages.js';
-import { interactionByAppToken, invalidWebhookToken, returnFollowup, saveInteraction, takeFollowup, tokenExpired, tokenPastWindow, type InteractionRecord } from './store.js';
+  interactionByAppToken,
+  invalidWebhookToken,
+  returnFollowup,
+  saveInteraction,
+  takeFollowup,
+  tokenExpired,
+  tokenPastWindow,
+  type InteractionRecord,
+} from './store.js';
 import { premiumSkuCheck } from '../../commerce/skus.js';
 import { loadApplication } from './where.js';
 
@@ -71,7 +78,13 @@ export async function interactionWebhook(ctx: Ctx, applicationId: string, token:
   const app = await loadApplication(ctx, applicationId);
   const { webhook } = await appAuthor(ctx, app);
   return {
-    application_id: app.id, avatar: webhook.avatar, channel_id: rec.channel_id, guild_id: rec.guild_id, id: app.id, name: webhook.name, type: 3,
+    application_id: app.id,
+    avatar: webhook.avatar,
+    channel_id: rec.channel_id,
+    guild_id: rec.guild_id,
+    id: app.id,
+    name: webhook.name,
+    type: 3,
   };
 }
 
@@ -88,7 +101,14 @@ export async function executeFollowup(ctx: Ctx, applicationId: string, token: st
     if (rec.data.loading && rec.original_message_id) {
       const original = await loadRawMessage(ctx, rec.original_message_id);
       if (original && original.flags & LOADING) {
-        const edit = { content: msg.content, embeds: msg.embeds, components: msg.components, attachments: msg.attachments, allowed_mentions: msg.allowed_mentions, flags: msg.flags };
+        const edit = {
+          content: msg.content,
+          embeds: msg.embeds,
+          components: msg.components,
+          attachments: msg.attachments,
+          allowed_mentions: msg.allowed_mentions,
+          flags: msg.flags,
+        };
         const next = await editResponseMessage(ctx, app, rec, original, edit, files, { poll: msg.poll ? pollOf(ctx, msg.poll) : null, automod: true });
         await saveInteraction(ctx, rec, { ...rec.data, loading: false });
         return messageWire(ctx, next, null);
@@ -122,7 +142,10 @@ export async function editInteractionMessage(ctx: Ctx, applicationId: string, to
     const message = await messageOf(ctx, rec, messageId);
     const edit = parseResponseEdit(body, files, [], message, await premiumSkuCheck(ctx, (body as { components?: unknown } | undefined)?.components, app.id));
     const wasLoading = (message.flags & LOADING) !== 0;
-    const next = await editResponseMessage(ctx, app, rec, message, toEditInput(edit), files, { poll: edit.poll ? pollOf(ctx, edit.poll) : null, automod: true });
+    const next = await editResponseMessage(ctx, app, rec, message, toEditInput(edit), files, {
+      poll: edit.poll ? pollOf(ctx, edit.poll) : null,
+      automod: true,
+    });
     if (wasLoading && message.id === rec.original_message_id) await saveInteraction(ctx, rec, { ...rec.data, loading: false });
     return messageWire(ctx, next, null);
   });
@@ -135,12 +158,23 @@ export async function deleteInteractionMessage(ctx: Ctx, applicationId: string, 
 }
 
 /** A poll request as the message stores it (the same shape Create Message gives a poll). */
-function pollOf(ctx: Ctx, poll: { question: { text: string }; answers: { poll_media: { text: string; emoji?: { id?: string | null; name?: string | null } | null } }[]; duration?: number | null; allow_multiselect?: boolean | null }) {
+function pollOf(
+  ctx: Ctx,
+  poll: {
+    question: { text: string };
+    answers: { poll_media: { text: string; emoji?: { id?: string | null; name?: string | null } | null } }[];
+    duration?: number | null;
+    allow_multiselect?: boolean | null;
+  },
+) {
   return {
     question: { text: poll.question.text },
     answers: poll.answers.map((a, i) => ({
       answer_id: i + 1,
-      poll_media: { text: a.poll_media.text, ...(a.poll_media.emoji ? { emoji: { id: a.poll_media.emoji.id ?? null, name: a.poll_media.emoji.name ?? null } } : {}) },
+      poll_media: {
+        text: a.poll_media.text,
+        ...(a.poll_media.emoji ? { emoji: { id: a.poll_media.emoji.id ?? null, name: a.poll_media.emoji.name ?? null } } : {}),
+      },
     })),
     expiry: new Date(ctx.clock.now() + (poll.duration ?? 24) * 3600_000).toISOString(),
     allow_multiselect: poll.allow_multiselect ?? false,

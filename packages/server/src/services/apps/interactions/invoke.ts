@@ -22,8 +22,14 @@ import { checkLaunch } from '../../activities/instances.js';
 import { inActivityPreview } from '../../activities/preview.js';
 import { Resolved } from './resolve.js';
 import {
-  insertInteraction, loadInteraction, mintInteractionToken, saveInteraction, tokenExpired, unknownInteraction,
-  type InteractionData, type InteractionRecord,
+  insertInteraction,
+  loadInteraction,
+  mintInteractionToken,
+  saveInteraction,
+  tokenExpired,
+  unknownInteraction,
+  type InteractionData,
+  type InteractionRecord,
 } from './store.js';
 import { Context, loadApplication, ownersFor, placeOf, type Place } from './where.js';
 
@@ -46,10 +52,16 @@ const InvokeBody = z.object({
 });
 type InvokeInput = z.infer<typeof InvokeBody>;
 
-const AttachmentsField = z.array(z.object({ id: snowflake, filename: z.string().min(1).max(1024), uploaded_filename: z.string().max(1024).nullish() })).max(10).nullish();
+const AttachmentsField = z
+  .array(z.object({ id: snowflake, filename: z.string().min(1).max(1024), uploaded_filename: z.string().max(1024).nullish() }))
+  .max(10)
+  .nullish();
 const CommandDataBody = z.object({
   id: snowflake,
-  name: z.string().min(1).max(32 * 3 + 2),
+  name: z
+    .string()
+    .min(1)
+    .max(32 * 3 + 2),
   type: z.number().int().nullish(),
   version: snowflake.nullish(),
   options: z.unknown().optional(),
@@ -118,8 +130,17 @@ export async function invokeInteraction(ctx: Ctx, actor: Actor, body: unknown, f
     ...built.extra,
   };
   const rec: InteractionRecord = {
-    id, application_id: app.id, type: b.type, user_id: place.user.id, guild_id: place.guild?.id ?? null, channel_id: place.channel.id,
-    state: built.platformLaunch ? 'acknowledged' : 'pending', original_message_id: null, followups: 0, data, created_at: ctx.clock.now(),
+    id,
+    application_id: app.id,
+    type: b.type,
+    user_id: place.user.id,
+    guild_id: place.guild?.id ?? null,
+    channel_id: place.channel.id,
+    state: built.platformLaunch ? 'acknowledged' : 'pending',
+    original_message_id: null,
+    followups: 0,
+    data,
+    created_at: ctx.clock.now(),
   };
   // A platform launch is refused before anything is stored (no EMBEDDED, no USE_EMBEDDED_ACTIVITIES, …).
   if (built.platformLaunch) await checkLaunch(ctx, app, place.user.id, place.channel);
@@ -141,7 +162,8 @@ function commandOwners(cmd: CommandRecord, place: Place): Record<string, string>
     if (place.context !== Context.GUILD || place.guild?.id !== cmd.guild_id) return null;
     return { '0': cmd.guild_id };
   }
-  const contexts = cmd.contexts ?? (cmd.dm_permission === false ? [Context.GUILD, Context.PRIVATE_CHANNEL] : [Context.GUILD, Context.BOT_DM, Context.PRIVATE_CHANNEL]);
+  const contexts =
+    cmd.contexts ?? (cmd.dm_permission === false ? [Context.GUILD, Context.PRIVATE_CHANNEL] : [Context.GUILD, Context.BOT_DM, Context.PRIVATE_CHANNEL]);
   if (!contexts.includes(place.context)) return null;
   const owners = ownersFor(place, cmd.integration_types ?? [0]);
   return Object.keys(owners).length ? owners : null;
@@ -163,7 +185,8 @@ async function commandInteraction(ctx: Ctx, place: Place, b: InvokeInput, files:
   const owners = commandOwners(cmd, place) ?? (await previewOwners(ctx, cmd, place));
   if (!owners) throw unknownCommand();
   if (d.name !== cmd.name) throw fieldError(['data', 'name'], 'APPLICATION_COMMAND_NAME_MISMATCH', 'The command name does not match the command.');
-  if (d.type != null && d.type !== cmd.type) throw fieldError(['data', 'type'], 'APPLICATION_COMMAND_TYPE_MISMATCH', 'The command type does not match the command.');
+  if (d.type != null && d.type !== cmd.type)
+    throw fieldError(['data', 'type'], 'APPLICATION_COMMAND_TYPE_MISMATCH', 'The command type does not match the command.');
   if (b.type === 4 && cmd.type !== 1) throw fieldError('type', 'INTERACTION_TYPE_INVALID', 'Autocomplete is only for chat input commands.');
 
   if (place.guild) {
@@ -203,7 +226,10 @@ async function commandInteraction(ctx: Ctx, place: Place, b: InvokeInput, files:
   if (r) data.resolved = r;
   const fullName = oc.names.join(' ');
   return {
-    data, owners, metadata, name: fullName,
+    data,
+    owners,
+    metadata,
+    name: fullName,
     extra: { command: { id: cmd.id, name: cmd.name, full_name: fullName, type: cmd.type, ...(d.target_id ? { target_id: d.target_id } : {}) } },
     platformLaunch: b.type === 2 && cmd.type === 4 && cmd.handler === HANDLER_DISCORD_LAUNCH_ACTIVITY,
     after: uploads.save,
@@ -214,7 +240,12 @@ async function commandInteraction(ctx: Ctx, place: Place, b: InvokeInput, files:
  * Files uploaded with an interaction (ATTACHMENT options, File Upload fields), keyed by their request id. Nothing is
  * stored until `save` runs, after the interaction was found valid.
  */
-function planUploads(ctx: Ctx, place: Place, files: UploadedFile[], requests: z.infer<typeof AttachmentsField>): { byId: Map<string, AttachmentRecord>; save: () => Promise<void> } {
+function planUploads(
+  ctx: Ctx,
+  place: Place,
+  files: UploadedFile[],
+  requests: z.infer<typeof AttachmentsField>,
+): { byId: Map<string, AttachmentRecord>; save: () => Promise<void> } {
   const byId = new Map<string, AttachmentRecord>();
   if (!files.length) return { byId, save: async () => {} };
   const reqs = (requests ?? []).map((a) => ({ id: a.id, filename: a.filename }));
@@ -225,11 +256,18 @@ function planUploads(ctx: Ctx, place: Place, files: UploadedFile[], requests: z.
     const k = fileIndex(f, i);
     keys.push(keys.includes(k) ? String(i) : k);
   });
-  keys.sort((a, b) => Number(a) - Number(b)).forEach((k, n) => {
-    const rec = plan.attachments[n];
-    if (rec) byId.set(k, rec);
-  });
-  return { byId, save: async () => { if (plan.rows.length) await ctx.repos.files.insert(plan.rows); } };
+  keys
+    .sort((a, b) => Number(a) - Number(b))
+    .forEach((k, n) => {
+      const rec = plan.attachments[n];
+      if (rec) byId.set(k, rec);
+    });
+  return {
+    byId,
+    save: async () => {
+      if (plan.rows.length) await ctx.repos.files.insert(plan.rows);
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -255,13 +293,15 @@ async function componentInteraction(ctx: Ctx, place: Place, b: InvokeInput): Pro
   const message = await loadMessage(ctx, place.channel.id, b.message_id);
   if (message.flags & 64 && message.extra.interaction_metadata?.user?.id !== place.user.id) throw Errors.unknownMessage();
   const app = place.app;
-  const fromApp = message.application_id === app.id || message.webhook_id === app.id || (!!app.bot_user_id && message.author_id === app.bot_user_id && !message.webhook_id);
+  const fromApp =
+    message.application_id === app.id || message.webhook_id === app.id || (!!app.bot_user_id && message.author_id === app.bot_user_id && !message.webhook_id);
   if (!fromApp) throw fieldError('message_id', 'INTERACTION_MESSAGE_NOT_FROM_APPLICATION', 'This message was not sent by this application.');
 
   const comp = findComponent(message.components, d.custom_id);
   const type = d.component_type ?? d.type;
   if (!comp) throw fieldError(['data', 'custom_id'], 'INTERACTION_COMPONENT_NOT_FOUND', 'No component with this custom_id on the message.');
-  if (type != null && type !== comp.type) throw fieldError(['data', 'component_type'], 'INTERACTION_COMPONENT_TYPE_MISMATCH', 'The component type does not match the component.');
+  if (type != null && type !== comp.type)
+    throw fieldError(['data', 'component_type'], 'INTERACTION_COMPONENT_TYPE_MISMATCH', 'The component type does not match the component.');
   if (comp.disabled === true) throw fieldError(['data', 'custom_id'], 'INTERACTION_COMPONENT_DISABLED', 'This component is disabled.');
 
   const resolved = new Resolved(ctx, place);
@@ -281,10 +321,14 @@ async function componentInteraction(ctx: Ctx, place: Place, b: InvokeInput): Pro
         if (!allowed.includes(v)) c.choices(p, allowed);
         continue;
       }
-      const ok = comp.type === C.USER_SELECT ? await resolved.user(v)
-        : comp.type === C.ROLE_SELECT ? await resolved.role(v)
-        : comp.type === C.CHANNEL_SELECT ? await resolved.channel(v, Array.isArray(comp.channel_types) ? comp.channel_types as number[] : undefined)
-        : await resolved.mentionable(v);
+      const ok =
+        comp.type === C.USER_SELECT
+          ? await resolved.user(v)
+          : comp.type === C.ROLE_SELECT
+            ? await resolved.role(v)
+            : comp.type === C.CHANNEL_SELECT
+              ? await resolved.channel(v, Array.isArray(comp.channel_types) ? (comp.channel_types as number[]) : undefined)
+              : await resolved.mentionable(v);
       if (!ok) c.add(p, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown or unusable entity.');
     }
     c.throwIfAny();
@@ -296,7 +340,9 @@ async function componentInteraction(ctx: Ctx, place: Place, b: InvokeInput): Pro
   const stored = message.extra.interaction_metadata?.authorizing_integration_owners as Record<string, string> | undefined;
   const owners = stored && Object.keys(stored).length ? { ...stored } : ownersFor(place, [0, 1]);
   return {
-    data, owners, name: d.custom_id,
+    data,
+    owners,
+    name: d.custom_id,
     message: await messageWire(ctx, message, null),
     metadata: { interacted_message_id: message.id },
     extra: { message_id: message.id, custom_id: d.custom_id },
@@ -309,10 +355,12 @@ async function componentInteraction(ctx: Ctx, place: Place, b: InvokeInput): Pro
 async function modalSubmit(ctx: Ctx, place: Place, b: InvokeInput, files: UploadedFile[]): Promise<Built> {
   const d = parseBody(z.object({ data: ModalDataBody }), { data: b.data }).data;
   const opener = await loadInteraction(ctx, d.id);
-  if (!opener || opener.application_id !== place.app.id || opener.user_id !== place.user.id || opener.channel_id !== place.channel.id) throw unknownInteraction();
+  if (!opener || opener.application_id !== place.app.id || opener.user_id !== place.user.id || opener.channel_id !== place.channel.id)
+    throw unknownInteraction();
   if (tokenExpired(ctx, opener) || !opener.data.modal) throw unknownInteraction();
   const modal = opener.data.modal;
-  if (modal.custom_id !== d.custom_id) throw fieldError(['data', 'custom_id'], 'INTERACTION_MODAL_CUSTOM_ID_MISMATCH', 'The custom_id does not match the open modal.');
+  if (modal.custom_id !== d.custom_id)
+    throw fieldError(['data', 'custom_id'], 'INTERACTION_MODAL_CUSTOM_ID_MISMATCH', 'The custom_id does not match the open modal.');
 
   const components = modalSubmitShape(modal as any, submittedValues(d.components), ['data', 'components']);
   const resolved = new Resolved(ctx, place);
@@ -328,7 +376,9 @@ async function modalSubmit(ctx: Ctx, place: Place, b: InvokeInput, files: Upload
   let message: MessageRecord | null = null;
   if (opener.data.message_id) message = await loadMessage(ctx, place.channel.id, opener.data.message_id).catch(() => null);
   return {
-    data, owners: { ...opener.data.owners }, name: d.custom_id,
+    data,
+    owners: { ...opener.data.owners },
+    name: d.custom_id,
     ...(message ? { message: await messageWire(ctx, message, null) } : {}),
     metadata: { triggering_interaction_metadata: opener.data.metadata },
     extra: { ...(opener.data.message_id ? { message_id: opener.data.message_id } : {}), custom_id: d.custom_id, triggering: opener.data.metadata },
@@ -340,7 +390,13 @@ async function modalSubmit(ctx: Ctx, place: Place, b: InvokeInput, files: Upload
 }
 
 /** Entity selects and File Uploads of a modal submit: their values become `data.resolved` entries. */
-async function resolveModalValues(list: Obj[], resolved: Resolved, attachments: Map<string, AttachmentRecord>, c: Checker, path: (string | number)[]): Promise<void> {
+async function resolveModalValues(
+  list: Obj[],
+  resolved: Resolved,
+  attachments: Map<string, AttachmentRecord>,
+  c: Checker,
+  path: (string | number)[],
+): Promise<void> {
   const visit = async (comp: Obj, p: (string | number)[]): Promise<void> => {
     if (Array.isArray(comp.components)) {
       for (const [i, child] of (comp.components as Obj[]).entries()) await visit(child, [...p, 'components', i]);
@@ -351,10 +407,18 @@ async function resolveModalValues(list: Obj[], resolved: Resolved, attachments: 
     for (const [j, v] of values.entries()) {
       const vp = [...p, 'values', j];
       switch (comp.type) {
-        case C.USER_SELECT: if (!(await resolved.user(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown user.'); break;
-        case C.ROLE_SELECT: if (!(await resolved.role(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown role.'); break;
-        case C.MENTIONABLE_SELECT: if (!(await resolved.mentionable(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown user or role.'); break;
-        case C.CHANNEL_SELECT: if (!(await resolved.channel(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown channel.'); break;
+        case C.USER_SELECT:
+          if (!(await resolved.user(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown user.');
+          break;
+        case C.ROLE_SELECT:
+          if (!(await resolved.role(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown role.');
+          break;
+        case C.MENTIONABLE_SELECT:
+          if (!(await resolved.mentionable(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown user or role.');
+          break;
+        case C.CHANNEL_SELECT:
+          if (!(await resolved.channel(v))) c.add(vp, 'INTERACTION_COMPONENT_VALUE_INVALID', 'Unknown channel.');
+          break;
         case C.FILE_UPLOAD: {
           const a = attachments.get(v) ?? [...attachments.values()].find((x) => x.id === v);
           if (!a) c.add(vp, 'ATTACHMENT_NOT_FOUND', 'Unknown attachment or file reference.');
@@ -364,7 +428,8 @@ async function resolveModalValues(list: Obj[], resolved: Resolved, attachments: 
           }
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
   };
@@ -382,9 +447,17 @@ async function launchForApp(ctx: Ctx, place: Place, rec: InteractionRecord): Pro
   userEvent(ctx, rec, 'INTERACTION_CREATE', { id: rec.id, ...(rec.data.nonce != null ? { nonce: rec.data.nonce } : {}) });
   const instance = (await launchForInteraction(ctx, place.app, rec)).instance_id;
   const name = place.user.global_name ?? place.user.username;
-  const m = await createResponseMessage(ctx, place.app, rec, {
-    content: `${name} launched **${place.app.name}**`, allowed_mentions: { parse: [] },
-  }, [], { ephemeral: false });
+  const m = await createResponseMessage(
+    ctx,
+    place.app,
+    rec,
+    {
+      content: `${name} launched **${place.app.name}**`,
+      allowed_mentions: { parse: [] },
+    },
+    [],
+    { ephemeral: false },
+  );
   await saveInteraction(ctx, rec, { ...rec.data, activity_instance_id: instance, response_type: 12 }, m.id);
   notifySuccess(ctx, rec);
 }

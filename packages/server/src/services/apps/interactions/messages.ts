@@ -39,11 +39,28 @@ export function onlyTo(ctx: Ctx, userIds: string[]): Ctx {
 const viewCtx = (ctx: Ctx, rec: InteractionRecord, m: { flags: number }) => (m.flags & EPHEMERAL ? onlyTo(ctx, [rec.user_id]) : ctx);
 
 /** The author of response messages: the bot user (a stand-in built from the app when it has none). */
-export async function appAuthor(ctx: Ctx, app: ApplicationRecord): Promise<{ author: UserRecord; webhook: { id: string; name: string; avatar: string | null } }> {
+export async function appAuthor(
+  ctx: Ctx,
+  app: ApplicationRecord,
+): Promise<{ author: UserRecord; webhook: { id: string; name: string; avatar: string | null } }> {
   const bot = app.bot_user_id ? await getUser(ctx, app.bot_user_id) : null;
   const author: UserRecord = bot ?? {
-    id: app.id, username: app.name.slice(0, 32), discriminator: '0000', global_name: null, avatar: app.icon, banner: null, accent_color: null,
-    bio: '', email: null, verified: true, bot: true, system: false, flags: 0, premium_type: 0, primary_guild: null, created_at: app.created_at,
+    id: app.id,
+    username: app.name.slice(0, 32),
+    discriminator: '0000',
+    global_name: null,
+    avatar: app.icon,
+    banner: null,
+    accent_color: null,
+    bio: '',
+    email: null,
+    verified: true,
+    bot: true,
+    system: false,
+    flags: 0,
+    premium_type: 0,
+    primary_guild: null,
+    created_at: app.created_at,
   };
   return { author, webhook: { id: app.id, name: author.username, avatar: author.avatar } };
 }
@@ -77,7 +94,14 @@ export async function responseChannel(ctx: Ctx, rec: InteractionRecord): Promise
 }
 
 /** Creates a response or follow-up message in the interaction's channel. */
-export async function createResponseMessage(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, body: MessageCreateInput, files: UploadedFile[], opts: ResponseMessageOptions): Promise<MessageRecord> {
+export async function createResponseMessage(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  rec: InteractionRecord,
+  body: MessageCreateInput,
+  files: UploadedFile[],
+  opts: ResponseMessageOptions,
+): Promise<MessageRecord> {
   const channel = await responseChannel(ctx, rec);
   const { author, webhook } = await appAuthor(ctx, app);
   const ephemeral = opts.ephemeral || rec.data.force_ephemeral;
@@ -125,7 +149,15 @@ export interface EditOptions {
  * Edits a response message (the interaction's original, a follow-up, or a component's message). Filling a loading
  * message clears LOADING and may add a poll; AutoMod keyword rules that block the new content give 400 (200000).
  */
-export async function editResponseMessage(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, message: MessageRecord, body: MessageEditInput, files: UploadedFile[], opts: EditOptions = {}): Promise<MessageRecord> {
+export async function editResponseMessage(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  rec: InteractionRecord,
+  message: MessageRecord,
+  body: MessageEditInput,
+  files: UploadedFile[],
+  opts: EditOptions = {},
+): Promise<MessageRecord> {
   const channel = await loadChannel(ctx, message.channel_id);
   if (opts.automod && body.content && channel.guild_id) {
     const member = await getMember(ctx, channel.guild_id, rec.user_id);

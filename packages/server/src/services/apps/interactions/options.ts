@@ -9,7 +9,19 @@ import type { Resolved } from './resolve.js';
  * exactly one option with `focused: true`.
  */
 
-const T = { SUB_COMMAND: 1, SUB_COMMAND_GROUP: 2, STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11 } as const;
+const T = {
+  SUB_COMMAND: 1,
+  SUB_COMMAND_GROUP: 2,
+  STRING: 3,
+  INTEGER: 4,
+  BOOLEAN: 5,
+  USER: 6,
+  CHANNEL: 7,
+  ROLE: 8,
+  MENTIONABLE: 9,
+  NUMBER: 10,
+  ATTACHMENT: 11,
+} as const;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 export interface OptionContext {
@@ -123,10 +135,14 @@ async function readValue(def: CommandOption, v: unknown, p: Path, oc: OptionCont
     case T.MENTIONABLE: {
       const id = c.snowflakeValue(v, p);
       if (!id) return undefined;
-      const ok = def.type === T.USER ? await resolved.user(id)
-        : def.type === T.ROLE ? await resolved.role(id)
-        : def.type === T.CHANNEL ? await resolved.channel(id, def.channel_types)
-        : await resolved.mentionable(id);
+      const ok =
+        def.type === T.USER
+          ? await resolved.user(id)
+          : def.type === T.ROLE
+            ? await resolved.role(id)
+            : def.type === T.CHANNEL
+              ? await resolved.channel(id, def.channel_types)
+              : await resolved.mentionable(id);
       if (!ok) return void c.add(p, 'APPLICATION_COMMAND_OPTION_INVALID_VALUE', 'Unknown or unusable entity.');
       return id;
     }

@@ -23,7 +23,10 @@ export class Resolved {
   readonly messages: Record<string, unknown> = {};
   readonly attachments: Record<string, unknown> = {};
 
-  constructor(private readonly ctx: Ctx, private readonly place: Place) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly place: Place,
+  ) {}
 
   /** A user (and their member in this guild); false when unknown. */
   async user(id: string): Promise<boolean> {

@@ -10,8 +10,14 @@ import { parseResponseEdit, parseResponseMessage, toEditInput } from './bodies.j
 import { clearDeadline, failInteraction, FailureReason, notifySuccess, pastDeadline, setInlineResponder, userEvent } from './deliver.js';
 import { createLoadingMessage, createResponseMessage, editResponseMessage, EPHEMERAL, loadRawMessage } from './messages.js';
 import {
-  alreadyAcknowledged, interactionByIdAndToken, loadInteraction, tokenExpired, transition, unknownInteraction,
-  type InteractionData, type InteractionRecord,
+  alreadyAcknowledged,
+  interactionByIdAndToken,
+  loadInteraction,
+  tokenExpired,
+  transition,
+  unknownInteraction,
+  type InteractionData,
+  type InteractionRecord,
 } from './store.js';
 import { loadApplication } from './where.js';
 import { premiumSkuCheck } from '../../commerce/skus.js';
@@ -21,8 +27,16 @@ import { loadChannel } from '../../messages/channel.js';
 /** The initial response to an interaction: `POST /interactions/{id}/{token}/callback`, or an HTTP endpoint's 200 body. */
 
 export const CallbackType = {
-  PONG: 1, CHANNEL_MESSAGE_WITH_SOURCE: 4, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5, DEFERRED_UPDATE_MESSAGE: 6, UPDATE_MESSAGE: 7,
-  APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: 8, MODAL: 9, PREMIUM_REQUIRED: 10, LAUNCH_ACTIVITY: 12, SOCIAL_LAYER_SKU_PURCHASE_ELIGIBILITY: 13,
+  PONG: 1,
+  CHANNEL_MESSAGE_WITH_SOURCE: 4,
+  DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5,
+  DEFERRED_UPDATE_MESSAGE: 6,
+  UPDATE_MESSAGE: 7,
+  APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: 8,
+  MODAL: 9,
+  PREMIUM_REQUIRED: 10,
+  LAUNCH_ACTIVITY: 12,
+  SOCIAL_LAYER_SKU_PURCHASE_ELIGIBILITY: 13,
 } as const;
 const CALLBACK_TYPES = Object.values(CallbackType) as number[];
 const EMBEDDED = 1n << 17n;
@@ -46,7 +60,8 @@ const invalidType = () => fieldError('type', 'INTERACTION_RESPONSE_TYPE_INVALID'
 function allowed(rec: InteractionRecord, type: number): boolean {
   const fromComponent = rec.type === 3 || (rec.type === 5 && !!rec.data.message_id);
   switch (type) {
-    case CallbackType.PONG: return rec.type === 1;
+    case CallbackType.PONG:
+      return rec.type === 1;
     case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
     case CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
     case CallbackType.PREMIUM_REQUIRED:
@@ -55,10 +70,14 @@ function allowed(rec: InteractionRecord, type: number): boolean {
     case CallbackType.DEFERRED_UPDATE_MESSAGE:
     case CallbackType.UPDATE_MESSAGE:
       return fromComponent;
-    case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: return rec.type === 4;
-    case CallbackType.MODAL: return rec.type === 2 || rec.type === 3;
-    case CallbackType.SOCIAL_LAYER_SKU_PURCHASE_ELIGIBILITY: return rec.type === 6;
-    default: return false;
+    case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT:
+      return rec.type === 4;
+    case CallbackType.MODAL:
+      return rec.type === 2 || rec.type === 3;
+    case CallbackType.SOCIAL_LAYER_SKU_PURCHASE_ELIGIBILITY:
+      return rec.type === 6;
+    default:
+      return false;
   }
 }
 
@@ -95,10 +114,16 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
 
   switch (b.type) {
     case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE: {
-      const msg = parseResponseMessage(b.data, files, ['data'], await premiumSkuCheck(ctx, (b.data as { components?: unknown } | undefined)?.components, app.id));
+      const msg = parseResponseMessage(
+        b.data,
+        files,
+        ['data'],
+        await premiumSkuCheck(ctx, (b.data as { components?: unknown } | undefined)?.components, app.id),
+      );
       const ephemeral = ((msg.flags ?? 0) & EPHEMERAL) !== 0 || rec.data.force_ephemeral;
       return {
-        type: b.type, data: { ephemeral },
+        type: b.type,
+        data: { ephemeral },
         apply: async (r, a) => {
           const m = await createResponseMessage(ctx, a, r, msg, files, { ephemeral });
           return { message: m, messageId: m.id, original: m.id, ephemeral };
@@ -111,7 +136,8 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
       if (flags & ~EPHEMERAL) throw fieldError(['data', 'flags'], 'MESSAGE_FLAGS_INVALID', 'Only the EPHEMERAL flag may be set on a deferred response.');
       const ephemeral = (flags & EPHEMERAL) !== 0 || rec.data.force_ephemeral;
       return {
-        type: b.type, data: { ephemeral, loading: true },
+        type: b.type,
+        data: { ephemeral, loading: true },
         apply: async (r, a) => {
           const m = await createLoadingMessage(ctx, a, r, ephemeral);
           return { messageId: m.id, original: m.id, loading: true, ephemeral };
@@ -123,10 +149,17 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
     case CallbackType.UPDATE_MESSAGE: {
       const target = rec.data.message_id ? await loadRawMessage(ctx, rec.data.message_id) : null;
       if (!target) throw new ApiError(404, 10008, 'Unknown Message');
-      const edit = parseResponseEdit(b.data, files, ['data'], target, await premiumSkuCheck(ctx, (b.data as { components?: unknown } | undefined)?.components, app.id));
+      const edit = parseResponseEdit(
+        b.data,
+        files,
+        ['data'],
+        target,
+        await premiumSkuCheck(ctx, (b.data as { components?: unknown } | undefined)?.components, app.id),
+      );
       if (edit.poll) throw fieldError(['data', 'poll'], 'POLL_EDIT_NOT_ALLOWED', 'A poll cannot be added to an existing message.');
       return {
-        type: b.type, data: {},
+        type: b.type,
+        data: {},
         apply: async (r, a) => {
           const m = await editResponseMessage(ctx, a, r, target, toEditInput(edit), files);
           return { message: m, messageId: m.id, original: m.id, ephemeral: (m.flags & EPHEMERAL) !== 0 };
@@ -136,7 +169,8 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
     case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: {
       const { data } = parseBody(AutocompleteData, { data: b.data ?? {} });
       return {
-        type: b.type, data: {},
+        type: b.type,
+        data: {},
         apply: async (r) => {
           userEvent(ctx, r, 'APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE', { choices: data.choices, nonce: r.data.nonce });
           return {};
@@ -146,12 +180,17 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
     case CallbackType.MODAL: {
       const modal = validateModal(b.data, ['data']);
       return {
-        type: b.type, data: { modal: { custom_id: modal.custom_id, title: modal.title, components: modal.components } },
+        type: b.type,
+        data: { modal: { custom_id: modal.custom_id, title: modal.title, components: modal.components } },
         apply: async (r, a) => {
           userEvent(ctx, r, 'INTERACTION_MODAL_CREATE', {
-            id: r.id, channel_id: r.channel_id, custom_id: modal.custom_id,
+            id: r.id,
+            channel_id: r.channel_id,
+            custom_id: modal.custom_id,
             application: { id: a.id, name: a.name, icon: a.icon },
-            title: modal.title, components: modal.components, nonce: r.data.nonce,
+            title: modal.title,
+            components: modal.components,
+            nonce: r.data.nonce,
           });
           return {};
         },
@@ -161,7 +200,8 @@ async function plan(ctx: Ctx, app: ApplicationRecord, rec: InteractionRecord, bo
       // Deprecated, still accepted: the official client shows an upsell; nothing is posted in the channel.
       return { type: b.type, data: {}, apply: async () => ({}) };
     case CallbackType.LAUNCH_ACTIVITY: {
-      if (!(app.flags & EMBEDDED)) throw fieldError('type', 'INTERACTION_APPLICATION_NOT_EMBEDDED', 'This application does not have an Activity (EMBEDDED flag).');
+      if (!(app.flags & EMBEDDED))
+        throw fieldError('type', 'INTERACTION_APPLICATION_NOT_EMBEDDED', 'This application does not have an Activity (EMBEDDED flag).');
       // The invoking person's session launches (or joins) the app's instance in the interaction's channel.
       return { type: b.type, data: {}, apply: async (r) => ({ activityInstanceId: (await launchForInteraction(ctx, app, r)).instance_id }) };
     }

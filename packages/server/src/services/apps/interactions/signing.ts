@@ -65,14 +65,25 @@ export interface SignedAnswer {
  * `maxBytes` of answer); resolves to the answer, or the failure in the words app owners may see. `fault`: a dev fault
  * that makes the endpoint misbehave (--dev).
  */
-export async function postSigned(ctx: Ctx, url: string, req: SignedRequest, timeoutMs: number, maxBytes: number, fault: DeliveryFault | null = null): Promise<SignedAnswer | OutgoingError> {
+export async function postSigned(
+  ctx: Ctx,
+  url: string,
+  req: SignedRequest,
+  timeoutMs: number,
+  maxBytes: number,
+  fault: DeliveryFault | null = null,
+): Promise<SignedAnswer | OutgoingError> {
   try {
     const send = (ms: number) => outgoingFor(ctx).request(url, { method: 'POST', headers: req.headers, body: req.body, timeoutMs: ms, maxBytes });
     const res = await (fault ? fault.apply(timeoutMs, send) : send(timeoutMs));
     const text = res.body.toString('utf8');
     let json: unknown = null;
     if (text) {
-      try { json = parseJson(text); } catch { json = undefined; }
+      try {
+        json = parseJson(text);
+      } catch {
+        json = undefined;
+      }
     }
     return { status: res.status, json, contentType: res.headers['content-type'] ?? '' };
   } catch (err) {

@@ -82,7 +82,14 @@ export async function purgeExpiredInteractions(ctx: Ctx): Promise<number> {
  * Moves the interaction out of `from` atomically, saving its data; false when another request (or the timeout) got
  * there first.
  */
-export async function transition(ctx: Ctx, rec: InteractionRecord, from: InteractionState, to: InteractionState, data: InteractionData, originalMessageId?: string | null): Promise<boolean> {
+export async function transition(
+  ctx: Ctx,
+  rec: InteractionRecord,
+  from: InteractionState,
+  to: InteractionState,
+  data: InteractionData,
+  originalMessageId?: string | null,
+): Promise<boolean> {
   return ctx.repos.interactions.transition(rec.id, from, to, data, originalMessageId);
 }
 

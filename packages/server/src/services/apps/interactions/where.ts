@@ -21,8 +21,16 @@ export const BOT_DM_APP_PERMISSIONS = PRIVATE_APP_PERMISSIONS | P.USE_EXTERNAL_E
  * channel permissions: post, embed, attach and mention like the user, nothing that moderates.
  */
 export const USER_APP_GUILD_PERMISSIONS =
-  P.VIEW_CHANNEL | P.SEND_MESSAGES | P.EMBED_LINKS | P.ATTACH_FILES | P.READ_MESSAGE_HISTORY | P.MENTION_EVERYONE |
-  P.USE_EXTERNAL_EMOJIS | P.USE_EXTERNAL_STICKERS | P.SEND_POLLS | P.SEND_VOICE_MESSAGES;
+  P.VIEW_CHANNEL |
+  P.SEND_MESSAGES |
+  P.EMBED_LINKS |
+  P.ATTACH_FILES |
+  P.READ_MESSAGE_HISTORY |
+  P.MENTION_EVERYONE |
+  P.USE_EXTERNAL_EMOJIS |
+  P.USE_EXTERNAL_STICKERS |
+  P.SEND_POLLS |
+  P.SEND_VOICE_MESSAGES;
 
 const MESSAGE_CHANNEL_TYPES = new Set([0, 1, 2, 3, 5, 10, 11, 12, 13]);
 
@@ -89,9 +97,17 @@ export async function placeOf(ctx: Ctx, app: ApplicationRecord, user: UserRecord
   }
   const botDm = channel.type === 1 && !!bot && (channel.recipients ?? []).includes(bot.id);
   return {
-    app, bot, user, channel, guild: null, member: null,
+    app,
+    bot,
+    user,
+    channel,
+    guild: null,
+    member: null,
     context: botDm ? Context.BOT_DM : Context.PRIVATE_CHANNEL,
-    botInGuild: false, guildInstalled: false, userInstalled: installed, userPerms,
+    botInGuild: false,
+    guildInstalled: false,
+    userInstalled: installed,
+    userPerms,
     appPerms: botDm ? BOT_DM_APP_PERMISSIONS : PRIVATE_APP_PERMISSIONS,
   };
 }

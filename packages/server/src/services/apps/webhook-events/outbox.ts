@@ -9,9 +9,18 @@ import { Repos } from '../../../store/repos/index.js';
 
 /** Every event type an app may subscribe to (`event_webhooks_types`). */
 export const WEBHOOK_EVENT_TYPES = [
-  'APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE',
-  'QUEST_USER_ENROLLMENT', 'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE', 'LOBBY_MESSAGE_DELETE',
-  'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_UPDATE', 'GAME_DIRECT_MESSAGE_DELETE',
+  'APPLICATION_AUTHORIZED',
+  'APPLICATION_DEAUTHORIZED',
+  'ENTITLEMENT_CREATE',
+  'ENTITLEMENT_UPDATE',
+  'ENTITLEMENT_DELETE',
+  'QUEST_USER_ENROLLMENT',
+  'LOBBY_MESSAGE_CREATE',
+  'LOBBY_MESSAGE_UPDATE',
+  'LOBBY_MESSAGE_DELETE',
+  'GAME_DIRECT_MESSAGE_CREATE',
+  'GAME_DIRECT_MESSAGE_UPDATE',
+  'GAME_DIRECT_MESSAGE_DELETE',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -35,9 +44,12 @@ export function eventEnvelope(applicationId: string, type: string, timestampMs: 
  * `override_event_webhooks_url`) the app's own URL is not needed; its switch and its subscriptions still decide.
  */
 export function wantsEvent(extra: Record<string, any>, type: string, overrideUrl: string | null = null): boolean {
-  return (!!overrideUrl || (typeof extra.event_webhooks_url === 'string' && extra.event_webhooks_url !== ''))
-    && extra.event_webhooks_status === EventWebhookStatus.ENABLED
-    && Array.isArray(extra.event_webhooks_types) && extra.event_webhooks_types.includes(type);
+  return (
+    (!!overrideUrl || (typeof extra.event_webhooks_url === 'string' && extra.event_webhooks_url !== '')) &&
+    extra.event_webhooks_status === EventWebhookStatus.ENABLED &&
+    Array.isArray(extra.event_webhooks_types) &&
+    extra.event_webhooks_types.includes(type)
+  );
 }
 
 /** Wakes the worker of this process shortly after an enqueue (set by the worker when it starts). */
@@ -51,7 +63,14 @@ export const kickOutbox = (ctx: Ctx) => kickers.get(ctx)?.();
  * may `kickOutbox(ctx)` after the commit (the worker also polls). `url` sends this event there instead of the app's
  * `event_webhooks_url` (a lobby's override).
  */
-export async function enqueueWebhookEvent(ctx: Ctx, applicationId: string, type: string, data: unknown, repos: Repos = ctx.repos, url: string | null = null): Promise<string | null> {
+export async function enqueueWebhookEvent(
+  ctx: Ctx,
+  applicationId: string,
+  type: string,
+  data: unknown,
+  repos: Repos = ctx.repos,
+  url: string | null = null,
+): Promise<string | null> {
   const app = await repos.applications.byId(applicationId);
   if (!app || !wantsEvent(app.extra, type, url)) return null;
   const now = ctx.clock.now();

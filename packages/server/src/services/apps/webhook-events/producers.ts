@@ -31,13 +31,22 @@ const report = (err: unknown) => console.error('[events-out] enqueue failed', er
  * `{user_id, user, quest_id, application_id, enrolled_at}`. Returns the event id, or null when the app does not take
  * the event.
  */
-export async function enrollInQuest(ctx: Ctx, input: { application_id: string; user_id: string; quest_id?: string }): Promise<{ event_id: string | null; quest_id: string }> {
+export async function enrollInQuest(
+  ctx: Ctx,
+  input: { application_id: string; user_id: string; quest_id?: string },
+): Promise<{ event_id: string | null; quest_id: string }> {
   if (!isSnowflake(input.application_id)) throw Errors.unknownApplication();
   const app = await ctx.repos.applications.byId(input.application_id);
   if (!app) throw Errors.unknownApplication();
   const user = isSnowflake(input.user_id) ? await getUser(ctx, input.user_id) : null;
   if (!user) throw Errors.unknownUser();
   const questId = input.quest_id ?? ctx.ids.next();
-  const data = { user_id: user.id, user: publicUser(user), quest_id: questId, application_id: input.application_id, enrolled_at: eventTimestamp(ctx.clock.now()) };
+  const data = {
+    user_id: user.id,
+    user: publicUser(user),
+    quest_id: questId,
+    application_id: input.application_id,
+    enrolled_at: eventTimestamp(ctx.clock.now()),
+  };
   return { event_id: await enqueueWebhookEvent(ctx, input.application_id, 'QUEST_USER_ENROLLMENT', data), quest_id: questId };
 }

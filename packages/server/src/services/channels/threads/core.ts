@@ -57,7 +57,11 @@ export async function requireThreadAccess(ctx: Ctx, thread: ChannelRecord, userI
 }
 
 /** A thread the user can see, by id: 10003 when it does not exist or is not a thread. */
-export async function requireVisibleThread(ctx: Ctx, channelId: string, userId: string): Promise<{ thread: ChannelRecord & { guild_id: string }; perms: bigint }> {
+export async function requireVisibleThread(
+  ctx: Ctx,
+  channelId: string,
+  userId: string,
+): Promise<{ thread: ChannelRecord & { guild_id: string }; perms: bigint }> {
   const c = await loadChannel(ctx, channelId);
   if (!c || !c.guild_id || !isThread(c)) throw Errors.unknownChannel();
   const perms = await requireThreadAccess(ctx, c, userId);
@@ -106,10 +110,7 @@ export async function publishThreadEvent(ctx: Ctx, thread: ChannelRecord, t: str
 export async function withGuildMembers(ctx: Ctx, guildId: string, rows: ThreadMemberRow[]) {
   if (!rows.length) return [];
   const userIds = rows.map((r) => r.user_id);
-  const [members, users] = await Promise.all([
-    ctx.repos.members.ofUsers(guildId, userIds),
-    getUsers(ctx, userIds),
-  ]);
+  const [members, users] = await Promise.all([ctx.repos.members.ofUsers(guildId, userIds), getUsers(ctx, userIds)]);
   const byUser = new Map(members.map((m) => [m.user_id, m]));
   return rows.map((r) => {
     const m = byUser.get(r.user_id);
@@ -126,13 +127,41 @@ export function newMetadata(nowIso: string, autoArchive: number, invitable: bool
 
 /** The channels row of a new thread. */
 export function threadRow(input: {
-  id: string; type: number; parent: ChannelRecord; name: string; ownerId: string; rateLimit: number; meta: ThreadMetadata; now: number; appliedTags?: string[];
+  id: string;
+  type: number;
+  parent: ChannelRecord;
+  name: string;
+  ownerId: string;
+  rateLimit: number;
+  meta: ThreadMetadata;
+  now: number;
+  appliedTags?: string[];
 }) {
   return {
-    id: input.id, type: input.type, guild_id: input.parent.guild_id, position: 0, name: input.name, topic: null, nsfw: input.parent.nsfw ? 1 : 0,
-    parent_id: input.parent.id, owner_id: input.ownerId, last_message_id: null, last_pin_timestamp: null, bitrate: null, user_limit: null,
-    rate_limit_per_user: input.rateLimit, rtc_region: null, flags: 0, permission_overwrites: '[]', recipients: null, dm_key: null,
-    thread_metadata: JSON.stringify(input.meta), message_count: 0, member_count: 1, total_message_sent: 0,
-    extra: JSON.stringify(input.appliedTags?.length ? { applied_tags: input.appliedTags } : {}), created_at: input.now,
+    id: input.id,
+    type: input.type,
+    guild_id: input.parent.guild_id,
+    position: 0,
+    name: input.name,
+    topic: null,
+    nsfw: input.parent.nsfw ? 1 : 0,
+    parent_id: input.parent.id,
+    owner_id: input.ownerId,
+    last_message_id: null,
+    last_pin_timestamp: null,
+    bitrate: null,
+    user_limit: null,
+    rate_limit_per_user: input.rateLimit,
+    rtc_region: null,
+    flags: 0,
+    permission_overwrites: '[]',
+    recipients: null,
+    dm_key: null,
+    thread_metadata: JSON.stringify(input.meta),
+    message_count: 0,
+    member_count: 1,
+    total_message_sent: 0,
+    extra: JSON.stringify(input.appliedTags?.length ? { applied_tags: input.appliedTags } : {}),
+    created_at: input.now,
   };
 }

@@ -44,8 +44,15 @@ export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRec
 
   const now = ctx.clock.now();
   const row = threadRow({
-    id: ctx.ids.next(), type: 11, parent, name: b.name, ownerId: actor.user.id, rateLimit: b.rate_limit_per_user ?? parent.extra.default_thread_rate_limit_per_user ?? 0,
-    meta: newMetadata(new Date(now).toISOString(), b.auto_archive_duration ?? parent.extra.default_auto_archive_duration ?? 4320, undefined), now, appliedTags: tags,
+    id: ctx.ids.next(),
+    type: 11,
+    parent,
+    name: b.name,
+    ownerId: actor.user.id,
+    rateLimit: b.rate_limit_per_user ?? parent.extra.default_thread_rate_limit_per_user ?? 0,
+    meta: newMetadata(new Date(now).toISOString(), b.auto_archive_duration ?? parent.extra.default_auto_archive_duration ?? 4320, undefined),
+    now,
+    appliedTags: tags,
   });
   const creator: ThreadMemberRow = { channel_id: row.id, user_id: actor.user.id, join_timestamp: now, flags: 0 };
   await ctx.repos.threads.create(row, creator);
@@ -53,8 +60,20 @@ export async function createForumPost(ctx: Ctx, actor: Actor, parent: ChannelRec
   let thread = (await loadChannel(ctx, row.id))!;
   const created = { ...channelWire(thread), newly_created: true };
   await publishThreadEvent(ctx, thread, 'THREAD_CREATE', created, { exclude: [actor.user.id] });
-  ctx.bus.publish({ t: 'THREAD_CREATE', d: { ...created, member: threadMember(creator) }, guild_id: parent.guild_id, channel_id: parent.id, user_ids: [actor.user.id] });
-  await writeAuditLog(ctx, { guildId: parent.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_CREATE, targetId: thread.id, changes: auditChanges('thread', null, threadAudit(created)) });
+  ctx.bus.publish({
+    t: 'THREAD_CREATE',
+    d: { ...created, member: threadMember(creator) },
+    guild_id: parent.guild_id,
+    channel_id: parent.id,
+    user_ids: [actor.user.id],
+  });
+  await writeAuditLog(ctx, {
+    guildId: parent.guild_id,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.THREAD_CREATE,
+    targetId: thread.id,
+    changes: auditChanges('thread', null, threadAudit(created)),
+  });
 
   let message;
   try {

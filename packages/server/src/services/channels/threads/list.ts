@@ -5,9 +5,7 @@ import { P, isSnowflake, snowflakeTime } from '@accord/protocol';
 import { parseBody, qBool, qInt, snowflake } from '../../../core/validation.js';
 import type { ChannelRecord } from '../../../store/records.js';
 import { channel as channelWire, threadMember } from '../../../wire/channel.js';
-import {
-  PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, requireGuildChannel, requireVisibleThread, withGuildMembers,
-} from './core.js';
+import { PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, requireGuildChannel, requireVisibleThread, withGuildMembers } from './core.js';
 
 /** Thread listings: active threads of a guild, archived threads of a channel, and thread members. */
 
@@ -35,7 +33,12 @@ export async function listActiveThreads(ctx: Ctx, actor: Actor, guildId: string)
   const all = (await threadsWhere(ctx, { guildId, types: [10, 11, 12] })).filter((t) => !t.thread_metadata?.archived);
   const mine = new Set(
     all.length
-      ? (await ctx.repos.threads.membershipsOf(actor.user.id, all.map((t) => t.id))).map((r) => r.channel_id)
+      ? (
+          await ctx.repos.threads.membershipsOf(
+            actor.user.id,
+            all.map((t) => t.id),
+          )
+        ).map((r) => r.channel_id)
       : [],
   );
   const visible: ChannelRecord[] = [];
@@ -48,7 +51,15 @@ export async function listActiveThreads(ctx: Ctx, actor: Actor, guildId: string)
   }
   visible.sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
   // has_more is always false here (every active thread is listed) but the spec's ThreadsResponse requires it.
-  return { threads: visible.map((t) => channelWire(t)), members: await myMembers(ctx, actor.user.id, visible.filter((t) => mine.has(t.id)).map((t) => t.id)), has_more: false };
+  return {
+    threads: visible.map((t) => channelWire(t)),
+    members: await myMembers(
+      ctx,
+      actor.user.id,
+      visible.filter((t) => mine.has(t.id)).map((t) => t.id),
+    ),
+    has_more: false,
+  };
 }
 
 async function requireThreadParent(ctx: Ctx, actor: Actor, channelId: string, needed: bigint) {
@@ -80,7 +91,15 @@ export async function listArchivedThreads(ctx: Ctx, actor: Actor, channelId: str
     .filter((t) => t.thread_metadata?.archived && (before === null || archiveTime(t) < before))
     .sort((a, b) => archiveTime(b) - archiveTime(a) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
   const page = archived.slice(0, limit);
-  return { threads: page.map((t) => channelWire(t)), members: await myMembers(ctx, actor.user.id, page.map((t) => t.id)), has_more: archived.length > limit };
+  return {
+    threads: page.map((t) => channelWire(t)),
+    members: await myMembers(
+      ctx,
+      actor.user.id,
+      page.map((t) => t.id),
+    ),
+    has_more: archived.length > limit,
+  };
 }
 
 /** GET /channels/{id}/users/@me/threads/archived/private: archived private threads the caller joined, by id descending. */
@@ -94,14 +113,22 @@ export async function listJoinedPrivateArchivedThreads(ctx: Ctx, actor: Actor, c
     .filter((t) => t.thread_metadata?.archived && (before === null || BigInt(t.id) < before))
     .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
   const page = archived.slice(0, limit);
-  return { threads: page.map((t) => channelWire(t)), members: await myMembers(ctx, actor.user.id, page.map((t) => t.id)), has_more: archived.length > limit };
+  return {
+    threads: page.map((t) => channelWire(t)),
+    members: await myMembers(
+      ctx,
+      actor.user.id,
+      page.map((t) => t.id),
+    ),
+    has_more: archived.length > limit,
+  };
 }
 
 /** GET /channels/{id}/thread-members: all members, or pages of `limit` after `after` when `with_member` is set. */
 export async function listThreadMembers(ctx: Ctx, actor: Actor, channelId: string, query: unknown) {
   const { thread } = await requireVisibleThread(ctx, channelId, actor.user.id);
   const q = parseBody(MembersQuery, query);
-  const rows = await ctx.repos.threads.membersPage(thread.id, q.after, q.with_member || q.limit !== undefined ? q.limit ?? 100 : undefined);
+  const rows = await ctx.repos.threads.membersPage(thread.id, q.after, q.with_member || q.limit !== undefined ? (q.limit ?? 100) : undefined);
   return q.with_member ? withGuildMembers(ctx, thread.guild_id, rows) : rows.map(threadMember);
 }
 

@@ -14,7 +14,10 @@ import { PRIVATE_THREAD, THREAD_PARENT_TYPES, requireGuildChannel } from './core
  * Thread names are searched directly, so the index is always ready (never the 202 "not indexed" answer).
  */
 
-const tagList = z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : String(v).split(',').filter(Boolean)), z.array(snowflake).max(20).optional());
+const tagList = z.preprocess(
+  (v) => (v === undefined ? undefined : Array.isArray(v) ? v : String(v).split(',').filter(Boolean)),
+  z.array(snowflake).max(20).optional(),
+);
 const SearchQuery = z.object({
   name: z.string().max(100).optional(),
   slop: qInt(0, 100),
@@ -41,11 +44,7 @@ export async function searchThreads(ctx: Ctx, actor: Actor, channelId: string, q
 
   const rows = await ctx.repos.threads.listWhere({ parentId: parent.id, types: [10, 11, 12] });
   const ids = rows.map((t) => t.id);
-  const mine = new Map(
-    ids.length
-      ? (await ctx.repos.threads.membershipsOf(actor.user.id, ids)).map((r) => [r.channel_id, r])
-      : [],
-  );
+  const mine = new Map(ids.length ? (await ctx.repos.threads.membershipsOf(actor.user.id, ids)).map((r) => [r.channel_id, r]) : []);
   const seesPrivate = ctx.access.hasPerm(perms, P.MANAGE_THREADS);
   const terms = q.name ? words(q.name) : [];
   const min = q.min_id ? BigInt(q.min_id) : null;

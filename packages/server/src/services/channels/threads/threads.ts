@@ -6,8 +6,20 @@ import { parseBody, snowflake } from '../../../core/validation.js';
 import type { ChannelRecord, MessageRecord, ThreadMetadata } from '../../../store/records.js';
 import { channel as channelWire, thread as threadWire, threadMember } from '../../../wire/channel.js';
 import {
-  MEMBER_COUNT_CAP, PRIVATE_THREAD, THREAD_PARENT_TYPES, getThreadMember, isThread, loadChannel, newMetadata,
-  publishThreadEvent, requireGuildChannel, requireThreadAccess, threadRow, threadViewers, withGuildMembers, type ThreadMemberRow,
+  MEMBER_COUNT_CAP,
+  PRIVATE_THREAD,
+  THREAD_PARENT_TYPES,
+  getThreadMember,
+  isThread,
+  loadChannel,
+  newMetadata,
+  publishThreadEvent,
+  requireGuildChannel,
+  requireThreadAccess,
+  threadRow,
+  threadViewers,
+  withGuildMembers,
+  type ThreadMemberRow,
 } from './core.js';
 import { publishStarterUpdate } from './starter.js';
 import { createForumPost } from './forum.js';
@@ -37,25 +49,27 @@ const ThreadBody = FromMessageBody.extend({
 });
 
 /** PATCH of a thread. `null` means "not given" (channels.ts may hand over its parsed body), except slowmode where it is 0. */
-const ThreadPatch = z.object({
-  name: z.string().min(1).max(100).nullish(),
-  archived: z.boolean().nullish(),
-  auto_archive_duration: AUTO_ARCHIVE.nullish(),
-  locked: z.boolean().nullish(),
-  invitable: z.boolean().nullish(),
-  rate_limit_per_user: z.number().int().min(0).max(21600).nullish(),
-  flags: z.number().int().min(0).nullish(),
-  applied_tags: z.array(snowflake).max(5).nullish(),
-}).transform((b) => ({
-  name: b.name ?? undefined,
-  archived: b.archived ?? undefined,
-  auto_archive_duration: b.auto_archive_duration ?? undefined,
-  locked: b.locked ?? undefined,
-  invitable: b.invitable ?? undefined,
-  rate_limit_per_user: b.rate_limit_per_user === null ? 0 : b.rate_limit_per_user,
-  flags: b.flags ?? undefined,
-  applied_tags: b.applied_tags ?? undefined,
-}));
+const ThreadPatch = z
+  .object({
+    name: z.string().min(1).max(100).nullish(),
+    archived: z.boolean().nullish(),
+    auto_archive_duration: AUTO_ARCHIVE.nullish(),
+    locked: z.boolean().nullish(),
+    invitable: z.boolean().nullish(),
+    rate_limit_per_user: z.number().int().min(0).max(21600).nullish(),
+    flags: z.number().int().min(0).nullish(),
+    applied_tags: z.array(snowflake).max(5).nullish(),
+  })
+  .transform((b) => ({
+    name: b.name ?? undefined,
+    archived: b.archived ?? undefined,
+    auto_archive_duration: b.auto_archive_duration ?? undefined,
+    locked: b.locked ?? undefined,
+    invitable: b.invitable ?? undefined,
+    rate_limit_per_user: b.rate_limit_per_user === null ? 0 : b.rate_limit_per_user,
+    flags: b.flags ?? undefined,
+    applied_tags: b.applied_tags ?? undefined,
+  }));
 
 const threadCreatePayload = (thread: ChannelRecord, member: ThreadMemberRow | null) => ({
   ...channelWire(thread),
@@ -66,8 +80,21 @@ const threadCreatePayload = (thread: ChannelRecord, member: ThreadMemberRow | nu
 /** THREAD_CREATE: the creator's sessions get their thread member, everyone else who can see the thread gets the channel. */
 async function announceNewThread(ctx: Ctx, thread: ChannelRecord, creator: ThreadMemberRow) {
   await publishThreadEvent(ctx, thread, 'THREAD_CREATE', threadCreatePayload(thread, null), { exclude: [creator.user_id] });
-  ctx.bus.publish({ t: 'THREAD_CREATE', d: threadCreatePayload(thread, creator), guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: [creator.user_id] });
-  if (thread.guild_id) await writeAuditLog(ctx, { guildId: thread.guild_id, userId: creator.user_id, actionType: AuditLogEvent.THREAD_CREATE, targetId: thread.id, changes: auditChanges('thread', null, threadAudit(channelWire(thread))) });
+  ctx.bus.publish({
+    t: 'THREAD_CREATE',
+    d: threadCreatePayload(thread, creator),
+    guild_id: thread.guild_id,
+    channel_id: thread.parent_id,
+    user_ids: [creator.user_id],
+  });
+  if (thread.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: thread.guild_id,
+      userId: creator.user_id,
+      actionType: AuditLogEvent.THREAD_CREATE,
+      targetId: thread.id,
+      changes: auditChanges('thread', null, threadAudit(channelWire(thread))),
+    });
 }
 
 function autoArchiveFor(parent: ChannelRecord, requested: number | null | undefined): number {
@@ -93,8 +120,14 @@ export async function createThreadFromMessage(ctx: Ctx, actor: Actor, channelId:
 
   const now = ctx.clock.now();
   const row = threadRow({
-    id: message.id, type: parent.type === 5 ? 10 : 11, parent, name: b.name, ownerId: actor.user.id,
-    rateLimit: b.rate_limit_per_user ?? 0, meta: newMetadata(new Date(now).toISOString(), autoArchiveFor(parent, b.auto_archive_duration), undefined), now,
+    id: message.id,
+    type: parent.type === 5 ? 10 : 11,
+    parent,
+    name: b.name,
+    ownerId: actor.user.id,
+    rateLimit: b.rate_limit_per_user ?? 0,
+    meta: newMetadata(new Date(now).toISOString(), autoArchiveFor(parent, b.auto_archive_duration), undefined),
+    now,
   });
   const creator: ThreadMemberRow = { channel_id: row.id, user_id: actor.user.id, join_timestamp: now, flags: 0 };
   const starter: MessageRecord = { ...message, flags: message.flags | HAS_THREAD, extra: { ...message.extra, thread_id: row.id } };
@@ -116,7 +149,13 @@ export async function createThreadFromMessage(ctx: Ctx, actor: Actor, channelId:
  * POST /channels/{channel_id}/threads. Text and announcement parents get a thread without a starter message; forum
  * and media parents need `message` (the first post) and are created through `createForumPost` when available.
  */
-export async function createThread(ctx: Ctx, actor: Actor, channelId: string, body: unknown, files: UploadedFile[] = []): Promise<{ thread: ChannelRecord; message?: Record<string, unknown> }> {
+export async function createThread(
+  ctx: Ctx,
+  actor: Actor,
+  channelId: string,
+  body: unknown,
+  files: UploadedFile[] = [],
+): Promise<{ thread: ChannelRecord; message?: Record<string, unknown> }> {
   const parent = await requireParent(ctx, channelId);
   const b = parseBody(ThreadBody, body);
   if (parent.type === 15 || parent.type === 16) return createForumPost(ctx, actor, parent, b, files);
@@ -130,10 +169,16 @@ export async function createThread(ctx: Ctx, actor: Actor, channelId: string, bo
   await ctx.access.requireChannel(parent.guild_id, parent.id, actor.user.id, type === PRIVATE_THREAD ? P.CREATE_PRIVATE_THREADS : P.CREATE_PUBLIC_THREADS);
 
   const now = ctx.clock.now();
-  const invitable = type === PRIVATE_THREAD ? b.invitable ?? true : undefined;
+  const invitable = type === PRIVATE_THREAD ? (b.invitable ?? true) : undefined;
   const row = threadRow({
-    id: ctx.ids.next(), type, parent, name: b.name, ownerId: actor.user.id, rateLimit: b.rate_limit_per_user ?? 0,
-    meta: newMetadata(new Date(now).toISOString(), autoArchiveFor(parent, b.auto_archive_duration), invitable), now,
+    id: ctx.ids.next(),
+    type,
+    parent,
+    name: b.name,
+    ownerId: actor.user.id,
+    rateLimit: b.rate_limit_per_user ?? 0,
+    meta: newMetadata(new Date(now).toISOString(), autoArchiveFor(parent, b.auto_archive_duration), invitable),
+    now,
   });
   const creator: ThreadMemberRow = { channel_id: row.id, user_id: actor.user.id, join_timestamp: now, flags: 0 };
   await ctx.repos.threads.create(row, creator);
@@ -155,7 +200,9 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   const mod = ctx.access.hasPerm(perms, P.MANAGE_THREADS);
   const owner = thread.owner_id === actor.user.id;
   const meta: ThreadMetadata = { ...(thread.thread_metadata ?? newMetadata(new Date(thread.created_at).toISOString(), 4320, undefined)) };
-  const deny = () => { throw Errors.missingPermissions(); };
+  const deny = () => {
+    throw Errors.missingPermissions();
+  };
 
   // Only real changes are judged: clients echo unchanged fields back.
   if (b.locked !== undefined && b.locked !== meta.locked && !mod) deny();
@@ -163,9 +210,12 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
     if (thread.type !== PRIVATE_THREAD) throw fieldError('invitable', 'BASE_TYPE_INVALID', 'Only private threads can be invitable.');
     if (b.invitable !== (meta.invitable ?? true) && !mod) deny();
   }
-  if (b.rate_limit_per_user !== undefined && b.rate_limit_per_user !== thread.rate_limit_per_user && !mod && !ctx.access.hasPerm(perms, P.MANAGE_CHANNELS)) deny();
+  if (b.rate_limit_per_user !== undefined && b.rate_limit_per_user !== thread.rate_limit_per_user && !mod && !ctx.access.hasPerm(perms, P.MANAGE_CHANNELS))
+    deny();
   if (b.flags !== undefined && b.flags !== thread.flags && !mod) deny();
-  const renames = (b.name !== undefined && b.name !== thread.name) || (b.auto_archive_duration !== undefined && b.auto_archive_duration !== meta.auto_archive_duration) ||
+  const renames =
+    (b.name !== undefined && b.name !== thread.name) ||
+    (b.auto_archive_duration !== undefined && b.auto_archive_duration !== meta.auto_archive_duration) ||
     b.applied_tags !== undefined;
   if (renames && !mod && !owner) deny();
   if (b.archived === true && !meta.archived && !mod && !owner) deny();
@@ -175,8 +225,11 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
     if (!ctx.access.hasPerm(perms, P.SEND_MESSAGES_IN_THREADS) && !mod) deny();
   }
   // An archived thread only takes un-archiving (and moderators' lock changes) until it is reopened.
-  const editsContent = renames || (b.rate_limit_per_user !== undefined && b.rate_limit_per_user !== thread.rate_limit_per_user) ||
-    (b.invitable !== undefined && b.invitable !== (meta.invitable ?? true)) || (b.flags !== undefined && b.flags !== thread.flags);
+  const editsContent =
+    renames ||
+    (b.rate_limit_per_user !== undefined && b.rate_limit_per_user !== thread.rate_limit_per_user) ||
+    (b.invitable !== undefined && b.invitable !== (meta.invitable ?? true)) ||
+    (b.flags !== undefined && b.flags !== thread.flags);
   if (meta.archived && b.archived !== false && editsContent) throw Errors.archivedThread();
 
   const now = new Date(ctx.clock.now()).toISOString();
@@ -199,7 +252,13 @@ export async function updateThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   const updated = (await loadChannel(ctx, thread.id))!;
   const wire = threadWire(updated);
   await publishThreadEvent(ctx, updated, 'THREAD_UPDATE', wire);
-  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_UPDATE, targetId: thread.id, changes: auditChanges('thread', threadAudit(threadWire(thread)), threadAudit(wire)) });
+  await writeAuditLog(ctx, {
+    guildId: thread.guild_id,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.THREAD_UPDATE,
+    targetId: thread.id,
+    changes: auditChanges('thread', threadAudit(threadWire(thread)), threadAudit(wire)),
+  });
   return wire;
 }
 
@@ -212,14 +271,21 @@ export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
   await requireThreadAccess(ctx, thread, actor.user.id, P.MANAGE_THREADS);
   const audience = await threadViewers(ctx, thread);
   const starter = thread.parent_id ? await ctx.repos.messages.inChannel(thread.parent_id, thread.id) : null;
-  const detached = starter && starter.extra.thread_id === thread.id
-    ? { ...starter, extra: Object.fromEntries(Object.entries(starter.extra).filter(([k]) => k !== 'thread_id')) }
-    : null;
+  const detached =
+    starter && starter.extra.thread_id === thread.id
+      ? { ...starter, extra: Object.fromEntries(Object.entries(starter.extra).filter(([k]) => k !== 'thread_id')) }
+      : null;
   await ctx.repos.threads.deleteWithContent(thread.id, detached ? { id: detached.id, extra: detached.extra } : null);
   ctx.access.invalidate(thread.guild_id);
   const d = { id: thread.id, guild_id: thread.guild_id, parent_id: thread.parent_id, type: thread.type };
   if (audience.length) ctx.bus.publish({ t: 'THREAD_DELETE', d, guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: audience });
-  await writeAuditLog(ctx, { guildId: thread.guild_id, userId: actor.user.id, actionType: AuditLogEvent.THREAD_DELETE, targetId: thread.id, changes: auditChanges('thread', threadAudit(threadWire(thread)), null) });
+  await writeAuditLog(ctx, {
+    guildId: thread.guild_id,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.THREAD_DELETE,
+    targetId: thread.id,
+    changes: auditChanges('thread', threadAudit(threadWire(thread)), null),
+  });
   if (detached) await publishStarterUpdate(ctx, detached);
   return threadWire(thread);
 }
@@ -231,7 +297,12 @@ export async function deleteThread(ctx: Ctx, actor: Actor, thread: ChannelRecord
  * Adds a user to a thread without permission checks (for the messages service: posting in a thread joins it).
  * Returns the new member row, or null when the user already was one. Publishes the membership events.
  */
-export async function ensureThreadMember(ctx: Ctx, thread: ChannelRecord, userId: string, opts: { announceThread?: boolean } = {}): Promise<ThreadMemberRow | null> {
+export async function ensureThreadMember(
+  ctx: Ctx,
+  thread: ChannelRecord,
+  userId: string,
+  opts: { announceThread?: boolean } = {},
+): Promise<ThreadMemberRow | null> {
   if (await getThreadMember(ctx, thread.id, userId)) return null;
   const row: ThreadMemberRow = { channel_id: thread.id, user_id: userId, join_timestamp: ctx.clock.now(), flags: 0 };
   let count = 0;
@@ -246,11 +317,26 @@ export async function ensureThreadMember(ctx: Ctx, thread: ChannelRecord, userId
   const [added] = await withGuildMembers(ctx, thread.guild_id!, [row]);
   // The new member learns of a private thread (and of their membership) through THREAD_CREATE.
   if (thread.type === PRIVATE_THREAD || opts.announceThread) {
-    ctx.bus.publish({ t: 'THREAD_CREATE', d: { ...channelWire(updated), member: threadMember(row) }, guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: [userId] });
+    ctx.bus.publish({
+      t: 'THREAD_CREATE',
+      d: { ...channelWire(updated), member: threadMember(row) },
+      guild_id: thread.guild_id,
+      channel_id: thread.parent_id,
+      user_ids: [userId],
+    });
   }
-  ctx.bus.publish({ t: 'THREAD_MEMBER_UPDATE', d: { ...threadMember(row), guild_id: thread.guild_id }, guild_id: thread.guild_id, channel_id: thread.parent_id, user_ids: [userId] });
+  ctx.bus.publish({
+    t: 'THREAD_MEMBER_UPDATE',
+    d: { ...threadMember(row), guild_id: thread.guild_id },
+    guild_id: thread.guild_id,
+    channel_id: thread.parent_id,
+    user_ids: [userId],
+  });
   await publishThreadEvent(ctx, updated, 'THREAD_MEMBERS_UPDATE', {
-    id: thread.id, guild_id: thread.guild_id, member_count: updated.member_count, added_members: [added],
+    id: thread.id,
+    guild_id: thread.guild_id,
+    member_count: updated.member_count,
+    added_members: [added],
   });
   return row;
 }

@@ -23,7 +23,11 @@ const MessageQuery = z.object({ thread_id: snowflake.optional() });
 
 const WebhookFields = z.object({
   username: WebhookName.nullish(),
-  avatar_url: z.string().max(2048).regex(/^https?:\/\//i, { message: 'Not a well formed URL.' }).nullish(),
+  avatar_url: z
+    .string()
+    .max(2048)
+    .regex(/^https?:\/\//i, { message: 'Not a well formed URL.' })
+    .nullish(),
   thread_name: z.string().min(1).max(100).nullish(),
   applied_tags: z.array(snowflake).max(5).nullish(),
 });
@@ -43,8 +47,22 @@ function parseExecuteBody(body: unknown) {
 /** A stand-in user for the services that take an author: it carries the webhook's id and name and is never stored. */
 function webhookUser(w: WebhookRecord, name: string, avatar: string | null): UserRecord {
   return {
-    id: w.id, username: name, discriminator: '0000', global_name: null, avatar, banner: null, accent_color: null, bio: '',
-    email: null, verified: true, bot: true, system: false, flags: 0, premium_type: 0, primary_guild: null, created_at: w.created_at,
+    id: w.id,
+    username: name,
+    discriminator: '0000',
+    global_name: null,
+    avatar,
+    banner: null,
+    accent_color: null,
+    bio: '',
+    email: null,
+    verified: true,
+    bot: true,
+    system: false,
+    flags: 0,
+    premium_type: 0,
+    primary_guild: null,
+    created_at: w.created_at,
   };
 }
 
@@ -93,7 +111,12 @@ export async function executeWebhook(ctx: Ctx, webhookId: string, token: string,
 }
 
 /** A message this webhook sent: 10008 for malformed ids, other authors, and other threads than `thread_id`. */
-async function requireWebhookMessage(ctx: Ctx, w: WebhookRecord, messageId: string, threadId: string | undefined): Promise<{ message: MessageRecord; channel: ChannelRecord }> {
+async function requireWebhookMessage(
+  ctx: Ctx,
+  w: WebhookRecord,
+  messageId: string,
+  threadId: string | undefined,
+): Promise<{ message: MessageRecord; channel: ChannelRecord }> {
   if (!isSnowflake(messageId)) throw Errors.unknownMessage();
   const message = await ctx.repos.messages.ofWebhook(w.id, messageId);
   if (!message) throw Errors.unknownMessage();
@@ -118,7 +141,12 @@ export async function editWebhookMessage(ctx: Ctx, webhookId: string, token: str
   const b = parseBody(MessageEditBody, body);
   const { message, channel } = await requireWebhookMessage(ctx, w, messageId, q.thread_id);
   const next = await editMessage(ctx, {
-    channel, editor: webhookUser(w, message.extra.username ?? w.name, message.extra.avatar ?? w.avatar), messageId: message.id, body: b, files, skipPermissionChecks: true,
+    channel,
+    editor: webhookUser(w, message.extra.username ?? w.name, message.extra.avatar ?? w.avatar),
+    messageId: message.id,
+    body: b,
+    files,
+    skipPermissionChecks: true,
   });
   return messageWire(ctx, next, null);
 }

@@ -8,9 +8,14 @@ import type { WebhookRecord } from '../../../store/records.js';
 /** Webhook lookups and the token check, shared by the management and execution services. */
 
 /** Webhook names and username overrides: 1-80 characters, without "clyde" or "discord". */
-export const WebhookName = z.string().min(1).max(80).superRefine((v, c) => {
-  if (/clyde|discord/i.test(v)) c.addIssue({ code: 'custom', message: 'Username cannot contain "clyde" or "discord"', params: { code: 'USERNAME_INVALID_CONTAINS' } });
-});
+export const WebhookName = z
+  .string()
+  .min(1)
+  .max(80)
+  .superRefine((v, c) => {
+    if (/clyde|discord/i.test(v))
+      c.addIssue({ code: 'custom', message: 'Username cannot contain "clyde" or "discord"', params: { code: 'USERNAME_INVALID_CONTAINS' } });
+  });
 
 /** Constant-time token check (hashing first makes the lengths equal). */
 export function tokenMatches(w: WebhookRecord, presented: string): boolean {
@@ -32,4 +37,3 @@ export async function requireWebhookByToken(ctx: Ctx, webhookId: string, token: 
   if (!tokenMatches(w, token)) throw Errors.invalidWebhookToken();
   return w;
 }
-

@@ -59,14 +59,25 @@ type View = 'creator-only' | 'token' | 'none';
 
 /** Serializes webhooks for a viewer: the token only for its creator (or a caller who presented it), `user` unless token-authenticated. */
 async function views(ctx: Ctx, hooks: WebhookRecord[], viewerId: string | null, mode: View) {
-  const creators = mode === 'token' ? new Map<string, UserRecord>() : await getUsers(ctx, hooks.map((w) => w.creator_id).filter((x): x is string => !!x));
-  const sources = await followerSources(ctx, hooks.filter((w) => w.type === 2).map((w) => w.id));
-  return hooks.map((w) => webhookWire(w, {
-    source: sources.get(w.id) ?? null,
-    creator: mode === 'token' ? null : (w.creator_id ? creators.get(w.creator_id) ?? null : null),
-    withToken: mode === 'token' || (mode === 'creator-only' && viewerId !== null && w.creator_id === viewerId),
-    baseUrl: ctx.publicUrl,
-  }));
+  const creators =
+    mode === 'token'
+      ? new Map<string, UserRecord>()
+      : await getUsers(
+          ctx,
+          hooks.map((w) => w.creator_id).filter((x): x is string => !!x),
+        );
+  const sources = await followerSources(
+    ctx,
+    hooks.filter((w) => w.type === 2).map((w) => w.id),
+  );
+  return hooks.map((w) =>
+    webhookWire(w, {
+      source: sources.get(w.id) ?? null,
+      creator: mode === 'token' ? null : w.creator_id ? (creators.get(w.creator_id) ?? null) : null,
+      withToken: mode === 'token' || (mode === 'creator-only' && viewerId !== null && w.creator_id === viewerId),
+      baseUrl: ctx.publicUrl,
+    }),
+  );
 }
 const view = async (ctx: Ctx, w: WebhookRecord, viewerId: string | null, mode: View) => (await views(ctx, [w], viewerId, mode))[0];
 
@@ -88,13 +99,26 @@ export async function createWebhook(ctx: Ctx, actor: Actor, channelId: string, b
   const b = parseBody(CreateBody, body);
   await checkCapacity(ctx, ch.guild_id, ch.id);
   const row = {
-    id: ctx.ids.next(), type: 1, guild_id: ch.guild_id, channel_id: ch.id, creator_id: actor.user.id,
-    application_id: actor.kind === 'bot' ? actor.applicationId : null, name: b.name, avatar: b.avatar ? imageHash(b.avatar) : null,
-    token: newToken(), created_at: ctx.clock.now(),
+    id: ctx.ids.next(),
+    type: 1,
+    guild_id: ch.guild_id,
+    channel_id: ch.id,
+    creator_id: actor.user.id,
+    application_id: actor.kind === 'bot' ? actor.applicationId : null,
+    name: b.name,
+    avatar: b.avatar ? imageHash(b.avatar) : null,
+    token: newToken(),
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.webhooks.insert(row);
   announce(ctx, ch.guild_id, ch.id);
-  await writeAuditLog(ctx, { guildId: ch.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_CREATE, targetId: row.id, changes: auditChanges('webhook', null, webhookAudit(row)) });
+  await writeAuditLog(ctx, {
+    guildId: ch.guild_id,
+    userId: actor.user.id,
+    actionType: AuditLogEvent.WEBHOOK_CREATE,
+    targetId: row.id,
+    changes: auditChanges('webhook', null, webhookAudit(row)),
+  });
   return webhookWire(toWebhook(row), { creator: actor.user, withToken: true, baseUrl: ctx.publicUrl });
 }
 
@@ -146,12 +170,19 @@ export async function updateWebhook(ctx: Ctx, actor: Actor, webhookId: string, b
       if (e instanceof ApiError && e.code === 10003) throw fieldError('channel_id', 'CHANNEL_ID_INVALID', 'Unknown channel.');
       throw e;
     });
-    if (target.guild_id !== w.guild_id) throw fieldError('channel_id', 'CHANNEL_ID_INVALID', 'The channel must be in the webhook\'s guild.');
+    if (target.guild_id !== w.guild_id) throw fieldError('channel_id', 'CHANNEL_ID_INVALID', "The channel must be in the webhook's guild.");
     await ctx.access.requireChannel(target.guild_id, target.id, actor.user.id, P.MANAGE_WEBHOOKS);
     await checkCapacity(ctx, target.guild_id, target.id);
   }
   const next = await applyPatch(ctx, w, b);
-  if (w.guild_id) await writeAuditLog(ctx, { guildId: w.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_UPDATE, targetId: w.id, changes: auditChanges('webhook', webhookAudit(w), webhookAudit(next)) });
+  if (w.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: w.guild_id,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.WEBHOOK_UPDATE,
+      targetId: w.id,
+      changes: auditChanges('webhook', webhookAudit(w), webhookAudit(next)),
+    });
   return view(ctx, next, actor.user.id, 'creator-only');
 }
 
@@ -172,7 +203,14 @@ async function remove(ctx: Ctx, w: WebhookRecord) {
 export async function deleteWebhook(ctx: Ctx, actor: Actor, webhookId: string): Promise<void> {
   const w = await requireManage(ctx, actor, webhookId);
   await remove(ctx, w);
-  if (w.guild_id) await writeAuditLog(ctx, { guildId: w.guild_id, userId: actor.user.id, actionType: AuditLogEvent.WEBHOOK_DELETE, targetId: w.id, changes: auditChanges('webhook', webhookAudit(w), null) });
+  if (w.guild_id)
+    await writeAuditLog(ctx, {
+      guildId: w.guild_id,
+      userId: actor.user.id,
+      actionType: AuditLogEvent.WEBHOOK_DELETE,
+      targetId: w.id,
+      changes: auditChanges('webhook', webhookAudit(w), null),
+    });
 }
 
 /** DELETE /webhooks/{webhook_id}/{token}. */

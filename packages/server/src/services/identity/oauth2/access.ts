@@ -23,7 +23,12 @@ import { isId } from '../../../core/ids.js';
 
 /** The app behind a bot or bearer token; user tokens are not OAuth2 tokens (401). */
 async function appOfActor(ctx: Ctx, actor: Actor) {
-  const app = actor.kind === 'bot' ? await applicationOfBot(ctx, actor.user.id) : actor.kind === 'bearer' && actor.applicationId ? await getApplication(ctx, actor.applicationId) : null;
+  const app =
+    actor.kind === 'bot'
+      ? await applicationOfBot(ctx, actor.user.id)
+      : actor.kind === 'bearer' && actor.applicationId
+        ? await getApplication(ctx, actor.applicationId)
+        : null;
   if (!app) throw Errors.unauthorized();
   return app;
 }
@@ -122,10 +127,19 @@ export async function joinWithAccessToken(
   const app = await applicationOfBot(ctx, actor.user.id);
   if (!app) throw Errors.unknownApplication();
   const token = await ctx.repos.auth.tokenByHash(hashToken(input.access_token));
-  const live = token && token.kind === 'bearer' && token.applicationId === app.id && token.userId === userId
-    && (token.expiresAt == null || token.expiresAt > ctx.clock.now());
+  const live =
+    token &&
+    token.kind === 'bearer' &&
+    token.applicationId === app.id &&
+    token.userId === userId &&
+    (token.expiresAt == null || token.expiresAt > ctx.clock.now());
   if (!live) throw fieldError('access_token', 'ACCESS_TOKEN_INVALID', 'Invalid OAuth2 access token.');
-  if (!String(token.scopes ?? '').split(' ').includes('guilds.join')) throw Errors.missingScope();
+  if (
+    !String(token.scopes ?? '')
+      .split(' ')
+      .includes('guilds.join')
+  )
+    throw Errors.missingScope();
 
   if (await getMember(ctx, guildId, userId)) return null;
   if (input.nick != null && !ctx.access.hasPerm(perms, P.MANAGE_NICKNAMES)) throw Errors.missingPermissions();

@@ -89,7 +89,8 @@ export async function resolveAuthorizeRequest(ctx: Ctx, query: Query, override: 
   if (rawType !== null && rawType !== '0' && rawType !== '1') throw fieldError('integration_type', 'BASE_TYPE_CHOICES', 'Value must be one of (0, 1).');
   const integrationType = rawType === '1' ? 1 : 0;
   const config = app.extra.integration_types_config ?? DEFAULT_INTEGRATION_TYPES_CONFIG;
-  if (!(String(integrationType) in config)) throw fieldError('integration_type', 'INTEGRATION_TYPE_NOT_SUPPORTED', 'This application does not support this installation type.');
+  if (!(String(integrationType) in config))
+    throw fieldError('integration_type', 'INTEGRATION_TYPE_NOT_SUPPORTED', 'This application does not support this installation type.');
 
   let scopes = splitScopes(q(query, 'scope'));
   let permissions: bigint | null = null;
@@ -117,7 +118,8 @@ export async function resolveAuthorizeRequest(ctx: Ctx, query: Query, override: 
   }
 
   const redirectUri = q(query, 'redirect_uri');
-  if (redirectUri !== null && !redirectAllowed(app.redirect_uris, redirectUri)) throw fieldError('redirect_uri', 'REDIRECT_URI_INVALID', 'Invalid "redirect_uri" in request.');
+  if (redirectUri !== null && !redirectAllowed(app.redirect_uris, redirectUri))
+    throw fieldError('redirect_uri', 'REDIRECT_URI_INVALID', 'Invalid "redirect_uri" in request.');
   if (responseType && redirectUri === null && !app.redirect_uris.length && responseType === 'token') {
     throw fieldError('redirect_uri', 'BASE_TYPE_REQUIRED', 'This field is required');
   }
@@ -135,14 +137,24 @@ export async function resolveAuthorizeRequest(ctx: Ctx, query: Query, override: 
 
   const rawPerms = q(query, 'permissions', 20);
   if (rawPerms !== null) {
-    if (!/^\d{1,20}$/.test(rawPerms) || (BigInt(rawPerms) & ~ALL_PERMISSIONS) !== 0n) throw fieldError('permissions', 'PERMISSIONS_INVALID', 'Invalid permissions.');
+    if (!/^\d{1,20}$/.test(rawPerms) || (BigInt(rawPerms) & ~ALL_PERMISSIONS) !== 0n)
+      throw fieldError('permissions', 'PERMISSIONS_INVALID', 'Invalid permissions.');
     permissions = BigInt(rawPerms);
   }
 
   return {
-    app, scopes, responseType, redirectUri, target,
-    state: q(query, 'state'), nonce: q(query, 'nonce', 512),
-    codeChallenge, codeChallengeMethod, integrationType, permissions, guildId: snowflakeParam(query, 'guild_id'),
+    app,
+    scopes,
+    responseType,
+    redirectUri,
+    target,
+    state: q(query, 'state'),
+    nonce: q(query, 'nonce', 512),
+    codeChallenge,
+    codeChallengeMethod,
+    integrationType,
+    permissions,
+    guildId: snowflakeParam(query, 'guild_id'),
   };
 }
 
@@ -154,7 +166,8 @@ export async function authorizePreview(ctx: Ctx, actor: Actor, query: Query) {
   const r = await resolveAuthorizeRequest(ctx, query);
   const grant = await getGrant(ctx, r.app.id, actor.user.id);
   const granted = new Set(effectiveScopes(grant?.scopes ?? []));
-  const authorized = !!grant && effectiveScopes(r.scopes).every((s) => s === 'bot' || granted.has(s)) && (r.integrationType === 0 || grant.integrationType === 1);
+  const authorized =
+    !!grant && effectiveScopes(r.scopes).every((s) => s === 'bot' || granted.has(s)) && (r.integrationType === 0 || grant.integrationType === 1);
   const bot = r.scopes.includes('bot') && r.app.bot_user_id ? await getUser(ctx, r.app.bot_user_id) : null;
   let guilds: { id: string; name: string; icon: string | null; mfa_level: number; permissions: string }[] | undefined;
   if (needsGuild(r)) {
@@ -210,11 +223,17 @@ export async function authorizeConsent(ctx: Ctx, actor: Actor, query: Query, ans
   const r = await resolveAuthorizeRequest(ctx, query, { integrationType: answer.integration_type });
   const fragment = r.responseType === 'token';
   if (!answer.authorize) {
-    return { location: withParams(r.target, { error: 'access_denied', error_description: 'The resource owner or authorization server denied the request', state: r.state }, fragment) };
+    return {
+      location: withParams(
+        r.target,
+        { error: 'access_denied', error_description: 'The resource owner or authorization server denied the request', state: r.state },
+        fragment,
+      ),
+    };
   }
 
   const guildId = answer.guild_id ?? r.guildId;
-  let permissions = answer.permissions !== undefined ? BigInt(answer.permissions) : r.permissions ?? 0n;
+  let permissions = answer.permissions !== undefined ? BigInt(answer.permissions) : (r.permissions ?? 0n);
   let guild: Record<string, unknown> | null = null;
   if (needsGuild(r)) {
     if (!guildId) throw fieldError('guild_id', 'BASE_TYPE_REQUIRED', 'This field is required');
@@ -236,10 +255,18 @@ export async function authorizeConsent(ctx: Ctx, actor: Actor, query: Query, ans
   if (r.responseType === 'code') {
     const code = randomSecret();
     await putCode<AuthorizationCodeData>(ctx, 'authorization_code', code, {
-      applicationId: r.app.id, userId: actor.user.id, ttlMs: CODE_TTL_MS,
+      applicationId: r.app.id,
+      userId: actor.user.id,
+      ttlMs: CODE_TTL_MS,
       data: {
-        scopes: r.scopes, redirect_uri: r.redirectUri, code_challenge: r.codeChallenge, code_challenge_method: r.codeChallengeMethod,
-        nonce: r.nonce, guild_id: r.scopes.includes('bot') ? guildId : null, permissions: permissions.toString(), integration_type: r.integrationType,
+        scopes: r.scopes,
+        redirect_uri: r.redirectUri,
+        code_challenge: r.codeChallenge,
+        code_challenge_method: r.codeChallengeMethod,
+        nonce: r.nonce,
+        guild_id: r.scopes.includes('bot') ? guildId : null,
+        permissions: permissions.toString(),
+        integration_type: r.integrationType,
       },
     });
     return { location: withParams(r.target, { code, state: r.state, ...botParams }) };
@@ -247,7 +274,19 @@ export async function authorizeConsent(ctx: Ctx, actor: Actor, query: Query, ans
   if (r.responseType === 'token') {
     const t = await issueTokens(ctx, { app: r.app, user: actor.user, scopes: r.scopes.filter((s) => s !== 'bot'), refresh: false, nonce: r.nonce });
     return {
-      location: withParams(r.target, { access_token: t.access_token, token_type: t.token_type, expires_in: String(t.expires_in), scope: t.scope, id_token: t.id_token, state: r.state, ...botParams }, true),
+      location: withParams(
+        r.target,
+        {
+          access_token: t.access_token,
+          token_type: t.token_type,
+          expires_in: String(t.expires_in),
+          scope: t.scope,
+          id_token: t.id_token,
+          state: r.state,
+          ...botParams,
+        },
+        true,
+      ),
     };
   }
   return { location: `${ctx.publicUrl}/oauth2/authorized` };

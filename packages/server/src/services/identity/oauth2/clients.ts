@@ -27,7 +27,13 @@ export function readClientCredentials(authorization: string | undefined, body: R
     const decoded = Buffer.from(m[1], 'base64').toString('utf8');
     const i = decoded.indexOf(':');
     if (i < 0) throw new OAuthError('invalid_client', 'Invalid client');
-    const dec = (s: string) => { try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; } };
+    const dec = (s: string) => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, ' '));
+      } catch {
+        return s;
+      }
+    };
     return { clientId: dec(decoded.slice(0, i)) || null, clientSecret: dec(decoded.slice(i + 1)) || null };
   }
   return { clientId: field('client_id'), clientSecret: field('client_secret') };

@@ -24,12 +24,25 @@ const key = (kind: CodeKind, secret: string) => hashToken(`${kind}:${secret}`);
 /** The stored hash of a secret of this kind (the row's key). */
 export const codeHash = key;
 
-export async function putCode<D>(ctx: Ctx, kind: CodeKind, secret: string, row: { applicationId: string; userId: string | null; data: D; ttlMs: number }): Promise<void> {
+export async function putCode<D>(
+  ctx: Ctx,
+  kind: CodeKind,
+  secret: string,
+  row: { applicationId: string; userId: string | null; data: D; ttlMs: number },
+): Promise<void> {
   const now = ctx.clock.now();
   // Housekeeping: expired rows are dead weight; dropping them here keeps the table small without a worker.
-  await ctx.repos.oauth.putCode(key(kind, secret), {
-    kind, applicationId: row.applicationId, userId: row.userId, data: JSON.stringify(row.data), expiresAt: now + row.ttlMs,
-  }, now);
+  await ctx.repos.oauth.putCode(
+    key(kind, secret),
+    {
+      kind,
+      applicationId: row.applicationId,
+      userId: row.userId,
+      data: JSON.stringify(row.data),
+      expiresAt: now + row.ttlMs,
+    },
+    now,
+  );
 }
 
 /** Reads a live (unexpired) code; `expired` tells an expired one apart from an unknown one. */
@@ -38,8 +51,12 @@ export async function peekCode<D>(ctx: Ctx, kind: CodeKind, secret: string): Pro
   const row = await ctx.repos.oauth.codeByHash(key(kind, secret));
   if (!row || row.kind !== kind) return null;
   return {
-    kind, applicationId: row.applicationId, userId: row.userId, data: parseJson<D>(row.data, {} as D),
-    expiresAt: row.expiresAt, expired: row.expiresAt <= ctx.clock.now(),
+    kind,
+    applicationId: row.applicationId,
+    userId: row.userId,
+    data: parseJson<D>(row.data, {} as D),
+    expiresAt: row.expiresAt,
+    expired: row.expiresAt <= ctx.clock.now(),
   };
 }
 

@@ -53,13 +53,23 @@ export async function startDeviceAuthorization(ctx: Ctx, creds: ClientCredential
   for (let attempt = 0; ; attempt++) {
     userCode = newUserCode();
     try {
-      await putCode<UserCodeData>(ctx, 'device_user_code', userCode, { applicationId: app.id, userId: null, data: { client_id: app.id, scopes, state: 'pending' }, ttlMs: DEVICE_TTL_S * 1000 });
+      await putCode<UserCodeData>(ctx, 'device_user_code', userCode, {
+        applicationId: app.id,
+        userId: null,
+        data: { client_id: app.id, scopes, state: 'pending' },
+        ttlMs: DEVICE_TTL_S * 1000,
+      });
       break;
     } catch (err) {
       if (attempt >= 3) throw err; // a user code collision, astronomically unlikely more than once
     }
   }
-  await putCode<DeviceCodeData>(ctx, 'device_code', deviceCode, { applicationId: app.id, userId: null, data: { user_code: userCode, last_poll: null }, ttlMs: DEVICE_TTL_S * 1000 });
+  await putCode<DeviceCodeData>(ctx, 'device_code', deviceCode, {
+    applicationId: app.id,
+    userId: null,
+    data: { user_code: userCode, last_poll: null },
+    ttlMs: DEVICE_TTL_S * 1000,
+  });
   const verification = `${ctx.publicUrl}/activate`;
   return {
     device_code: deviceCode,

@@ -1,15 +1,27 @@
 import { ApiError } from '../../../core/errors.js';
 
 export type OAuthErrorCode =
-  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope'
-  | 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'access_denied'
+  | 'expired_token';
 
 /**
  * The token endpoints' errors, in the RFC 6749 shape `{error, error_description}` rather than the platform's
  * `{code, message}` envelope. It is an ApiError so the one HTTP error mapper sends it; only the body differs.
  */
 export class OAuthError extends ApiError {
-  constructor(readonly error: OAuthErrorCode, readonly description: string, status?: number) {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    status?: number,
+  ) {
     super(status ?? (error === 'invalid_client' ? 401 : 400), 0, description);
   }
 

@@ -27,7 +27,11 @@ export async function listGrants(ctx: Ctx, userId: string): Promise<Grant[]> {
 }
 
 const toGrant = (r: OAuthGrantRecord): Grant => ({
-  applicationId: r.applicationId, userId: r.userId, scopes: splitScopes(r.scopes), integrationType: r.integrationType, createdAt: r.createdAt,
+  applicationId: r.applicationId,
+  userId: r.userId,
+  scopes: splitScopes(r.scopes),
+  integrationType: r.integrationType,
+  createdAt: r.createdAt,
 });
 
 /**
@@ -93,10 +97,7 @@ export async function isInstalledInGuild(ctx: Ctx, app: ApplicationRecord, guild
  * `applications.commands` (no bot needed). What the guild's command index offers.
  */
 export async function appsInstalledIn(ctx: Ctx, guildId: string): Promise<ApplicationRecord[]> {
-  const [withBot, installs] = await Promise.all([
-    ctx.repos.applications.withBotInGuild(guildId),
-    ctx.repos.applications.installsIn(guildId),
-  ]);
+  const [withBot, installs] = await Promise.all([ctx.repos.applications.withBotInGuild(guildId), ctx.repos.applications.installsIn(guildId)]);
   const have = new Set(withBot.map((a) => a.id));
   const commandsOnly = installs
     .filter((i) => !have.has(i.application_id) && splitScopes(i.scopes).includes('applications.commands'))
@@ -111,9 +112,6 @@ export async function isUserInstalled(ctx: Ctx, applicationId: string, userId: s
 }
 
 export async function installCounts(ctx: Ctx, app: ApplicationRecord): Promise<{ users: number; guilds: number; authorizations: number }> {
-  const [grants, guilds] = await Promise.all([
-    ctx.repos.oauth.grantCounts(app.id),
-    ctx.repos.applications.installedGuildCount(app.id, app.bot_user_id),
-  ]);
+  const [grants, guilds] = await Promise.all([ctx.repos.oauth.grantCounts(app.id), ctx.repos.applications.installedGuildCount(app.id, app.bot_user_id)]);
   return { users: grants.userInstalls, guilds, authorizations: grants.authorizations };
 }

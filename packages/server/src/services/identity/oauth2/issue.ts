@@ -35,7 +35,16 @@ export interface TokenResponse {
  */
 export async function issueTokens(
   ctx: Ctx,
-  input: { app: ApplicationRecord; user: UserRecord; scopes: string[]; refresh: boolean; nonce?: string | null; guild?: unknown; lineage?: string; ttlS?: number },
+  input: {
+    app: ApplicationRecord;
+    user: UserRecord;
+    scopes: string[];
+    refresh: boolean;
+    nonce?: string | null;
+    guild?: unknown;
+    lineage?: string;
+    ttlS?: number;
+  },
 ): Promise<TokenResponse> {
   const now = ctx.clock.now();
   const ttlS = input.ttlS ?? ACCESS_TOKEN_TTL_S;
@@ -44,13 +53,23 @@ export async function issueTokens(
   // Expired tokens of the pair are dead weight.
   await ctx.repos.auth.deleteExpiredBearerTokens(input.app.id, input.user.id, now);
   await ctx.repos.auth.insertToken({
-    hash: hashToken(access), userId: input.user.id, kind: 'bearer', applicationId: input.app.id,
-    scopes: effectiveScopes(scopes).join(' '), expiresAt: now + ttlS * 1000, createdAt: now,
+    hash: hashToken(access),
+    userId: input.user.id,
+    kind: 'bearer',
+    applicationId: input.app.id,
+    scopes: effectiveScopes(scopes).join(' '),
+    expiresAt: now + ttlS * 1000,
+    createdAt: now,
   });
   const out: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: ttlS, scope: scopes.join(' ') };
   if (input.refresh) {
     out.refresh_token = randomSecret();
-    await putCode<RefreshData>(ctx, 'refresh_token', out.refresh_token, { applicationId: input.app.id, userId: input.user.id, data: { scopes, ...(input.lineage ? { lineage: input.lineage } : {}) }, ttlMs: REFRESH_TOKEN_TTL_MS });
+    await putCode<RefreshData>(ctx, 'refresh_token', out.refresh_token, {
+      applicationId: input.app.id,
+      userId: input.user.id,
+      data: { scopes, ...(input.lineage ? { lineage: input.lineage } : {}) },
+      ttlMs: REFRESH_TOKEN_TTL_MS,
+    });
   }
   if (scopes.includes('openid')) out.id_token = await idToken(ctx, input.app, input.user, scopes, access, input.nonce ?? null, ttlS);
   if (input.guild) out.guild = input.guild;
@@ -58,7 +77,15 @@ export async function issueTokens(
 }
 
 /** The OpenID Connect ID token: who the user is, for this client, signed with the server's key (see /oauth2/keys). */
-async function idToken(ctx: Ctx, app: ApplicationRecord, user: UserRecord, scopes: string[], accessToken: string, nonce: string | null, ttlS: number): Promise<string> {
+async function idToken(
+  ctx: Ctx,
+  app: ApplicationRecord,
+  user: UserRecord,
+  scopes: string[],
+  accessToken: string,
+  nonce: string | null,
+  ttlS: number,
+): Promise<string> {
   const iat = Math.floor(ctx.clock.now() / 1000);
   const effective = effectiveScopes(scopes);
   return signJwt(ctx, {
@@ -70,7 +97,9 @@ async function idToken(ctx: Ctx, app: ApplicationRecord, user: UserRecord, scope
     auth_time: iat,
     at_hash: atHash(accessToken),
     ...(nonce ? { nonce } : {}),
-    ...(effective.includes('identify') ? { preferred_username: user.username, nickname: user.global_name ?? user.username, picture: avatarUrl(ctx, user) } : {}),
+    ...(effective.includes('identify')
+      ? { preferred_username: user.username, nickname: user.global_name ?? user.username, picture: avatarUrl(ctx, user) }
+      : {}),
     ...(effective.includes('email') && user.email ? { email: user.email, email_verified: user.verified } : {}),
   });
 }
@@ -84,7 +113,14 @@ export function userinfo(ctx: Ctx, user: UserRecord, effective: string[]) {
   return {
     sub: user.id,
     // `picture` is a string when present (OIDC and the spec): omitted, not null, for a user without an avatar.
-    ...(effective.includes('identify') || effective.includes('openid') ? { preferred_username: user.username, nickname: user.global_name ?? user.username, ...(user.avatar ? { picture: avatarUrl(ctx, user) } : {}), locale: 'en-US' } : {}),
+    ...(effective.includes('identify') || effective.includes('openid')
+      ? {
+          preferred_username: user.username,
+          nickname: user.global_name ?? user.username,
+          ...(user.avatar ? { picture: avatarUrl(ctx, user) } : {}),
+          locale: 'en-US',
+        }
+      : {}),
     ...(effective.includes('email') ? { email: user.email, email_verified: user.verified } : {}),
   };
 }

@@ -20,10 +20,17 @@ async function loadOrCreate(ctx: Ctx): Promise<SigningKey> {
   if (!row) {
     const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = publicKey.export({ format: 'jwk' });
-    const kid = crypto.createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url').slice(0, 16);
+    const kid = crypto
+      .createHash('sha256')
+      .update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n }))
+      .digest('base64url')
+      .slice(0, 16);
     await ctx.repos.oauth.insertKey({
-      kid, alg: 'RS256', privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      publicJwk: JSON.stringify({ kty: jwk.kty, n: jwk.n, e: jwk.e }), createdAt: ctx.clock.now(),
+      kid,
+      alg: 'RS256',
+      privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      publicJwk: JSON.stringify({ kty: jwk.kty, n: jwk.n, e: jwk.e }),
+      createdAt: ctx.clock.now(),
     });
     row = await oldest();
   }

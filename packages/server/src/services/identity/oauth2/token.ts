@@ -32,9 +32,12 @@ export async function tokenEndpoint(ctx: Ctx, authorization: string | undefined,
   if (!grantType) throw new OAuthError('invalid_request', 'Missing "grant_type" in request.');
   const creds = readClientCredentials(authorization, body);
   switch (grantType) {
-    case 'authorization_code': return authorizationCode(ctx, creds, body);
-    case 'refresh_token': return refreshToken(ctx, creds, body);
-    case 'client_credentials': return clientCredentials(ctx, creds, body);
+    case 'authorization_code':
+      return authorizationCode(ctx, creds, body);
+    case 'refresh_token':
+      return refreshToken(ctx, creds, body);
+    case 'client_credentials':
+      return clientCredentials(ctx, creds, body);
     case DEVICE_GRANT: {
       const { app } = await authenticateClient(ctx, creds, false);
       const code = str(body, 'device_code');

@@ -13,7 +13,10 @@ import { ApiError } from '../../../core/errors.js';
 export const USER_CODE_LIMITS = { PER_KEY: 10, GLOBAL: 1000, WINDOW_MS: 10 * 60_000 };
 const MAX_KEYS = 100_000;
 
-interface Window { failures: number; resetAt: number }
+interface Window {
+  failures: number;
+  resetAt: number;
+}
 
 export class UserCodeGuard {
   private keys = new Map<string, Window>();

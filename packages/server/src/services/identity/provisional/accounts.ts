@@ -32,14 +32,26 @@ export async function identitiesOfUser(ctx: Ctx, userId: string, applicationId?:
 }
 
 export async function linkIdentity(ctx: Ctx, applicationId: string, ident: ExternalIdentity, userId: string): Promise<void> {
-  await ctx.repos.provisional.linkIdentity({
-    applicationId, providerType: ident.type, externalId: ident.externalId, userId, username: ident.username,
-  }, ctx.clock.now());
+  await ctx.repos.provisional.linkIdentity(
+    {
+      applicationId,
+      providerType: ident.type,
+      externalId: ident.externalId,
+      userId,
+      username: ident.username,
+    },
+    ctx.clock.now(),
+  );
 }
 
 /** A username no one has: the provider's name (or "player") made safe, plus random characters. */
 async function freshUsername(ctx: Ctx, hint: string | null): Promise<string> {
-  const base = (hint ?? 'player').toLowerCase().replace(/[^a-z0-9_.]/g, '').replace(/\.{2,}/g, '.').slice(0, 24) || 'player';
+  const base =
+    (hint ?? 'player')
+      .toLowerCase()
+      .replace(/[^a-z0-9_.]/g, '')
+      .replace(/\.{2,}/g, '.')
+      .slice(0, 24) || 'player';
   for (let i = 0; i < 5; i++) {
     const name = `${base}_${randomBytes(3).toString('hex')}`;
     if (!(await ctx.repos.users.humanUsernameTaken(name))) return name;
@@ -48,7 +60,11 @@ async function freshUsername(ctx: Ctx, hint: string | null): Promise<string> {
 }
 
 /** Creates a provisional user for an app (restricted when `bannedUserId` is set) with a display name. */
-export async function createProvisionalUser(ctx: Ctx, applicationId: string, opts: { hint: string | null; globalName: string | null; bannedUserId?: string | null }): Promise<UserRecord> {
+export async function createProvisionalUser(
+  ctx: Ctx,
+  applicationId: string,
+  opts: { hint: string | null; globalName: string | null; bannedUserId?: string | null },
+): Promise<UserRecord> {
   let user: UserRecord | null = null;
   for (let i = 0; i < 3 && !user; i++) {
     try {
@@ -73,7 +89,14 @@ export const PROVISIONAL_SCOPES = ['openid', 'sdk.social_layer'];
 export async function provisionalTokens(ctx: Ctx, app: ApplicationRecord, user: UserRecord, refresh: boolean) {
   if (!(await getGrant(ctx, app.id, user.id))) await recordGrant(ctx, app, user, PROVISIONAL_SCOPES, 1);
   const out = await issueTokens(ctx, { app, user, scopes: PROVISIONAL_SCOPES, refresh, ttlS: PROVISIONAL_TOKEN_TTL_S });
-  return { token_type: out.token_type, access_token: out.access_token, expires_in: out.expires_in, scope: out.scope, id_token: out.id_token!, ...(out.refresh_token ? { refresh_token: out.refresh_token } : {}) };
+  return {
+    token_type: out.token_type,
+    access_token: out.access_token,
+    expires_in: out.expires_in,
+    scope: out.scope,
+    id_token: out.id_token!,
+    ...(out.refresh_token ? { refresh_token: out.refresh_token } : {}),
+  };
 }
 
 /** Whether a user is provisional (for the wire: `is_provisional`, and for the merge rules). */
@@ -89,7 +112,17 @@ export { getUser };
  */
 export async function applicationProfiles(ctx: Ctx, userId: string, applicationId: string) {
   return (await identitiesOfUser(ctx, userId, applicationId)).map((i) => {
-    const [issuer, sub] = i.providerType === 'OIDC' ? [i.externalId.slice(0, i.externalId.lastIndexOf(' ')), i.externalId.slice(i.externalId.lastIndexOf(' ') + 1)] : [null, i.externalId];
-    return { provider_type: i.providerType, provider_id: issuer ?? i.providerType, provider_issued_user_id: sub, username: i.username, avatar_hash: null, metadata: {} };
+    const [issuer, sub] =
+      i.providerType === 'OIDC'
+        ? [i.externalId.slice(0, i.externalId.lastIndexOf(' ')), i.externalId.slice(i.externalId.lastIndexOf(' ') + 1)]
+        : [null, i.externalId];
+    return {
+      provider_type: i.providerType,
+      provider_id: issuer ?? i.providerType,
+      provider_issued_user_id: sub,
+      username: i.username,
+      avatar_hash: null,
+      metadata: {},
+    };
   });
 }

@@ -30,13 +30,15 @@ export async function exchangeChildToken(ctx: Ctx, body: z.infer<typeof ChildTok
   const child = await getApplication(ctx, body.child_application_id);
   if (!parent) throw PE.invalidAccessToken();
   if (!child) throw Errors.unknownApplication();
-  if (child.extra.parent_application_id !== parent.id) throw new ApiError(403, 50001, 'The application is not a child of the token\'s application');
+  if (child.extra.parent_application_id !== parent.id) throw new ApiError(403, 50001, "The application is not a child of the token's application");
   if (body.parent_client_secret) {
     if (!(await verifyClientSecret(ctx, parent.id, body.parent_client_secret))) throw PE.invalidClientSecret();
   } else if (!isPublicClient(parent)) throw PE.invalidClientSecret();
   const user = await getUser(ctx, t.userId);
   if (!user) throw PE.invalidAccessToken();
-  const scopes = String(t.scopes ?? '').split(' ').filter(Boolean);
+  const scopes = String(t.scopes ?? '')
+    .split(' ')
+    .filter(Boolean);
   await recordGrant(ctx, child, user, scopes, 1);
   const out = await issueTokens(ctx, { app: child, user, scopes, refresh: false });
   const remaining = t.expiresAt == null ? out.expires_in : Math.max(1, Math.floor((t.expiresAt - now) / 1000));

@@ -28,7 +28,12 @@ export const BotUnmergeBody = z.object({ external_user_id: z.string().min(1).max
  * Who calls a public partner-sdk route for which app: a correct client secret, the app's own Bot token, or nothing
  * at all for a public client (the SDK in a game). Returns whether the caller is confidential.
  */
-export async function partnerCaller(ctx: Ctx, actor: Actor | null, clientId: string, secret: string | null | undefined): Promise<{ app: ApplicationRecord; confidential: boolean }> {
+export async function partnerCaller(
+  ctx: Ctx,
+  actor: Actor | null,
+  clientId: string,
+  secret: string | null | undefined,
+): Promise<{ app: ApplicationRecord; confidential: boolean }> {
   const app = await getApplication(ctx, clientId);
   if (!app) throw Errors.unknownApplication();
   if (secret) {

@@ -29,22 +29,25 @@ export const isExternalAuthType = (t: unknown): t is string => typeof t === 'str
  */
 export async function resolveExternalAuth(ctx: Ctx, applicationId: string, type: unknown, token: unknown): Promise<ExternalIdentity> {
   if (!isExternalAuthType(type)) throw fieldError('external_auth_type', 'BASE_TYPE_CHOICES', `Value must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`);
-  if (typeof token !== 'string' || token.length < 1 || token.length > 10240) throw fieldError('external_auth_token', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 10240 in length.');
+  if (typeof token !== 'string' || token.length < 1 || token.length > 10240)
+    throw fieldError('external_auth_token', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 10240 in length.');
   switch (type) {
     case 'OIDC': {
       const { claims } = await verifyIdToken(ctx, applicationId, token);
-      const name = typeof claims.preferred_username === 'string' && claims.preferred_username.length >= 1 && claims.preferred_username.length <= 32 ? claims.preferred_username : null;
+      const name =
+        typeof claims.preferred_username === 'string' && claims.preferred_username.length >= 1 && claims.preferred_username.length <= 32
+          ? claims.preferred_username
+          : null;
       return { type, externalId: `${claims.iss} ${claims.sub}`, username: name };
     }
     case 'DEVICE_ID': {
       if (!(await providersOf(ctx, applicationId, 'DEVICE_ID')).length) throw PE.notGranted();
-      if (!/^[A-Za-z0-9._:-]{8,256}$/.test(token)) throw fieldError('external_auth_token', 'BASE_TYPE_INVALID', 'A device id is 8 to 256 letters, digits, ".", "_", ":" or "-".');
+      if (!/^[A-Za-z0-9._:-]{8,256}$/.test(token))
+        throw fieldError('external_auth_token', 'BASE_TYPE_INVALID', 'A device id is 8 to 256 letters, digits, ".", "_", ":" or "-".');
       return { type, externalId: token, username: null };
     }
     case BOT_ISSUED: {
-      const row = token.length <= 512
-        ? await ctx.repos.provisional.identityOfAppToken(hashToken(token), applicationId, BOT_ISSUED)
-        : null;
+      const row = token.length <= 512 ? await ctx.repos.provisional.identityOfAppToken(hashToken(token), applicationId, BOT_ISSUED) : null;
       if (!row || (row.expiresAt != null && row.expiresAt <= ctx.clock.now())) throw PE.invalidAccessToken();
       return { type, externalId: row.externalId, username: row.username };
     }

@@ -33,7 +33,8 @@ export function checkProviderUrl(raw: string, opts: { allowLoopback: boolean }):
   if (isIP(bare)) return 'The host must be a name, not an IP address.';
   const labels = host.replace(/\.$/, '').split('.');
   if (labels.length < 2 || labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(l))) return 'The host must be a fully qualified domain name.';
-  if (FORBIDDEN_SUFFIXES.some((s) => host.endsWith(s)) || host === 'localhost') return 'The host must be publicly resolvable (no .local, .arpa, .internal or .localhost).';
+  if (FORBIDDEN_SUFFIXES.some((s) => host.endsWith(s)) || host === 'localhost')
+    return 'The host must be publicly resolvable (no .local, .arpa, .internal or .localhost).';
   return null;
 }
 

@@ -8,9 +8,7 @@ import { revokeAuthorization } from '../oauth2/grants.js';
 import { moveAllRelationships, carryToProvisional } from '../../social/relationships/migrate.js';
 import { moveLobbyMemberships } from '../../social/lobbies/sessions.js';
 import { moveDirectMessages } from '../../social/game-dms/dms.js';
-import {
-  createProvisionalUser, findIdentity, identitiesOfUser, linkIdentity, provisionalAccount, type IdentityRow,
-} from './accounts.js';
+import { createProvisionalUser, findIdentity, identitiesOfUser, linkIdentity, provisionalAccount, type IdentityRow } from './accounts.js';
 import { ProvisionalErrors as PE } from './errors.js';
 import { resolveExternalAuth } from './identity.js';
 

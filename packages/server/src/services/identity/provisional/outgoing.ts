@@ -6,7 +6,10 @@ import type { Ctx } from '../../context.js';
  * address policy checked at connect time, no redirects followed, a size cap and a time limit).
  */
 export class OutgoingError extends Error {
-  constructor(message: string, readonly kind: 'redirect' | 'status' | 'size' | 'timeout' | 'network' | 'json' | 'refused') {
+  constructor(
+    message: string,
+    readonly kind: 'redirect' | 'status' | 'size' | 'timeout' | 'network' | 'json' | 'refused',
+  ) {
     super(message);
   }
 }

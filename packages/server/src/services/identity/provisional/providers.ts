@@ -32,15 +32,30 @@ export interface ExternalAuthProvider {
 }
 
 const toProvider = (r: any): ExternalAuthProvider => ({
-  id: String(r.id), application_id: String(r.application_id), type: String(r.type), issuer: r.issuer ?? null, audience: r.audience ?? null,
-  jwks_uri: r.jwks_uri ?? null, algorithms: parseJson<string[]>(r.algorithms, []), strict: Number(r.strict) === 1,
-  created_at: Number(r.created_at), updated_at: Number(r.updated_at),
+  id: String(r.id),
+  application_id: String(r.application_id),
+  type: String(r.type),
+  issuer: r.issuer ?? null,
+  audience: r.audience ?? null,
+  jwks_uri: r.jwks_uri ?? null,
+  algorithms: parseJson<string[]>(r.algorithms, []),
+  strict: Number(r.strict) === 1,
+  created_at: Number(r.created_at),
+  updated_at: Number(r.updated_at),
 });
 
 export function providerWire(p: ExternalAuthProvider) {
   return {
-    id: p.id, application_id: p.application_id, type: p.type, issuer: p.issuer, client_id: p.audience, jwks_uri: p.jwks_uri,
-    algorithms: p.algorithms, strict_validation: p.strict, created_at: new Date(p.created_at).toISOString(), updated_at: new Date(p.updated_at).toISOString(),
+    id: p.id,
+    application_id: p.application_id,
+    type: p.type,
+    issuer: p.issuer,
+    client_id: p.audience,
+    jwks_uri: p.jwks_uri,
+    algorithms: p.algorithms,
+    strict_validation: p.strict,
+    created_at: new Date(p.created_at).toISOString(),
+    updated_at: new Date(p.updated_at).toISOString(),
   };
 }
 
@@ -71,7 +86,8 @@ async function discover(ctx: Ctx, issuer: string): Promise<{ jwks_uri: string; a
   } catch (err) {
     throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', `OpenID configuration could not be read: ${(err as OutgoingError).message}`);
   }
-  if (!doc || typeof doc !== 'object' || doc.issuer !== issuer) throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', 'The OpenID configuration names a different issuer.');
+  if (!doc || typeof doc !== 'object' || doc.issuer !== issuer)
+    throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', 'The OpenID configuration names a different issuer.');
   const jwksUri = typeof doc.jwks_uri === 'string' ? doc.jwks_uri : '';
   const jwksBad = jwksUri ? checkProviderUrl(jwksUri, { allowLoopback }) : 'The OpenID configuration has no jwks_uri.';
   if (jwksBad) throw fieldError('issuer', 'OIDC_DISCOVERY_FAILED', `jwks_uri: ${jwksBad}`);
@@ -98,8 +114,16 @@ export async function createProvider(ctx: Ctx, actor: Actor, applicationId: stri
   const app = await requireOwnedApplication(ctx, actor, applicationId);
   const now = ctx.clock.now();
   const row = {
-    id: ctx.ids.next(), application_id: app.id, type: input.type, issuer: null as string | null, audience: null as string | null,
-    jwks_uri: null as string | null, algorithms: null as string | null, strict: 1, created_at: now, updated_at: now,
+    id: ctx.ids.next(),
+    application_id: app.id,
+    type: input.type,
+    issuer: null as string | null,
+    audience: null as string | null,
+    jwks_uri: null as string | null,
+    algorithms: null as string | null,
+    strict: 1,
+    created_at: now,
+    updated_at: now,
   };
   if (input.type === 'OIDC') {
     if (!input.issuer) throw fieldError('issuer', 'BASE_TYPE_REQUIRED', 'This field is required');

@@ -72,8 +72,12 @@ export async function sendGameDm(ctx: Ctx, actor: Actor, recipientId: string, bo
   await limitCommunication(ctx, appId, 'message');
   const ch = (await mayDm(ctx, appId, actor.user.id, recipientId)) ?? (await openDm(ctx, { id: actor.user.id, bot: false }, recipientId));
   const m = await createMessage(ctx, {
-    channel: ch, author: actor.user, files: [], applicationId: appId,
-    body: { content: body.content, allowed_mentions: { parse: [] } }, extra: body.metadata ? { metadata: body.metadata } : {},
+    channel: ch,
+    author: actor.user,
+    files: [],
+    applicationId: appId,
+    body: { content: body.content, allowed_mentions: { parse: [] } },
+    extra: body.metadata ? { metadata: body.metadata } : {},
   });
   const data = await eventData(ctx, ch, m);
   webhook(ctx, appId, 'GAME_DIRECT_MESSAGE_CREATE', data);
@@ -121,7 +125,8 @@ export async function gameDmHistory(ctx: Ctx, actor: Actor, recipientId: string,
 export async function gameDmSummaries(ctx: Ctx, actor: Actor) {
   appOf(actor);
   const dms = (await ctx.repos.channels.dmsOf(actor.user.id)).filter((c) => c.type === 1);
-  return dms.map((c) => ({ recipients: c.recipients ?? [], last: c.last_message_id }))
+  return dms
+    .map((c) => ({ recipients: c.recipients ?? [], last: c.last_message_id }))
     .filter((r) => r.recipients.includes(actor.user.id) && r.last)
     .map((r) => ({ user_id: r.recipients.find((u) => u !== actor.user.id) ?? actor.user.id, last_message_id: r.last! }));
 }
@@ -133,7 +138,14 @@ export async function gameDmSummaries(ctx: Ctx, actor: Actor) {
  * found; everything else (another app's or an ordinary DM message, no such message, no DM between the two) is the
  * same 404 10008, so the answer never tells whether a DM or a message exists.
  */
-export async function setDmModerationMetadata(ctx: Ctx, appId: string, u1: string, u2: string, messageId: string, metadata: Record<string, string>): Promise<void> {
+export async function setDmModerationMetadata(
+  ctx: Ctx,
+  appId: string,
+  u1: string,
+  u2: string,
+  messageId: string,
+  metadata: Record<string, string>,
+): Promise<void> {
   if (![u1, u2, messageId].every(isId) || u1 === u2) throw Errors.unknownMessage();
   const channelId = await ctx.repos.messages.channelOfAppMessage(messageId, appId);
   const ch = channelId ? await ctx.repos.channels.byId(channelId) : null;

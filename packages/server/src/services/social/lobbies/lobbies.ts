@@ -9,9 +9,22 @@ import { outgoingFor } from '../../../core/outgoing.js';
 import { saveInviteExtras } from '../../invites/targets.js';
 import { getUser, getUsers } from '../../identity/users.js';
 import {
-  CAN_LINK_LOBBY, DEFAULT_IDLE_TIMEOUT_S, SECRET_TTL_MS, jsonOrNull, lobbyMemberWire, lobbyMembers, lobbyWire, requireLobby,
-  requireMembership, toLobby, touchLobby, unknownLobby,
-  type Lobby, type LobbyCaller, type LobbyMember, type MemberFieldsInput,
+  CAN_LINK_LOBBY,
+  DEFAULT_IDLE_TIMEOUT_S,
+  SECRET_TTL_MS,
+  jsonOrNull,
+  lobbyMemberWire,
+  lobbyMembers,
+  lobbyWire,
+  requireLobby,
+  requireMembership,
+  toLobby,
+  touchLobby,
+  unknownLobby,
+  type Lobby,
+  type LobbyCaller,
+  type LobbyMember,
+  type MemberFieldsInput,
 } from './model.js';
 import type { z } from 'zod';
 import type { BulkMembers, CreateLobby, CreateOrJoinLobby, EditLobby } from './model.js';
@@ -67,9 +80,9 @@ function mergeMember(existing: LobbyMember | undefined, lobbyId: string, userId:
   return {
     lobby_id: lobbyId,
     user_id: userId,
-    metadata: f.metadata !== undefined ? f.metadata : existing?.metadata ?? null,
-    flags: f.flags !== undefined ? f.flags ?? 0 : existing?.flags ?? 0,
-    additional_name: f.additional_name !== undefined ? f.additional_name : existing?.additional_name ?? null,
+    metadata: f.metadata !== undefined ? f.metadata : (existing?.metadata ?? null),
+    flags: f.flags !== undefined ? (f.flags ?? 0) : (existing?.flags ?? 0),
+    additional_name: f.additional_name !== undefined ? f.additional_name : (existing?.additional_name ?? null),
     joined_at: existing?.joined_at ?? now,
   };
 }
@@ -98,7 +111,11 @@ async function changeMembers(ctx: Ctx, lobby: Lobby, current: LobbyMember[], cha
   }
   out.members = [...byId.values()];
   if (!out.added.length && !out.updated.length && !out.removed.length) return out;
-  await ctx.repos.lobbies.saveMembers(lobby.id, [...out.added, ...out.updated], out.removed.map((m) => m.user_id));
+  await ctx.repos.lobbies.saveMembers(
+    lobby.id,
+    [...out.added, ...out.updated],
+    out.removed.map((m) => m.user_id),
+  );
   return out;
 }
 
@@ -127,14 +144,28 @@ function dedupe<T extends { id: string }>(items: T[]): T[] {
 
 // ------------------------------------------------------------------------------------------------------ lobbies
 
-function newLobbyRow(ctx: Ctx, appId: string, input: { timeout?: number | null; metadata?: Record<string, string> | null; flags?: number | null; url?: string | null; secret?: string }) {
+function newLobbyRow(
+  ctx: Ctx,
+  appId: string,
+  input: { timeout?: number | null; metadata?: Record<string, string> | null; flags?: number | null; url?: string | null; secret?: string },
+) {
   const now = ctx.clock.now();
   const timeout = input.timeout ?? DEFAULT_IDLE_TIMEOUT_S;
   return {
-    id: ctx.ids.next(), application_id: appId, secret: input.secret ?? null, secret_expires_at: input.secret ? now + SECRET_TTL_MS : null,
-    by_secret: input.secret ? 1 : 0, metadata: jsonOrNull(input.metadata), flags: input.flags ?? 0, idle_timeout_seconds: timeout,
-    idle_deadline: now + timeout * 1000, override_event_webhooks_url: input.url ?? null, linked_channel_id: null, linked_guild_id: null,
-    linked_by: null, created_at: now,
+    id: ctx.ids.next(),
+    application_id: appId,
+    secret: input.secret ?? null,
+    secret_expires_at: input.secret ? now + SECRET_TTL_MS : null,
+    by_secret: input.secret ? 1 : 0,
+    metadata: jsonOrNull(input.metadata),
+    flags: input.flags ?? 0,
+    idle_timeout_seconds: timeout,
+    idle_deadline: now + timeout * 1000,
+    override_event_webhooks_url: input.url ?? null,
+    linked_channel_id: null,
+    linked_guild_id: null,
+    linked_by: null,
+    created_at: now,
   };
 }
 
@@ -149,7 +180,10 @@ export async function createLobby(ctx: Ctx, caller: LobbyCaller, b: z.infer<type
   if (!caller.isApp) throw Errors.onlyBots();
   checkWebhookUrl(ctx, b.override_event_webhooks_url);
   const members = dedupe(b.members ?? []);
-  await requireUsers(ctx, members.map((m) => m.id));
+  await requireUsers(
+    ctx,
+    members.map((m) => m.id),
+  );
   const row = newLobbyRow(ctx, caller.appId, { timeout: b.idle_timeout_seconds, metadata: b.metadata, flags: b.flags, url: b.override_event_webhooks_url });
   await ctx.repos.lobbies.insert(row);
   const lobby = toLobby(row);
@@ -197,7 +231,8 @@ export async function createOrJoinLobby(ctx: Ctx, caller: LobbyCaller, b: z.infe
       patch.metadata = jsonOrNull(b.lobby_metadata);
       lobby.metadata = b.lobby_metadata ?? null;
     }
-    if (b.idle_timeout_seconds != null && b.idle_timeout_seconds !== lobby.idle_timeout_seconds) patch.idle_timeout_seconds = lobby.idle_timeout_seconds = b.idle_timeout_seconds;
+    if (b.idle_timeout_seconds != null && b.idle_timeout_seconds !== lobby.idle_timeout_seconds)
+      patch.idle_timeout_seconds = lobby.idle_timeout_seconds = b.idle_timeout_seconds;
     if (b.flags != null && b.flags !== lobby.flags) patch.flags = lobby.flags = b.flags;
     if (Object.keys(patch).length) {
       await ctx.repos.lobbies.patch(lobby.id, patch);
@@ -205,7 +240,13 @@ export async function createOrJoinLobby(ctx: Ctx, caller: LobbyCaller, b: z.infe
     }
   }
   const current = created ? [] : await lobbyMembers(ctx, lobby.id);
-  if (changed) publish(ctx, 'LOBBY_UPDATE', await lobbyWire(ctx, lobby, current, { forApp: false }), current.map((m) => m.user_id));
+  if (changed)
+    publish(
+      ctx,
+      'LOBBY_UPDATE',
+      await lobbyWire(ctx, lobby, current, { forApp: false }),
+      current.map((m) => m.user_id),
+    );
   let members = current;
   if (!caller.isApp) {
     const fields: MemberFieldsInput = b.member_metadata !== undefined ? { metadata: b.member_metadata } : {};
@@ -243,7 +284,10 @@ export async function editLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string, 
   let outcome: MemberOutcome | null = null;
   if (b.members != null) {
     const wanted = dedupe(b.members);
-    await requireUsers(ctx, wanted.map((m) => m.id));
+    await requireUsers(
+      ctx,
+      wanted.map((m) => m.id),
+    );
     const keep = new Set(wanted.map((m) => m.id));
     outcome = await changeMembers(ctx, lobby, members, {
       upserts: wanted.map(({ id, ...fields }) => ({ id, fields })),
@@ -256,7 +300,12 @@ export async function editLobby(ctx: Ctx, caller: LobbyCaller, lobbyId: string, 
   if (outcome) await announceMembers(ctx, lobby, outcome);
   if (Object.keys(patch).length) {
     const addedIds = new Set(outcome?.added.map((m) => m.user_id) ?? []);
-    publish(ctx, 'LOBBY_UPDATE', await lobbyWire(ctx, lobby, finalMembers, { forApp: false }), finalMembers.map((m) => m.user_id).filter((id) => !addedIds.has(id)));
+    publish(
+      ctx,
+      'LOBBY_UPDATE',
+      await lobbyWire(ctx, lobby, finalMembers, { forApp: false }),
+      finalMembers.map((m) => m.user_id).filter((id) => !addedIds.has(id)),
+    );
   }
   return lobbyWire(ctx, lobby, finalMembers, { forApp: true });
 }
@@ -266,7 +315,12 @@ export async function destroyLobby(ctx: Ctx, lobby: Lobby): Promise<void> {
   const members = await lobbyMembers(ctx, lobby.id);
   await ctx.repos.lobbies.destroy(lobby.id);
   if (lobby.linked_channel_id) announceLink(ctx, lobby.id, null, lobby.linked_channel_id);
-  publish(ctx, 'LOBBY_DELETE', { id: lobby.id, reason: 'deleted' }, members.map((m) => m.user_id));
+  publish(
+    ctx,
+    'LOBBY_DELETE',
+    { id: lobby.id, reason: 'deleted' },
+    members.map((m) => m.user_id),
+  );
 }
 
 /**
@@ -311,7 +365,10 @@ export async function bulkLobbyMembers(ctx: Ctx, caller: LobbyCaller, lobbyId: s
     seen.add(it.id);
   });
   const upserts = items.filter((it) => !it.remove_member);
-  await requireUsers(ctx, upserts.map((it) => it.id));
+  await requireUsers(
+    ctx,
+    upserts.map((it) => it.id),
+  );
   const outcome = await changeMembers(ctx, lobby, members, {
     upserts: upserts.map(({ id, metadata, flags, additional_name }) => ({ id, fields: { metadata, flags, additional_name } })),
     removes: items.filter((it) => it.remove_member).map((it) => it.id),
@@ -372,7 +429,12 @@ export async function linkLobbyChannel(ctx: Ctx, caller: LobbyCaller, lobbyId: s
   }
   announceLink(ctx, lobby.id, lobby.linked_channel_id, previous);
   await touchLobby(ctx, lobby);
-  publish(ctx, 'LOBBY_UPDATE', await lobbyWire(ctx, lobby, members, { forApp: false }), members.map((m) => m.user_id));
+  publish(
+    ctx,
+    'LOBBY_UPDATE',
+    await lobbyWire(ctx, lobby, members, { forApp: false }),
+    members.map((m) => m.user_id),
+  );
   return lobbyWire(ctx, lobby, members, { forApp: caller.isApp });
 }
 
@@ -384,7 +446,12 @@ export async function channelGone(ctx: Ctx, channelId: string): Promise<void> {
   Object.assign(lobby, { linked_channel_id: null, linked_guild_id: null, linked_by: null });
   announceLink(ctx, lobby.id, null, channelId);
   const members = await lobbyMembers(ctx, lobby.id);
-  publish(ctx, 'LOBBY_UPDATE', await lobbyWire(ctx, lobby, members, { forApp: false }), members.map((m) => m.user_id));
+  publish(
+    ctx,
+    'LOBBY_UPDATE',
+    await lobbyWire(ctx, lobby, members, { forApp: false }),
+    members.map((m) => m.user_id),
+  );
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -414,18 +481,38 @@ export async function lobbyChannelInvite(ctx: Ctx, caller: LobbyCaller, lobbyId:
   while (await ctx.repos.invites.codeExists(code));
   const inviterId = lobby.linked_by ?? caller.user.id;
   await ctx.repos.invites.insertInvite({
-    code, guild_id: ch.guild_id, channel_id: ch.id, inviter_id: inviterId, max_age: INVITE_MAX_AGE_S, max_uses: 1, uses: 0,
-    temporary: 0, target_type: null, target_user_id: null, flags: 0, created_at: now,
+    code,
+    guild_id: ch.guild_id,
+    channel_id: ch.id,
+    inviter_id: inviterId,
+    max_age: INVITE_MAX_AGE_S,
+    max_uses: 1,
+    uses: 0,
+    temporary: 0,
+    target_type: null,
+    target_user_id: null,
+    flags: 0,
+    created_at: now,
   });
   await saveInviteExtras(ctx, code, { roleIds: [], targets: [target] });
   const inviter = await getUser(ctx, inviterId);
   ctx.bus.publish({
     t: 'INVITE_CREATE',
     d: {
-      channel_id: ch.id, guild_id: ch.guild_id, code, created_at: new Date(now).toISOString(), ...(inviter ? { inviter: publicUser(inviter) } : {}),
-      max_age: INVITE_MAX_AGE_S, max_uses: 1, temporary: false, uses: 0, expires_at: new Date(now + INVITE_MAX_AGE_S * 1000).toISOString(),
+      channel_id: ch.id,
+      guild_id: ch.guild_id,
+      code,
+      created_at: new Date(now).toISOString(),
+      ...(inviter ? { inviter: publicUser(inviter) } : {}),
+      max_age: INVITE_MAX_AGE_S,
+      max_uses: 1,
+      temporary: false,
+      uses: 0,
+      expires_at: new Date(now + INVITE_MAX_AGE_S * 1000).toISOString(),
     },
-    guild_id: ch.guild_id, channel_id: ch.id, channel_permission: String(P.MANAGE_CHANNELS),
+    guild_id: ch.guild_id,
+    channel_id: ch.id,
+    channel_permission: String(P.MANAGE_CHANNELS),
   });
   await touchLobby(ctx, lobby);
   return { code };

@@ -8,8 +8,18 @@ import { createMessage } from '../../messages/create.js';
 import type { MessageCreateInput } from '../../messages/schema.js';
 import { getUsers } from '../../identity/users.js';
 import {
-  jsonOrNull, lobbyMembers, lobbyMessageWire, requireLobby, requireMembership, toLobbyMessage, touchLobby,
-  type Lobby, type LobbyCaller, type LobbyMember, type LobbyMessage, type StringMap,
+  jsonOrNull,
+  lobbyMembers,
+  lobbyMessageWire,
+  requireLobby,
+  requireMembership,
+  toLobbyMessage,
+  touchLobby,
+  type Lobby,
+  type LobbyCaller,
+  type LobbyMember,
+  type LobbyMessage,
+  type StringMap,
 } from './model.js';
 import type { z } from 'zod';
 import type { SendLobbyMessage } from './model.js';
@@ -36,12 +46,16 @@ const publish = (ctx: Ctx, t: string, d: unknown, members: LobbyMember[]) => {
 
 /** Webhook events go to the lobby's `override_event_webhooks_url` when it has one, else to the app's configured URL. */
 const webhook = (ctx: Ctx, lobby: Lobby, type: string, data: unknown) =>
-  void enqueueWebhookEvent(ctx, lobby.application_id, type, data, undefined, lobby.override_event_webhooks_url)
-    .catch((err) => console.error('[lobbies] webhook event', type, err));
+  void enqueueWebhookEvent(ctx, lobby.application_id, type, data, undefined, lobby.override_event_webhooks_url).catch((err) =>
+    console.error('[lobbies] webhook event', type, err),
+  );
 
 /** Wire objects for messages of one lobby (authors and their lobby names loaded in bulk). */
 async function render(ctx: Ctx, msgs: LobbyMessage[], members: LobbyMember[], opts: { forApp: boolean; timestamps?: boolean }) {
-  const users = await getUsers(ctx, msgs.map((m) => m.author_id));
+  const users = await getUsers(
+    ctx,
+    msgs.map((m) => m.author_id),
+  );
   const byUser = new Map(members.map((m) => [m.user_id, m]));
   return msgs.map((m) => lobbyMessageWire(m, users.get(m.author_id), byUser.get(m.author_id), opts));
 }
@@ -73,8 +87,13 @@ export async function sendLobbyMessage(ctx: Ctx, caller: LobbyCaller, lobbyId: s
   if (channel) {
     // The guild copy: posted for the player through the app, never pinging anyone, marked so the bridge skips it.
     const posted = await createMessage(ctx, {
-      channel, author: caller.user, files: [], applicationId: caller.appId, skipPermissionChecks: true,
-      body: { content, allowed_mentions: { parse: [] } } satisfies MessageCreateInput, extra: { lobby_id: lobby.id },
+      channel,
+      author: caller.user,
+      files: [],
+      applicationId: caller.appId,
+      skipPermissionChecks: true,
+      body: { content, allowed_mentions: { parse: [] } } satisfies MessageCreateInput,
+      extra: { lobby_id: lobby.id },
     });
     id = posted.id;
     channelId = channel.id;
@@ -82,8 +101,18 @@ export async function sendLobbyMessage(ctx: Ctx, caller: LobbyCaller, lobbyId: s
     id = ctx.ids.next();
   }
   const row = {
-    id, lobby_id: lobby.id, channel_id: channelId, author_id: caller.user.id, application_id: caller.appId, type: 0, content,
-    metadata: jsonOrNull(b.metadata), moderation_metadata: null, flags: 0, edited_at: null, created_at: now,
+    id,
+    lobby_id: lobby.id,
+    channel_id: channelId,
+    author_id: caller.user.id,
+    application_id: caller.appId,
+    type: 0,
+    content,
+    metadata: jsonOrNull(b.metadata),
+    moderation_metadata: null,
+    flags: 0,
+    edited_at: null,
+    created_at: now,
   };
   await ctx.repos.lobbies.insertMessage(row);
   await touchLobby(ctx, lobby);
@@ -132,8 +161,17 @@ export async function bridgeCreate(ctx: Ctx, lobbyId: string, messageId: string)
   const lobby = await linkedLobby(ctx, lobbyId);
   if (!lobby || lobby.linked_channel_id !== String(m.channel_id)) return;
   const row = {
-    id: String(m.id), lobby_id: lobby.id, channel_id: String(m.channel_id), author_id: String(m.author_id), application_id: null,
-    type: Number(m.type), content: String(m.content ?? ''), metadata: null, moderation_metadata: null, flags: 0, edited_at: null,
+    id: String(m.id),
+    lobby_id: lobby.id,
+    channel_id: String(m.channel_id),
+    author_id: String(m.author_id),
+    application_id: null,
+    type: Number(m.type),
+    content: String(m.content ?? ''),
+    metadata: null,
+    moderation_metadata: null,
+    flags: 0,
+    edited_at: null,
     created_at: Number(m.created_at),
   };
   if (!(await ctx.repos.lobbies.insertBridgedMessage(row))) return;

@@ -96,7 +96,11 @@ export function lobbyMemberWire(m: LobbyMember) {
  */
 export async function lobbyWire(ctx: Ctx, l: Lobby, members: LobbyMember[], opts: { forApp: boolean }) {
   const out: Record<string, unknown> = {
-    id: l.id, application_id: l.application_id, metadata: l.metadata, members: members.map(lobbyMemberWire), flags: l.flags,
+    id: l.id,
+    application_id: l.application_id,
+    metadata: l.metadata,
+    members: members.map(lobbyMemberWire),
+    flags: l.flags,
   };
   if (l.linked_channel_id) {
     const ch = await getChannelRecord(ctx, l.linked_channel_id);
@@ -110,20 +114,29 @@ export async function lobbyWire(ctx: Ctx, l: Lobby, members: LobbyMember[], opts
  * A lobby message: `channel_id` is the lobby id unless the message went through a linked channel; `lobby_member`
  * carries the author's server-set `additional_name`; `moderation_metadata` is the app's own and only shown to it.
  */
-export function lobbyMessageWire(m: LobbyMessage, author: UserRecord | undefined, member: LobbyMember | undefined, opts: { forApp: boolean; timestamps?: boolean }) {
+export function lobbyMessageWire(
+  m: LobbyMessage,
+  author: UserRecord | undefined,
+  member: LobbyMember | undefined,
+  opts: { forApp: boolean; timestamps?: boolean },
+) {
   return {
     id: m.id,
     type: m.type,
     content: m.content,
     lobby_id: m.lobby_id,
     channel_id: m.channel_id,
-    author: author ? publicUser(author) : { id: m.author_id, username: 'Deleted User', discriminator: '0', global_name: null, avatar: null, public_flags: 0, flags: 0, primary_guild: null },
+    author: author
+      ? publicUser(author)
+      : { id: m.author_id, username: 'Deleted User', discriminator: '0', global_name: null, avatar: null, public_flags: 0, flags: 0, primary_guild: null },
     ...(member?.additional_name ? { lobby_member: { additional_name: member.additional_name } } : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(opts.forApp && m.moderation_metadata ? { moderation_metadata: m.moderation_metadata } : {}),
     flags: m.flags,
     ...(m.application_id ? { application_id: m.application_id } : {}),
-    ...(opts.timestamps ? { timestamp: new Date(m.created_at).toISOString(), edited_timestamp: m.edited_at == null ? null : new Date(m.edited_at).toISOString() } : {}),
+    ...(opts.timestamps
+      ? { timestamp: new Date(m.created_at).toISOString(), edited_timestamp: m.edited_at == null ? null : new Date(m.edited_at).toISOString() }
+      : {}),
   };
 }
 
@@ -132,7 +145,8 @@ export function lobbyMessageWire(m: LobbyMessage, author: UserRecord | undefined
 /** A string-to-string map with at most `maxKeys` entries (keys and values bounded). */
 export const stringMap = (maxKeys: number, maxValue: number) =>
   z.record(z.string().min(1).max(1024), z.string().max(maxValue)).superRefine((m, c) => {
-    if (Object.keys(m).length > maxKeys) c.addIssue({ code: 'custom', message: `Must be ${maxKeys} or fewer in length.`, params: { code: 'BASE_TYPE_MAX_LENGTH' } });
+    if (Object.keys(m).length > maxKeys)
+      c.addIssue({ code: 'custom', message: `Must be ${maxKeys} or fewer in length.`, params: { code: 'BASE_TYPE_MAX_LENGTH' } });
   });
 
 /** Lobby and member metadata: at most 25 keys, values up to 1024 characters. */
@@ -182,7 +196,10 @@ export const SendLobbyMessage = z.object({
   content: z.string().max(4000).nullable().optional(),
   metadata: Metadata,
   flags: z.number().int().min(0).nullable().optional(),
-  nonce: z.union([z.string().max(25), z.number().int()]).nullable().optional(),
+  nonce: z
+    .union([z.string().max(25), z.number().int()])
+    .nullable()
+    .optional(),
   tts: z.boolean().nullable().optional(),
   allowed_mentions: z.unknown().optional(),
   embeds: textOnly,

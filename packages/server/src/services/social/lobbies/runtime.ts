@@ -31,19 +31,21 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
     });
   };
 
-  const sweep = () => idleClock && run('idle sweep', async () => {
-    const now = ctx.clock.now();
-    const due = await ctx.repos.lobbies.idleDue(now, 200);
-    for (const lobby of due) {
-      if (stopped) return;
-      const members = await lobbyMembers(ctx, lobby.id);
-      if (members.some((m) => isOnline(m.user_id))) {
-        await ctx.repos.lobbies.setIdleDeadline(lobby.id, now + lobby.idle_timeout_seconds * 1000);
-      } else {
-        await destroyLobby(ctx, lobby);
+  const sweep = () =>
+    idleClock &&
+    run('idle sweep', async () => {
+      const now = ctx.clock.now();
+      const due = await ctx.repos.lobbies.idleDue(now, 200);
+      for (const lobby of due) {
+        if (stopped) return;
+        const members = await lobbyMembers(ctx, lobby.id);
+        if (members.some((m) => isOnline(m.user_id))) {
+          await ctx.repos.lobbies.setIdleDeadline(lobby.id, now + lobby.idle_timeout_seconds * 1000);
+        } else {
+          await destroyLobby(ctx, lobby);
+        }
       }
-    }
-  });
+    });
 
   const unsubscribe = ctx.bus.subscribe((e) => {
     switch (e.t) {
@@ -70,7 +72,9 @@ export function startLobbies(ctx: Ctx, isOnline: (userId: string) => boolean = (
       case 'MESSAGE_DELETE_BULK':
         if (linked.has(String(e.d?.channel_id)) && Array.isArray(e.d.ids)) {
           const ids = e.d.ids.map(String);
-          run('bridge delete', async () => { for (const mid of ids) await bridgeDelete(ctx, mid); });
+          run('bridge delete', async () => {
+            for (const mid of ids) await bridgeDelete(ctx, mid);
+          });
         }
         break;
       case 'LOBBY_DELETE': {

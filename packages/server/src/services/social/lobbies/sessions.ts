@@ -38,7 +38,8 @@ export async function announceLobbyConnection(ctx: Ctx, userId: string, appId: s
     if (others.length) {
       ctx.bus.publish({
         t: connected ? 'LOBBY_MEMBER_CONNECT' : 'LOBBY_MEMBER_DISCONNECT',
-        d: { member: { ...lobbyMemberWire(me), connected }, lobby_id: lobby.id, application_id: lobby.application_id }, user_ids: others,
+        d: { member: { ...lobbyMemberWire(me), connected }, lobby_id: lobby.id, application_id: lobby.application_id },
+        user_ids: others,
       });
     }
   }
@@ -56,7 +57,12 @@ export async function moveLobbyMemberships(ctx: Ctx, from: string, to: string, a
     const appIdOf = r.application_id;
     if (others.length) {
       ctx.bus.publish({ t: 'LOBBY_MEMBER_REMOVE', d: { member: lobbyMemberWire(old), lobby_id: lobbyId, application_id: appIdOf }, user_ids: others });
-      if (!already) ctx.bus.publish({ t: 'LOBBY_MEMBER_ADD', d: { member: lobbyMemberWire({ ...old, user_id: to }), lobby_id: lobbyId, application_id: appIdOf }, user_ids: others });
+      if (!already)
+        ctx.bus.publish({
+          t: 'LOBBY_MEMBER_ADD',
+          d: { member: lobbyMemberWire({ ...old, user_id: to }), lobby_id: lobbyId, application_id: appIdOf },
+          user_ids: others,
+        });
     }
     const lobby = (await ctx.repos.lobbies.byId(lobbyId))!;
     ctx.bus.publish({ t: 'LOBBY_CREATE', d: await lobbyWire(ctx, lobby, await lobbyMembers(ctx, lobbyId), { forApp: false }), user_ids: [to] });

@@ -17,15 +17,27 @@ const stateSession = (gatewaySessionId: string) => `lobby:${gatewaySessionId}`;
 
 async function announce(ctx: Ctx, lobbyId: string, state: VoiceStateRecord, connected: boolean, memberIds: string[]) {
   const d = {
-    lobby_id: lobbyId, user_id: state.user_id, session_id: state.session_id, channel_id: connected ? lobbyId : null,
-    self_mute: state.self_mute, self_deaf: state.self_deaf, mute: false, deaf: false, self_video: false, self_stream: false, suppress: false,
+    lobby_id: lobbyId,
+    user_id: state.user_id,
+    session_id: state.session_id,
+    channel_id: connected ? lobbyId : null,
+    self_mute: state.self_mute,
+    self_deaf: state.self_deaf,
+    mute: false,
+    deaf: false,
+    self_video: false,
+    self_stream: false,
+    suppress: false,
   };
   const ids = [...new Set([...memberIds, state.user_id])];
   ctx.bus.publish({ t: 'LOBBY_VOICE_STATE_UPDATE', d, user_ids: ids });
 }
 
 /** Op 17 from a session of `appId`: joins (or updates) the caller's voice state in a lobby, or leaves it. */
-export async function lobbyVoiceState(ctx: Ctx, input: { userId: string; appId: string | null; gatewaySessionId: string; lobbyId: string; selfMute: boolean; selfDeaf: boolean; leave: boolean }): Promise<void> {
+export async function lobbyVoiceState(
+  ctx: Ctx,
+  input: { userId: string; appId: string | null; gatewaySessionId: string; lobbyId: string; selfMute: boolean; selfDeaf: boolean; leave: boolean },
+): Promise<void> {
   const store = voiceStates(ctx).store;
   const lobby = await findLobby(ctx, input.lobbyId);
   const current = await store.get(input.lobbyId, input.userId);
@@ -37,18 +49,35 @@ export async function lobbyVoiceState(ctx: Ctx, input: { userId: string; appId: 
   const members = await lobbyMembers(ctx, lobby.id);
   if (!members.some((m) => m.user_id === input.userId)) return; // like guild voice, a refused join is silent
   const state: VoiceStateRecord = {
-    guild_id: lobby.id, channel_id: lobby.id, user_id: input.userId, session_id: stateSession(input.gatewaySessionId),
-    deaf: false, mute: false, self_deaf: input.selfDeaf, self_mute: input.selfMute, self_stream: false, self_video: false, suppress: false,
+    guild_id: lobby.id,
+    channel_id: lobby.id,
+    user_id: input.userId,
+    session_id: stateSession(input.gatewaySessionId),
+    deaf: false,
+    mute: false,
+    self_deaf: input.selfDeaf,
+    self_mute: input.selfMute,
+    self_stream: false,
+    self_video: false,
+    suppress: false,
     request_to_speak_timestamp: null,
   };
   await store.set(state);
-  await announce(ctx, lobby.id, state, true, members.map((m) => m.user_id));
+  await announce(
+    ctx,
+    lobby.id,
+    state,
+    true,
+    members.map((m) => m.user_id),
+  );
   if (current?.session_id === state.session_id) return; // a mute change: same voice session
   const token = crypto.randomBytes(16).toString('hex');
   await store.putGrant({ token, userId: input.userId, guildId: lobby.id, channelId: lobby.id, sessionId: state.session_id, lobby: true });
   ctx.bus.publish({
-    t: 'LOBBY_VOICE_SERVER_UPDATE', d: { lobby_id: lobby.id, token, endpoint: await voiceStates(ctx).endpointFor(lobby.id) },
-    user_ids: [input.userId], session_id: input.gatewaySessionId,
+    t: 'LOBBY_VOICE_SERVER_UPDATE',
+    d: { lobby_id: lobby.id, token, endpoint: await voiceStates(ctx).endpointFor(lobby.id) },
+    user_ids: [input.userId],
+    session_id: input.gatewaySessionId,
   });
 }
 
@@ -60,7 +89,13 @@ export async function leaveLobbyVoice(ctx: Ctx, lobbyId: string, userId: string)
   await store.delete(lobbyId, userId);
   await store.revokeGrants(lobbyId, userId);
   const members = await lobbyMembers(ctx, lobbyId);
-  await announce(ctx, lobbyId, current, false, members.map((m) => m.user_id));
+  await announce(
+    ctx,
+    lobbyId,
+    current,
+    false,
+    members.map((m) => m.user_id),
+  );
 }
 
 /** A gateway session ended for good: its lobby calls end. */
@@ -70,6 +105,7 @@ export async function lobbyVoiceSessionEnded(ctx: Ctx, gatewaySessionId: string)
 
 /** Voice states of a lobby for the Gateway lobby object (READY, LOBBY_CREATE). */
 export async function lobbyVoiceStates(ctx: Ctx, lobbyId: string) {
-  return (await voiceStates(ctx).store.inChannel(lobbyId)).filter((s) => s.session_id.startsWith('lobby:'))
+  return (await voiceStates(ctx).store.inChannel(lobbyId))
+    .filter((s) => s.session_id.startsWith('lobby:'))
     .map((s) => ({ user_id: s.user_id, session_id: s.session_id, channel_id: lobbyId, self_mute: s.self_mute, self_deaf: s.self_deaf }));
 }

@@ -36,11 +36,29 @@ export const InviteBody = z.object({
 
 const unknownInvite = () => new ApiError(404, 10006, 'Unknown Invite');
 
-export function inviteWire(r: { message_id: unknown; application_id: unknown; channel_id: unknown; sender_id: unknown; type: unknown; party_id: unknown; session_id: unknown; accepted_at: unknown }, valid = true) {
+export function inviteWire(
+  r: {
+    message_id: unknown;
+    application_id: unknown;
+    channel_id: unknown;
+    sender_id: unknown;
+    type: unknown;
+    party_id: unknown;
+    session_id: unknown;
+    accepted_at: unknown;
+  },
+  valid = true,
+) {
   return {
-    message_id: String(r.message_id), channel_id: String(r.channel_id), sender_id: String(r.sender_id),
-    application_id: String(r.application_id), type: Number(r.type), party_id: String(r.party_id), session_id: (r.session_id as string | null) ?? null,
-    accepted: r.accepted_at != null, is_valid: valid,
+    message_id: String(r.message_id),
+    channel_id: String(r.channel_id),
+    sender_id: String(r.sender_id),
+    application_id: String(r.application_id),
+    type: Number(r.type),
+    party_id: String(r.party_id),
+    session_id: (r.session_id as string | null) ?? null,
+    accepted: r.accepted_at != null,
+    is_valid: valid,
   };
 }
 
@@ -61,13 +79,27 @@ export async function sendActivityInvite(ctx: Ctx, actor: Actor, b: z.infer<type
   // The invite is recorded before its message is announced, so a recipient who accepts on MESSAGE_CREATE finds it.
   const messageId = ctx.ids.next();
   const row = {
-    message_id: messageId, application_id: appId, channel_id: ch.id, sender_id: actor.user.id, recipient_id: other.id, type, party_id: b.party_id,
-    session_id: b.session_id ?? null, join_secret: b.join_secret ?? null, accepted_at: null, created_at: ctx.clock.now(),
+    message_id: messageId,
+    application_id: appId,
+    channel_id: ch.id,
+    sender_id: actor.user.id,
+    recipient_id: other.id,
+    type,
+    party_id: b.party_id,
+    session_id: b.session_id ?? null,
+    join_secret: b.join_secret ?? null,
+    accepted_at: null,
+    created_at: ctx.clock.now(),
   };
   await ctx.repos.social.insertActivityInvite(row);
   try {
     await createMessage(ctx, {
-      id: messageId, channel: ch, author: actor.user, files: [], applicationId: appId, body: { content, allowed_mentions: { parse: [] } },
+      id: messageId,
+      channel: ch,
+      author: actor.user,
+      files: [],
+      applicationId: appId,
+      body: { content, allowed_mentions: { parse: [] } },
       extra: { activity, application: app ? { id: app.id, name: app.name, icon: app.icon ?? null } : { id: appId } },
     });
   } catch (err) {
@@ -81,7 +113,8 @@ export async function sendActivityInvite(ctx: Ctx, actor: Actor, b: z.infer<type
 async function inviteApplication(ctx: Ctx, actor: Actor, named: string | undefined): Promise<string> {
   if (actor.kind === 'bearer') {
     if (!actor.applicationId) throw Errors.unauthorized();
-    if (named !== undefined && named !== actor.applicationId) throw fieldError('application_id', 'INVALID_APPLICATION', 'A game token sends invites for its own application.');
+    if (named !== undefined && named !== actor.applicationId)
+      throw fieldError('application_id', 'INVALID_APPLICATION', 'A game token sends invites for its own application.');
     return actor.applicationId;
   }
   if (actor.kind !== 'user') throw Errors.botsCannotUse();

@@ -16,7 +16,11 @@ async function announceRelationship(ctx: Ctx, holder: string, otherId: string, t
 
 async function announceGame(ctx: Ctx, appId: string, holder: string, otherId: string, type: number, since: number) {
   const other = await getUser(ctx, otherId);
-  ctx.bus.publish({ t: 'GAME_RELATIONSHIP_ADD', d: gameRelationshipWire({ applicationId: appId, userId: holder, otherId, type, since }, other ?? undefined), user_ids: [holder] });
+  ctx.bus.publish({
+    t: 'GAME_RELATIONSHIP_ADD',
+    d: gameRelationshipWire({ applicationId: appId, userId: holder, otherId, type, since }, other ?? undefined),
+    user_ids: [holder],
+  });
 }
 
 /** Moves every relationship and game relationship of `from` to `to` (existing ones of `to` win). */
@@ -47,7 +51,13 @@ export async function moveGameRelationships(ctx: Ctx, from: string, to: string, 
   }
   for (const r of seen) {
     if (r.userId === to) continue;
-    const inserted = await ctx.repos.relationships.gameInsertIfAbsent({ applicationId: r.applicationId, userId: r.userId, otherId: to, type: r.type, since: r.since });
+    const inserted = await ctx.repos.relationships.gameInsertIfAbsent({
+      applicationId: r.applicationId,
+      userId: r.userId,
+      otherId: to,
+      type: r.type,
+      since: r.since,
+    });
     ctx.bus.publish({ t: 'GAME_RELATIONSHIP_REMOVE', d: { id: from, application_id: r.applicationId, type: r.type }, user_ids: [r.userId] });
     if (inserted) await announceGame(ctx, r.applicationId, r.userId, to, r.type, r.since);
   }
@@ -64,7 +74,10 @@ export async function carryToProvisional(ctx: Ctx, appId: string, full: string, 
   if (friends.length) {
     const players = await ctx.repos.oauth.usersWithGrant(appId, friends);
     for (const f of friends.filter((x) => players.has(x))) {
-      for (const [a, b] of [[prov, f], [f, prov]]) {
+      for (const [a, b] of [
+        [prov, f],
+        [f, prov],
+      ]) {
         const inserted = await ctx.repos.relationships.gameInsertIfAbsent({ applicationId: appId, userId: a, otherId: b, type: RT.FRIEND, since: now });
         if (inserted) await announceGame(ctx, appId, a, b, RT.FRIEND, now);
       }

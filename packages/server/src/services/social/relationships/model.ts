@@ -25,7 +25,12 @@ export const MAX_FRIENDS = 1000;
 
 export function relationshipWire(r: Relationship, user: UserRecord | undefined) {
   return {
-    id: r.otherId, type: r.type, nickname: r.nickname, since: new Date(r.since).toISOString(), is_spam_request: false, user_ignored: false,
+    id: r.otherId,
+    type: r.type,
+    nickname: r.nickname,
+    since: new Date(r.since).toISOString(),
+    is_spam_request: false,
+    user_ignored: false,
     ...(user ? { user: publicUser(user) } : {}),
   };
 }
@@ -49,13 +54,19 @@ export async function gameRelationshipsOf(ctx: Ctx, userId: string, applicationI
 /** The wire list of a user's relationships (READY, GET /users/@me/relationships). */
 export async function relationshipList(ctx: Ctx, userId: string) {
   const rows = await relationshipsOf(ctx, userId);
-  const users = await getUsers(ctx, rows.map((r) => r.otherId));
+  const users = await getUsers(
+    ctx,
+    rows.map((r) => r.otherId),
+  );
   return rows.map((r) => relationshipWire(r, users.get(r.otherId)));
 }
 
 export async function gameRelationshipList(ctx: Ctx, userId: string, applicationId: string) {
   const rows = await gameRelationshipsOf(ctx, userId, applicationId);
-  const users = await getUsers(ctx, rows.map((r) => r.otherId));
+  const users = await getUsers(
+    ctx,
+    rows.map((r) => r.otherId),
+  );
   return rows.map((r) => gameRelationshipWire(r, users.get(r.otherId)));
 }
 

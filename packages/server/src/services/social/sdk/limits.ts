@@ -24,7 +24,10 @@ export async function limitCommunication(ctx: Ctx, appId: string, kind: Communic
   const w = await ctx.limits.take(`social-unapproved:${appId}:${kind}`, count, windowMs);
   if (!w.allowed) {
     const retryAfter = Math.max(0.001, (w.resetAtMs - ctx.clock.now()) / 1000);
-    throw new ApiError(429, 0, 'You are being rate limited: communication features of this application are limited until it is approved.', undefined, { retry_after: Number(retryAfter.toFixed(3)), global: false });
+    throw new ApiError(429, 0, 'You are being rate limited: communication features of this application are limited until it is approved.', undefined, {
+      retry_after: Number(retryAfter.toFixed(3)),
+      global: false,
+    });
   }
 }
 

@@ -88,6 +88,8 @@ export const requestProxyTicketRefresh: Handler = async (s) => {
 };
 
 /** Commands of the SDK's list that this client has nothing behind: always the SDK's error shape, never silence. */
-export const unsupported = (what: string): Handler => async () => {
-  throw new RpcError(RpcErrorCode.INVALID_COMMAND, `${what} is not supported by this client`);
-};
+export const unsupported =
+  (what: string): Handler =>
+  async () => {
+    throw new RpcError(RpcErrorCode.INVALID_COMMAND, `${what} is not supported by this client`);
+  };

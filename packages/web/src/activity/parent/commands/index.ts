@@ -3,8 +3,16 @@ import type { Handler } from '../session.js';
 import { authenticate, authorize } from './auth.js';
 import { getChannel, getChannelPermissions, getParticipants, getUser, openInviteDialog } from './channel.js';
 import {
-  captureLog, encourageHardwareAcceleration, getLocale, getPlatformBehaviors, initiateImageUpload, openExternalLink,
-  requestProxyTicketRefresh, setConfig, setOrientationLockState, unsupported,
+  captureLog,
+  encourageHardwareAcceleration,
+  getLocale,
+  getPlatformBehaviors,
+  initiateImageUpload,
+  openExternalLink,
+  requestProxyTicketRefresh,
+  setConfig,
+  setOrientationLockState,
+  unsupported,
 } from './device.js';
 import { subscribe, unsubscribe } from './events.js';
 import { getRelationships, inviteUserEmbedded, openShareMomentDialog, setActivity, shareInteraction, shareLink } from './social.js';

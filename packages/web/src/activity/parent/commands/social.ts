@@ -29,7 +29,10 @@ function buildActivity(s: Session, a: any): Record<string, unknown> {
   const type = a.type ?? 0;
   if (!ACTIVITY_TYPES.has(type)) throw invalidPayload('activity.type must be 0, 2, 3 or 5');
   const out: Record<string, unknown> = {
-    name: s.host.application().name, type, application_id: s.clientId, created_at: Date.now(),
+    name: s.host.application().name,
+    type,
+    application_id: s.clientId,
+    created_at: Date.now(),
     ...pickStrings(a, ['state', 'details', 'state_url', 'details_url'], 128, ['state_url', 'details_url']),
   };
   if (a.timestamps != null) {
@@ -41,12 +44,14 @@ function buildActivity(s: Session, a: any): Record<string, unknown> {
     }
     out.timestamps = t;
   }
-  if (a.assets != null) out.assets = pickStrings(a.assets, ['large_image', 'large_text', 'small_image', 'small_text', 'large_url', 'small_url'], 256, ['large_url', 'small_url']);
+  if (a.assets != null)
+    out.assets = pickStrings(a.assets, ['large_image', 'large_text', 'small_image', 'small_text', 'large_url', 'small_url'], 256, ['large_url', 'small_url']);
   if (a.party != null) {
     const party: Record<string, unknown> = pickStrings(a.party, ['id'], 128);
     if (a.party.size != null) {
       const size = a.party.size;
-      if (!Array.isArray(size) || size.length !== 2 || !size.every((n: unknown) => Number.isInteger(n) && (n as number) > 0)) throw invalidPayload('activity.party.size');
+      if (!Array.isArray(size) || size.length !== 2 || !size.every((n: unknown) => Number.isInteger(n) && (n as number) > 0))
+        throw invalidPayload('activity.party.size');
       party.size = size;
     }
     out.party = party;
@@ -105,11 +110,13 @@ export const getRelationships: Handler = async (s) => {
     throw fromApi(err);
   }
   return {
-    relationships: list.filter((r) => r && r.user).map((r) => {
-      const p = s.host.presence(r.user.id);
-      const activity = p ? relationshipActivity(p.activities?.[0]) : null;
-      return { type: r.type, user: sdkUser(r.user), ...(p ? { presence: { status: p.status, activity } } : {}) };
-    }),
+    relationships: list
+      .filter((r) => r && r.user)
+      .map((r) => {
+        const p = s.host.presence(r.user.id);
+        const activity = p ? relationshipActivity(p.activities?.[0]) : null;
+        return { type: r.type, user: sdkUser(r.user), ...(p ? { presence: { status: p.status, activity } } : {}) };
+      }),
   };
 };
 
@@ -132,15 +139,30 @@ export const shareInteraction: Handler = async (s, args) => {
   const here = s.host.launch;
   const options = args.options ?? [];
   if (!Array.isArray(options) || !options.every((o: any) => o && typeof o.name === 'string' && typeof o.value === 'string')) throw invalidPayload('options');
-  const index = await s.host.api.request<{ application_commands: any[] }>('GET', here.guildId ? `/guilds/${here.guildId}/application-command-index` : `/channels/${here.channelId}/application-command-index`).catch(() => ({ application_commands: [] }));
+  const index = await s.host.api
+    .request<{ application_commands: any[] }>(
+      'GET',
+      here.guildId ? `/guilds/${here.guildId}/application-command-index` : `/channels/${here.channelId}/application-command-index`,
+    )
+    .catch(() => ({ application_commands: [] }));
   const cmd = index.application_commands.find((c) => c.application_id === s.clientId && c.name === command && (c.type ?? 1) === 1);
   if (!cmd) throw invalidPayload(`unknown command ${command}`);
   try {
     await s.host.api.request('POST', '/interactions', {
       body: {
-        type: 2, application_id: s.clientId, channel_id: here.channelId, ...(here.guildId ? { guild_id: here.guildId } : {}),
-        session_id: s.host.sessionId() ?? `activity-${here.frameId}`, nonce: String(Date.now()),
-        data: { id: cmd.id, name: cmd.name, type: 1, version: cmd.version, options: (options as { name: string; value: string }[]).map((o) => ({ name: o.name, type: 3, value: o.value })) },
+        type: 2,
+        application_id: s.clientId,
+        channel_id: here.channelId,
+        ...(here.guildId ? { guild_id: here.guildId } : {}),
+        session_id: s.host.sessionId() ?? `activity-${here.frameId}`,
+        nonce: String(Date.now()),
+        data: {
+          id: cmd.id,
+          name: cmd.name,
+          type: 1,
+          version: cmd.version,
+          options: (options as { name: string; value: string }[]).map((o) => ({ name: o.name, type: 3, value: o.value })),
+        },
       },
     });
   } catch (err) {

@@ -31,7 +31,14 @@ export async function executeSlackWebhook(ctx: Ctx, webhookId: string, token: st
 }
 
 /** POST /webhooks/{id}/{token}/github: 204; events the platform does not render post nothing. */
-export async function executeGithubWebhook(ctx: Ctx, webhookId: string, token: string, query: unknown, event: string | undefined, body: unknown): Promise<void> {
+export async function executeGithubWebhook(
+  ctx: Ctx,
+  webhookId: string,
+  token: string,
+  query: unknown,
+  event: string | undefined,
+  body: unknown,
+): Promise<void> {
   await requireWebhookByToken(ctx, webhookId, token);
   const out = event ? githubToExecute(event, body) : null;
   if (out) await post(ctx, webhookId, token, query, out);

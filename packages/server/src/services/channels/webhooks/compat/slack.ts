@@ -7,16 +7,34 @@ import { parseBody } from '../../../../core/validation.js';
  * colour, pretext, footer and its icon, author with link and icon, image, thumbnail, fields, `ts` as the timestamp).
  * Slack's `channel`, `icon_emoji`, `mrkdwn` and `mrkdwn_in` are not supported (docs) and are ignored.
  */
-const Field = z.object({ title: z.string().nullish(), name: z.string().nullish(), value: z.string().nullish(), short: z.boolean().nullish(), inline: z.boolean().nullish() });
+const Field = z.object({
+  title: z.string().nullish(),
+  name: z.string().nullish(),
+  value: z.string().nullish(),
+  short: z.boolean().nullish(),
+  inline: z.boolean().nullish(),
+});
 const Attachment = z.object({
-  title: z.string().nullish(), title_link: z.string().nullish(), text: z.string().nullish(), fallback: z.string().nullish(),
-  color: z.string().nullish(), ts: z.union([z.number(), z.string()]).nullish(), pretext: z.string().nullish(),
-  footer: z.string().nullish(), footer_icon: z.string().nullish(), author_name: z.string().nullish(),
-  author_link: z.string().nullish(), author_icon: z.string().nullish(), image_url: z.string().nullish(),
-  thumb_url: z.string().nullish(), fields: z.array(Field).max(25).nullish(),
+  title: z.string().nullish(),
+  title_link: z.string().nullish(),
+  text: z.string().nullish(),
+  fallback: z.string().nullish(),
+  color: z.string().nullish(),
+  ts: z.union([z.number(), z.string()]).nullish(),
+  pretext: z.string().nullish(),
+  footer: z.string().nullish(),
+  footer_icon: z.string().nullish(),
+  author_name: z.string().nullish(),
+  author_link: z.string().nullish(),
+  author_icon: z.string().nullish(),
+  image_url: z.string().nullish(),
+  thumb_url: z.string().nullish(),
+  fields: z.array(Field).max(25).nullish(),
 });
 export const SlackBody = z.object({
-  text: z.string().nullish(), username: z.string().nullish(), icon_url: z.string().nullish(),
+  text: z.string().nullish(),
+  username: z.string().nullish(),
+  icon_url: z.string().nullish(),
   attachments: z.array(Attachment).max(10).nullish(),
 });
 
@@ -29,7 +47,8 @@ function colour(c: string | null | undefined): number | undefined {
   return m ? parseInt(m[1], 16) : undefined;
 }
 
-const defined = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
+const defined = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
 
 export function slackToExecute(body: unknown): Record<string, unknown> {
   const b = parseBody(SlackBody, body ?? {});
@@ -51,5 +70,10 @@ export function slackToExecute(body: unknown): Record<string, unknown> {
         : undefined,
     });
   });
-  return defined({ content: b.text ?? undefined, username: b.username ?? undefined, avatar_url: b.icon_url ?? undefined, embeds: embeds.length ? embeds : undefined });
+  return defined({
+    content: b.text ?? undefined,
+    username: b.username ?? undefined,
+    avatar_url: b.icon_url ?? undefined,
+    embeds: embeds.length ? embeds : undefined,
+  });
 }
