@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { request, type RequestOptions } from './api.js';
+import { VoiceDriver } from './voice/voice.js';
 import { AppWatch, Clock, DevApi, Faults } from './dev.js';
 import { buildWorld, type World, type WorldSpec } from './world.js';
 
@@ -22,11 +24,14 @@ export class Accord {
   private readonly worlds: World[] = [];
   private readonly onCloses: (() => unknown)[] = [];
   private closed = false;
+  private voice: VoiceDriver | null = null;
 
+  /** `dataDir`: the server's, where its local CA (which the voice gateway's certificate comes from) is kept. */
   constructor(
     readonly url: string,
     devToken: string,
     private readonly stop: () => Promise<void>,
+    private readonly dataDir: string,
   ) {
     this.api = `${url}/api/v10`;
     this.dev = new DevApi(url, devToken);
@@ -47,6 +52,7 @@ export class Accord {
   /** People, a guild with channels and roles, and apps installed in it, in one call. */
   async world(spec?: WorldSpec): Promise<World> {
     const w = await buildWorld(this.api, this.gatewayUrl, spec, this.worlds.length + 1);
+    for (const p of Object.values(w.people)) p.voiceDriver = () => (this.voice ??= new VoiceDriver(path.join(this.dataDir, 'voice-tls', 'ca.pem')));
     this.worlds.push(w);
     return w;
   }
@@ -76,6 +82,7 @@ export class Accord {
     this.closed = true;
     for (const fn of this.onCloses.reverse()) await fn();
     this.clock.stop();
+    this.voice?.close();
     for (const w of this.watches) w.close();
     for (const world of this.worlds) for (const p of Object.values(world.people)) p.gateway.close();
     await this.stop();

@@ -17,6 +17,7 @@ export class PersonGateway {
   private ws: WebSocket | null = null;
   private beat: NodeJS.Timeout | null = null;
   private seq: number | null = null;
+  private readonly listeners = new Set<(e: Dispatch) => void>();
 
   constructor(
     private readonly url: string,
@@ -45,10 +46,25 @@ export class PersonGateway {
             this.sessionId = p.d.session_id;
             resolve();
           }
-          this.events.push({ t: p.t, d: p.d, s: p.s });
+          const e = { t: p.t, d: p.d, s: p.s };
+          this.events.push(e);
+          for (const l of this.listeners) l(e);
         }
       });
     });
+  }
+
+  /** Every dispatch from now on (voice uses it for VOICE_STATE_UPDATE and VOICE_SERVER_UPDATE). */
+  onDispatch(listener: (e: Dispatch) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Sends a Gateway command (op 4, a voice state update, for one). */
+  send(payload: { op: number; d: unknown }): boolean {
+    if (this.ws?.readyState !== 1) return false;
+    this.ws.send(JSON.stringify(payload));
+    return true;
   }
 
   close(): void {

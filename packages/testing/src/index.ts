@@ -6,3 +6,5 @@ export type { World, WorldApp, WorldSpec, AppSpec } from './world.js';
 export type { AppWatch, Clock, Faults, InspectorEntry } from './dev.js';
 export { toMs, type Duration } from './duration.js';
 export type { ClockScheduler } from './scheduler.js';
+export { VoiceCall } from './voice/voice.js';
+export { toneWav, dominantFrequency, pcmFromWav, wavFromPcm } from './voice/pcm.js';

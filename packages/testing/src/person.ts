@@ -2,6 +2,7 @@ import { request } from './api.js';
 import type { Duration } from './duration.js';
 import { PersonGateway, type Dispatch } from './gateway.js';
 import { commandOptions } from './command-options.js';
+import { VoiceCall, type VoiceDriver } from './voice/voice.js';
 
 type Id = string | { id: string };
 const idOf = (x: Id) => (typeof x === 'string' ? x : x.id);
@@ -40,13 +41,15 @@ const nonce = () => `${Date.now()}${String(++nonces).padStart(6, '0')}`.slice(0,
  */
 export class Person {
   readonly gateway: PersonGateway;
+  /** @internal The deployment's voice process, given by the Accord that made this person. */
+  voiceDriver: (() => VoiceDriver) | null = null;
 
   constructor(
     readonly api: string,
     readonly id: string,
     readonly username: string,
     readonly token: string,
-    gatewayUrl: string,
+    private readonly gatewayUrl: string,
   ) {
     this.gateway = new PersonGateway(gatewayUrl, token);
   }
@@ -134,6 +137,17 @@ export class Person {
       test_mode: true,
     });
     return r.entitlements;
+  }
+
+  /**
+   * Joins a voice channel of a guild (its own Gateway session and voice connection, DAVE on): `speak(wav)`,
+   * `listen(bob)` then `heard(bob)` as a WAV, `leave()`.
+   */
+  async joinVoice(channel: Id): Promise<VoiceCall> {
+    if (!this.voiceDriver) throw new Error('joinVoice needs a person from accord.world()');
+    const ch = await this.call<{ id: string; guild_id?: string }>(`/channels/${idOf(channel)}`);
+    if (!ch.guild_id) throw new Error('joinVoice joins guild voice channels (DM calls are not in the toolkit yet)');
+    return new VoiceCall(this.voiceDriver()).join(this.gatewayUrl, this.token, ch.guild_id, ch.id);
   }
 
   /** Clicks a button of an app's message. */

@@ -75,10 +75,15 @@ export async function startAccord(options: StartOptions = {}): Promise<Accord> {
     if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
-  const accord = new Accord(url, devToken, async () => {
-    await stop(child);
-    if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const accord = new Accord(
+    url,
+    devToken,
+    async () => {
+      await stop(child);
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    dataDir,
+  );
   if (options.autoClose !== false) await registerClose(accord);
   return accord;
 }
