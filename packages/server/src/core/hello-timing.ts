@@ -4,3 +4,24 @@
  * real platform the network keeps them apart.
  */
 export const HELLO_AFTER_UPGRADE_MS = 10;
+
+/** A HELLO sent after the handshake, or at once when the client speaks first (HELLO is always the first frame). */
+export class DeferredHello {
+  private timer: NodeJS.Timeout | null;
+
+  constructor(private readonly send: () => void) {
+    this.timer = setTimeout(() => this.flush(), HELLO_AFTER_UPGRADE_MS);
+  }
+
+  /** Sends it now if it is still pending. */
+  flush(): void {
+    if (!this.timer) return;
+    this.cancel();
+    this.send();
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

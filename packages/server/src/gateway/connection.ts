@@ -17,7 +17,7 @@ import { handleChannelInfo } from './channel-info.js';
 import { autoCallConnect, handleCallConnect, handleVoiceStateUpdate, REQUEST_CALL_CONNECT } from './voice-state.js';
 import { guildSounds } from '../services/expressions/soundboard.js';
 import { parseJson } from '../core/json.js';
-import { HELLO_AFTER_UPGRADE_MS } from '../core/hello-timing.js';
+import { DeferredHello } from '../core/hello-timing.js';
 import { isDiskFull, isUnavailable } from '../core/errors.js';
 import { handleLobbyVoiceStates, mayConnect, refusedSdkVersion, sdkSessionStarted, socialReady } from './social.js';
 
@@ -31,7 +31,7 @@ export class Connection implements Transport {
   private closed = false;
   /** Closes a socket that never identifies (the sweep's heartbeat tolerance would keep it ~90 s). */
   private identifyTimer: NodeJS.Timeout | null;
-  private helloTimer: NodeJS.Timeout | null;
+  private readonly hello: DeferredHello;
 
   constructor(
     private readonly ws: WebSocket,
@@ -48,15 +48,7 @@ export class Connection implements Transport {
     ws.on('error', () => {});
     this.identifyTimer = null;
     this.armIdentifyTimer();
-    this.helloTimer = setTimeout(() => this.sendHello(), HELLO_AFTER_UPGRADE_MS);
-  }
-
-  /** HELLO is the first frame: a client that speaks before it arrives gets it first. */
-  private sendHello(): void {
-    if (!this.helloTimer) return;
-    clearTimeout(this.helloTimer);
-    this.helloTimer = null;
-    this.sendOp(Op.HELLO, { heartbeat_interval: this.ctx.config.heartbeatIntervalMs });
+    this.hello = new DeferredHello(() => this.sendOp(Op.HELLO, { heartbeat_interval: ctx.config.heartbeatIntervalMs }));
   }
 
   send(frame: string): void {
@@ -97,7 +89,7 @@ export class Connection implements Transport {
   private onClose(code: number): void {
     this.closed = true;
     this.clearIdentifyTimer();
-    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.hello.cancel();
     this.zlib?.close();
     this.hub.detach(this, code === 1000 || code === 1001);
   }
@@ -117,7 +109,7 @@ export class Connection implements Transport {
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
-    this.sendHello();
+    this.hello.flush();
     if (isBinary || data.length > MAX_FRAME) return this.close(Close.DECODE_ERROR, 'Decode error.');
     const now = performance.now();
     if (now - this.windowStart > 60_000) {

@@ -7,7 +7,7 @@ import { IGNORED_OPS, VOICE_RATE_LIMIT, VoiceClose, VoiceOp } from './opcodes.js
 import { VoiceSession, type VoiceTransport } from './session.js';
 import type { VoiceHost } from './host.js';
 import { parseJson } from '../core/json.js';
-import { HELLO_AFTER_UPGRADE_MS } from '../core/hello-timing.js';
+import { DeferredHello } from '../core/hello-timing.js';
 
 const MAX_FRAME = 1 << 16;
 
@@ -22,7 +22,7 @@ export class VoiceConnection implements VoiceTransport {
   private identifying = false;
   private windowStart = performance.now();
   private received = 0;
-  private helloTimer: NodeJS.Timeout | null;
+  private readonly hello: DeferredHello;
 
   constructor(
     private readonly ws: WebSocket,
@@ -32,15 +32,7 @@ export class VoiceConnection implements VoiceTransport {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', (code) => this.onClose(code));
     ws.on('error', () => {});
-    this.helloTimer = setTimeout(() => this.sendHello(), HELLO_AFTER_UPGRADE_MS);
-  }
-
-  /** HELLO is the first frame: a client that speaks before it arrives gets it first. */
-  private sendHello(): void {
-    if (!this.helloTimer) return;
-    clearTimeout(this.helloTimer);
-    this.helloTimer = null;
-    this.raw(JSON.stringify({ op: VoiceOp.HELLO, d: { v: this.version, heartbeat_interval: this.server.heartbeatIntervalMs } }));
+    this.hello = new DeferredHello(() => this.raw(JSON.stringify({ op: VoiceOp.HELLO, d: { v: version, heartbeat_interval: server.heartbeatIntervalMs } })));
   }
 
   sendFrame(frame: string | Buffer): void {
@@ -69,13 +61,13 @@ export class VoiceConnection implements VoiceTransport {
 
   private onClose(code: number): void {
     this.closed = true;
-    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.hello.cancel();
     this.server.detach(this, code === 1000);
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
     if (this.closed) return;
-    this.sendHello();
+    this.hello.flush();
     if (this.rateLimited()) return this.close(VoiceClose.RATE_LIMITED, 'Disconnected: Rate Limited.');
     if (data.length > MAX_FRAME) return this.close(VoiceClose.DECODE_ERROR, 'Payload too large.');
     if (isBinary) return this.onBinary(data);
