@@ -5,7 +5,6 @@ import type { Clock } from './clock.js';
 export class Snowflakes {
   private lastMs = 0n;
   private increment = 0n;
-  private lastId: string | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -23,21 +22,26 @@ export class Snowflakes {
       this.increment = 0n;
     }
     this.lastMs = ms;
-    this.lastId = ((ms << 22n) | (this.worker << 17n) | (this.processId << 12n) | this.increment).toString();
-    return this.lastId;
+    return this.compose();
   }
 
   /** The newest id issued, if any (a world snapshot records it). */
   last(): string | null {
-    return this.lastId;
+    return this.lastMs === 0n ? null : this.compose();
   }
 
-  /** Issues ids after this one from now on, whatever the clock says (a world imported from a snapshot). */
+  private compose(): string {
+    return ((this.lastMs << 22n) | (this.worker << 17n) | (this.processId << 12n) | this.increment).toString();
+  }
+
+  /**
+   * Issues ids after this one from now on, whatever the clock says (a world imported from a snapshot). They start at the
+   * next millisecond: within its own, an id from another worker or process may hold higher middle bits.
+   */
   continueAfter(id: string): void {
-    const n = BigInt(id);
-    const ms = n >> 22n;
-    if (ms < this.lastMs || (ms === this.lastMs && (n & 0xfffn) <= this.increment)) return;
+    const ms = BigInt(id) >> 22n;
+    if (ms < this.lastMs) return;
     this.lastMs = ms;
-    this.increment = n & 0xfffn;
+    this.increment = 0xfffn; // the next id borrows ms + 1
   }
 }
