@@ -43,6 +43,7 @@ export class Person {
   readonly gateway: PersonGateway;
   /** @internal The deployment's voice process, given by the Accord that made this person. */
   voiceDriver: (() => VoiceDriver) | null = null;
+  private readonly channels = new Map<string, Promise<{ id: string; guild_id?: string }>>();
 
   constructor(
     readonly api: string,
@@ -145,7 +146,7 @@ export class Person {
    */
   async joinVoice(channel: Id): Promise<VoiceCall> {
     if (!this.voiceDriver) throw new Error('joinVoice needs a person from accord.world()');
-    const ch = await this.call<{ id: string; guild_id?: string }>(`/channels/${idOf(channel)}`);
+    const ch = await this.channel(idOf(channel));
     if (!ch.guild_id) throw new Error('joinVoice joins guild voice channels (DM calls are not in the toolkit yet)');
     return new VoiceCall(this.voiceDriver()).join(this.gatewayUrl, this.token, ch.guild_id, ch.id);
   }
@@ -229,6 +230,17 @@ export class Person {
     return command;
   }
 
+  /** A channel's id and guild, read once: every interaction names its guild. */
+  private channel(id: string): Promise<{ id: string; guild_id?: string }> {
+    let known = this.channels.get(id);
+    if (!known) {
+      known = this.call<{ id: string; guild_id?: string }>(`/channels/${id}`);
+      known.catch(() => this.channels.delete(id));
+      this.channels.set(id, known);
+    }
+    return known;
+  }
+
   private async interact(
     applicationId: string,
     channelId: string,
@@ -237,7 +249,7 @@ export class Person {
     extra: Record<string, unknown> = {},
   ): Promise<string> {
     const n = nonce();
-    const channel = await this.call<{ guild_id?: string }>(`/channels/${channelId}`);
+    const channel = await this.channel(channelId);
     await this.call('/interactions', 'POST', {
       type,
       application_id: applicationId,

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { Accord, type WorldSnapshot } from './accord.js';
+import { serverEntry } from './server-entry.js';
 
 export interface StartOptions {
   /** Data directory; a fresh temp dir (removed at close) by default. */
@@ -31,14 +31,6 @@ export interface StartOptions {
   autoClose?: boolean;
 }
 
-const require = createRequire(import.meta.url);
-
-/** The server's entry: its TypeScript sources through tsx, so the platform always matches this checkout. */
-function serverEntry(): { main: string; tsx: string } {
-  const pkg = path.dirname(require.resolve('@accord/server/package.json'));
-  return { main: path.join(pkg, 'src', 'main.ts'), tsx: require.resolve('tsx', { paths: [pkg] }) };
-}
-
 /**
  * Starts Accord in a child process on a free port, in dev mode, with SQLite in a temp dir unless told otherwise, and
  * resolves when it listens. The process is this test file's: it is stopped and its data removed by `close()`.
@@ -55,7 +47,7 @@ export async function startAccord(options: StartOptions = {}): Promise<Accord> {
     if (typeof options.import !== 'string') fs.writeFileSync(file, JSON.stringify(options.import));
     args.push('--import', file);
   }
-  const { main, tsx } = serverEntry();
+  const { main, tsx } = serverEntry(); // the TypeScript sources, so the platform always matches this checkout
   const child = spawn(process.execPath, ['--import', tsx, main, 'start', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--dev', ...args], {
     env: { ...process.env, ACCORD_DEV_TOKEN: devToken, ACCORD_LOG_LEVEL: 'silent', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -80,5 +80,6 @@ export function dominantFrequency(pcm: Buffer, candidates: number[]): number {
     }
     return s1 * s1 + s2 * s2 - k * s1 * s2;
   };
-  return candidates.reduce((best, hz) => (power(hz) > power(best) ? hz : best), candidates[0]);
+  const powers = candidates.map(power);
+  return candidates[powers.indexOf(Math.max(...powers))];
 }

@@ -1,10 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pcmFromWav, wavFromPcm } from './pcm.js';
-
-const require = createRequire(import.meta.url);
+import { serverEntry } from '../server-entry.js';
 
 /** The voice child process (driver.ts), started on first use with the server's local CA trusted. */
 export class VoiceDriver {
@@ -14,7 +11,7 @@ export class VoiceDriver {
   readonly ready: Promise<void>;
 
   constructor(caPath: string) {
-    const tsx = require.resolve('tsx', { paths: [path.dirname(require.resolve('@accord/server/package.json'))] });
+    const { tsx } = serverEntry();
     this.child = fork(fileURLToPath(new URL('./driver.ts', import.meta.url)), [], {
       execArgv: ['--import', tsx],
       env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath },
