@@ -99,9 +99,9 @@ describe('developer tools', { timeout: 180_000 }, () => {
       await signInAs(page, t.server.url, t.world.users[0].token, `/developers/dev?app=${t.world.applicationId}`);
       const card = page.getByRole('region', { name: 'Faults' });
       await card.getByLabel('Fault kind').selectOption('http');
-      await card.getByLabel('Route (any if empty)').fill('GET /users/@me');
+      await card.getByLabel('Route').fill('GET /users/@me');
       await card.getByLabel('Status').selectOption('503');
-      await card.getByLabel('Uses (all if empty)').fill('5');
+      await card.getByLabel('Uses').fill('5');
       await card.getByRole('button', { name: 'Add rule' }).click();
       const rule = card.getByRole('list', { name: 'Active faults' }).getByText(/http route=GET \/users\/@me status=503 \(5 left\)/);
       await rule.waitFor();

@@ -70,7 +70,7 @@ export function FaultsCard() {
       );
     }
     return (
-      <label key={f.name} className="faults__field" htmlFor={id}>
+      <label key={f.name} className={f.type === 'text' ? 'faults__field faults__field--wide' : 'faults__field'} htmlFor={id}>
         <span>{f.label}</span>
         {f.type === 'select' ? (
           <select id={id} className="select input" value={values[f.name] ?? f.options![0]} onChange={(e) => set(f.name, e.target.value)}>
@@ -125,8 +125,8 @@ export function FaultsCard() {
         {spec.oneShot
           ? null
           : [
-              { name: 'count', label: 'Uses (all if empty)', type: 'number' as const },
-              { name: 'ttl_s', label: 'Lasts (s, ever if empty)', type: 'number' as const },
+              { name: 'count', label: 'Uses', type: 'number' as const, placeholder: 'unlimited' },
+              { name: 'ttl_s', label: 'Lasts (s)', type: 'number' as const, placeholder: 'until removed' },
             ].map(input)}
       </div>
       <Button size="sm" busy={busy} disabled={!appId || busy} onClick={() => void apply()}>

@@ -45,7 +45,7 @@ export const FAULT_KINDS: { kind: string; label: string; oneShot?: boolean; fiel
     kind: 'http',
     label: 'HTTP: fail or slow requests',
     fields: [
-      { name: 'route', label: 'Route (any if empty)', type: 'text', placeholder: 'POST /channels/:channel_id/messages' },
+      { name: 'route', label: 'Route', type: 'text', placeholder: 'any, or e.g. POST /channels/:channel_id/messages' },
       { name: 'status', label: 'Status', type: 'select', options: ['', '429', '500', '502', '503', '504'] },
       num('retry_after', 'Retry after (s, 429)'),
       { name: 'global', label: 'Global 429', type: 'checkbox' },
