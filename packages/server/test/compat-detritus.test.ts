@@ -7,7 +7,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { waitEvent } from './helpers/wait.js';
+import { until, waitEvent } from './helpers/wait.js';
 import { compatRun, COMMANDS, answers, PNG, interactionRound, throughA429, dropAndResume } from './helpers/compat.js';
 
 // Its CommonJS build, as Node users load it.
@@ -70,7 +70,9 @@ describe('detritus-client against Accord', { timeout: 60_000 }, () => {
     assert.equal(s.dispatched[0], 'READY');
     assert.equal(client.userId, s.t.world.botUserId);
     assert.equal(client.user?.bot, true);
-    assert.equal(client.guilds.get(s.t.world.guildId)?.name, 'Accord Dev');
+    // run() resolves at READY, where the guild is still unavailable; its GUILD_CREATE follows.
+    const guild = await until(() => client.guilds.get(s.t.world.guildId)?.name || null, 10_000, 'the seeded guild cached from GUILD_CREATE');
+    assert.equal(guild, 'Accord Dev');
     assert.equal((await client.rest.fetchMe()).id, s.t.world.botUserId);
   });
 
