@@ -90,8 +90,9 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
     body.length === 0 ? done(null, {}) : done(contentTypeInvalid() as any, undefined),
   );
   registerCors(app); // browsers on other origins (games on the Social SDK's browser build) may call the API
-  app.addHook('onResponse', async (req, reply) => countInvalid(ctx, limits, req, reply.statusCode));
   app.addHook('onSend', async (req, reply) => {
+    // Counted before the answer leaves, so the request after the 10,000th invalid one already meets the ban.
+    await countInvalid(ctx, limits, req, reply.statusCode).catch(() => undefined);
     if (!req.url.startsWith('/api') || (req as any).accordEdgeBan) return;
     // The platform's edge adds Via to every answer; discord.py treats a 429 without it as a Cloudflare ban.
     reply.header('via', '1.1 google');
