@@ -11,6 +11,8 @@ import { twoNodes } from './helpers/two-nodes.js';
 import { limitCommunication, COMMUNICATION_LIMITS } from '../src/services/social/sdk/limits.js';
 import { calls } from '../src/services/voice/calls.js';
 import { ApiError } from '../src/core/errors.js';
+import { LOGIN_LIMITS } from '../src/services/identity/login-guard.js';
+import { USER_CODE_LIMITS } from '../src/services/identity/oauth2/user-code-guard.js';
 import { MemoryRateLimits } from '../src/bus/rate-limits.js';
 import { MemoryCallStore } from '../src/services/voice/call-store.js';
 import { Clock } from '../src/core/clock.js';
@@ -121,6 +123,22 @@ describe('rules of a deployment hold on two nodes', { skip: !enabled && 'needs D
       });
     }
     await limitCommunication(b.server.ctx, appId, 'message'); // another window
+  });
+
+  test('login back-off and wrong device codes are counted for the deployment, not per node', async () => {
+    const { a, b } = nodes;
+    const username = `guarded_${Date.now().toString(36)}`;
+    const password = 'the right password';
+    assert.equal((await a.api('/auth/register', { method: 'POST', body: { username, password } })).status, 200);
+    const login = (node: typeof a, pw: string) => node.api('/auth/login', { method: 'POST', body: { login: username, password: pw } });
+    // The free failures spread over both nodes: the next attempt, on either node, meets the back-off.
+    for (let i = 0; i < LOGIN_LIMITS.FREE_FAILURES; i++) assert.equal((await login(i % 2 ? b : a, `guess ${i}`)).status, 400);
+    for (const node of [a, b]) assert.equal((await login(node, password)).status, 429, 'even the right password waits');
+
+    const guesser = a.world.users[1];
+    const guess = (node: typeof a) => node.api('/oauth2/device/verify', { method: 'POST', token: guesser.token, body: { user_code: 'BCDF-GHJK' } });
+    for (let i = 0; i < USER_CODE_LIMITS.PER_KEY; i++) assert.equal((await guess(i % 2 ? b : a)).status, 400);
+    for (const node of [a, b]) assert.equal((await guess(node)).status, 429);
   });
 
   test('a DM call started through node A is the same call on node B: op 13, the answer, one CALL message, one end', async () => {

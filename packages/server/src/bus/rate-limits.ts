@@ -23,6 +23,8 @@ export interface RateLimitStore {
    * refuses (a window with `allowed` false), a hit on each of `hits` in order, up to and including the first refused.
    */
   takeAll(ban: string, hits: Hit[]): TakeAll | Promise<TakeAll>;
+  /** Ends the window of `key` now (a success that resets a count of failures). */
+  clear(key: string): void | Promise<void>;
 }
 
 /** One hit for `takeAll`: `take(key, limit, windowMs)`. */
@@ -74,6 +76,10 @@ export class MemoryRateLimits implements RateLimitStore {
       if (!t.allowed) break;
     }
     return { ban: b, takes };
+  }
+
+  clear(key: string): void {
+    this.windows.delete(key);
   }
 
   private sweep(now: number) {

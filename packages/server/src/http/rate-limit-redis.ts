@@ -81,6 +81,10 @@ export class RedisRateLimits implements RateLimitStore {
     return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetAtMs: Number(r) };
   }
 
+  async clear(key: string): Promise<void> {
+    await this.redis.del(this.key(key));
+  }
+
   private key(k: string): string {
     return `${this.prefix}rl:${k}`;
   }

@@ -1,71 +1,47 @@
 import type { Ctx } from '../context.js';
+import type { Take } from '../../bus/rate-limits.js';
 import { ApiError } from '../../core/errors.js';
 
 /**
- * Brute-force limits of POST /auth/login, on the server clock:
+ * Brute-force limits of POST /auth/login, on the server clock, counted in `ctx.limits` (the whole deployment's in
+ * distributed mode, so a guesser gains nothing by spreading attempts over nodes or workers):
  * - per client IP: at most IP_FAILURES failed attempts per IP_WINDOW_MS; further attempts from it wait for the window;
  * - per account (per login name when no account has it, so the answers do not tell which exist): after
- *   FREE_FAILURES failures in a row, each attempt waits 2^(n - FREE_FAILURES) s after the last failure, up to
- *   MAX_BACKOFF_MS (the IP window: once an address's window passes, so has any back-off it caused). A distributed
- *   guesser gets one guess per back-off; the owner, from any IP not over its own limit, gets in once it passes. A
- *   success resets it.
- * A refused attempt does no password work and counts nothing. Memory only, per node (as the HTTP rate limits).
+ *   FREE_FAILURES failures, each attempt waits 2^(n - FREE_FAILURES) s after the last failure, up to MAX_BACKOFF_MS.
+ *   Failures are counted in a window of FORGET_MS from the first one. A distributed guesser gets one guess per
+ *   back-off; the owner, from any IP not over its own limit, gets in once it passes. A success resets it.
+ * A refused attempt does no password work and counts nothing.
  */
 export const LOGIN_LIMITS = { IP_FAILURES: 20, IP_WINDOW_MS: 5 * 60_000, FREE_FAILURES: 5, MAX_BACKOFF_MS: 5 * 60_000, FORGET_MS: 60 * 60_000 };
-const MAX_KEYS = 100_000;
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
-interface IpWindow {
-  failures: number;
-  resetAt: number;
-}
-interface AccountState {
-  failures: number;
-  lastFailure: number;
-}
+const keys = (ip: string, account: string) => ({ ip: `login:ip:${ip}`, failures: `login:failures:${account}`, wait: `login:wait:${account}` });
 
 export class LoginGuard {
-  private ips = new Map<string, IpWindow>();
-  private accounts = new Map<string, AccountState>();
-
   constructor(private readonly ctx: Ctx) {}
 
   /** Throws 429 (with retry_after) when this IP or this account must wait. */
-  check(ip: string, account: string): void {
-    const now = this.ctx.clock.now();
-    const w = this.ips.get(ip);
-    if (w && w.resetAt > now && w.failures >= LOGIN_LIMITS.IP_FAILURES) throw limited(w.resetAt - now);
-    const a = this.accounts.get(account);
-    const until = a ? a.lastFailure + backoff(a.failures) : 0;
-    if (until > now) throw limited(until - now);
+  async check(ip: string, account: string): Promise<void> {
+    const k = keys(ip, account);
+    const windows = await Promise.all([this.ctx.limits.peek(k.ip), this.ctx.limits.peek(k.wait)]);
+    const refused = windows.find((w): w is Take => !!w && !w.allowed);
+    if (refused) throw limited(refused.resetAtMs - this.ctx.clock.now());
   }
 
-  failed(ip: string, account: string): void {
-    const now = this.ctx.clock.now();
-    let w = this.ips.get(ip);
-    if (!w || w.resetAt <= now) this.ips.set(ip, (w = { failures: 0, resetAt: now + LOGIN_LIMITS.IP_WINDOW_MS }));
-    w.failures++;
-    let a = this.accounts.get(account);
-    if (!a || now - a.lastFailure > LOGIN_LIMITS.FORGET_MS) this.accounts.set(account, (a = { failures: 0, lastFailure: now }));
-    a.failures++;
-    a.lastFailure = now;
-    this.prune(now);
+  async failed(ip: string, account: string): Promise<void> {
+    const k = keys(ip, account);
+    const [, failures] = await Promise.all([
+      this.ctx.limits.take(k.ip, LOGIN_LIMITS.IP_FAILURES, LOGIN_LIMITS.IP_WINDOW_MS),
+      this.ctx.limits.take(k.failures, UNCAPPED, LOGIN_LIMITS.FORGET_MS),
+    ]);
+    const wait = backoff(UNCAPPED - failures.remaining);
+    // A window that refuses every attempt until the back-off has passed.
+    if (wait > 0) await this.ctx.limits.take(k.wait, 0, wait);
   }
 
-  succeeded(account: string): void {
-    this.accounts.delete(account);
-  }
-
-  /** Drops what no longer limits anyone; past MAX_KEYS, the oldest entries go first (Map keeps insertion order). */
-  private prune(now: number): void {
-    if (this.ips.size + this.accounts.size < MAX_KEYS) return;
-    for (const [k, w] of this.ips) if (w.resetAt <= now) this.ips.delete(k);
-    for (const [k, a] of this.accounts) if (now - a.lastFailure > LOGIN_LIMITS.FORGET_MS) this.accounts.delete(k);
-    for (const map of [this.ips, this.accounts] as Map<string, unknown>[]) {
-      for (const k of map.keys()) {
-        if (map.size < MAX_KEYS / 2) break;
-        map.delete(k);
-      }
-    }
+  async succeeded(account: string): Promise<void> {
+    const k = keys('', account);
+    await Promise.all([this.ctx.limits.clear(k.failures), this.ctx.limits.clear(k.wait)]);
   }
 }
 
@@ -77,9 +53,4 @@ export function backoff(failures: number): number {
 
 const limited = (ms: number) => new ApiError(429, 0, 'You are being rate limited.', undefined, { retry_after: Math.ceil(ms / 10) / 100, global: false });
 
-const guards = new WeakMap<Ctx, LoginGuard>();
-export function loginGuard(ctx: Ctx): LoginGuard {
-  let g = guards.get(ctx);
-  if (!g) guards.set(ctx, (g = new LoginGuard(ctx)));
-  return g;
-}
+export const loginGuard = (ctx: Ctx) => new LoginGuard(ctx);

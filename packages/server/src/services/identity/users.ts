@@ -80,13 +80,13 @@ export async function login(ctx: Ctx, login: string, password: string, ip = ''):
   // Keyed by account when there is one (its email and username are one key), else by the name tried.
   const account = row ? `user:${row.id}` : `login:${key}`;
   const guard = loginGuard(ctx);
-  guard.check(ip, account);
+  await guard.check(ip, account);
   const ok = await verifyPassword(password, row?.password_hash ?? null);
   if (!row || !ok) {
-    guard.failed(ip, account);
+    await guard.failed(ip, account);
     throw fieldError('login', 'INVALID_LOGIN', 'Login or password is invalid.');
   }
-  guard.succeeded(account);
+  await guard.succeeded(account);
   if (await isAccountBanned(ctx, String(row.id))) throw new ApiError(403, 40002, 'This account is banned from the platform.');
   return { token: await issueToken(ctx, String(row.id), 'user'), user_id: String(row.id) };
 }

@@ -84,11 +84,11 @@ export async function startDeviceAuthorization(ctx: Ctx, creds: ClientCredential
 /** The live user code a person typed; wrong ones count toward the guessing limits (429 once past them). */
 async function liveUserCode(ctx: Ctx, actor: Actor, raw: string, ip: string | undefined) {
   const guard = userCodeGuard(ctx);
-  guard.check(actor.user.id, ip);
+  await guard.check(actor.user.id, ip);
   const code = normalize(raw);
   const row = code.length === 8 ? await peekCode<UserCodeData>(ctx, 'device_user_code', code) : null;
   if (!row || row.expired) {
-    guard.failed(actor.user.id, ip);
+    await guard.failed(actor.user.id, ip);
     throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');
   }
   return { code, row };
