@@ -19,6 +19,7 @@ import { Clock } from '../src/core/clock.js';
 import { RedisRateLimits } from '../src/http/rate-limit-redis.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
 import crypto from 'node:crypto';
+import { until } from './helpers/wait.js';
 
 const GUILDS = 1;
 const GUILD_MEMBERS = 1 << 1;
@@ -139,6 +140,32 @@ describe('rules of a deployment hold on two nodes', { skip: !enabled && 'needs D
     const guess = (node: typeof a) => node.api('/oauth2/device/verify', { method: 'POST', token: guesser.token, body: { user_code: 'BCDF-GHJK' } });
     for (let i = 0; i < USER_CODE_LIMITS.PER_KEY; i++) assert.equal((await guess(i % 2 ? b : a)).status, 400);
     for (const node of [a, b]) assert.equal((await guess(node)).status, 429);
+  });
+
+  test("a Redis that lost its data: event numbers keep increasing, so node B and its sessions still get node A's events", async () => {
+    const { a, b } = nodes;
+    const heard: number[] = [];
+    const off = b.server.ctx.bus.subscribe((e) => void (e.t === 'TEST_NUMBERED' && heard.push(e.d.n)), { remote: true });
+    const session = await nodes.connect(b);
+    await session.identify(a.world.botToken, { intents: GUILDS | (1 << 9) | (1 << 15) });
+    await session.dispatch('GUILD_CREATE', () => true, WAIT);
+    const post = async (content: string) => {
+      const r = await a.api(`/channels/${a.world.textChannelId}/messages`, { method: 'POST', token: a.world.users[0].token, body: { content } });
+      assert.equal(r.status, 200, r.text);
+      await session.dispatch('MESSAGE_CREATE', (d) => d.content === content, WAIT);
+    };
+    try {
+      a.server.ctx.bus.publish({ t: 'TEST_NUMBERED', d: { n: 1 } });
+      await until(() => heard.includes(1), WAIT, 'the event before the loss');
+      await post('before the loss');
+      const r = await connectRedis(process.env.REDIS_URL!, 'test-data-loss');
+      await deleteKeys(r, a.server.ctx.config.redisPrefix).finally(() => r.quit()); // what a restart without persistence leaves
+      a.server.ctx.bus.publish({ t: 'TEST_NUMBERED', d: { n: 2 } });
+      await until(() => heard.includes(2), WAIT, 'the event after the loss');
+      await post('after the loss');
+    } finally {
+      off();
+    }
   });
 
   test('a DM call started through node A is the same call on node B: op 13, the answer, one CALL message, one end', async () => {

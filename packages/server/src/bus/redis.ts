@@ -28,17 +28,25 @@ export function channelsFor(e: BusEvent): string[] {
  * One publish, atomically: the next number of the deployment's order, the event appended under that number to the
  * stream of each of its topics (kept for resumes), then sent on each topic's channel as "<g>|<envelope>". Redis runs
  * scripts one at a time and a subscriber connection receives messages in publish order, so every node sees events
- * in increasing g. KEYS: the counter, then (stream, channel) pairs for ARGV[4] topics, then plain channels. ARGV[5]: the
+ * in increasing g. A counter that is missing (a new deployment, or a Redis that lost its data) starts at Redis's clock
+ * in microseconds, so numbers keep increasing across a data loss unless the deployment published over a million events
+ * a second on average since its counter started. KEYS: the counter, then (stream, channel) pairs for ARGV[4] topics, then plain channels. ARGV[5]: the
  * key of an event published at most once (`once`), or ''; returns 0 when one was published under it already.
  */
 const PUBLISH_SCRIPT = `
 if ARGV[5] ~= '' and not redis.call('SET', ARGV[5], '1', 'NX', 'PX', ARGV[3]) then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  local t = redis.call('TIME')
+  redis.call('SET', KEYS[1], t[1] .. string.format('%06d', tonumber(t[2])))
+end
 local g = redis.call('INCR', KEYS[1])
+-- Past 10^14, Lua would write the number in exponent form.
+local gs = string.format('%.0f', g)
 local pairs = tonumber(ARGV[4])
-local msg = g .. '|' .. ARGV[1]
+local msg = gs .. '|' .. ARGV[1]
 for i = 0, pairs - 1 do
   local stream = KEYS[2 + i * 2]
-  redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], g .. '-0', 'e', ARGV[1])
+  redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], gs .. '-0', 'e', ARGV[1])
   redis.call('PEXPIRE', stream, ARGV[3])
   redis.call('PUBLISH', KEYS[3 + i * 2], msg)
 end
