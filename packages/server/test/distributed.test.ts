@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
-import { RedisBus, channelsFor } from '../src/bus/redis.js';
+import { RedisBus, routesFor } from '../src/bus/redis.js';
 import { RedisRateLimits } from '../src/http/rate-limit-redis.js';
 import { connectRedis, deleteKeys } from '../src/store/redis.js';
 import { Clock } from '../src/core/clock.js';
@@ -77,11 +77,28 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
     await b?.close();
   });
 
-  test('routes by user and guild, control events to everyone', () => {
-    assert.deepEqual(channelsFor({ t: 'MESSAGE_CREATE', d: {}, guild_id: '1' }), ['guild:1']);
-    assert.deepEqual(channelsFor({ t: 'GUILD_CREATE', d: {}, guild_id: '1', user_ids: ['2', '3'] }), ['user:2', 'user:3', 'guild:1']);
-    assert.deepEqual(channelsFor({ t: '__TOKENS_CHANGED', d: {}, guild_id: '1' }), ['all']);
-    assert.deepEqual(channelsFor({ t: 'USER_NOTE_UPDATE', d: {} }), ['all']);
+  test('routes by user and guild (message traffic on a channel of its own, kept in the guild stream), control events to everyone', () => {
+    const channels = (e: BusEvent) => routesFor(e).map((r) => r.channel);
+    assert.deepEqual(routesFor({ t: 'MESSAGE_CREATE', d: {}, guild_id: '1' }), [{ stream: 'guild:1', channel: 'guild:1:traffic' }]);
+    assert.deepEqual(channels({ t: 'TYPING_START', d: {}, guild_id: '1' }), ['guild:1:traffic']);
+    assert.deepEqual(channels({ t: 'GUILD_CREATE', d: {}, guild_id: '1', user_ids: ['2', '3'] }), ['user:2', 'user:3', 'guild:1']);
+    assert.deepEqual(routesFor({ t: '__TOKENS_CHANGED', d: {}, guild_id: '1' }), [{ stream: null, channel: 'all' }]);
+    assert.deepEqual(channels({ t: 'USER_NOTE_UPDATE', d: {} }), ['all']);
+  });
+
+  test("a guild's changes only: caches of its state do not receive its message traffic", async () => {
+    const seen = collector(b);
+    await b.watch('guild-changes:40');
+    a.publish({ t: 'MESSAGE_CREATE', d: { n: 1 }, guild_id: '40' });
+    a.publish({ t: 'GUILD_ROLE_UPDATE', d: { n: 2 }, guild_id: '40' });
+    a.publish({ t: '__MARK', d: { n: 3 } });
+    await seen.until((e) => e.d.n === 3);
+    assert.deepEqual(
+      seen.got.map((e) => e.d.n),
+      [2, 3],
+    );
+    b.unwatch('guild-changes:40');
+    assert.ok(!b.topics().includes('guild:40'));
   });
 
   test('a node gets only the topics it watches, once each, and never its own events back', async () => {

@@ -32,8 +32,11 @@ export interface BusEvent {
   once?: string;
 }
 
-/** What a process can ask a distributed bus to carry to it: one guild's events, or one user's. */
-export type Topic = `guild:${string}` | `user:${string}`;
+/**
+ * What a process can ask a distributed bus to carry to it: one guild's events, one guild's changes only (all but its
+ * message traffic: what caches of the guild's state need), or one user's.
+ */
+export type Topic = `guild:${string}` | `guild-changes:${string}` | `user:${string}`;
 
 export interface SubscribeOptions {
   /**

@@ -13,15 +13,35 @@ const ALL = 'all';
 const STREAM_MAXLEN = 20_000;
 
 /**
- * Where an event travels between processes: its users' channels and its guild's channel, or the channel every
- * process hears. A process subscribes only to the guilds and users its sessions and caches need.
+ * A guild's message traffic: most of its events, and only Gateway sessions need them from other processes (no cache
+ * of the guild's state changes with them). They travel on a channel of their own, so a process that watches a guild
+ * for its caches alone does not receive them.
  */
-export function channelsFor(e: BusEvent): string[] {
-  if (e.t.startsWith('__')) return [ALL];
-  const out: string[] = [];
-  if (e.user_ids) for (const u of e.user_ids) out.push(`user:${u}`);
-  if (e.guild_id) out.push(`guild:${e.guild_id}`);
-  return out.length ? out : [ALL];
+const TRAFFIC = /^(MESSAGE_|TYPING_START$)/;
+
+/** Where an event travels: the stream it is kept in for resumes (none for control events), and the channel it is sent on. */
+interface Route {
+  stream: string | null;
+  channel: string;
+}
+
+/**
+ * Where an event travels between processes: its users' channels, and its guild's channel (the traffic channel for
+ * message traffic), or the channel every process hears. A process subscribes only to what its sessions and caches need.
+ */
+export function routesFor(e: BusEvent): Route[] {
+  if (e.t.startsWith('__')) return [{ stream: null, channel: ALL }];
+  const out: Route[] = [];
+  if (e.user_ids) for (const u of e.user_ids) out.push({ stream: `user:${u}`, channel: `user:${u}` });
+  if (e.guild_id) out.push({ stream: `guild:${e.guild_id}`, channel: TRAFFIC.test(e.t) ? `guild:${e.guild_id}:traffic` : `guild:${e.guild_id}` });
+  return out.length ? out : [{ stream: null, channel: ALL }];
+}
+
+/** The channels a topic's watcher subscribes to. */
+function channelsOf(topic: Topic): string[] {
+  if (topic.startsWith('guild-changes:')) return [`guild:${topic.slice('guild-changes:'.length)}`];
+  if (topic.startsWith('guild:')) return [topic, `${topic}:traffic`];
+  return [topic];
 }
 
 /**
@@ -135,9 +155,13 @@ export class RedisBus implements EventBus {
       this.sent.set(n, event);
       if (this.sent.size > MAX_SENT) this.sent.delete(this.sent.keys().next().value!);
     }
-    const topics = channelsFor(event);
-    const stored = topics[0] === ALL ? [] : topics;
-    const keys = [this.key('g'), ...stored.flatMap((t) => [this.key(`stream:${t}`), this.channel(t)]), ...(stored.length ? [] : [this.channel(ALL)])];
+    const routes = routesFor(event);
+    const stored = routes.filter((r) => r.stream !== null);
+    const keys = [
+      this.key('g'),
+      ...stored.flatMap((r) => [this.key(`stream:${r.stream}`), this.channel(r.channel)]),
+      ...routes.filter((r) => r.stream === null).map((r) => this.channel(r.channel)),
+    ];
     const once = event.once ? this.key(`once:${event.once}`) : '';
     return this.pub.accordPublish(keys.length, ...keys, text, STREAM_MAXLEN, this.streamTtlMs, stored.length, once);
   }
@@ -156,24 +180,32 @@ export class RedisBus implements EventBus {
   }
 
   watch(topic: Topic): Promise<void> {
-    const w = this.watched.get(topic);
+    return Promise.all(channelsOf(topic).map((c) => this.watchChannel(c))).then(() => undefined);
+  }
+
+  unwatch(topic: Topic): void {
+    for (const c of channelsOf(topic)) this.unwatchChannel(c);
+  }
+
+  private watchChannel(channel: string): Promise<void> {
+    const w = this.watched.get(channel);
     if (w) {
       w.refs++;
       return w.ready;
     }
-    const ready = this.closed ? Promise.resolve() : this.sub.subscribe(this.channel(topic)).then(() => undefined, report);
-    this.watched.set(topic, { refs: 1, ready });
+    const ready = this.closed ? Promise.resolve() : this.sub.subscribe(this.channel(channel)).then(() => undefined, report);
+    this.watched.set(channel, { refs: 1, ready });
     return ready;
   }
 
-  unwatch(topic: Topic): void {
-    const w = this.watched.get(topic);
+  private unwatchChannel(channel: string): void {
+    const w = this.watched.get(channel);
     if (!w || --w.refs > 0) return;
-    this.watched.delete(topic);
-    if (!this.closed) void this.sub.unsubscribe(this.channel(topic)).catch(report);
+    this.watched.delete(channel);
+    if (!this.closed) void this.sub.unsubscribe(this.channel(channel)).catch(report);
   }
 
-  /** Topics this process listens to now (tests, diagnostics). */
+  /** Channels this process listens to now (tests, diagnostics). */
   topics(): string[] {
     return [...this.watched.keys()];
   }

@@ -307,9 +307,9 @@ export class VoiceServer implements VoiceHost {
   }
 }
 
-/** The bus topics whose events a voice session needs from other nodes: its user's, and its guild's (not a call's or lobby's). */
+/** The bus topics whose events a voice session needs from other nodes: its user's, and its guild's changes (not a call's or lobby's). */
 function topicsOf(s: VoiceSession): Topic[] {
-  return s.grant.lobby || s.grant.call ? [`user:${s.userId}`] : [`user:${s.userId}`, `guild:${s.guildId}`];
+  return s.grant.lobby || s.grant.call ? [`user:${s.userId}`] : [`user:${s.userId}`, `guild-changes:${s.guildId}`];
 }
 
 /** The host clients reach the voice gateway at. */

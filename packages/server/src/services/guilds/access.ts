@@ -50,7 +50,7 @@ export class GuildAccess {
   private state(guildId: string): Promise<GuildState | null> {
     let p = this.cache.get(guildId);
     if (!p) {
-      p = watchForCache(this.bus, `guild:${guildId}`).then(() => this.load(guildId));
+      p = watchForCache(this.bus, `guild-changes:${guildId}`).then(() => this.load(guildId));
       this.cache.set(guildId, p);
       p.catch(() => this.cache.delete(guildId));
     }

@@ -71,7 +71,7 @@ export class GuildRows {
   /** Whether a row of this guild loaded at `generation` may be kept; starts watching the guild's topic if needed. */
   private keepable(guildId: string, generation: number): boolean {
     if (!this.watched.has(guildId)) {
-      void watchForCache(this.bus, `guild:${guildId}`).then(
+      void watchForCache(this.bus, `guild-changes:${guildId}`).then(
         () => {
           this.watched.add(guildId);
           this.generation++; // rows loaded before the topic flowed may have missed a change

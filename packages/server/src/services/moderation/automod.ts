@@ -166,7 +166,7 @@ function cachedRules(ctx: Ctx, guildId: string): Promise<AutomodRule[]> {
   }
   let rules = cache.get(guildId);
   if (!rules) {
-    rules = watchForCache(ctx.bus, `guild:${guildId}`).then(() => loadRules(ctx, guildId));
+    rules = watchForCache(ctx.bus, `guild-changes:${guildId}`).then(() => loadRules(ctx, guildId));
     cache.set(guildId, rules);
     rules.catch(() => cache!.delete(guildId));
   }
