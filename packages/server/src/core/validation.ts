@@ -106,19 +106,38 @@ export const qInt = (min: number, max: number) =>
  * accepts them. Runs once per request, before any route logic.
  */
 export function assertNoNul(input: unknown, root: (string | number)[] = []): void {
-  const leaves: { path: (string | number)[]; code: string; message: string }[] = [];
-  const walk = (v: unknown, path: (string | number)[], depth: number) => {
-    if (depth > 32 || leaves.length >= 10) return;
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) leaves.push({ path, code: 'STRING_TYPE_INVALID_CHARACTERS', message: 'String contains invalid characters.' });
-    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i], depth + 1));
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k.includes('\u0000')) leaves.push({ path, code: 'STRING_TYPE_INVALID_CHARACTERS', message: 'Key contains invalid characters.' });
-        else walk(x, [...path, k], depth + 1);
-      }
-    }
-  };
-  walk(input, root, 0);
+  const leaves: NulLeaf[] = [];
+  walkForNul(input, [...root], 0, leaves);
   if (leaves.length) throw formError(leaves);
+}
+
+interface NulLeaf {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+// One path array, pushed and popped, copied only for a leaf found: the walk runs on every request's body.
+function walkForNul(v: unknown, path: (string | number)[], depth: number, leaves: NulLeaf[]): void {
+  if (depth > 32 || leaves.length >= 10) return;
+  if (typeof v === 'string') {
+    if (v.includes('\u0000')) leaves.push({ path: [...path], code: 'STRING_TYPE_INVALID_CHARACTERS', message: 'String contains invalid characters.' });
+  } else if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      walkForNul(v[i], path, depth + 1, leaves);
+      path.pop();
+    }
+  } else if (v && typeof v === 'object') {
+    for (const k in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      if (k.includes('\u0000')) {
+        leaves.push({ path: [...path], code: 'STRING_TYPE_INVALID_CHARACTERS', message: 'Key contains invalid characters.' });
+        continue;
+      }
+      path.push(k);
+      walkForNul((v as Record<string, unknown>)[k], path, depth + 1, leaves);
+      path.pop();
+    }
+  }
 }

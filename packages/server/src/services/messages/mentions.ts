@@ -30,6 +30,8 @@ const unique = (ids: string[]) => [...new Set(ids)];
  */
 export async function resolveMentions(ctx: Ctx, input: MentionInput): Promise<Mentions> {
   const { content, allowed } = input;
+  // Most messages mention no one: every kind of mention below needs an @.
+  if (!input.repliedUserId && !content.includes('@')) return { users: [], roles: [], everyone: false };
   const parseAll = allowed == null;
   const parse = new Set(allowed?.parse ?? []);
   const userAllowed = (id: string) => parseAll || parse.has('users') || !!allowed?.users?.includes(id);
