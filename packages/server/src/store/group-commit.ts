@@ -9,8 +9,9 @@ interface Pending {
 
 /**
  * Group commit for SQLite: the atomic writes submitted in one event-loop turn go to disk in one transaction, since a
- * commit costs far more than the statements it holds. Each write runs in its own savepoint, so it still succeeds or
- * fails alone and is never half-written; every submitter gets its own result once the transaction is committed.
+ * commit costs far more than the statements it holds. When one write fails, the batch is written again with each
+ * write in its own savepoint, so each still succeeds or fails alone and is never half-written; every submitter gets
+ * its own result once the transaction is committed.
  */
 export class GroupCommit {
   private pending: Pending[] = [];
@@ -53,40 +54,65 @@ export class GroupCommit {
   private writeNow(): void {
     const batch = this.take();
     const failed = new Map<Pending, unknown>();
-    const run = (text: string) => this.exec.run(text, []);
     try {
-      run('BEGIN');
-      if (batch.length === 1) this.runAll(batch[0]);
-      else {
-        for (const p of batch) {
-          run('SAVEPOINT group_commit');
-          try {
-            this.runAll(p);
-            run('RELEASE group_commit');
-          } catch (err) {
-            // Some errors (a full disk, I/O) end the whole transaction: then nothing of the batch is written.
-            if (!this.exec.raw.inTransaction) throw err;
-            run('ROLLBACK TO group_commit');
-            run('RELEASE group_commit');
-            failed.set(p, err);
-          }
-        }
-      }
-      run('COMMIT');
+      if (!this.writeOptimistically(batch)) this.writeEachAlone(batch, failed);
     } catch (err) {
-      if (this.exec.raw.inTransaction) {
-        try {
-          run('ROLLBACK');
-        } catch {
-          /* the connection is gone: nothing was committed either way */
-        }
-      }
+      this.rollback();
       for (const p of batch) p.reject(failed.get(p) ?? err);
       return;
     }
     for (const p of batch) {
       if (failed.has(p)) p.reject(failed.get(p));
       else p.resolve();
+    }
+  }
+
+  /**
+   * The whole batch in one transaction, without a savepoint per write (writes almost never fail). False when one
+   * failed: nothing is committed then, and the batch is written again write by write.
+   */
+  private writeOptimistically(batch: Pending[]): boolean {
+    this.run('BEGIN');
+    try {
+      for (const p of batch) this.runAll(p);
+    } catch (err) {
+      if (batch.length === 1) throw err;
+      this.rollback();
+      return false;
+    }
+    this.run('COMMIT');
+    return true;
+  }
+
+  /** Each write in its own savepoint, so each succeeds or fails alone and none is half-written. */
+  private writeEachAlone(batch: Pending[], failed: Map<Pending, unknown>): void {
+    this.run('BEGIN');
+    for (const p of batch) {
+      this.run('SAVEPOINT group_commit');
+      try {
+        this.runAll(p);
+        this.run('RELEASE group_commit');
+      } catch (err) {
+        // Some errors (a full disk, I/O) end the whole transaction: then nothing of the batch is written.
+        if (!this.exec.raw.inTransaction) throw err;
+        this.run('ROLLBACK TO group_commit');
+        this.run('RELEASE group_commit');
+        failed.set(p, err);
+      }
+    }
+    this.run('COMMIT');
+  }
+
+  private run(text: string): void {
+    this.exec.run(text, []);
+  }
+
+  private rollback(): void {
+    if (!this.exec.raw.inTransaction) return;
+    try {
+      this.run('ROLLBACK');
+    } catch {
+      /* the connection is gone: nothing was committed either way */
     }
   }
 
