@@ -1,0 +1,365 @@
+import { onDispatch } from '../lib/state/dispatch-taps.js';
+import { AudioOut } from './audio-out.js';
+import type { DaveyModule } from './dave/davey.js';
+import { DaveOp, E2ee } from './dave/e2ee.js';
+import { VoiceActivity, microphoneError, openMicrophone } from './devices.js';
+import { supportsEncodedTransforms, VoicePeer } from './rtc/peer.js';
+import { VoiceOp, VoiceSocket } from './socket.js';
+import { IDLE, closeReason, type VoiceState } from './state.js';
+
+/** What the voice manager needs of the signed-in session. */
+export interface VoiceHostSession {
+  /** Sends a main Gateway message (op 4 Voice State Update). */
+  send(op: number, d: unknown): void;
+  userId(): string | null;
+}
+
+const SPEAKING_MICROPHONE = 1;
+const JOIN_TIMEOUT_MS = 10_000;
+
+/** One voice connection at a time: joining a channel leaves the previous one. */
+interface Connection {
+  guildId: string | null;
+  channelId: string;
+  socket: VoiceSocket | null;
+  peer: VoicePeer | null;
+  e2ee: E2ee | null;
+  mic: MediaStream | null;
+  activity: VoiceActivity | null;
+  out: AudioOut;
+  /** Users on the voice gateway (ops 11/13): who DAVE may add. */
+  connected: Set<string>;
+  /** Speaker SSRCs from op 5. */
+  ssrcs: Map<string, number>;
+  /** Op 4 arrived: the voice gateway takes op 5 from now on. */
+  described: boolean;
+  closed: boolean;
+}
+
+/**
+ * The browser's voice connection: op 4 on the main Gateway, the voice gateway with protocol `webrtc`, the microphone,
+ * DAVE, and what the UI shows (VoiceState).
+ */
+export class VoiceManager {
+  state: VoiceState = IDLE;
+  private readonly listeners = new Set<() => void>();
+  private conn: Connection | null = null;
+  private pendingJoin: { resolve: (v: { sessionId: string; token: string; endpoint: string }) => void; sessionId?: string; server?: any } | null = null;
+
+  constructor(private readonly host: VoiceHostSession) {
+    onDispatch((t, d) => this.onDispatch(t, d));
+  }
+
+  subscribe = (fn: () => void) => {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  };
+
+  getState = () => this.state;
+
+  private set(patch: Partial<VoiceState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const fn of this.listeners) fn();
+  }
+
+  private setSpeaking(userId: string, on: boolean): void {
+    if (this.state.speaking.has(userId) === on) return;
+    const speaking = new Set(this.state.speaking);
+    if (on) speaking.add(userId);
+    else speaking.delete(userId);
+    this.set({ speaking });
+  }
+
+  /** Joins a guild voice channel (guildId) or a DM call (guildId null). */
+  async join(guildId: string | null, channelId: string): Promise<void> {
+    const me = this.host.userId();
+    if (!me) return;
+    if (this.conn) this.leave();
+    const conn: Connection = {
+      guildId,
+      channelId,
+      socket: null,
+      peer: null,
+      e2ee: null,
+      mic: null,
+      activity: null,
+      out: new AudioOut(),
+      connected: new Set(),
+      ssrcs: new Map(),
+      described: false,
+      closed: false,
+    };
+    this.conn = conn;
+    this.set({ ...IDLE, status: 'connecting', guildId, channelId, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId });
+    try {
+      const [davey, mic, server] = await Promise.all([this.loadDave(), this.openMic(conn), this.voiceServer(guildId, channelId)]);
+      if (conn.closed) return;
+      conn.mic = mic;
+      if (mic) conn.activity = new VoiceActivity(mic, (on) => this.micActivity(conn, on));
+      this.connect(conn, me, davey, server);
+    } catch (err) {
+      if (!conn.closed) this.fail(conn, (err as Error)?.message ?? String(err));
+    }
+  }
+
+  private async loadDave(): Promise<DaveyModule | null> {
+    if (!supportsEncodedTransforms()) return null;
+    // Loaded on first join: the runtime and its WebAssembly stay out of the app's first download.
+    return import('./dave/davey.js')
+      .then((m) => m.loadDavey())
+      .catch((err) => {
+        console.error('voice: DAVE could not load', err);
+        return null;
+      });
+  }
+
+  private async openMic(conn: Connection): Promise<MediaStream | null> {
+    try {
+      return await openMicrophone(this.state.inputId);
+    } catch (err) {
+      if (!conn.closed) this.set({ micError: microphoneError(err), muted: true });
+      return null;
+    }
+  }
+
+  /** Op 4 on the main Gateway, then the VOICE_STATE_UPDATE (our session id) and VOICE_SERVER_UPDATE (token, endpoint). */
+  private voiceServer(guildId: string | null, channelId: string): Promise<{ sessionId: string; token: string; endpoint: string }> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingJoin = null;
+        reject(new Error('The server did not answer the voice join.'));
+      }, JOIN_TIMEOUT_MS);
+      this.pendingJoin = {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+      };
+      this.host.send(4, { guild_id: guildId, channel_id: channelId, self_mute: this.state.muted, self_deaf: this.state.deafened });
+    });
+  }
+
+  private onDispatch(t: string, d: any): void {
+    const me = this.host.userId();
+    if (t === 'VOICE_STATE_UPDATE' && d?.user_id === me) {
+      const conn = this.conn;
+      if (this.pendingJoin && conn && d.channel_id === conn.channelId) {
+        this.pendingJoin.sessionId = d.session_id;
+        this.settleJoin();
+      } else if (conn && !this.pendingJoin && d.channel_id !== conn.channelId && (d.guild_id ?? null) === conn.guildId) {
+        // Disconnected or moved by someone else: this connection is over (a move rejoins through the UI).
+        this.end(conn, d.channel_id === null ? 'You were disconnected from voice.' : null);
+      }
+    } else if (t === 'VOICE_SERVER_UPDATE' && this.pendingJoin && d?.endpoint) {
+      this.pendingJoin.server = d;
+      this.settleJoin();
+    }
+  }
+
+  private settleJoin(): void {
+    const p = this.pendingJoin;
+    if (!p?.sessionId || !p.server) return;
+    this.pendingJoin = null;
+    p.resolve({ sessionId: p.sessionId, token: p.server.token, endpoint: p.server.endpoint });
+  }
+
+  private connect(conn: Connection, me: string, davey: DaveyModule | null, server: { sessionId: string; token: string; endpoint: string }): void {
+    const serverId = conn.guildId ?? conn.channelId;
+    const socket = new VoiceSocket(server.endpoint, {
+      open: () =>
+        socket.send(VoiceOp.IDENTIFY, {
+          server_id: serverId,
+          user_id: me,
+          session_id: server.sessionId,
+          token: server.token,
+          max_dave_protocol_version: davey ? davey.DAVE_PROTOCOL_VERSION : 0,
+        }),
+      json: (op, d) => void this.onVoice(conn, me, davey, op, d).catch((err) => this.fail(conn, (err as Error)?.message ?? String(err))),
+      binary: (op, payload) => {
+        try {
+          conn.e2ee?.onBinary(op, payload);
+        } catch (err) {
+          console.error('voice: DAVE message failed', op, err);
+        }
+      },
+      closed: (code, reason) => {
+        if (!conn.closed) this.fail(conn, closeReason(code, reason));
+      },
+    });
+    conn.socket = socket;
+  }
+
+  private async onVoice(conn: Connection, me: string, davey: DaveyModule | null, op: number, d: any): Promise<void> {
+    if (conn.closed) return;
+    switch (op) {
+      case VoiceOp.READY: {
+        const peer = new VoicePeer(
+          {
+            encrypt: (f) => (conn.e2ee ? conn.e2ee.encrypt(f) : f),
+            decrypt: (u, f) => (conn.e2ee ? conn.e2ee.decrypt(u, f) : f),
+          },
+          (userId, track) => conn.out.play(userId, track),
+        );
+        conn.peer = peer;
+        peer.pc.addEventListener('connectionstatechange', () => {
+          if (peer.pc.connectionState === 'connected' && !conn.closed) this.set({ status: 'connected' });
+          if (peer.pc.connectionState === 'failed' && !conn.closed) this.fail(conn, 'The media connection failed (no route to the voice server).');
+        });
+        const track = conn.mic?.getAudioTracks()[0] ?? null;
+        if (track) track.enabled = !this.state.muted && !this.state.deafened;
+        const sdp = await peer.offer(track);
+        conn.socket?.send(VoiceOp.SELECT_PROTOCOL, {
+          protocol: 'webrtc',
+          data: sdp,
+          sdp,
+          codecs: [{ name: 'opus', type: 'audio', priority: 1000, payload_type: 111, rtx_payload_type: null }],
+          rtc_connection_id: crypto.randomUUID(),
+        });
+        return;
+      }
+      case VoiceOp.SESSION_DESCRIPTION: {
+        const version = Number(d.dave_protocol_version) || 0;
+        if (davey)
+          conn.e2ee = new E2ee(davey, version, me, conn.channelId, () => [...conn.connected], {
+            json: (o, payload) => conn.socket?.send(o, payload),
+            binary: (o, payload) => conn.socket?.sendBinary(o, payload),
+            changed: () => this.e2eeChanged(conn),
+          });
+        this.e2eeChanged(conn);
+        conn.described = true;
+        await conn.peer?.answer(String(d.sdp ?? ''));
+        if (conn.activity?.speaking) this.micActivity(conn, true, true);
+        return;
+      }
+      case VoiceOp.SPEAKING: {
+        if (!d?.user_id || d.user_id === me) return;
+        if (Number.isInteger(d.ssrc) && conn.ssrcs.get(d.user_id) !== d.ssrc) {
+          conn.ssrcs.set(d.user_id, d.ssrc);
+          void conn.peer?.addSpeaker(d.user_id, d.ssrc);
+        }
+        this.setSpeaking(d.user_id, (Number(d.speaking) & SPEAKING_MICROPHONE) !== 0);
+        return;
+      }
+      case VoiceOp.CLIENTS_CONNECT:
+        for (const id of d?.user_ids ?? []) conn.connected.add(id);
+        return;
+      case VoiceOp.CLIENT_DISCONNECT:
+        conn.connected.delete(d?.user_id);
+        conn.ssrcs.delete(d?.user_id);
+        conn.out.remove(d?.user_id);
+        this.setSpeaking(d?.user_id, false);
+        void conn.peer?.removeSpeaker(d?.user_id);
+        return;
+      default:
+        if (op >= DaveOp.PREPARE_TRANSITION && op <= DaveOp.INVALID_COMMIT_WELCOME) conn.e2ee?.onJson(op, d);
+    }
+  }
+
+  private e2eeChanged(conn: Connection): void {
+    if (conn !== this.conn || !conn.e2ee) return;
+    this.set({ e2ee: { required: conn.e2ee.version > 0, on: conn.e2ee.active, code: conn.e2ee.privacyCode, epoch: conn.e2ee.epoch } });
+  }
+
+  /** The microphone's level crossed the threshold: op 5 so others see (and map) us speaking. */
+  private micActivity(conn: Connection, on: boolean, resend = false): void {
+    const speaking = on && !this.state.muted && !this.state.deafened;
+    if (this.state.speaking.has(this.host.userId() ?? '') === speaking && !resend) return;
+    if (conn.described) conn.socket?.send(VoiceOp.SPEAKING, { speaking: speaking ? SPEAKING_MICROPHONE : 0, delay: 0, ssrc: 0 });
+    this.setSpeaking(this.host.userId() ?? '', speaking);
+  }
+
+  /** The pairwise code to compare with one other person (the real client shows it in their profile). */
+  verificationCode(userId: string): Promise<string> {
+    const e = this.conn?.e2ee;
+    return e ? e.verificationCode(userId) : Promise.reject(new Error('Not in an encrypted call.'));
+  }
+
+  setMuted(muted: boolean): void {
+    if (this.state.micError && !muted) return;
+    this.set({ muted, ...(muted ? {} : { deafened: false }) });
+    this.applySelf();
+  }
+
+  setDeafened(deafened: boolean): void {
+    this.set({ deafened });
+    this.applySelf();
+  }
+
+  /** Mute and deafen: the track stops carrying sound, the speakers go quiet, and the voice state says so. */
+  private applySelf(): void {
+    const conn = this.conn;
+    if (!conn) return;
+    const { muted, deafened } = this.state;
+    const track = conn.mic?.getAudioTracks()[0];
+    if (track) track.enabled = !muted && !deafened;
+    conn.out.setDeafened(deafened);
+    if (muted || deafened) this.micActivity(conn, false);
+    this.host.send(4, { guild_id: conn.guildId, channel_id: conn.channelId, self_mute: muted || deafened, self_deaf: deafened });
+  }
+
+  /** Switches the microphone (kept for the next join when not connected). */
+  async setInput(deviceId: string | null): Promise<void> {
+    this.set({ inputId: deviceId });
+    const conn = this.conn;
+    if (!conn) return;
+    let mic: MediaStream;
+    try {
+      mic = await openMicrophone(deviceId);
+    } catch (err) {
+      return this.set({ micError: microphoneError(err) });
+    }
+    if (conn.closed) return mic.getTracks().forEach((t) => t.stop());
+    conn.activity?.close();
+    conn.mic?.getTracks().forEach((t) => t.stop());
+    conn.mic = mic;
+    conn.activity = new VoiceActivity(mic, (on) => this.micActivity(conn, on));
+    const track = mic.getAudioTracks()[0];
+    track.enabled = !this.state.muted && !this.state.deafened;
+    this.set({ micError: null });
+    await conn.peer?.setMicrophone(track);
+  }
+
+  setVolume(userId: string, volume: number): void {
+    this.conn?.out.setVolume(userId, volume);
+  }
+
+  leave(): void {
+    const conn = this.conn;
+    if (!conn) return;
+    this.host.send(4, { guild_id: conn.guildId, channel_id: null, self_mute: false, self_deaf: false });
+    this.end(conn, null);
+  }
+
+  /** The connection broke: the person leaves the channel (others would see a silent member) and sees why. */
+  private fail(conn: Connection, error: string): void {
+    if (conn !== this.conn) return;
+    this.host.send(4, { guild_id: conn.guildId, channel_id: null, self_mute: false, self_deaf: false });
+    this.teardown(conn);
+    this.set({ status: 'failed', error, speaking: new Set(), e2ee: IDLE.e2ee });
+  }
+
+  private end(conn: Connection, error: string | null): void {
+    if (conn !== this.conn) return;
+    this.teardown(conn);
+    this.set({ ...IDLE, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId, ...(error ? { status: 'failed', error } : {}) });
+  }
+
+  private teardown(conn: Connection): void {
+    this.conn = null;
+    conn.closed = true;
+    this.pendingJoin = null;
+    conn.socket?.close();
+    conn.peer?.close();
+    conn.e2ee?.close();
+    conn.activity?.close();
+    conn.mic?.getTracks().forEach((t) => t.stop());
+    conn.out.close();
+  }
+
+  /** Dismisses a failure. */
+  clear(): void {
+    if (this.state.status === 'failed') {
+      this.set({ ...IDLE, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId });
+    }
+  }
+}

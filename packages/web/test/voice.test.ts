@@ -1,0 +1,125 @@
+/**
+ * Voice in the browser (issue 24): Chromium joins a voice channel over WebRTC (protocol `webrtc` on the voice gateway)
+ * with DAVE running in the page, in the same room as a real discord.js bot on @discordjs/voice (UDP, AEAD, DAVE).
+ * Chromium's fake microphone plays a tone file made here; what each side hears is measured: the page's received audio
+ * through an AnalyserNode, the bot's by decoding the Opus it received.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../server/test/helpers/server.ts';
+import { VoiceDriver, makeBot } from '../../server/test/voice/harness.ts';
+import { until } from '../../server/test/helpers/wait.ts';
+import { dominantFrequency } from '../../testing/src/voice/pcm.ts';
+import { ensureBuilt } from './helpers/build.ts';
+import { shot, watchErrors } from './helpers/browser.ts';
+import { signInAs } from './helpers/session.ts';
+import { decodeFrames, launchWithTone, peakHeard, toneFrames } from './helpers/voice.ts';
+
+const DAVE_MARKER = 0xfa;
+
+describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
+  let t: TestServer;
+  let d: VoiceDriver;
+  let browser: Browser;
+  let bot: { token: string; userId: string };
+
+  before(async () => {
+    await ensureBuilt();
+    t = await startTestServer({ voiceDave: 'required' });
+    d = new VoiceDriver(t.server.voice.tls!.caPath!);
+    await d.ready;
+    bot = await makeBot(t, 'tone bot');
+    await d.call('login', { name: 'bot', token: bot.token, api: `${t.server.url}/api` });
+    browser = await launchWithTone(660);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await d?.close();
+    await t?.close();
+  });
+
+  const voicePath = () => `/channels/${t.world.guildId}/${t.world.voiceChannelId}`;
+
+  async function joinInBrowser(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Join Voice' }).click();
+    await page.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+    // Alone in the room there is no group to key yet: DAVE starts with the second member.
+    await page.locator('.vc [data-e2ee="waiting"]').waitFor();
+  }
+
+  test('a person in Chromium and a bot hear each other, end-to-end encrypted', async () => {
+    const alice = t.world.users[0];
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors = watchErrors(page);
+    await signInAs(page, t.server.url, alice.token, voicePath());
+    await joinInBrowser(page);
+
+    // The bot joins the room; DAVE re-keys to a group of two, and both show the same privacy code.
+    await d.call('join', { name: 'bot', guildId: t.world.guildId, channelId: t.world.voiceChannelId });
+    await d.call('subscribe', { name: 'bot', userId: alice.id });
+    let botDave: any = null;
+    await until(
+      async () => {
+        botDave = await d.call('dave', { name: 'bot' });
+        return botDave.ready && botDave.userIds.length === 2;
+      },
+      20_000,
+      'the bot in a DAVE group with the page',
+    );
+    await page.locator('.vc [data-e2ee="on"]').waitFor({ timeout: 20_000 });
+    await page.locator('.vc__e2ee-btn').click();
+    await until(
+      async () => (await page.locator('.vc__code-digits').getAttribute('data-code')) === (await d.call('dave', { name: 'bot' })).privacyCode,
+      15_000,
+      'the page showing the group code',
+    );
+    await shot(page, 'voice-1-connected');
+
+    // The server sees only DAVE frames from the page (the FA FA marker closes each): it forwards what it cannot read.
+    await t.server.voice.media.setCapture(true);
+
+    // The bot plays 440 Hz: the page hears 440 Hz.
+    const playing = d.call('play', { name: 'bot', frames: toneFrames(440, 4000) });
+    const heard = await peakHeard(page, bot.userId);
+    await playing;
+    assert.ok(heard, 'the page heard the bot');
+    assert.ok(Math.abs(heard.hz - 440) <= 2 * heard.binHz, `the page heard ${heard.hz.toFixed(1)} Hz, not 440 Hz`);
+    await page.locator(`.voicegrid__tile[data-user="${bot.userId}"]`).waitFor();
+    await shot(page, 'voice-2-bot-playing');
+
+    // The page speaks 660 Hz (its fake microphone): the bot decodes 660 Hz.
+    await d.call('received', { name: 'bot', userId: alice.id, clear: true });
+    let frames: string[] = [];
+    await until(
+      async () => {
+        frames = await d.call<string[]>('received', { name: 'bot', userId: alice.id });
+        return frames.length >= 100;
+      },
+      20_000,
+      'the bot receiving two seconds from the page',
+    );
+    const pcm = decodeFrames(frames.slice(-100));
+    assert.equal(dominantFrequency(pcm, [440, 550, 660, 770, 880]), 660, 'the bot heard the page at 660 Hz');
+
+    const captured = (await t.server.voice.media.takeCaptured()).filter((f) => f.userId === alice.id && f.payload.length > 3);
+    await t.server.voice.media.setCapture(false);
+    assert.ok(captured.length > 20, `the server forwarded the page's frames (${captured.length})`);
+    for (const f of captured) {
+      const p = f.payload;
+      assert.ok(p[p.length - 1] === DAVE_MARKER && p[p.length - 2] === DAVE_MARKER, 'every frame from the page is DAVE-encrypted');
+    }
+
+    // Mute, then leave: the panel goes away.
+    await page.getByRole('button', { name: 'Mute' }).click();
+    await page.getByRole('button', { name: 'Unmute' }).waitFor();
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.locator('.vc').waitFor({ state: 'detached' });
+    await d.call('leave', { name: 'bot' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
