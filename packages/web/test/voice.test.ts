@@ -42,11 +42,45 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
 
   const voicePath = () => `/channels/${t.world.guildId}/${t.world.voiceChannelId}`;
 
-  async function joinInBrowser(page: Page): Promise<void> {
+  async function joinInBrowser(page: Page, alone = true): Promise<void> {
     await page.getByRole('button', { name: 'Join Voice' }).click();
     await page.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
     // Alone in the room there is no group to key yet: DAVE starts with the second member.
-    await page.locator('.vc [data-e2ee="waiting"]').waitFor();
+    if (alone) await page.locator('.vc [data-e2ee="waiting"]').waitFor();
+  }
+
+  /**
+   * Alice in this suite's browser (microphone at 660 Hz) and Bob in a second one (880 Hz), signed in at the given
+   * paths; the page errors of both must stay empty.
+   */
+  async function twoPeople(pathA: string, pathB: string, run: (pa: Page, pb: Page) => Promise<void>): Promise<void> {
+    const [alice, bob] = t.world.users;
+    const other = await launchWithTone(880);
+    try {
+      const a = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const b = await other.newContext({ viewport: { width: 1280, height: 800 } });
+      const pa = await a.newPage();
+      const pb = await b.newPage();
+      const errors = [...watchErrors(pa), ...watchErrors(pb)];
+      await signInAs(pa, t.server.url, alice.token, pathA);
+      await signInAs(pb, t.server.url, bob.token, pathB);
+      await run(pa, pb);
+      assert.deepEqual(errors, []);
+      await a.close();
+      await b.close();
+    } finally {
+      await other.close();
+    }
+  }
+
+  /** Both pages keyed (DAVE on); A's microphone plays 660 Hz and B's 880 Hz, and each hears the other's tone. */
+  async function hearEachOther(pa: Page, a: string, pb: Page, b: string): Promise<void> {
+    await pa.locator('.vc [data-e2ee="on"]').waitFor({ timeout: 20_000 });
+    await pb.locator('.vc [data-e2ee="on"]').waitFor({ timeout: 20_000 });
+    const [atA, atB] = await Promise.all([peakHeard(pa, b), peakHeard(pb, a)]);
+    assert.ok(atA && atB, 'both heard the other');
+    assert.ok(Math.abs(atA.hz - 880) <= 2 * atA.binHz, `A heard ${atA.hz.toFixed(1)} Hz, not B's 880 Hz`);
+    assert.ok(Math.abs(atB.hz - 660) <= 2 * atB.binHz, `B heard ${atB.hz.toFixed(1)} Hz, not A's 660 Hz`);
   }
 
   test('a person in Chromium and a bot hear each other, end-to-end encrypted', async () => {
@@ -121,5 +155,84 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
     await d.call('leave', { name: 'bot' });
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  test('two people in two browsers hear each other', async () => {
+    const [alice, bob] = t.world.users;
+    await twoPeople(voicePath(), voicePath(), async (pa, pb) => {
+      await joinInBrowser(pa);
+      await joinInBrowser(pb, false);
+      // Alice's microphone plays 660 Hz and Bob's 880 Hz: each hears the other's tone.
+      await hearEachOther(pa, alice.id, pb, bob.id);
+
+      // Both show the same group code, and each other as speaking.
+      await pa.locator('.vc__e2ee-btn').click();
+      await pb.locator('.vc__e2ee-btn').click();
+      assert.equal(await pa.locator('.vc__code-digits').getAttribute('data-code'), await pb.locator('.vc__code-digits').getAttribute('data-code'));
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"][data-speaking]`).waitFor();
+      await pb.locator(`.voicegrid__tile[data-user="${alice.id}"][data-speaking]`).waitFor();
+      // The pairwise verification code is the same on both sides.
+      const codeAtA = await pa.locator(`.voicegrid__tile[data-user="${bob.id}"] .voicegrid__verify`).getAttribute('data-verification');
+      const codeAtB = await pb.locator(`.voicegrid__tile[data-user="${alice.id}"] .voicegrid__verify`).getAttribute('data-verification');
+      assert.ok(codeAtA && codeAtA === codeAtB, 'the verification codes match');
+      await shot(pa, 'voice-3-two-people');
+
+      // Bob deafens: his voice state shows it to Alice, and his mic is off too.
+      await pb.getByRole('button', { name: 'Deafen' }).click();
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"] [aria-label="Deafened"]`).waitFor();
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"] [aria-label="Muted"]`).waitFor();
+      await pb.getByRole('button', { name: 'Disconnect' }).click();
+      await pa.getByRole('button', { name: 'Disconnect' }).click();
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"]`).waitFor({ state: 'detached' });
+    });
+  });
+
+  test('a refused microphone: the person still joins and hears, muted, and sees why', async () => {
+    const bob = t.world.users[1];
+    // No fake UI: the permission prompt is dismissed, as when a person refuses it.
+    const denied = await launchWithTone(660, { prompt: true });
+    try {
+      const context = await denied.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await signInAs(page, t.server.url, bob.token, voicePath());
+      await page.getByRole('button', { name: 'Join Voice' }).click();
+      await page.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+      await page.locator('.vc [data-kind="microphone"]', { hasText: 'Microphone access was refused' }).waitFor();
+      await page.locator(`.voicegrid__tile[data-user="${bob.id}"] [aria-label="Muted"]`).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Unmute' }).isDisabled(), true);
+      await shot(page, 'voice-4-microphone-refused');
+      await page.getByRole('button', { name: 'Disconnect' }).click();
+      await context.close();
+    } finally {
+      await denied.close();
+    }
+  });
+
+  test('a DM call: rung and declined, then rung, accepted and heard', async () => {
+    const [alice, bob] = t.world.users;
+    const dm = await t.api<{ id: string }>('/users/@me/channels', { method: 'POST', token: alice.token, body: { recipient_id: bob.id } });
+    await twoPeople(`/channels/@me/${dm.body.id}`, '/channels/@me', async (pa, pb) => {
+      // Alice calls; Bob's client rings, and he declines: the ring goes away, Alice stays in the call alone.
+      await pa.getByRole('button', { name: 'Start Voice Call' }).click();
+      await pa.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+      const ring = pb.getByRole('alertdialog', { name: 'Incoming call' });
+      await ring.getByText('Alice').waitFor();
+      await shot(pb, 'voice-5-ringing');
+      await ring.getByRole('button', { name: 'Decline' }).click();
+      await ring.waitFor({ state: 'detached' });
+      await pa.getByRole('button', { name: 'Disconnect' }).click();
+      await pa.locator('.vc').waitFor({ state: 'detached' });
+
+      // She calls again; he accepts from the ring and they hear each other.
+      await pa.getByRole('button', { name: 'Start Voice Call' }).click();
+      await pa.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+      await ring.getByRole('button', { name: 'Accept' }).click();
+      await ring.waitFor({ state: 'detached' });
+      await pb.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+      await hearEachOther(pa, alice.id, pb, bob.id);
+      await shot(pb, 'voice-6-dm-call');
+      await pb.getByRole('button', { name: 'Disconnect' }).click();
+      await pa.getByRole('button', { name: 'Disconnect' }).click();
+    });
   });
 });

@@ -1,14 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '../lib/session.js';
-import { Icon } from '../lib/ui/index.js';
+import { displayName, Icon } from '../lib/ui/index.js';
 import { listMicrophones, type InputDevice } from './devices.js';
 import { codeChunks, type VoiceState } from './state.js';
+import { IncomingCall } from './IncomingCall.js';
 import { useVoice } from './useVoice.js';
 import './voice.css';
 
 const STATUS: Record<string, string> = { connecting: 'Connecting…', connected: 'Voice Connected', failed: 'Voice Disconnected' };
 
-/** Above the person's card while in voice: the connection, end-to-end encryption, mute, deafen, microphone, leave. */
+/**
+ * Above the person's card while in voice: the connection, end-to-end encryption, mute, deafen, microphone, leave. It
+ * also shows an incoming DM call (it is mounted wherever the person's card is).
+ */
 export function VoiceControls() {
   const { voice, state } = useVoice();
   const channel = useStore((s) => {
@@ -20,81 +24,84 @@ export function VoiceControls() {
   useEffect(() => {
     if (state.status === 'connected') void listMicrophones().then(setDevices, () => setDevices([]));
   }, [state.status]);
-  if (state.status === 'idle') return null;
-  const where = channel && 'name' in channel && channel.name ? channel.name : 'Call';
+  if (state.status === 'idle') return <IncomingCall />;
+  const where = channel?.name || (channel?.recipients?.length ? `Call with ${channel.recipients.map((u) => displayName(u)).join(', ')}` : 'Call');
   return (
-    <section className={`vc vc--${state.status}`} aria-label="Voice connection" data-status={state.status}>
-      <div className="vc__row">
-        <div className="vc__where grow">
-          <div className="vc__status" role="status">
-            {STATUS[state.status]}
+    <>
+      <IncomingCall />
+      <section className={`vc vc--${state.status}`} aria-label="Voice connection" data-status={state.status}>
+        <div className="vc__row">
+          <div className="vc__where grow">
+            <div className="vc__status" role="status">
+              {STATUS[state.status]}
+            </div>
+            <div className="vc__channel ellipsis">{where}</div>
           </div>
-          <div className="vc__channel ellipsis">{where}</div>
+          {state.status === 'failed' ? (
+            <button type="button" className="icon-btn" title="Dismiss" aria-label="Dismiss" onClick={() => voice.clear()}>
+              <Icon name="x" size={18} />
+            </button>
+          ) : (
+            <button type="button" className="icon-btn vc__leave" title="Disconnect" aria-label="Disconnect" onClick={() => voice.leave()}>
+              <Icon name="phoneOff" size={20} />
+            </button>
+          )}
         </div>
-        {state.status === 'failed' ? (
-          <button type="button" className="icon-btn" title="Dismiss" aria-label="Dismiss" onClick={() => voice.clear()}>
-            <Icon name="x" size={18} />
-          </button>
-        ) : (
-          <button type="button" className="icon-btn vc__leave" title="Disconnect" aria-label="Disconnect" onClick={() => voice.leave()}>
-            <Icon name="phoneOff" size={20} />
-          </button>
-        )}
-      </div>
-      {state.error ? (
-        <p className="vc__error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
-      {state.micError ? (
-        <p className="vc__error" role="alert" data-kind="microphone">
-          {state.micError}
-        </p>
-      ) : null}
-      {state.status !== 'failed' ? (
-        <>
-          <E2eeBadge e2ee={state.e2ee} />
-          <div className="vc__row vc__buttons">
-            <button
-              type="button"
-              className={state.muted ? 'icon-btn vc__toggle vc__toggle--on' : 'icon-btn vc__toggle'}
-              aria-pressed={state.muted}
-              aria-label={state.muted ? 'Unmute' : 'Mute'}
-              title={state.micError ?? (state.muted ? 'Unmute' : 'Mute')}
-              disabled={!!state.micError}
-              onClick={() => voice.setMuted(!state.muted)}
-            >
-              <Icon name={state.muted ? 'micOff' : 'mic'} size={18} />
-            </button>
-            <button
-              type="button"
-              className={state.deafened ? 'icon-btn vc__toggle vc__toggle--on' : 'icon-btn vc__toggle'}
-              aria-pressed={state.deafened}
-              aria-label={state.deafened ? 'Undeafen' : 'Deafen'}
-              title={state.deafened ? 'Undeafen' : 'Deafen'}
-              onClick={() => voice.setDeafened(!state.deafened)}
-            >
-              <Icon name={state.deafened ? 'headphonesOff' : 'headphones'} size={18} />
-            </button>
-            {devices && devices.length > 1 ? (
-              <select
-                className="vc__device grow"
-                aria-label="Microphone"
-                value={state.inputId ?? ''}
-                onChange={(e) => void voice.setInput(e.target.value || null)}
+        {state.error ? (
+          <p className="vc__error" role="alert">
+            {state.error}
+          </p>
+        ) : null}
+        {state.micError ? (
+          <p className="vc__error" role="alert" data-kind="microphone">
+            {state.micError}
+          </p>
+        ) : null}
+        {state.status !== 'failed' ? (
+          <>
+            <E2eeBadge e2ee={state.e2ee} />
+            <div className="vc__row vc__buttons">
+              <button
+                type="button"
+                className={state.muted ? 'icon-btn vc__toggle vc__toggle--on' : 'icon-btn vc__toggle'}
+                aria-pressed={state.muted}
+                aria-label={state.muted ? 'Unmute' : 'Mute'}
+                title={state.micError ?? (state.muted ? 'Unmute' : 'Mute')}
+                disabled={!!state.micError}
+                onClick={() => voice.setMuted(!state.muted)}
               >
-                <option value="">Default microphone</option>
-                {devices.map((d) => (
-                  <option key={d.deviceId} value={d.deviceId}>
-                    {d.label}
-                  </option>
-                ))}
-              </select>
-            ) : null}
-          </div>
-        </>
-      ) : null}
-    </section>
+                <Icon name={state.muted ? 'micOff' : 'mic'} size={18} />
+              </button>
+              <button
+                type="button"
+                className={state.deafened ? 'icon-btn vc__toggle vc__toggle--on' : 'icon-btn vc__toggle'}
+                aria-pressed={state.deafened}
+                aria-label={state.deafened ? 'Undeafen' : 'Deafen'}
+                title={state.deafened ? 'Undeafen' : 'Deafen'}
+                onClick={() => voice.setDeafened(!state.deafened)}
+              >
+                <Icon name={state.deafened ? 'headphonesOff' : 'headphones'} size={18} />
+              </button>
+              {devices && devices.length > 1 ? (
+                <select
+                  className="vc__device grow"
+                  aria-label="Microphone"
+                  value={state.inputId ?? ''}
+                  onChange={(e) => void voice.setInput(e.target.value || null)}
+                >
+                  <option value="">Default microphone</option>
+                  {devices.map((d) => (
+                    <option key={d.deviceId} value={d.deviceId}>
+                      {d.label}
+                    </option>
+                  ))}
+                </select>
+              ) : null}
+            </div>
+          </>
+        ) : null}
+      </section>
+    </>
   );
 }
 

@@ -92,7 +92,11 @@ export class VoiceManager {
     this.conn = conn;
     this.set({ ...IDLE, status: 'connecting', guildId, channelId, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId });
     try {
-      const [davey, mic, server] = await Promise.all([this.loadDave(), this.openMic(conn), this.voiceServer(guildId, channelId)]);
+      // The microphone comes first: a refused one joins muted (a later op 4 would re-issue the voice token).
+      const dave = this.loadDave();
+      const mic = await this.openMic(conn);
+      const server = await this.voiceServer(guildId, channelId);
+      const davey = await dave;
       if (conn.closed) return;
       conn.mic = mic;
       if (mic) conn.activity = new VoiceActivity(mic, (on) => this.micActivity(conn, on));

@@ -6,11 +6,12 @@ import { toneWav, pcmFromWav, FRAME_BYTES, FRAME_SAMPLES, RATE } from '../../../
 import { CHROMIUM_ARGS, SHOTS } from './browser.ts';
 
 /**
- * Chromium with fake media devices: its microphone plays a tone file made here, and it trusts the voice gateway's
+ * Chromium with fake media devices: its microphone plays a tone file made here (permission granted without a prompt,
+ * unless `prompt`: headless Chromium then refuses it), and it trusts the voice gateway's
  * locally generated certificate (the browser has no NODE_EXTRA_CA_CERTS). Loopback ICE candidates are allowed, as
  * the voice server listens on 127.0.0.1.
  */
-export async function launchWithTone(hz: number): Promise<Browser> {
+export async function launchWithTone(hz: number, opts: { prompt?: boolean } = {}): Promise<Browser> {
   const dir = path.join(SHOTS, '..', '..', 'voice');
   fs.mkdirSync(dir, { recursive: true });
   const wav = path.join(dir, `tone-${hz}.wav`);
@@ -19,7 +20,7 @@ export async function launchWithTone(hz: number): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       ...CHROMIUM_ARGS,
-      '--use-fake-ui-for-media-stream',
+      ...(opts.prompt ? [] : ['--use-fake-ui-for-media-stream']),
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${wav}`,
       '--allow-loopback-in-peer-connection',
