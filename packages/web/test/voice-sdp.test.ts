@@ -96,7 +96,13 @@ describe('browser voice: SDP and WebAssembly', () => {
     const bytes = new Uint8Array(fs.readFileSync(`${packageDir('@snazzah/davey-wasm32-wasi')}/davey.wasm32-wasi.wasm`));
     const { bytes: patched, minPages } = unshareMemoryImport(bytes);
     assert.ok(minPages > 0);
-    const imports = WebAssembly.Module.imports(new WebAssembly.Module(patched));
+    // This test project's types leave out WebAssembly (no DOM lib); node has it.
+    const wasm = (
+      globalThis as unknown as {
+        WebAssembly: { Module: { new (b: Uint8Array): object; imports(m: object): { module: string; name: string; kind: string }[] } };
+      }
+    ).WebAssembly;
+    const imports = wasm.Module.imports(new wasm.Module(patched));
     assert.ok(imports.some((i) => i.module === 'env' && i.name === 'memory' && i.kind === 'memory'));
     // One byte changed: the limits' shared flag of that import (0x03, shared with a maximum, becomes 0x01).
     const changed = [...bytes.keys()].filter((i) => bytes[i] !== patched[i]);
