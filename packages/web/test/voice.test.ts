@@ -177,6 +177,18 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
       assert.ok(codeAtA && codeAtA === codeAtB, 'the verification codes match');
       await shot(pa, 'voice-3-two-people');
 
+      // Push to talk: Bob's microphone goes quiet (Alice sees him stop speaking) until he holds the key.
+      await pb.getByLabel(/Push to talk/).check();
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"]:not([data-speaking])`).waitFor();
+      await pb.locator('.vc__status').click();
+      await pb.keyboard.down('`');
+      await pb.locator('.vc__talking').waitFor();
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"][data-speaking]`).waitFor();
+      await shot(pb, 'voice-4-push-to-talk');
+      await pb.keyboard.up('`');
+      await pa.locator(`.voicegrid__tile[data-user="${bob.id}"]:not([data-speaking])`).waitFor();
+      await pb.getByLabel(/Push to talk/).uncheck();
+
       // Bob deafens: his voice state shows it to Alice, and his mic is off too.
       await pb.getByRole('button', { name: 'Deafen' }).click();
       await pa.locator(`.voicegrid__tile[data-user="${bob.id}"] [aria-label="Deafened"]`).waitFor();
@@ -200,7 +212,7 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
       await page.locator('.vc [data-kind="microphone"]', { hasText: 'Microphone access was refused' }).waitFor();
       await page.locator(`.voicegrid__tile[data-user="${bob.id}"] [aria-label="Muted"]`).waitFor();
       assert.equal(await page.getByRole('button', { name: 'Unmute' }).isDisabled(), true);
-      await shot(page, 'voice-4-microphone-refused');
+      await shot(page, 'voice-5-microphone-refused');
       await page.getByRole('button', { name: 'Disconnect' }).click();
       await context.close();
     } finally {
@@ -217,7 +229,7 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
       await pa.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
       const ring = pb.getByRole('alertdialog', { name: 'Incoming call' });
       await ring.getByText('Alice').waitFor();
-      await shot(pb, 'voice-5-ringing');
+      await shot(pb, 'voice-6-ringing');
       await ring.getByRole('button', { name: 'Decline' }).click();
       await ring.waitFor({ state: 'detached' });
       await pa.getByRole('button', { name: 'Disconnect' }).click();
@@ -230,7 +242,7 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
       await ring.waitFor({ state: 'detached' });
       await pb.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
       await hearEachOther(pa, alice.id, pb, bob.id);
-      await shot(pb, 'voice-6-dm-call');
+      await shot(pb, 'voice-7-dm-call');
       await pb.getByRole('button', { name: 'Disconnect' }).click();
       await pa.getByRole('button', { name: 'Disconnect' }).click();
     });

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useStore } from '../lib/session.js';
 import { displayName, Icon } from '../lib/ui/index.js';
-import { listMicrophones, type InputDevice } from './devices.js';
+import { VoiceSettings } from './VoiceSettings.js';
 import { codeChunks, type VoiceState } from './state.js';
 import { IncomingCall } from './IncomingCall.js';
 import { useVoice } from './useVoice.js';
@@ -20,10 +20,6 @@ export function VoiceControls() {
     if (state.guildId) return s.guilds.get(state.guildId)?.channels.get(state.channelId);
     return s.privateChannels.get(state.channelId);
   });
-  const [devices, setDevices] = useState<InputDevice[] | null>(null);
-  useEffect(() => {
-    if (state.status === 'connected') void listMicrophones().then(setDevices, () => setDevices([]));
-  }, [state.status]);
   if (state.status === 'idle') return <IncomingCall />;
   const where = channel?.name || (channel?.recipients?.length ? `Call with ${channel.recipients.map((u) => displayName(u)).join(', ')}` : 'Call');
   return (
@@ -82,22 +78,8 @@ export function VoiceControls() {
               >
                 <Icon name={state.deafened ? 'headphonesOff' : 'headphones'} size={18} />
               </button>
-              {devices && devices.length > 1 ? (
-                <select
-                  className="vc__device grow"
-                  aria-label="Microphone"
-                  value={state.inputId ?? ''}
-                  onChange={(e) => void voice.setInput(e.target.value || null)}
-                >
-                  <option value="">Default microphone</option>
-                  {devices.map((d) => (
-                    <option key={d.deviceId} value={d.deviceId}>
-                      {d.label}
-                    </option>
-                  ))}
-                </select>
-              ) : null}
             </div>
+            <VoiceSettings voice={voice} state={state} />
           </>
         ) : null}
       </section>

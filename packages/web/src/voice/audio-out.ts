@@ -6,9 +6,7 @@ export class AudioOut {
   private readonly root: HTMLDivElement;
   private readonly elements = new Map<string, HTMLAudioElement>();
   private deafened = false;
-  private sinkId = '';
-
-  constructor() {
+  constructor(private sinkId = '') {
     this.root = document.createElement('div');
     this.root.hidden = true;
     this.root.dataset.voiceAudio = '';
@@ -26,8 +24,14 @@ export class AudioOut {
     }
     el.srcObject = new MediaStream([track]);
     el.muted = this.deafened;
-    if (this.sinkId) void (el as HTMLAudioElement & { setSinkId?: (id: string) => Promise<void> }).setSinkId?.(this.sinkId).catch(() => {});
+    if (this.sinkId) sink(el, this.sinkId);
     void el.play().catch(() => {});
+  }
+
+  /** Plays everyone through another speaker ('' for the default one). */
+  setOutput(deviceId: string): void {
+    this.sinkId = deviceId;
+    for (const el of this.elements.values()) sink(el, deviceId);
   }
 
   remove(userId: string): void {
@@ -50,4 +54,8 @@ export class AudioOut {
     this.elements.clear();
     this.root.remove();
   }
+}
+
+function sink(el: HTMLAudioElement, deviceId: string): void {
+  void (el as HTMLAudioElement & { setSinkId?: (id: string) => Promise<void> }).setSinkId?.(deviceId).catch(() => {});
 }

@@ -1,4 +1,4 @@
-/** A microphone the person can pick. */
+/** A microphone or speaker the person can pick. */
 export interface InputDevice {
   deviceId: string;
   label: string;
@@ -27,9 +27,12 @@ export async function openMicrophone(deviceId: string | null): Promise<MediaStre
   });
 }
 
-export async function listMicrophones(): Promise<InputDevice[]> {
+/** Microphones and speakers (labels show once the page may use the microphone). */
+export async function listDevices(): Promise<{ inputs: InputDevice[]; outputs: InputDevice[] }> {
   const all = (await navigator.mediaDevices?.enumerateDevices?.()) ?? [];
-  return all.filter((d) => d.kind === 'audioinput').map((d, i) => ({ deviceId: d.deviceId, label: d.label || `Microphone ${i + 1}` }));
+  const of = (kind: MediaDeviceKind, word: string) =>
+    all.filter((d) => d.kind === kind && d.deviceId !== 'default').map((d, i) => ({ deviceId: d.deviceId, label: d.label || `${word} ${i + 1}` }));
+  return { inputs: of('audioinput', 'Microphone'), outputs: of('audiooutput', 'Speaker') };
 }
 
 /**

@@ -57,6 +57,12 @@ export class VoiceManager {
 
   getState = () => this.state;
 
+  /** What the person chose, kept across calls. */
+  private get settings(): Partial<VoiceState> {
+    const { muted, deafened, inputId, outputId, pushToTalk } = this.state;
+    return { muted, deafened, inputId, outputId, pushToTalk };
+  }
+
   private set(patch: Partial<VoiceState>): void {
     this.state = { ...this.state, ...patch };
     for (const fn of this.listeners) fn();
@@ -83,14 +89,14 @@ export class VoiceManager {
       e2ee: null,
       mic: null,
       activity: null,
-      out: new AudioOut(),
+      out: new AudioOut(this.state.outputId),
       connected: new Set(),
       ssrcs: new Map(),
       described: false,
       closed: false,
     };
     this.conn = conn;
-    this.set({ ...IDLE, status: 'connecting', guildId, channelId, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId });
+    this.set({ ...IDLE, ...this.settings, status: 'connecting', guildId, channelId });
     try {
       // The microphone comes first: a refused one joins muted (a later op 4 would re-issue the voice token).
       const dave = this.loadDave();
@@ -210,7 +216,7 @@ export class VoiceManager {
           if (peer.pc.connectionState === 'failed' && !conn.closed) this.fail(conn, 'The media connection failed (no route to the voice server).');
         });
         const track = conn.mic?.getAudioTracks()[0] ?? null;
-        if (track) track.enabled = !this.state.muted && !this.state.deafened;
+        if (track) track.enabled = this.sending;
         const sdp = await peer.offer(track);
         conn.socket?.send(VoiceOp.SELECT_PROTOCOL, {
           protocol: 'webrtc',
@@ -266,7 +272,7 @@ export class VoiceManager {
 
   /** The microphone's level crossed the threshold: op 5 so others see (and map) us speaking. */
   private micActivity(conn: Connection, on: boolean, resend = false): void {
-    const speaking = on && !this.state.muted && !this.state.deafened;
+    const speaking = on && this.sending;
     if (this.state.speaking.has(this.host.userId() ?? '') === speaking && !resend) return;
     if (conn.described) conn.socket?.send(VoiceOp.SPEAKING, { speaking: speaking ? SPEAKING_MICROPHONE : 0, delay: 0, ssrc: 0 });
     this.setSpeaking(this.host.userId() ?? '', speaking);
@@ -294,10 +300,8 @@ export class VoiceManager {
     const conn = this.conn;
     if (!conn) return;
     const { muted, deafened } = this.state;
-    const track = conn.mic?.getAudioTracks()[0];
-    if (track) track.enabled = !muted && !deafened;
+    this.applyTrack();
     conn.out.setDeafened(deafened);
-    if (muted || deafened) this.micActivity(conn, false);
     this.host.send(4, { guild_id: conn.guildId, channel_id: conn.channelId, self_mute: muted || deafened, self_deaf: deafened });
   }
 
@@ -318,9 +322,40 @@ export class VoiceManager {
     conn.mic = mic;
     conn.activity = new VoiceActivity(mic, (on) => this.micActivity(conn, on));
     const track = mic.getAudioTracks()[0];
-    track.enabled = !this.state.muted && !this.state.deafened;
+    track.enabled = this.sending;
     this.set({ micError: null });
     await conn.peer?.setMicrophone(track);
+  }
+
+  /** Whether the microphone's sound goes out: not muted or deafened, and the push-to-talk key held if that is on. */
+  private get sending(): boolean {
+    const s = this.state;
+    return !s.muted && !s.deafened && (!s.pushToTalk || s.talking);
+  }
+
+  setOutput(deviceId: string): void {
+    this.set({ outputId: deviceId });
+    this.conn?.out.setOutput(deviceId);
+  }
+
+  setPushToTalk(on: boolean): void {
+    this.set({ pushToTalk: on, talking: false });
+    this.applyTrack();
+  }
+
+  /** The push-to-talk key went down or up. */
+  setTalking(down: boolean): void {
+    if (!this.state.pushToTalk || this.state.talking === down) return;
+    this.set({ talking: down });
+    this.applyTrack();
+  }
+
+  private applyTrack(): void {
+    const conn = this.conn;
+    const track = conn?.mic?.getAudioTracks()[0];
+    if (track) track.enabled = this.sending;
+    // The level may not have dropped yet (the detector holds it a moment): say at once what is true now.
+    if (conn) this.micActivity(conn, this.sending && !!conn.activity?.speaking);
   }
 
   setVolume(userId: string, volume: number): void {
@@ -345,7 +380,7 @@ export class VoiceManager {
   private end(conn: Connection, error: string | null): void {
     if (conn !== this.conn) return;
     this.teardown(conn);
-    this.set({ ...IDLE, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId, ...(error ? { status: 'failed', error } : {}) });
+    this.set({ ...IDLE, ...this.settings, ...(error ? { status: 'failed', error } : {}) });
   }
 
   private teardown(conn: Connection): void {
@@ -363,7 +398,7 @@ export class VoiceManager {
   /** Dismisses a failure. */
   clear(): void {
     if (this.state.status === 'failed') {
-      this.set({ ...IDLE, muted: this.state.muted, deafened: this.state.deafened, inputId: this.state.inputId });
+      this.set({ ...IDLE, ...this.settings });
     }
   }
 }

@@ -18,6 +18,12 @@ export interface VoiceState {
    */
   e2ee: { required: boolean; on: boolean; code: string; epoch: string | null };
   inputId: string | null;
+  /** The speaker ('' for the default). */
+  outputId: string;
+  /** Push to talk: the microphone sends only while the key is held. */
+  pushToTalk: boolean;
+  /** The push-to-talk key is down. */
+  talking: boolean;
 }
 
 export const IDLE: VoiceState = {
@@ -31,6 +37,9 @@ export const IDLE: VoiceState = {
   speaking: new Set(),
   e2ee: { required: false, on: false, code: '', epoch: null },
   inputId: null,
+  outputId: '',
+  pushToTalk: false,
+  talking: false,
 };
 
 /** Readable words for the voice gateway's close codes. */
