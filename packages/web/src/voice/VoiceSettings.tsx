@@ -36,30 +36,27 @@ export function VoiceSettings({ voice, state }: { voice: VoiceManager; state: Vo
 
   return (
     <div className="vc__settings">
-      {devices && devices.inputs.length > 1 ? (
-        <select className="vc__device" aria-label="Microphone" value={state.inputId ?? ''} onChange={(e) => void voice.setInput(e.target.value || null)}>
-          <option value="">Default microphone</option>
-          {devices.inputs.map((d) => (
-            <option key={d.deviceId} value={d.deviceId}>
-              {d.label}
-            </option>
-          ))}
-        </select>
-      ) : null}
-      {devices && devices.outputs.length > 1 ? (
-        <select className="vc__device" aria-label="Speaker" value={state.outputId} onChange={(e) => voice.setOutput(e.target.value)}>
-          <option value="">Default speaker</option>
-          {devices.outputs.map((d) => (
-            <option key={d.deviceId} value={d.deviceId}>
-              {d.label}
-            </option>
-          ))}
-        </select>
-      ) : null}
+      <DeviceSelect label="Microphone" devices={devices?.inputs} value={state.inputId ?? ''} onChange={(id) => void voice.setInput(id || null)} />
+      <DeviceSelect label="Speaker" devices={devices?.outputs} value={state.outputId} onChange={(id) => voice.setOutput(id)} />
       <label className="vc__ptt">
         <input type="checkbox" checked={state.pushToTalk} onChange={(e) => voice.setPushToTalk(e.target.checked)} />
         Push to talk (hold <kbd>{PTT_KEY}</kbd>){state.pushToTalk && state.talking ? <span className="vc__talking"> · talking</span> : null}
       </label>
     </div>
+  );
+}
+
+/** A device list with the system default first; hidden when there is nothing to choose. */
+function DeviceSelect({ label, devices, value, onChange }: { label: string; devices?: InputDevice[]; value: string; onChange: (id: string) => void }) {
+  if (!devices || devices.length < 2) return null;
+  return (
+    <select className="vc__device" aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">Default {label.toLowerCase()}</option>
+      {devices.map((d) => (
+        <option key={d.deviceId} value={d.deviceId}>
+          {d.label}
+        </option>
+      ))}
+    </select>
   );
 }
