@@ -116,6 +116,11 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
     // The server sees only DAVE frames from the page (the FA FA marker closes each): it forwards what it cannot read.
     await t.server.voice.media.setCapture(true);
 
+    // The voice socket drops (no close frame): the page resumes it (op 7) and keeps its media and DAVE group.
+    assert.ok(t.server.voice.dropSocket(alice.id));
+    await page.locator('.vc[data-status="connecting"]').waitFor();
+    await page.locator('.vc[data-status="connected"]').waitFor();
+
     // The bot plays 440 Hz: the page hears 440 Hz.
     const playing = d.call('play', { name: 'bot', frames: toneFrames(440, 4000) });
     const heard = await peakHeard(page, bot.userId);

@@ -15,6 +15,10 @@ export interface VoiceHostSession {
 }
 
 const SPEAKING_MICROPHONE = 1;
+/** Socket drops resumed in a row before the call is given up. */
+const MAX_RESUMES = 5;
+/** Close codes after which the voice session cannot be resumed (the client must not, or it is gone). */
+const FINAL_CLOSES = new Set([1000, 4001, 4002, 4003, 4004, 4005, 4006, 4009, 4011, 4012, 4014, 4016, 4017, 4020, 4021, 4022]);
 const JOIN_TIMEOUT_MS = 10_000;
 
 /** One voice connection at a time: joining a channel leaves the previous one. */
@@ -33,6 +37,8 @@ interface Connection {
   ssrcs: Map<string, number>;
   /** Op 4 arrived: the voice gateway takes op 5 from now on. */
   described: boolean;
+  /** Resumes since the socket last worked. */
+  resumes: number;
   closed: boolean;
 }
 
@@ -93,6 +99,7 @@ export class VoiceManager {
       connected: new Set(),
       ssrcs: new Map(),
       described: false,
+      resumes: 0,
       closed: false,
     };
     this.conn = conn;
@@ -173,29 +180,50 @@ export class VoiceManager {
     p.resolve({ sessionId: p.sessionId, token: p.server.token, endpoint: p.server.endpoint });
   }
 
-  private connect(conn: Connection, me: string, davey: DaveyModule | null, server: { sessionId: string; token: string; endpoint: string }): void {
+  /**
+   * The voice gateway socket: Identify, or after a drop Resume (op 7, same token, acknowledging the last sequence
+   * number) with the WebRTC connection and DAVE kept as they are.
+   */
+  private connect(
+    conn: Connection,
+    me: string,
+    davey: DaveyModule | null,
+    server: { sessionId: string; token: string; endpoint: string },
+    resumeFrom?: number,
+  ): void {
     const serverId = conn.guildId ?? conn.channelId;
-    const socket = new VoiceSocket(server.endpoint, {
-      open: () =>
-        socket.send(VoiceOp.IDENTIFY, {
-          server_id: serverId,
-          user_id: me,
-          session_id: server.sessionId,
-          token: server.token,
-          max_dave_protocol_version: davey ? davey.DAVE_PROTOCOL_VERSION : 0,
-        }),
-      json: (op, d) => void this.onVoice(conn, me, davey, op, d).catch((err) => this.fail(conn, (err as Error)?.message ?? String(err))),
-      binary: (op, payload) => {
-        try {
-          conn.e2ee?.onBinary(op, payload);
-        } catch (err) {
-          console.error('voice: DAVE message failed', op, err);
-        }
+    const socket = new VoiceSocket(
+      server.endpoint,
+      {
+        open: () =>
+          resumeFrom === undefined
+            ? socket.send(VoiceOp.IDENTIFY, {
+                server_id: serverId,
+                user_id: me,
+                session_id: server.sessionId,
+                token: server.token,
+                max_dave_protocol_version: davey ? davey.DAVE_PROTOCOL_VERSION : 0,
+              })
+            : socket.send(VoiceOp.RESUME, { server_id: serverId, session_id: server.sessionId, token: server.token, seq_ack: socket.seq }),
+        json: (op, d) => void this.onVoice(conn, me, davey, op, d).catch((err) => this.fail(conn, (err as Error)?.message ?? String(err))),
+        binary: (op, payload) => {
+          try {
+            conn.e2ee?.onBinary(op, payload);
+          } catch (err) {
+            console.error('voice: DAVE message failed', op, err);
+          }
+        },
+        closed: (code, reason) => {
+          if (conn.closed) return;
+          if (!conn.described || FINAL_CLOSES.has(code) || conn.resumes >= MAX_RESUMES) return this.fail(conn, closeReason(code, reason));
+          conn.resumes++;
+          this.set({ status: 'connecting' });
+          const seq = socket.seq;
+          setTimeout(() => !conn.closed && this.connect(conn, me, davey, server, seq), 500 * conn.resumes);
+        },
       },
-      closed: (code, reason) => {
-        if (!conn.closed) this.fail(conn, closeReason(code, reason));
-      },
-    });
+      resumeFrom,
+    );
     conn.socket = socket;
   }
 
@@ -250,6 +278,10 @@ export class VoiceManager {
         this.setSpeaking(d.user_id, (Number(d.speaking) & SPEAKING_MICROPHONE) !== 0);
         return;
       }
+      case VoiceOp.RESUMED:
+        conn.resumes = 0;
+        if (conn.peer?.pc.connectionState === 'connected') this.set({ status: 'connected' });
+        return;
       case VoiceOp.CLIENTS_CONNECT:
         for (const id of d?.user_ids ?? []) conn.connected.add(id);
         return;

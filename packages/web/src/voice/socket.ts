@@ -10,7 +10,9 @@ export const VoiceOp = {
   SESSION_DESCRIPTION: 4,
   SPEAKING: 5,
   HEARTBEAT_ACK: 6,
+  RESUME: 7,
   HELLO: 8,
+  RESUMED: 9,
   CLIENTS_CONNECT: 11,
   CLIENT_DISCONNECT: 13,
 } as const;
@@ -29,12 +31,13 @@ export interface VoiceSocketHandlers {
 export class VoiceSocket {
   private readonly ws: WebSocket;
   private beat: ReturnType<typeof setInterval> | null = null;
-  private seq = -1;
   private done = false;
 
   constructor(
     endpoint: string,
     private readonly on: VoiceSocketHandlers,
+    /** The last sequence number seen (a resumed socket continues from its predecessor's). */
+    public seq = -1,
   ) {
     this.ws = new WebSocket(`wss://${endpoint}/?v=8`);
     this.ws.binaryType = 'arraybuffer';
