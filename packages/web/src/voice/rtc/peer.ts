@@ -39,10 +39,13 @@ export class VoicePeer {
     this.pc = new RTCPeerConnection({ bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', encodedInsertableStreams: true } as RTCConfiguration);
     this.mic = this.pc.addTransceiver('audio', { direction: 'sendonly' });
     const sender = this.mic.sender as WithEncodedStreams<RTCRtpSender>;
-    this.pipe(sender.createEncodedStreams!(), (frame) => this.crypto.encrypt(frame));
+    this.pipe(sender.createEncodedStreams?.bind(sender), (frame) => this.crypto.encrypt(frame));
   }
 
-  private pipe(streams: EncodedStreams, transform: (frame: Uint8Array) => Uint8Array | null): void {
+  /** Frames through `transform`; a browser without encoded streams sends them as they are (and has no DAVE). */
+  private pipe(open: (() => EncodedStreams) | undefined, transform: (frame: Uint8Array) => Uint8Array | null): void {
+    if (!open || !supportsEncodedTransforms()) return;
+    const streams = open();
     void streams.readable
       .pipeThrough(
         new TransformStream({
@@ -88,7 +91,7 @@ export class VoicePeer {
           t = this.pc.addTransceiver('audio', { direction: 'recvonly' });
           const receiver = t.receiver as WithEncodedStreams<RTCRtpReceiver>;
           const tr = t;
-          this.pipe(receiver.createEncodedStreams!(), (frame) => {
+          this.pipe(receiver.createEncodedStreams?.bind(receiver), (frame) => {
             const who = tr.mid ? this.streams.get(tr.mid) : undefined;
             return who ? this.crypto.decrypt(who.userId, frame) : null;
           });
