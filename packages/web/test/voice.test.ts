@@ -152,6 +152,12 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
       assert.ok(p[p.length - 1] === DAVE_MARKER && p[p.length - 2] === DAVE_MARKER, 'every frame from the page is DAVE-encrypted');
     }
 
+    // A moderator (Alice owns the guild) moves her to another voice channel: the page follows with a new voice session.
+    const other = await t.api<{ id: string }>(`/guilds/${t.world.guildId}/channels`, { method: 'POST', token: alice.token, body: { name: 'Second', type: 2 } });
+    await t.api(`/guilds/${t.world.guildId}/members/${alice.id}`, { method: 'PATCH', token: alice.token, body: { channel_id: other.body.id } });
+    await page.locator('.vc__channel', { hasText: 'Second' }).waitFor();
+    await page.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+
     // Mute, then leave: the panel goes away.
     await page.getByRole('button', { name: 'Mute' }).click();
     await page.getByRole('button', { name: 'Unmute' }).waitFor();

@@ -39,6 +39,8 @@ interface Connection {
   described: boolean;
   /** Resumes since the socket last worked. */
   resumes: number;
+  /** The main Gateway session the voice state belongs to. */
+  sessionId: string | null;
   closed: boolean;
 }
 
@@ -100,6 +102,7 @@ export class VoiceManager {
       ssrcs: new Map(),
       described: false,
       resumes: 0,
+      sessionId: null,
       closed: false,
     };
     this.conn = conn;
@@ -109,8 +112,9 @@ export class VoiceManager {
       const dave = this.loadDave();
       const mic = await this.openMic(conn);
       const server = await this.voiceServer(guildId, channelId);
+      conn.sessionId = server.sessionId;
       const davey = await dave;
-      if (conn.closed) return;
+      if (conn.closed) return mic?.getTracks().forEach((t) => t.stop()); // left while joining
       conn.mic = mic;
       if (mic) conn.activity = new VoiceActivity(mic, (on) => this.micActivity(conn, on));
       this.connect(conn, me, davey, server);
@@ -164,8 +168,12 @@ export class VoiceManager {
         this.pendingJoin.sessionId = d.session_id;
         this.settleJoin();
       } else if (conn && !this.pendingJoin && d.channel_id !== conn.channelId && (d.guild_id ?? null) === conn.guildId) {
-        // Disconnected or moved by someone else: this connection is over (a move rejoins through the UI).
-        this.end(conn, d.channel_id === null ? 'You were disconnected from voice.' : null);
+        // Disconnected, moved by a moderator (followed: the new channel gets a new voice session), or taken over by
+        // another device of the person's.
+        if (d.channel_id === null) return this.end(conn, 'You were disconnected from voice.');
+        if (conn.sessionId && d.session_id !== conn.sessionId) return this.end(conn, 'You joined voice from another device.');
+        this.end(conn, null);
+        void this.join(conn.guildId, d.channel_id);
       }
     } else if (t === 'VOICE_SERVER_UPDATE' && this.pendingJoin && d?.endpoint) {
       this.pendingJoin.server = d;
