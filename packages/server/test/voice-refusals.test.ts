@@ -91,7 +91,7 @@ describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () =>
     assert.throws(() => new VoiceServer({ ...t.server.ctx, config: loadConfig([], {}, { voiceModes: 'xsalsa20_poly1305' }) }), /discontinued/);
   });
 
-  test('close codes: 4003 before Identify, 4004 bad token, 4005 second Identify, 4001 unknown op, 4002 bad JSON, 4012 protocol, 4017 without DAVE', async () => {
+  test('close codes: 4003 before Identify, 4004 bad token, 4005 second Identify, 4001 unknown op, 4002 bad JSON, 4012 protocol, 4002 not an SDP, 4017 without DAVE', async () => {
     const a = track(await RawVoice.connect(t));
     a.send(5, { speaking: 1, delay: 0, ssrc: 1 });
     assert.equal((await a.closed).code, 4003);
@@ -125,9 +125,17 @@ describe('voice gateway refusals and ordering rules', { timeout: 60_000 }, () =>
     const g = await voiceClient(0);
     g.v.send(0, g.identify());
     await g.v.op(2);
-    g.v.send(1, { protocol: 'webrtc', data: 'sdp' });
+    g.v.send(1, { protocol: 'quic', data: 'sdp' });
     assert.equal((await g.v.closed).code, 4012);
     g.gw.close();
+
+    // WebRTC is a protocol (browsers), but its offer must be an SDP.
+    const w = await voiceClient(0);
+    w.v.send(0, w.identify());
+    await w.v.op(2);
+    w.v.send(1, { protocol: 'webrtc', data: 'sdp', sdp: 'sdp' });
+    assert.equal((await w.v.closed).code, 4002);
+    w.gw.close();
 
     // DAVE is required from 2026-03-01 (server clock): a client without it is refused.
     const h = await voiceClient(0);

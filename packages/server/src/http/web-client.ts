@@ -44,14 +44,16 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.ico': 'image/x-icon',
   '.webp': 'image/webp',
+  '.wasm': 'application/wasm',
 };
 
 /**
  * Pages may not be framed (the consent page above all); scripts and styles come from this origin only. Besides this
  * origin and WebSockets, a page may reach the local client on loopback (the desktop link's discovery, 6463–6472).
+ * 'wasm-unsafe-eval' lets the page compile WebAssembly (DAVE for voice), and nothing else: no eval of script.
  */
 const PAGE_CSP =
-  "default-src 'self'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob: http: https:; media-src 'self' blob: http: https:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss: http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
 /** packages/web/dist next to this package, found from this file whether it runs from src/ (tsx) or the dist/ bundle. */
 export function defaultWebDir(): string {

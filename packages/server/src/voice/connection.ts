@@ -8,6 +8,7 @@ import { VoiceSession, type VoiceTransport } from './session.js';
 import type { VoiceHost } from './host.js';
 import { parseJson } from '../core/json.js';
 import { DeferredHello } from '../core/hello-timing.js';
+import { BridgeError, WebRtcBridge } from './webrtc/bridge.js';
 
 const MAX_FRAME = 1 << 16;
 
@@ -174,8 +175,9 @@ export class VoiceConnection implements VoiceTransport {
     this.server.rooms.get(session.channelId)?.add(session);
   }
 
-  private selectProtocol(s: VoiceSession, d: any): void {
-    if (s.mode) return; // already selected: Select Protocol is not repeated on resume
+  private async selectProtocol(s: VoiceSession, d: any): Promise<void> {
+    if (s.mode || s.selecting) return; // already selected: Select Protocol is not repeated on resume
+    if (d && typeof d === 'object' && d.protocol === 'webrtc') return this.selectWebRtc(s, d);
     if (!d || typeof d !== 'object' || d.protocol !== 'udp') return this.close(VoiceClose.UNKNOWN_PROTOCOL, 'Unknown protocol.');
     const mode = d.data?.mode;
     if (!isMode(mode) || !this.server.modes.includes(mode)) {
@@ -193,6 +195,43 @@ export class VoiceConnection implements VoiceTransport {
         : null;
     this.server.media.update(s.ssrc, { crypto: { mode, key: [...s.key], gcmTables: this.server.gcmTables }, address });
     s.send(VoiceOp.SESSION_DESCRIPTION, { mode, secret_key: [...s.key], dave_protocol_version: s.daveVersion });
+    room.ready(s);
+  }
+
+  /**
+   * `webrtc` (browsers): the offer's SDP comes as `sdp` (the official client also sends it as `data`). The bridge joins
+   * the room as a UDP client with the first offered mode; op 4 carries the answer's transport SDP instead of a key.
+   */
+  private async selectWebRtc(s: VoiceSession, d: any): Promise<void> {
+    const offer = typeof d.sdp === 'string' ? d.sdp : d.data;
+    if (typeof offer !== 'string' || !offer.startsWith('v=0')) return this.close(VoiceClose.DECODE_ERROR, 'Failed to decode payload.');
+    const room = this.server.rooms.get(s.channelId);
+    if (!room) return this.close(VoiceClose.SESSION_INVALID, 'Session is no longer valid.');
+    s.selecting = true;
+    const mode = this.server.modes[0];
+    const key = crypto.randomBytes(32);
+    this.server.media.update(s.ssrc, { crypto: { mode, key: [...key], gcmTables: this.server.gcmTables } });
+    let opened: Awaited<ReturnType<typeof WebRtcBridge.open>>;
+    try {
+      const udpPort = await this.server.media.portFor(s.channelId);
+      opened = await WebRtcBridge.open({ offer, ssrc: s.ssrc, udpIp: this.server.udpIp, udpPort, mode, key });
+    } catch (err) {
+      s.selecting = false;
+      if (err instanceof BridgeError) return this.close(VoiceClose.DECODE_ERROR, err.message.slice(0, 120));
+      throw err;
+    }
+    if (s.ended || this.server.rooms.get(s.channelId) !== room) return opened.bridge.close();
+    s.bridge = opened.bridge;
+    s.mode = mode;
+    s.key = key;
+    s.daveVersion = room.daveVersionFor(s);
+    s.send(VoiceOp.SESSION_DESCRIPTION, {
+      audio_codec: 'opus',
+      video_codec: 'H264',
+      media_session_id: crypto.randomBytes(16).toString('hex'),
+      sdp: opened.sdp,
+      dave_protocol_version: s.daveVersion,
+    });
     room.ready(s);
   }
 

@@ -227,6 +227,8 @@ export class VoiceServer implements VoiceHost {
       }
     }
     this.media.remove(s.ssrc);
+    s.bridge?.close();
+    s.bridge = null;
     const t = s.transport;
     s.transport = null;
     if (t && code !== 1000) t.close(code, reason);

@@ -33,6 +33,10 @@ export class VoiceSession {
   mayspeak = true;
   muted = false;
   ended = false;
+  /** Select Protocol is being answered (WebRTC negotiation is asynchronous). */
+  selecting = false;
+  /** A browser's WebRTC peer, which joins the SFU as a UDP client (protocol `webrtc`). */
+  bridge: { close(): void } | null = null;
   private replay: Buffered[] = [];
 
   constructor(

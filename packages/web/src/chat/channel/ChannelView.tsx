@@ -14,6 +14,7 @@ import { PinsPopover } from './PinsPopover.js';
 import { TypingIndicator } from './TypingIndicator.js';
 import { VoiceView } from './VoiceView.js';
 import { ActivityDock, ActivityLauncherButton } from '../../activity/ActivityDock.js';
+import { CallButton } from '../../voice/CallButton.js';
 
 /** The open channel: its header, then messages and the composer (or a forum's posts, or a voice channel's people). */
 export function ChannelView({ guildId, channelId }: { guildId: string | null; channelId: string }) {
@@ -66,6 +67,7 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
           <span className="grow" />
         )}
         <span className="grow" />
+        {channel.type === 1 || channel.type === 3 ? <CallButton channel={channel} /> : null}
         {!forum ? <ActivityLauncherButton guildId={guildId} channelId={channel.id} channelLabel={activityPlace} /> : null}
         {!forum && !isVoice(channel.type) ? (
           <button

@@ -1,6 +1,10 @@
 /** A small set of line icons drawn on a 24-px grid (stroke follows currentColor). */
 const PATHS: Record<string, string> = {
   hash: 'M10 3 8 21M16 3l-2 18M4 8h17M3 16h17',
+  mic: 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM19 11a7 7 0 0 1-14 0M12 18v3',
+  headphones: 'M4 18v-6a8 8 0 0 1 16 0v6M4 15h3v5H4zM17 15h3v5h-3z',
+  phone: 'M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2z',
+  phoneOff: 'M3 14.5c5-4.7 13-4.7 18 0l-2.5 2.5-3.5-1.5v-2.3a12 12 0 0 0-6 0v2.3L5.5 17 3 14.5z',
   speaker: 'M11 5 6 9H3v6h3l5 4V5zM15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13',
   forum: 'M4 5h16v10H8l-4 4V5zM8 9h8M8 12h5',
   thread: 'M5 4h14v12H9l-4 4V4zM12 8v4M10 10h4',
