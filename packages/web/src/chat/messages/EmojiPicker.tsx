@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useStore } from '../../lib/session.js';
 import { Spinner } from '../../lib/ui/index.js';
@@ -103,10 +103,16 @@ export function EmojiPicker({
     return out;
   }, [catalogue, query, tone, customChoices]);
 
-  const pick = (c: Choice) => {
-    rememberEmoji(c.custom ? c.value : (catalogue?.list.find((e) => e.unicode === c.unicode || e.skins?.includes(c.unicode!))?.unicode ?? c.value));
-    onPick(c.value, c.text);
-  };
+  const pickRef = useRef(onPick);
+  pickRef.current = onPick;
+  const pick = useCallback(
+    (c: Choice) => {
+      // Recents keep the base emoji, so a later skin tone applies to them too.
+      rememberEmoji(c.custom ? c.value : (catalogue?.list.find((e) => e.unicode === c.unicode || e.skins?.includes(c.unicode!))?.unicode ?? c.value));
+      pickRef.current(c.value, c.text);
+    },
+    [catalogue],
+  );
   const jump = (id: string) => body.current?.querySelector(`[data-section="${id}"]`)?.scrollIntoView({ block: 'start' });
   const first = sections[0]?.items[0];
 
@@ -166,7 +172,7 @@ export function EmojiPicker({
             {sections.map((s) => (
               <button key={s.id} type="button" className="emojipicker__cat" aria-label={s.name} title={s.name} onClick={() => jump(s.id)}>
                 {s.id === 'recent' ? (
-                  <span aria-hidden>🕘</span>
+                  <Twemoji emoji="🕘" />
                 ) : s.id === 'server' ? (
                   <img className="emoji" src={customEmojiUrl(s.items[0].custom!.id, s.items[0].custom!.animated, 32)} alt="" />
                 ) : (
@@ -183,32 +189,7 @@ export function EmojiPicker({
             </div>
           ) : null}
           {catalogue && query && !sections[0]?.items.length ? <div className="emojipicker__empty">No emoji match “{query}”.</div> : null}
-          {sections.map((s) =>
-            s.items.length ? (
-              <section key={s.id} data-section={s.id} aria-label={s.name}>
-                <h3 className="emojipicker__head">{s.name}</h3>
-                <div className="emojipicker__grid">
-                  {s.items.map((c) => (
-                    <button
-                      key={c.key}
-                      type="button"
-                      className="emojipicker__e"
-                      aria-label={`:${c.name}:`}
-                      onMouseEnter={() => setHover(c)}
-                      onFocus={() => setHover(c)}
-                      onClick={() => pick(c)}
-                    >
-                      {c.custom ? (
-                        <img className="emoji" src={customEmojiUrl(c.custom.id, c.custom.animated, 32)} alt={c.name} loading="lazy" />
-                      ) : (
-                        <Twemoji emoji={c.unicode!} />
-                      )}
-                    </button>
-                  ))}
-                </div>
-              </section>
-            ) : null,
-          )}
+          <Sections sections={sections} onHover={setHover} onPick={pick} />
         </div>
       </div>
       <div className="emojipicker__foot" aria-live="polite">
@@ -229,3 +210,45 @@ export function EmojiPicker({
     document.body,
   );
 }
+
+/** The grid, apart from the picker so that hovering (which changes the footer) does not redraw every emoji. */
+const Sections = memo(function Sections({
+  sections,
+  onHover,
+  onPick,
+}: {
+  sections: { id: string; name: string; items: Choice[] }[];
+  onHover: (c: Choice) => void;
+  onPick: (c: Choice) => void;
+}) {
+  return (
+    <>
+      {sections.map((s) =>
+        s.items.length ? (
+          <section key={s.id} data-section={s.id} aria-label={s.name}>
+            <h3 className="emojipicker__head">{s.name}</h3>
+            <div className="emojipicker__grid">
+              {s.items.map((c) => (
+                <button
+                  key={c.key}
+                  type="button"
+                  className="emojipicker__e"
+                  aria-label={`:${c.name}:`}
+                  onMouseEnter={() => onHover(c)}
+                  onFocus={() => onHover(c)}
+                  onClick={() => onPick(c)}
+                >
+                  {c.custom ? (
+                    <img className="emoji" src={customEmojiUrl(c.custom.id, c.custom.animated, 32)} alt={c.name} loading="lazy" />
+                  ) : (
+                    <Twemoji emoji={c.unicode!} />
+                  )}
+                </button>
+              ))}
+            </div>
+          </section>
+        ) : null,
+      )}
+    </>
+  );
+});

@@ -57,17 +57,19 @@ export function loadEmoji(): Promise<EmojiCatalogue> {
 /** The catalogue if it has been loaded already (for synchronous lookups while rendering). */
 export const emojiCatalogue = () => loaded;
 
-/** Emoji whose shortcode starts with the query first, then those whose shortcode, name or tags contain it. */
+/** Emoji whose shortcode is the query first, then those whose shortcode starts with it, then those whose shortcode, name or tags contain it. */
 export function searchEmoji(list: EmojiEntry[], query: string, limit = 50): EmojiEntry[] {
   const q = query.trim().toLowerCase().replace(/^:|:$/g, '');
   if (!q) return list.slice(0, limit);
+  const exact: EmojiEntry[] = [];
   const starts: EmojiEntry[] = [];
   const contains: EmojiEntry[] = [];
   for (const e of list) {
-    if (e.shortcodes.some((s) => s.startsWith(q))) starts.push(e);
+    if (e.shortcodes.includes(q)) exact.push(e);
+    else if (e.shortcodes.some((s) => s.startsWith(q))) starts.push(e);
     else if (e.shortcodes.some((s) => s.includes(q)) || e.label.includes(q) || e.tags.some((t) => t.startsWith(q))) contains.push(e);
   }
-  return [...starts, ...contains].slice(0, limit);
+  return [...exact, ...starts, ...contains].slice(0, limit);
 }
 
 /** A skin tone 0 (none) to 5 picks that variant when the emoji has one. */
