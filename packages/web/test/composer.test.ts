@@ -14,10 +14,10 @@ import { composer, message, send } from './helpers/ui.ts';
 
 /** True once every <img> the locator matches has really loaded (a broken image has naturalWidth 0). */
 const loaded = (page: Page, selector: string) =>
-  page.waitForFunction((sel) => {
-    const imgs = [...document.querySelectorAll<HTMLImageElement>(sel)];
-    return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
-  }, selector);
+  page.waitForFunction(
+    `(() => { const imgs = [...document.querySelectorAll(${JSON.stringify(selector)})];
+      return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0); })()`,
+  );
 
 describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
   const env = webSuite();
@@ -26,6 +26,18 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
   const general = () => `/channels/${env.t.world.guildId}/${env.t.world.textChannelId}`;
   const messages = async (channelId = env.t.world.textChannelId) =>
     (await env.t.api(`/channels/${channelId}/messages?limit=50`, { token: alice().token })).body as any[];
+
+  test('the Twemoji images are static files of the build, and nothing else is reachable through their folder', async () => {
+    const ok = await fetch(`${env.t.server.url}/assets/twemoji/1f604.svg`);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await ok.text(), /^<svg/);
+    for (const p of ['/assets/twemoji/..%2Findex.html', '/assets/twemoji/nested/1f604.svg', '/assets/twemoji/.hidden', '/assets/twemoji/ffff.svg']) {
+      const r = await fetch(`${env.t.server.url}${p}`);
+      assert.equal(r.status, 404, p);
+      assert.equal(((await r.json()) as { code: number }).code, 0);
+    }
+  });
 
   test('@, # and : complete with the keyboard; Bob receives a real mention', async () => {
     const a = await newPerson(env.browser);
@@ -43,7 +55,13 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       const list = a.page.getByRole('listbox', { name: 'Suggestions' });
       await list.getByRole('option', { name: /Bob/ }).waitFor();
       // Bob starts with "bo", so he is first and selected; down moves off him, up comes back.
-      assert.equal(await list.getByRole('option', { selected: true }).textContent().then((t) => /Bob/.test(t ?? '')), true);
+      assert.equal(
+        await list
+          .getByRole('option', { selected: true })
+          .textContent()
+          .then((t) => /Bob/.test(t ?? '')),
+        true,
+      );
       await shot(a.page, 'composer-1-mention-popup');
       await box.press('ArrowDown');
       await box.press('ArrowUp');
@@ -57,7 +75,10 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       assert.equal(await box.inputValue(), `Hi <@${bob().id}> see <#${env.t.world.textChannelId}> `);
 
       await box.pressSequentially(':smile');
-      await list.getByRole('option', { name: /:smile:/ }).first().waitFor();
+      await list
+        .getByRole('option', { name: /:smile:/ })
+        .first()
+        .waitFor();
       await loaded(a.page, '.complete img.emoji');
       await shot(a.page, 'composer-2-emoji-popup');
       await box.press('Enter');
@@ -105,7 +126,10 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       await box.fill(long);
       assert.equal(await page.getByTestId('composer-count').textContent(), '-1');
       await box.press('Enter');
-      await page.getByRole('alert').getByText(/2001 characters long, over the limit of 2000/).waitFor();
+      await page
+        .getByRole('alert')
+        .getByText(/2001 characters long, over the limit of 2000/)
+        .waitFor();
       assert.equal(await box.inputValue(), long);
       assert.equal((await messages()).filter((m) => m.content?.startsWith('xxxx')).length, 0);
       await box.press('End');
@@ -113,7 +137,7 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       await page.getByRole('alert').waitFor({ state: 'detached' });
       assert.equal(await page.getByTestId('composer-count').textContent(), '0');
       await box.press('Enter');
-      await page.waitForFunction(() => (document.querySelector('.composer__input') as HTMLTextAreaElement).value === '');
+      await page.waitForFunction("document.querySelector('.composer__input').value === ''");
       assert.equal((await messages()).filter((m) => m.content === 'x'.repeat(2000)).length, 1);
 
       // Up in the empty box edits the last message of one's own.
