@@ -14,10 +14,11 @@ import { composer, message, send } from './helpers/ui.ts';
 
 /** True once every <img> the locator matches has really loaded (a broken image has naturalWidth 0). */
 const loaded = (page: Page, selector: string) =>
-  page.waitForFunction(
-    `(() => { const imgs = [...document.querySelectorAll(${JSON.stringify(selector)})];
-      return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0); })()`,
-  );
+  page.waitForFunction((sel) => {
+    // Runs in the page; the test's tsconfig has no DOM types.
+    const imgs = [...(globalThis as any).document.querySelectorAll(sel)] as { complete: boolean; naturalWidth: number }[];
+    return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  }, selector);
 
 describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
   const env = webSuite();
