@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error a plain .mjs script (also run on its own), without type declarations
 import { ensureDaveyWasm, packageDir } from './scripts/davey-wasm.mjs';
@@ -7,6 +10,32 @@ import { ensureDaveyWasm, packageDir } from './scripts/davey-wasm.mjs';
 // The server serves dist/index.html on the client's page paths and dist/assets/* under /assets/.
 // `npm run dev -w @accord/web` proxies the API to a server on 127.0.0.1:8080 (ACCORD_URL to change it).
 const api = process.env.ACCORD_URL ?? 'http://127.0.0.1:8080';
+
+/**
+ * The Twemoji SVGs as static files in dist/assets/twemoji/, fetched one by one as emoji appear; bundling them into
+ * the JavaScript would add megabytes. The dev server serves them from the package through the same path.
+ */
+function twemoji(): Plugin {
+  const source = path.dirname(createRequire(import.meta.url).resolve('@twemoji/svg/package.json'));
+  return {
+    name: 'accord-twemoji',
+    configureServer(server) {
+      server.middlewares.use('/assets/twemoji/', (req, res, next) => {
+        const name = (req.url ?? '').slice(1).split('?')[0];
+        if (!/^[\da-f-]+\.svg$/.test(name)) return next();
+        res.setHeader('content-type', 'image/svg+xml');
+        fs.createReadStream(path.join(source, name))
+          .on('error', () => next())
+          .pipe(res);
+      });
+    },
+    writeBundle(options) {
+      const out = path.join(options.dir ?? 'dist', 'assets', 'twemoji');
+      fs.mkdirSync(out, { recursive: true });
+      for (const f of fs.readdirSync(source)) if (f.endsWith('.svg')) fs.copyFileSync(path.join(source, f), path.join(out, f));
+    },
+  };
+}
 
 export default defineConfig(() => {
   // DAVE's WebAssembly build and its runtime are fetched into .cache/davey (see scripts/davey-wasm.mjs). Without them
@@ -19,7 +48,7 @@ export default defineConfig(() => {
     console.warn(`davey-wasm: ${(err as Error).message}\ndavey-wasm: building without DAVE (browser voice only where a channel does not require it)`);
   }
   return {
-    plugins: [react()],
+    plugins: [react(), twemoji()],
     base: '/',
     resolve: {
       alias: davey

@@ -86,8 +86,8 @@ export function registerWebClient(app: FastifyInstance, ctx: Ctx): void {
 
   app.get('/assets/*', async (req, reply) => {
     const name = (req.params as Record<string, string>)['*'] ?? '';
-    // Flat, hashed file names only: nothing can climb out of the assets folder.
-    const file = /^[\w.-]+$/.test(name) && !name.startsWith('.') ? path.join(assets, name) : null;
+    // Flat, hashed file names, or a Twemoji image in twemoji/: nothing can climb out of the assets folder.
+    const file = /^(twemoji\/)?[\w-][\w.-]*$/.test(name) ? path.join(assets, name) : null;
     const stat = file ? await fs.promises.stat(file).catch(() => null) : null;
     if (!file || !stat?.isFile()) {
       return reply

@@ -1,3 +1,4 @@
+import { Twemoji } from '../../lib/emoji/Emoji.js';
 import { useState } from 'react';
 import { readableError } from '../../lib/api/errors.js';
 import type { Channel, Message } from '../../lib/api/types.js';
@@ -25,7 +26,7 @@ export function ComponentButton({ button: b, message, channel }: { button: any; 
     b.emoji.id ? (
       <img className="emoji" src={`/emojis/${b.emoji.id}.webp?size=32`} alt={b.emoji.name ?? ''} />
     ) : (
-      <span>{b.emoji.name}</span>
+      <Twemoji emoji={b.emoji.name ?? ''} />
     )
   ) : null;
 

@@ -1,3 +1,4 @@
+import { Twemoji } from '../../lib/emoji/Emoji.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { readableError } from '../../lib/api/errors.js';
 import type { Channel, Message } from '../../lib/api/types.js';
@@ -149,7 +150,7 @@ export function Dropdown({
                 className={on ? 'dropdown__item dropdown__item--on' : 'dropdown__item'}
                 onClick={() => toggle(c.value)}
               >
-                {c.emoji ? <span className="dropdown__emoji">{c.emoji}</span> : null}
+                {c.emoji ? <Twemoji emoji={c.emoji} className="dropdown__emoji" /> : null}
                 <span className="grow">
                   <span className="dropdown__label">{c.label}</span>
                   {c.description ? <span className="dropdown__desc">{c.description}</span> : null}

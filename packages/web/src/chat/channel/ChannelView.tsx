@@ -111,6 +111,8 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
                 replyTo={replyTo}
                 onCancelReply={() => setReplyTo(null)}
                 disabledReason={cannotSend}
+                editing={editing}
+                onEdit={setEditing}
               />
               <TypingIndicator channelId={channel.id} guildId={guildId} />
             </>

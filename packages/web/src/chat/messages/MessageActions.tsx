@@ -9,6 +9,7 @@ import { Icon, Menu, toast, type MenuEntry } from '../../lib/ui/index.js';
 import { loadCommands } from '../../apps/command-index.js';
 import { runContextCommand } from '../../apps/invoke.js';
 import { EmojiPicker } from './EmojiPicker.js';
+import { Twemoji } from '../../lib/emoji/Emoji.js';
 
 /** The toolbar on a hovered message: react, reply, edit, thread, and a menu with pin, delete, copy and Apps. */
 export function MessageActions({
@@ -99,7 +100,7 @@ export function MessageActions({
         <>
           {['👍', '❤️', '🎉'].map((e) => (
             <button key={e} type="button" className="icon-btn" aria-label={`React with ${e}`} onClick={() => react(e)}>
-              {e}
+              <Twemoji emoji={e} className="emoji--action" />
             </button>
           ))}
           <button

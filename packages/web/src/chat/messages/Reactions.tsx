@@ -2,6 +2,7 @@ import type { APIReaction, Message } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
 import { useApi } from '../../lib/session.js';
 import { toast } from '../../lib/ui/index.js';
+import { Twemoji } from '../../lib/emoji/Emoji.js';
 
 export const emojiParam = (e: APIReaction['emoji']) => (e.id ? `${e.name}:${e.id}` : (e.name ?? ''));
 
@@ -24,11 +25,7 @@ export function Reactions({ message: m }: { message: Message }) {
           aria-label={`${r.emoji.name}, ${r.count} reaction${r.count === 1 ? '' : 's'}`}
           onClick={() => toggle(r)}
         >
-          {r.emoji.id ? (
-            <img className="emoji" src={`/emojis/${r.emoji.id}.webp?size=32`} alt={r.emoji.name ?? ''} />
-          ) : (
-            <span className="emoji--unicode">{r.emoji.name}</span>
-          )}
+          {r.emoji.id ? <img className="emoji" src={`/emojis/${r.emoji.id}.webp?size=32`} alt={r.emoji.name ?? ''} /> : <Twemoji emoji={r.emoji.name ?? ''} />}
           <span className="reaction__count">{r.count}</span>
         </button>
       ))}

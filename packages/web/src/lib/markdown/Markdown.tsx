@@ -1,6 +1,7 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { isEmojiOnly, parseMarkdown, type MdNode } from './parse.js';
 import { formatTimestamp } from './timestamp.js';
+import { Twemoji } from '../emoji/Emoji.js';
 
 /** How mentions resolve to names: the chat provides it from its store. */
 export interface MentionResolver {
@@ -157,11 +158,7 @@ function renderNode(n: MdNode, key: number, r: MentionResolver): ReactNode {
       return <img key={key} className="emoji" src={`/emojis/${n.id}.${ext}?size=48`} alt={`:${n.name}:`} title={`:${n.name}:`} draggable={false} />;
     }
     case 'twemoji':
-      return (
-        <span key={key} className="emoji emoji--unicode">
-          {String(n.name)}
-        </span>
-      );
+      return <Twemoji key={key} emoji={String(n.name)} />;
     case 'timestamp': {
       const secs = Number(n.timestamp);
       return (
