@@ -2,7 +2,7 @@ import type { APIUser, Channel } from '../../lib/api/types.js';
 import type { EmojiEntry } from '../../lib/emoji/data.js';
 import { searchEmoji } from '../../lib/emoji/data.js';
 import { channelPermissions, has, Perm } from '../../lib/state/permissions.js';
-import type { GuildState } from '../../lib/state/store.js';
+import type { GuildState } from '../../lib/state/guild-state.js';
 
 /** The word being completed: `@bo`, `#gen` or `:smi` just before the caret. */
 export interface Trigger {

@@ -1,5 +1,5 @@
 import type { Channel, Snowflake } from '../api/types.js';
-import type { GuildState } from './store.js';
+import type { GuildState } from './guild-state.js';
 
 /** Permission bits the client consults to show or hide controls; the server decides for real. */
 export const Perm = {

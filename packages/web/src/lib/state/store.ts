@@ -1,28 +1,15 @@
 import { useSyncExternalStore } from 'react';
-import type { APIGuildMember, APIRole, APIUser, Channel, GatewayVoiceState, Message, Presence, Snowflake } from '../api/types.js';
+import type { APIUser, Channel, Message, Presence, Snowflake } from '../api/types.js';
 import type { GatewayStatus } from '../gateway/socket.js';
+import type { GuildState } from './guild-state.js';
+
+export type { GuildState };
 
 /**
  * Everything the client knows from READY, GUILD_CREATE and later dispatches, plus the messages it loaded over
  * HTTP. State is immutable: each change replaces the slices it touches, so `useStore(selector)` re-renders only
  * the components whose slice changed.
  */
-
-export interface GuildState {
-  id: Snowflake;
-  name: string;
-  icon: string | null;
-  ownerId: Snowflake;
-  memberCount: number;
-  roles: Map<Snowflake, APIRole>;
-  /** Channels and threads of the guild the person can see. */
-  channels: Map<Snowflake, Channel>;
-  members: Map<Snowflake, APIGuildMember>;
-  voiceStates: Map<Snowflake, GatewayVoiceState>;
-  emojis: { id: Snowflake; name: string; animated?: boolean }[];
-  systemChannelId: Snowflake | null;
-  unavailable: boolean;
-}
 
 export interface ChannelMessages {
   /** Oldest first. */
