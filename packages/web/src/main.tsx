@@ -8,6 +8,7 @@ import './styles/base.css';
 import './styles/ui.css';
 import './styles/auth.css';
 import './styles/chat.css';
+import './styles/phone.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
