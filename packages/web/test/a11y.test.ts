@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './helpers/axe.ts';
-import { newPerson } from './helpers/browser.ts';
+import { newPerson, shot } from './helpers/browser.ts';
 import { newPhonePerson } from './helpers/phone.ts';
 import { signInAs } from './helpers/session.ts';
 import { webSuite } from './helpers/suite.ts';
@@ -51,7 +51,12 @@ describe('accessibility of the main screens (axe-core)', { timeout: 180_000 }, (
     {
       name: 'the consent page',
       open: async (page) => {
-        await signInAs(page, env.t.server.url, alice().token, `/oauth2/authorize?client_id=${env.t.world.applicationId}&scope=bot%20applications.commands&permissions=2048`);
+        await signInAs(
+          page,
+          env.t.server.url,
+          alice().token,
+          `/oauth2/authorize?client_id=${env.t.world.applicationId}&scope=bot%20applications.commands&permissions=2048`,
+        );
         await page.getByRole('heading', { name: 'Dev Bot' }).waitFor();
       },
     },
@@ -64,6 +69,7 @@ describe('accessibility of the main screens (axe-core)', { timeout: 180_000 }, (
       const found: string[] = [];
       for (const s of screens) {
         await s.open(page);
+        await shot(page, `a11y-${size}-${s.name.replace(/^(a|the) /, '').replace(/ /g, '-')}`);
         for (const p of await seriousA11yProblems(page)) found.push(`${s.name}: ${p.impact} ${p.id} (${p.help}) at ${p.targets.join(' | ')}`);
       }
       assert.deepEqual(found, []);

@@ -77,7 +77,23 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await send(desk.page, 'Read on a desktop');
     await message(page, 'Read on a desktop').waitFor();
     await assertNoSidewaysScroll(page, 'chat with messages');
+
+    // Deleting asks in the page: an alert dialog that fits the phone; Cancel keeps the message.
+    const mine = message(page, 'Typed on a phone');
+    await mine.tap();
+    await mine.getByRole('button', { name: 'More' }).tap();
+    await page.getByRole('menuitem', { name: 'Delete Message' }).tap();
+    const ask = page.getByRole('alertdialog', { name: 'Delete Message' });
+    await ask.waitFor();
+    await assertNoSidewaysScroll(page, 'the delete confirmation');
+    await shot(page, 'phone-confirm');
+    await ask.getByRole('button', { name: 'Cancel' }).tap();
+    await ask.waitFor({ state: 'detached' });
+    await mine.waitFor();
     await shot(page, 'phone-chat');
+    await members.waitFor({ state: 'hidden' });
+    await desk.page.getByRole('complementary', { name: 'Members' }).waitFor(); // unchanged on a desktop
+    await shot(desk.page, 'desktop-chat');
     assert.deepEqual(errors, []);
     await phone.context.close();
     await desk.context.close();

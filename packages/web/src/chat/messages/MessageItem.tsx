@@ -60,6 +60,8 @@ export const MessageItem = memo(function MessageItem({
       className={cls}
       onMouseEnter={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
+      // A touch screen has no hover: a tap on the message shows its actions.
+      onClick={() => setHover(true)}
       data-message-id={m.id}
       aria-label={`${name}: ${m.content?.slice(0, 80) ?? ''}`}
     >
