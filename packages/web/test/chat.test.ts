@@ -36,6 +36,15 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     const img = message(page, 'The cover').locator('.attach__image img');
     await img.waitFor();
     await page.waitForFunction("document.querySelector('.attach__image img')?.naturalWidth > 0");
+    // The viewer centers a small image in the window (not high, with a gap under it); Escape closes it.
+    await img.click();
+    const big = page.getByRole('dialog', { name: 'cover.png' }).locator('img');
+    await big.waitFor();
+    const b = (await big.boundingBox())!;
+    const middle = b.y + b.height / 2;
+    assert.ok(Math.abs(middle - 400) < 40, `the image's middle is at ${middle} px of 800`);
+    await page.keyboard.press('Escape');
+    await big.waitFor({ state: 'detached' });
 
     // Bob asks; Alice replies from the toolbar.
     const asked = await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
