@@ -8,6 +8,8 @@ import './styles/base.css';
 import './styles/ui.css';
 import './styles/auth.css';
 import './styles/chat.css';
+import './styles/phone.css';
+import './styles/a11y.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

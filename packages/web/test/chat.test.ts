@@ -24,7 +24,6 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
   test('upload with image preview, reply, edit, pin and delete', async () => {
     const { page, context } = await newPerson(env.browser);
     const errors = watchErrors(page);
-    page.on('dialog', (d) => void d.accept());
     await signInAs(page, env.t.server.url, alice().token, general());
     await page.getByText('Welcome to #general!').waitFor();
 
@@ -37,6 +36,15 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     const img = message(page, 'The cover').locator('.attach__image img');
     await img.waitFor();
     await page.waitForFunction("document.querySelector('.attach__image img')?.naturalWidth > 0");
+    // The viewer centers a small image in the window (not high, with a gap under it); Escape closes it.
+    await img.click();
+    const big = page.getByRole('dialog', { name: 'cover.png' }).locator('img');
+    await big.waitFor();
+    const b = (await big.boundingBox())!;
+    const middle = b.y + b.height / 2;
+    assert.ok(Math.abs(middle - 400) < 40, `the image's middle is at ${middle} px of 800`);
+    await page.keyboard.press('Escape');
+    await big.waitFor({ state: 'detached' });
 
     // Bob asks; Alice replies from the toolbar.
     const asked = await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
@@ -74,6 +82,16 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     await cover.hover();
     await cover.getByRole('button', { name: 'More' }).click();
     await page.getByRole('menuitem', { name: 'Delete Message' }).click();
+    // An in-page question (not the browser's confirm): Escape keeps the message, Delete removes it.
+    const ask = page.getByRole('alertdialog', { name: 'Delete Message' });
+    await ask.waitFor();
+    assert.equal(await ask.getByRole('button', { name: 'Cancel' }).evaluate((b) => (b as any).ownerDocument.activeElement === b), true);
+    await page.keyboard.press('Escape');
+    await ask.waitFor({ state: 'detached' });
+    await cover.hover();
+    await cover.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Delete Message' }).click();
+    await ask.getByRole('button', { name: 'Delete' }).click();
     await cover.waitFor({ state: 'detached' });
 
     const msgs = (await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { token: alice().token })).body as any[];
@@ -137,7 +155,7 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     const poll = page.getByRole('group', { name: 'Poll: Next meeting?' });
     await poll.getByRole('button', { name: 'Sunday' }).click();
     await poll.getByRole('button', { name: 'Vote' }).click();
-    await poll.getByText('1 votes · 100%').waitFor();
+    await poll.getByText('1 vote · 100%').waitFor();
     await shot(page, 'chat-6-poll');
     const pollMsg = (await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { token: alice().token })).body.find((x: any) => x.poll);
     const voters = await env.t.api(`/channels/${env.t.world.textChannelId}/polls/${pollMsg.id}/answers/2`, { token: alice().token });

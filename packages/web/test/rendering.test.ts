@@ -112,6 +112,13 @@ describe('message rendering', { timeout: 120_000 }, () => {
     assert.equal(await digest.locator('.embed__field--inline').count(), 3);
     await digest.getByRole('button', { name: 'Log pages' }).waitFor();
     assert.equal(await digest.getByRole('link', { name: 'Open tracker' }).getAttribute('href'), 'https://example.com/tracker');
+    // A link button asks in the page first; cancelling opens nothing.
+    await digest.getByRole('link', { name: 'Open tracker' }).click();
+    const leaving = page.getByRole('alertdialog', { name: 'Leaving Accord' });
+    await leaving.getByText('https://example.com/tracker').waitFor();
+    await leaving.getByRole('button', { name: 'Cancel' }).click();
+    await leaving.waitFor({ state: 'detached' });
+    assert.equal(page.context().pages().length, 1);
 
     const movie = message(page, 'Who is in for the movie');
     await movie.getByRole('button', { name: '🎬, 2 reactions' }).waitFor();

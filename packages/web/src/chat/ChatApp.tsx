@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { useLater } from '../lib/use-later.js';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { MentionContext, type MentionResolver } from '../lib/markdown/Markdown.js';
@@ -9,6 +9,7 @@ import { AddServerDialog } from './AddServerDialog.js';
 import { ChannelView } from './channel/ChannelView.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { DmHome } from './DmHome.js';
+import { DrawerProvider, DrawerScrim, type DrawerSide } from './drawers.js';
 import { GuildRail } from './GuildRail.js';
 import { DmSidebar } from './sidebar/DmSidebar.js';
 import { GuildSidebar } from './sidebar/GuildSidebar.js';
@@ -81,15 +82,32 @@ function Shell({
   onCloseAdd: () => void;
   children: ReactNode;
 }) {
+  const { channelId } = useParams();
+  // On a phone (styles/phone.css) the rail with the channel list, and the member list, are drawers.
+  const [drawer, setDrawer] = useState<DrawerSide>(null);
+  const drawers = useMemo(() => ({ open: drawer, setOpen: setDrawer }), [drawer]);
+  useEffect(() => setDrawer((d) => (d === 'members' ? null : d)), [channelId]);
+  useEffect(() => {
+    if (!drawer) return;
+    // Escape closes the drawer, unless it is closing a dialog opened from it.
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !document.querySelector('[aria-modal="true"]') && setDrawer(null);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawer]);
+  // Picking a channel or a conversation in the drawer closes it, to show what was picked.
+  const picked = (e: MouseEvent) => drawer === 'nav' && (e.target as Element).closest('.sidebar a[href]') && setDrawer(null);
   return (
-    <div className="chat">
-      <GuildRail active={active} onAdd={onAdd} />
-      <div className="chat__body">
-        <ConnectionBanner />
-        <div className="chat__main">{children}</div>
+    <DrawerProvider value={drawers}>
+      <div className={drawer ? `chat chat--${drawer}-open` : 'chat'} onClick={picked}>
+        <GuildRail active={active} onAdd={onAdd} />
+        <div className="chat__body">
+          <ConnectionBanner />
+          <div className="chat__main">{children}</div>
+        </div>
+        <DrawerScrim />
+        {adding ? <AddServerDialog onClose={onCloseAdd} /> : null}
       </div>
-      {adding ? <AddServerDialog onClose={onCloseAdd} /> : null}
-    </div>
+    </DrawerProvider>
   );
 }
 

@@ -22,7 +22,7 @@ export function GuildRail({ active, onAdd }: { active: string; onAdd?: () => voi
         if (!g || g.unavailable) return null;
         return (
           <Link key={id} to={`/channels/${id}`} className={active === id ? 'rail__item rail__item--active' : 'rail__item'} aria-label={g.name} title={g.name}>
-            {initials(g.name)}
+            <span className="rail__initials" data-initials={initials(g.name)} aria-hidden />
           </Link>
         );
       })}

@@ -5,6 +5,7 @@ import { readableError } from '../lib/api/errors.js';
 import type { APIInvite } from '../lib/api/types.js';
 import { useSession } from '../lib/session.js';
 import { Banner, Button, ErrorState, Loading } from '../lib/ui/index.js';
+import { plural } from '../lib/plural.js';
 
 type Preview = APIInvite & { approximate_member_count?: number; approximate_presence_count?: number };
 
@@ -75,7 +76,7 @@ export function InvitePage() {
           {invite.approximate_member_count != null ? (
             <span>
               <i className="dot status--offline" />
-              {invite.approximate_member_count} Members
+              {plural(invite.approximate_member_count, 'Member', 'Members')}
             </span>
           ) : null}
         </div>

@@ -1,4 +1,5 @@
 import './portal.css';
+import './portal-phone.css';
 import { Link, NavLink } from 'react-router';
 import type { APIUser } from '../lib/api/types.js';
 import { Avatar, displayName, Icon } from '../lib/ui/index.js';
@@ -7,7 +8,7 @@ import { Avatar, displayName, Icon } from '../lib/ui/index.js';
 export function TopBar({ me, devTools }: { me: APIUser | null; devTools: boolean }) {
   return (
     <header className="portal__top">
-      <Link to="/developers/applications" className="portal__brand">
+      <Link to="/developers/applications" className="portal__brand" aria-label="Accord Developers">
         <svg width="24" height="24" viewBox="0 0 32 32" aria-hidden>
           <rect width="32" height="32" rx="10" fill="#5865f2" />
           <path d="M9 22l7-13 7 13" stroke="white" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { readableError } from '../../lib/api/errors.js';
 import type { Channel, Message } from '../../lib/api/types.js';
 import { useSession, useStore } from '../../lib/session.js';
-import { Icon, Spinner, toast } from '../../lib/ui/index.js';
+import { confirmInPage, Icon, Spinner, toast } from '../../lib/ui/index.js';
 import { PurchaseDialog } from '../../store/PurchaseDialog.js';
 import { price, useSku } from '../../store/skus.js';
 import { clickComponent } from '../invoke.js';
@@ -40,7 +40,18 @@ export function ComponentButton({ button: b, message, channel }: { button: any; 
         rel="noreferrer noopener"
         aria-disabled={b.disabled || !safe || undefined}
         onClick={(e) => {
-          if (b.disabled || !safe || !confirm(`You are leaving Accord for:\n${safe}\n\nContinue?`)) e.preventDefault();
+          // Always ask first (an in-page question, not the browser's), then open the link only on "Visit Site".
+          e.preventDefault();
+          if (b.disabled || !safe) return;
+          void confirmInPage({
+            title: 'Leaving Accord',
+            body: (
+              <>
+                This link is taking you to the following website: <strong className="confirm__url">{safe}</strong>
+              </>
+            ),
+            confirmLabel: 'Visit Site',
+          }).then((yes) => yes && window.open(safe, '_blank', 'noopener,noreferrer'));
         }}
       >
         {emoji}

@@ -15,6 +15,7 @@ import { TypingIndicator } from './TypingIndicator.js';
 import { VoiceView } from './VoiceView.js';
 import { ActivityDock, ActivityLauncherButton } from '../../activity/ActivityDock.js';
 import { CallButton } from '../../voice/CallButton.js';
+import { NavDrawerButton, useDrawers, usePhone } from '../drawers.js';
 
 /** The open channel: its header, then messages and the composer (or a forum's posts, or a voice channel's people). */
 export function ChannelView({ guildId, channelId }: { guildId: string | null; channelId: string }) {
@@ -26,6 +27,8 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
   const [replyTo, setReplyTo] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const late = useLater(channelId);
+  const phone = usePhone();
+  const drawers = useDrawers();
   if (!channel)
     return (
       <section className="channel">
@@ -39,13 +42,16 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
   const locked = channel.thread_metadata?.locked && !has(perms, Perm.MANAGE_THREADS);
   const cannotSend = !has(perms, sendBit) ? 'You do not have permission to send messages in this channel.' : locked ? 'This thread is locked.' : null;
   const parent = isThread(channel.type) && channel.parent_id ? guild?.channels.get(channel.parent_id) : undefined;
-  const showMembers = members && (!!guildId || channel.type === 3);
+  // On a phone the member list is a drawer, always there to be opened; on a desktop the button shows or hides it.
+  const showMembers = (phone || members) && (!!guildId || channel.type === 3);
+  const membersShown = phone ? drawers.open === 'members' : members;
   const forum = channel.type === 15 || channel.type === 16;
   const activityPlace = guildId ? `#${title}` : title;
 
   return (
     <section className="channel" aria-label={title}>
       <header className="channel__header">
+        <NavDrawerButton />
         {channel.type === 1 ? (
           <span className="channel__at">@</span>
         ) : (
@@ -85,10 +91,10 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
           <button
             type="button"
             className="icon-btn"
-            aria-label={members ? 'Hide Member List' : 'Show Member List'}
+            aria-label={membersShown ? 'Hide Member List' : 'Show Member List'}
             title="Member List"
-            aria-pressed={members}
-            onClick={() => setMembers((m) => !m)}
+            aria-pressed={membersShown}
+            onClick={() => (phone ? drawers.setOpen(membersShown ? null : 'members') : setMembers((m) => !m))}
           >
             <Icon name="users" />
           </button>
@@ -107,7 +113,7 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
               <MessageList channel={{ ...channel, name: title }} onReply={setReplyTo} onEdit={setEditing} editingId={editing} />
               <Composer
                 channel={channel}
-                placeholder={`Message ${channel.type === 1 ? '@' : channel.type === 3 ? '' : '#'}${title}`}
+                placeholder={`Message ${channel.type === 1 ? '@' : channel.type === 3 || isThread(channel.type) ? '' : '#'}${title}`}
                 replyTo={replyTo}
                 onCancelReply={() => setReplyTo(null)}
                 disabledReason={cannotSend}

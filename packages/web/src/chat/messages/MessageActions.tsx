@@ -5,7 +5,7 @@ import { MessageFlag, type Channel, type Message } from '../../lib/api/types.js'
 import { channelPermissions, has, Perm } from '../../lib/state/permissions.js';
 import { dismissMessage } from '../../lib/state/message-events.js';
 import { useSession, useStore } from '../../lib/session.js';
-import { Icon, Menu, toast, type MenuEntry } from '../../lib/ui/index.js';
+import { confirmInPage, Icon, Menu, toast, type MenuEntry } from '../../lib/ui/index.js';
 import { loadCommands } from '../../apps/command-index.js';
 import { runContextCommand } from '../../apps/invoke.js';
 import { EmojiPicker } from './EmojiPicker.js';
@@ -87,9 +87,12 @@ export function MessageActions({
       items.push('separator', {
         label: 'Delete Message',
         danger: true,
-        onSelect: () => {
-          if (confirm('Delete this message?')) api.channels.remove(channel.id, m.id).catch(fail);
-        },
+        onSelect: () =>
+          void confirmInPage({ title: 'Delete Message', body: 'Are you sure you want to delete this message?', confirmLabel: 'Delete', danger: true }).then(
+            (yes) => {
+              if (yes) api.channels.remove(channel.id, m.id).catch(fail);
+            },
+          ),
       });
     setMenu({ x, y, items });
   };

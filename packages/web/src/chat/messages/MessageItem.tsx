@@ -15,6 +15,7 @@ import { Poll } from './Poll.js';
 import { Reactions } from './Reactions.js';
 import { ReplyPreview } from './ReplyPreview.js';
 import { SystemMessage, isSystem } from './SystemMessage.js';
+import { plural } from '../../lib/plural.js';
 
 /** One message: header (unless grouped), reply, content, embeds, attachments, components, poll, reactions. */
 export const MessageItem = memo(function MessageItem({
@@ -59,6 +60,8 @@ export const MessageItem = memo(function MessageItem({
       className={cls}
       onMouseEnter={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
+      // A touch screen has no hover: a tap on the message shows its actions.
+      onClick={() => setHover(true)}
       data-message-id={m.id}
       aria-label={`${name}: ${m.content?.slice(0, 80) ?? ''}`}
     >
@@ -142,7 +145,8 @@ export const MessageItem = memo(function MessageItem({
           ) : null}
           {thread ? (
             <button type="button" className="msg__thread" onClick={() => nav(`/channels/${channel.guild_id}/${thread.id}`)}>
-              <Icon name="thread" size={16} /> <strong>{thread.name}</strong> <span className="muted">{thread.message_count ?? 0} Messages ›</span>
+              <Icon name="thread" size={16} /> <strong>{thread.name}</strong>{' '}
+              <span className="muted">{plural(thread.message_count ?? 0, 'Message', 'Messages')} ›</span>
             </button>
           ) : null}
           {m.reactions?.length ? <Reactions message={m} /> : null}

@@ -4,6 +4,7 @@ import { readableError } from '../../lib/api/errors.js';
 import { relative } from '../../lib/markdown/timestamp.js';
 import { useApi } from '../../lib/session.js';
 import { Button, Icon, toast } from '../../lib/ui/index.js';
+import { plural } from '../../lib/plural.js';
 
 /** A poll: pick one answer (or several), vote, see the results with your choice marked; remove your vote. */
 export function Poll({ message: m }: { message: Message }) {
@@ -54,7 +55,7 @@ export function Poll({ message: m }: { message: Message }) {
               </span>
               {showResults ? (
                 <span className="poll__pct">
-                  {c?.count ?? 0} votes · {pct}%
+                  {plural(c?.count ?? 0, 'vote', 'votes')} · {pct}%
                 </span>
               ) : (
                 <span className={on ? 'poll__radio poll__radio--on' : 'poll__radio'} aria-hidden>

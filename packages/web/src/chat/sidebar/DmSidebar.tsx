@@ -6,6 +6,7 @@ import { useStore } from '../../lib/session.js';
 import { Avatar, displayName, Icon } from '../../lib/ui/index.js';
 import { NewGroupDialog } from './NewGroupDialog.js';
 import { UserPanel } from './UserPanel.js';
+import { plural } from '../../lib/plural.js';
 
 /** Direct messages and group DMs, the most recent conversation first. */
 export function DmSidebar({ activeId }: { activeId?: string }) {
@@ -57,7 +58,7 @@ function DmRow({ channel, active, status }: { channel: Channel; active: boolean;
       )}
       <span className="grow" style={{ minWidth: 0 }}>
         <span className="dm__name ellipsis">{dmName(channel)}</span>
-        {group ? <span className="dm__sub">{(channel.recipients?.length ?? 0) + 1} Members</span> : null}
+        {group ? <span className="dm__sub">{plural((channel.recipients?.length ?? 0) + 1, 'Member', 'Members')}</span> : null}
       </span>
     </Link>
   );

@@ -1,8 +1,9 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useFocusTrap } from './focus-trap.js';
 import { Icon } from './Icon.js';
 
-/** A modal dialog: Escape and the backdrop close it, focus moves inside. */
+/** A modal dialog: Escape and the backdrop close it, focus moves inside and stays there. */
 export function Dialog({
   title,
   subtitle,
@@ -21,13 +22,7 @@ export function Dialog({
   label?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    const first = ref.current?.querySelector<HTMLElement>('input, textarea, select, button:not(.dialog__close)');
-    first?.focus();
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useFocusTrap(ref, onClose, 'input, textarea, select, button:not(.dialog__close)');
   // In <body>: a dialog opened from a virtualized (transformed) row must not be positioned inside it.
   return createPortal(
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>

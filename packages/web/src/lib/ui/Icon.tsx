@@ -41,6 +41,7 @@ const PATHS: Record<string, string> = {
   file: 'M14 3H6v18h12V7l-4-4zM14 3v4h4',
   logout: 'M15 3h4v18h-4M10 17l5-5-5-5M15 12H3',
   code: 'M8 8l-4 4 4 4M16 8l4 4-4 4',
+  menu: 'M4 6h16M4 12h16M4 18h16',
 };
 
 export type IconName = keyof typeof PATHS;

@@ -1,5 +1,7 @@
 export { Avatar, displayName } from './Avatar.js';
 export { Button } from './Button.js';
+export { ConfirmDialog } from './ConfirmDialog.js';
+export { confirmInPage } from './confirm.js';
 export { Dialog } from './Dialog.js';
 export { Field, TextField } from './Field.js';
 export { Icon } from './Icon.js';

@@ -48,8 +48,10 @@ export function GeneralPage() {
         <div className="general">
           <div className="general__icon">
             <div className="field__label">App icon</div>
-            <button type="button" className="icon-drop" onClick={() => file.current?.click()} aria-label="Upload an app icon">
-              {pendingIcon ? <img src={pendingIcon} alt="" className="icon-drop__img" /> : <AppIcon app={preview} size={128} radius={32} />}
+            <button type="button" className="icon-drop" onClick={() => file.current?.click()}>
+              <span className="icon-drop__art" aria-hidden>
+                {pendingIcon ? <img src={pendingIcon} alt="" className="icon-drop__img" /> : <AppIcon app={preview} size={128} radius={32} />}
+              </span>
               <span className="icon-drop__hover">Change icon</span>
             </button>
             <input
