@@ -47,6 +47,8 @@ export function apiRoutes(http: HttpClient) {
       send: (id: Snowflake, b: Record<string, unknown>, files?: File[]) => http.post<Message>(`/channels/${id}/messages`, b, { files }),
       edit: (id: Snowflake, messageId: Snowflake, b: Record<string, unknown>) => http.patch<Message>(`/channels/${id}/messages/${messageId}`, b),
       remove: (id: Snowflake, messageId: Snowflake) => http.delete<void>(`/channels/${id}/messages/${messageId}`),
+      ack: (id: Snowflake, messageId: Snowflake, b: { manual?: boolean; mention_count?: number } = {}) =>
+        http.post<{ token: null }>(`/channels/${id}/messages/${messageId}/ack`, { token: null, ...b }),
       typing: (id: Snowflake) => http.post<void>(`/channels/${id}/typing`),
       react: (id: Snowflake, messageId: Snowflake, emoji: string) => http.put<void>(`/channels/${id}/messages/${messageId}/reactions/${enc(emoji)}/@me`),
       unreact: (id: Snowflake, messageId: Snowflake, emoji: string) => http.delete<void>(`/channels/${id}/messages/${messageId}/reactions/${enc(emoji)}/@me`),

@@ -1,0 +1,11 @@
+import './read-states.css';
+
+/** The red count of unread mentions (or DM messages) on a channel, a DM or a server icon. */
+export function MentionBadge({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <span className="mention-badge" aria-label={`${count} ${count === 1 ? 'mention' : 'mentions'}`} data-testid="mention-badge">
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
