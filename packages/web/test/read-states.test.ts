@@ -12,6 +12,9 @@ import { signInAs } from './helpers/session.ts';
 import { webSuite } from './helpers/suite.ts';
 import { composer, message, send } from './helpers/ui.ts';
 
+/** Waits for the page title (the unread mention count shows there). */
+const titleIs = (page: Page, title: string) => page.waitForFunction(`document.title === ${JSON.stringify(title)}`);
+
 describe('read states in the browser', { timeout: 240_000 }, () => {
   const env = webSuite();
   const alice = () => env.t.world.users[0];
@@ -59,7 +62,7 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     await send(b.page, `<@${alice().id}> can you review chapter two?`);
     await chan(a.page, general()).getByTestId('mention-badge').filter({ hasText: '1' }).waitFor();
     await serverIcon(a.page).getByTestId('mention-badge').filter({ hasText: '1' }).waitFor();
-    await a.page.waitForFunction(() => document.title === '(1) Accord');
+    await titleIs(a.page, '(1) Accord');
     await chan(tab2, general()).getByTestId('mention-badge').filter({ hasText: '1' }).waitFor();
     await shot(a.page, 'read-states-unread');
 
@@ -67,19 +70,19 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     await chan(a.page, general()).click();
     await a.page.getByTestId('unread-divider').waitFor();
     await message(a.page, 'Anyone around?').waitFor();
-    const dividerAbove = await a.page.evaluate(() => {
-      const d = document.querySelector('[data-testid="unread-divider"]')!.getBoundingClientRect();
-      const m = [...document.querySelectorAll('article.msg')].find((el) => el.textContent?.includes('Anyone around?'))!.getBoundingClientRect();
+    const dividerAbove = await a.page.evaluate(`(() => {
+      const d = document.querySelector('[data-testid="unread-divider"]').getBoundingClientRect();
+      const m = [...document.querySelectorAll('article.msg')].find((el) => el.textContent.includes('Anyone around?')).getBoundingClientRect();
       return d.top <= m.top;
-    });
+    })()`);
     assert.ok(dividerAbove, 'the divider is above the first unread message');
     await shot(a.page, 'read-states-divider');
     await chan(a.page, general()).getByTestId('mention-badge').waitFor({ state: 'detached' });
     await serverIcon(a.page).getByTestId('mention-badge').waitFor({ state: 'detached' });
-    await a.page.waitForFunction(() => document.title === 'Accord');
+    await titleIs(a.page, 'Accord');
     // The other tab clears through MESSAGE_ACK.
     await chan(tab2, general()).and(tab2.locator('[data-unread]')).waitFor({ state: 'detached' });
-    await tab2.waitForFunction(() => document.title === 'Accord');
+    await titleIs(tab2, 'Accord');
 
     // The server has the read state: a new session starts read.
     const page = await env.t.api(`/channels/${general()}/messages?limit=1`, { token: alice().token });
@@ -106,12 +109,12 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     const row = a.page.locator(`a.dm[href$="/${dm.body.id}"]`);
     await row.getByTestId('mention-badge').filter({ hasText: '2' }).waitFor();
     await a.page.locator('nav[aria-label="Servers"] a[href="/channels/@me"]').getByTestId('mention-badge').filter({ hasText: '2' }).waitFor();
-    await a.page.waitForFunction(() => document.title === '(2) Accord');
+    await titleIs(a.page, '(2) Accord');
     await shot(a.page, 'read-states-dm');
     await row.click();
     await message(a.page, 'Bring the maps').waitFor();
     await row.getByTestId('mention-badge').waitFor({ state: 'detached' });
-    await a.page.waitForFunction(() => document.title === 'Accord');
+    await titleIs(a.page, 'Accord');
     await a.context.close();
     await b.context.close();
   });
@@ -161,11 +164,11 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     const posted = await env.t.api(`/channels/${general()}/messages`, { method: 'POST', token: bob().token, body: { content: `<@${alice().id}> ping` } });
     assert.equal(posted.status, 200, posted.text);
     await serverIcon(page).getByTestId('mention-badge').filter({ hasText: '1' }).waitFor();
-    await page.waitForFunction(() => document.title === '(1) Accord');
+    await titleIs(page, '(1) Accord');
     await chan(page, general()).click();
     await message(page, 'ping').waitFor({ state: 'attached' });
     await serverIcon(page).getByTestId('mention-badge').waitFor({ state: 'detached' });
-    await page.waitForFunction(() => document.title === 'Accord');
+    await titleIs(page, 'Accord');
     await shot(page, 'read-states-phone');
     await context.close();
   });

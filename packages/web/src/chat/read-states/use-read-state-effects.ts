@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { isVoice, type Channel } from '../../lib/api/types.js';
 import { onDispatch } from '../../lib/state/dispatch-taps.js';
@@ -54,9 +54,13 @@ export function useReadStateEffects(guildId: string, channelId: string | undefin
     };
   }, []);
 
+  // Read at key time: a key pressed right after a navigation must not see the channel before it.
+  const where = useRef({ guildId, channelId });
+  where.current = { guildId, channelId };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+      const { guildId, channelId } = where.current;
       const list = navigable(store.state, guildId);
       const at = channelId ? list.findIndex((c) => c.id === channelId) : -1;
       const step = e.key === 'ArrowDown' ? 1 : -1;
@@ -71,7 +75,7 @@ export function useReadStateEffects(guildId: string, channelId: string | undefin
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [guildId, channelId]);
+  }, []);
 }
 
 /** The channels Alt+Up/Down walks, in sidebar order: a guild's text channels and threads, or the DMs newest first. */
