@@ -34,6 +34,8 @@ export function apiRoutes(http: HttpClient) {
     },
     guilds: {
       create: (name: string) => http.post<GuildCreate>('/guilds', { name }),
+      searchMessages: (guildId: Snowflake, content: string) =>
+        http.get<{ messages: Message[][]; total_results: number }>(`/guilds/${guildId}/messages/search`, { query: { content } }),
       members: (guildId: Snowflake, limit = 1000) => http.get<APIGuildMember[]>(`/guilds/${guildId}/members`, { query: { limit } }),
       createChannel: (guildId: Snowflake, b: { name: string; type: number; parent_id?: Snowflake | null }) =>
         http.post<Channel>(`/guilds/${guildId}/channels`, b),
