@@ -16,11 +16,12 @@ import type { ChannelRecord, GuildRecord } from '../store/records.js';
 import type { AccordGuildCreateBody, AccordGuildCreateHead, AccordReady } from '../wire/extensions.js';
 import { guildCreateResources, guildExpressions } from '../services/guilds/resources.js';
 import { runningInGuild } from '../services/activities/instances.js';
+import { readStateForReady } from '../services/messages/read-states.js';
 
 /** READY for a new session. Guilds arrive as unavailable stubs, each followed by its GUILD_CREATE. */
 export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string): Promise<AccordReady> {
   const app = s.isBot ? await applicationOfBot(ctx, s.userId) : null;
-  const privateChannels = s.isBot ? [] : await dmChannelsWire(ctx, s.userId);
+  const [privateChannels, readState] = s.isBot ? [[], null] : await Promise.all([dmChannelsWire(ctx, s.userId), readStateForReady(ctx, s.userId, s.guildIds)]);
   return {
     v: 10,
     user: { ...selfUser(s.actor.user, { email: !s.isBot, premium: !s.isBot }), ...(s.isBot ? { email: null } : {}) },
@@ -33,6 +34,7 @@ export async function readyPayload(ctx: Ctx, s: Session, resumeUrl: string): Pro
     ...(app ? { application: { id: app.id, flags: Number(app.flags & 0x7fffffffn), flags_new: app.flags.toString() } } : {}),
     relationships: [],
     private_channels: privateChannels,
+    ...(readState ? { read_state: readState } : {}),
     presences: [],
     guild_join_requests: [],
     geo_ordered_rtc_regions: ['local'],

@@ -264,6 +264,8 @@ export interface AccordReady extends Omit<GatewayReadyDispatchData, 'application
   session_type: string;
   relationships: unknown[];
   private_channels: AccordChannel[];
+  /** People only: their read states (services/messages/read-states.ts). */
+  read_state?: { version: number; partial: boolean; entries: unknown[] };
   presences: unknown[];
   guild_join_requests: unknown[];
   geo_ordered_rtc_regions: string[];

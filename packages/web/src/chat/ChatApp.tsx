@@ -15,6 +15,7 @@ import { DmSidebar } from './sidebar/DmSidebar.js';
 import { GuildSidebar } from './sidebar/GuildSidebar.js';
 import { firstTextChannel } from './sidebar/channel-tree.js';
 import { ModalHost } from '../apps/ModalHost.js';
+import { useReadStateEffects } from './read-states/use-read-state-effects.js';
 
 /** /channels/@me and /channels/{guild}/{channel}: the rail, the channel sidebar, the channel and its members. */
 export function ChatApp() {
@@ -26,6 +27,7 @@ export function ChatApp() {
   const [adding, setAdding] = useState(false);
   const mentions = useMentionResolver(guildId);
   const late = useLater(guildId, 5000);
+  useReadStateEffects(guildId, channelId);
 
   if (!me) {
     if (status === 'failed')

@@ -12,6 +12,7 @@ import * as m016 from './016_social_sdk.js';
 import * as m017 from './017_activity_instances.js';
 import * as m018 from './018_fidelity_open_items.js';
 import * as m019 from './019_message_nonces.js';
+import * as m020 from './020_read_states.js';
 
 export type Migration = { up: (db: Kysely<any>, dialect: 'sqlite' | 'postgres') => Promise<void> };
 
@@ -33,4 +34,5 @@ export const MIGRATIONS: [string, Migration][] = [
   ['017_activity_instances', m017],
   ['018_fidelity_open_items', m018],
   ['019_message_nonces', m019],
+  ['020_read_states', m020],
 ];

@@ -21,6 +21,7 @@ import { OAuthRepo } from './oauth.js';
 import { PollsRepo } from './polls.js';
 import { ProvisionalRepo } from './provisional.js';
 import { ReactionsRepo } from './reactions.js';
+import { ReadStatesRepo } from './read-states.js';
 import { RelationshipsRepo } from './relationships.js';
 import { RolesRepo } from './roles.js';
 import { ScheduledEventsRepo } from './scheduled-events.js';
@@ -56,6 +57,7 @@ export class Repos {
   readonly polls: PollsRepo;
   readonly provisional: ProvisionalRepo;
   readonly reactions: ReactionsRepo;
+  readonly readStates: ReadStatesRepo;
   readonly relationships: RelationshipsRepo;
   readonly roles: RolesRepo;
   readonly scheduledEvents: ScheduledEventsRepo;
@@ -88,6 +90,7 @@ export class Repos {
     this.polls = new PollsRepo(db, store);
     this.provisional = new ProvisionalRepo(db, store);
     this.reactions = new ReactionsRepo(db, store);
+    this.readStates = new ReadStatesRepo(db, store);
     this.relationships = new RelationshipsRepo(db, store);
     this.roles = new RolesRepo(db, store);
     this.scheduledEvents = new ScheduledEventsRepo(db, store);

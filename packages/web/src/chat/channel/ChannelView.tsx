@@ -13,6 +13,7 @@ import { channelIcon } from '../sidebar/channel-tree.js';
 import { PinsPopover } from './PinsPopover.js';
 import { TypingIndicator } from './TypingIndicator.js';
 import { VoiceView } from './VoiceView.js';
+import { MessageSearch } from '../search/MessageSearch.js';
 import { ActivityDock, ActivityLauncherButton } from '../../activity/ActivityDock.js';
 import { CallButton } from '../../voice/CallButton.js';
 import { NavDrawerButton, useDrawers, usePhone } from '../drawers.js';
@@ -99,6 +100,7 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
             <Icon name="users" />
           </button>
         ) : null}
+        {guildId ? <MessageSearch guildId={guildId} /> : null}
         {pins ? <PinsPopover channel={channel} onClose={() => setPins(false)} /> : null}
       </header>
       <div className="channel__body">

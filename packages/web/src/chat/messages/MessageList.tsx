@@ -7,6 +7,8 @@ import { ErrorState, Spinner } from '../../lib/ui/index.js';
 import { LocalEcho } from './LocalEcho.js';
 import { MessageItem } from './MessageItem.js';
 import { buildRows, type Row } from './rows.js';
+import { useReadMarker } from '../read-states/use-read-marker.js';
+import { UnreadDivider } from '../read-states/UnreadDivider.js';
 
 /**
  * The channel's history, virtualized: only the rows near the viewport exist in the DOM, so 10,000 messages
@@ -30,7 +32,8 @@ export function MessageList({
   const scrollRef = useRef<HTMLDivElement>(null);
   useEffect(() => void openChannel(api, store, channel.id), [channel.id]);
 
-  const rows = useMemo<Row[]>(() => (data ? buildRows(data.items, local, data.hasMore, data.loading) : []), [data, local]);
+  const unreadAfter = useReadMarker(channel, scrollRef, !!data && !data.loading);
+  const rows = useMemo<Row[]>(() => (data ? buildRows(data.items, local, data.hasMore, data.loading, unreadAfter) : []), [data, local, unreadAfter]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -112,6 +115,8 @@ function renderRow(row: Row, channel: Channel, onReply: (id: string) => void, on
       );
     case 'local':
       return <LocalEcho local={row.local} />;
+    case 'unread':
+      return <UnreadDivider />;
     case 'message':
       return (
         <MessageItem message={row.message} grouped={row.grouped} channel={channel} onReply={onReply} onEdit={onEdit} editing={editingId === row.message.id} />

@@ -3,6 +3,7 @@ import { readableError } from '../../lib/api/errors.js';
 import { useApi } from '../../lib/session.js';
 import { toast } from '../../lib/ui/index.js';
 import { Twemoji } from '../../lib/emoji/Emoji.js';
+import { plural } from '../../lib/plural.js';
 
 export const emojiParam = (e: APIReaction['emoji']) => (e.id ? `${e.name}:${e.id}` : (e.name ?? ''));
 
@@ -22,7 +23,7 @@ export function Reactions({ message: m }: { message: Message }) {
           type="button"
           className={r.me ? 'reaction reaction--me' : 'reaction'}
           aria-pressed={r.me}
-          aria-label={`${r.emoji.name}, ${r.count} reaction${r.count === 1 ? '' : 's'}`}
+          aria-label={`${r.emoji.name}, ${plural(r.count, 'reaction', 'reactions')}`}
           onClick={() => toggle(r)}
         >
           {r.emoji.id ? <img className="emoji" src={`/emojis/${r.emoji.id}.webp?size=32`} alt={r.emoji.name ?? ''} /> : <Twemoji emoji={r.emoji.name ?? ''} />}

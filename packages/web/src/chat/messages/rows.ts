@@ -1,5 +1,6 @@
 import type { Message } from '../../lib/api/types.js';
 import type { LocalMessage } from '../../lib/state/store.js';
+import { compareIds } from '../../lib/state/snowflake.js';
 
 /** The list's rows: day dividers, messages (grouped under one header when close together) and local echoes. */
 export type Row =
@@ -7,7 +8,8 @@ export type Row =
   | { kind: 'loading'; key: string }
   | { kind: 'day'; key: string; label: string }
   | { kind: 'message'; key: string; message: Message; grouped: boolean }
-  | { kind: 'local'; key: string; local: LocalMessage };
+  | { kind: 'local'; key: string; local: LocalMessage }
+  | { kind: 'unread'; key: string };
 
 const GROUP_MS = 7 * 60_000;
 /** Types shown as normal messages (default, reply, slash-command and context-menu responses). */
@@ -21,11 +23,13 @@ function dayLabel(d: Date, key: number): string {
   return l;
 }
 
-export function buildRows(items: Message[], local: LocalMessage[] | undefined, hasMore: boolean, loading: boolean): Row[] {
+/** `unreadAfter`: the "new messages" divider goes before the first message after this id (chat/read-states). */
+export function buildRows(items: Message[], local: LocalMessage[] | undefined, hasMore: boolean, loading: boolean, unreadAfter: string | null = null): Row[] {
   const rows: Row[] = [];
   rows.push(hasMore || loading ? { kind: 'loading', key: 'loading' } : { kind: 'start', key: 'start' });
   let prev: Message | null = null;
   let prevDay = -1;
+  let divided = unreadAfter === null;
   for (const m of items) {
     const at = new Date(m.timestamp);
     const day = at.getFullYear() * 10000 + at.getMonth() * 100 + at.getDate();
@@ -33,6 +37,10 @@ export function buildRows(items: Message[], local: LocalMessage[] | undefined, h
       rows.push({ kind: 'day', key: `day-${m.id}`, label: dayLabel(at, day) });
       prevDay = day;
       prev = null;
+    }
+    if (!divided && compareIds(m.id, unreadAfter!) > 0) {
+      rows.push({ kind: 'unread', key: 'unread' });
+      divided = true;
     }
     const grouped =
       !!prev &&

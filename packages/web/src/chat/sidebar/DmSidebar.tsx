@@ -7,6 +7,8 @@ import { Avatar, displayName, Icon } from '../../lib/ui/index.js';
 import { NewGroupDialog } from './NewGroupDialog.js';
 import { UserPanel } from './UserPanel.js';
 import { plural } from '../../lib/plural.js';
+import { isUnread } from '../../lib/state/read-states.js';
+import { MentionBadge } from '../read-states/MentionBadge.js';
 
 /** Direct messages and group DMs, the most recent conversation first. */
 export function DmSidebar({ activeId }: { activeId?: string }) {
@@ -47,8 +49,10 @@ export function dmName(c: Channel): string {
 
 function DmRow({ channel, active, status }: { channel: Channel; active: boolean; status: string | null }) {
   const group = channel.type === 3;
+  const rs = useStore((s) => s.readStates.get(channel.id));
+  const unread = isUnread(channel, rs);
   return (
-    <Link to={`/channels/@me/${channel.id}`} className={active ? 'dm dm--active' : 'dm'}>
+    <Link to={`/channels/@me/${channel.id}`} className={`dm${active ? ' dm--active' : ''}${unread ? ' dm--unread' : ''}`} data-unread={unread || undefined}>
       {group ? (
         <span className="dm__group" aria-hidden>
           <Icon name="users" size={18} />
@@ -60,6 +64,7 @@ function DmRow({ channel, active, status }: { channel: Channel; active: boolean;
         <span className="dm__name ellipsis">{dmName(channel)}</span>
         {group ? <span className="dm__sub">{plural((channel.recipients?.length ?? 0) + 1, 'Member', 'Members')}</span> : null}
       </span>
+      {unread ? <MentionBadge count={rs?.mentionCount ?? 0} /> : null}
     </Link>
   );
 }

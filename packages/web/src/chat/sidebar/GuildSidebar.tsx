@@ -9,12 +9,14 @@ import { InviteDialog } from './InviteDialog.js';
 import { UserPanel } from './UserPanel.js';
 import { VoiceMembers } from './VoiceMembers.js';
 import { channelIcon, channelTree } from './channel-tree.js';
+import { ackGuild, isUnread } from '../../lib/state/read-states.js';
+import { MentionBadge } from '../read-states/MentionBadge.js';
 
 /** The guild's channel list: its name with a menu, categories that fold, channels, threads and voice members. */
 export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?: string }) {
   const guild = useStore((s) => s.guilds.get(guildId))!;
   const me = useStore((s) => s.me)!;
-  const { api } = useSession();
+  const { api, store } = useSession();
   const nav = useNavigate();
   const tree = useMemo(() => channelTree(guild), [guild.channels]);
   const [folded, setFolded] = useState<Set<string>>(new Set());
@@ -23,6 +25,7 @@ export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?
   const perms = channelPermissions(guild, me.id, undefined);
 
   const entries: MenuEntry[] = [
+    { label: 'Mark As Read', onSelect: () => void ackGuild(api, store, guildId) },
     { label: 'Invite People', onSelect: () => setDialog('invite') },
     ...(has(perms, Perm.MANAGE_CHANNELS) ? [{ label: 'Create Channel', onSelect: () => setDialog('channel') }] : []),
     'separator',
@@ -96,15 +99,19 @@ export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?
 }
 
 function ChannelRow({ guildId, channel, active }: { guildId: string; channel: Channel; active: boolean }) {
+  const rs = useStore((s) => s.readStates.get(channel.id));
+  const unread = isUnread(channel, rs);
   return (
     <Link
       to={`/channels/${guildId}/${channel.id}`}
-      className={active ? 'chan chan--active' : 'chan'}
+      className={`chan${active ? ' chan--active' : ''}${unread ? ' chan--unread' : ''}`}
+      data-unread={unread || undefined}
       aria-current={active ? 'page' : undefined}
       data-channel-type={channel.type}
     >
       <Icon name={channelIcon(channel.type)} size={20} className="chan__icon" />
       <span className="ellipsis">{channel.name}</span>
+      {unread ? <MentionBadge count={rs?.mentionCount ?? 0} /> : null}
     </Link>
   );
 }

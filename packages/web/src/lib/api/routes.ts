@@ -34,6 +34,8 @@ export function apiRoutes(http: HttpClient) {
     },
     guilds: {
       create: (name: string) => http.post<GuildCreate>('/guilds', { name }),
+      searchMessages: (guildId: Snowflake, content: string) =>
+        http.get<{ messages: Message[][]; total_results: number }>(`/guilds/${guildId}/messages/search`, { query: { content } }),
       members: (guildId: Snowflake, limit = 1000) => http.get<APIGuildMember[]>(`/guilds/${guildId}/members`, { query: { limit } }),
       createChannel: (guildId: Snowflake, b: { name: string; type: number; parent_id?: Snowflake | null }) =>
         http.post<Channel>(`/guilds/${guildId}/channels`, b),
@@ -47,6 +49,8 @@ export function apiRoutes(http: HttpClient) {
       send: (id: Snowflake, b: Record<string, unknown>, files?: File[]) => http.post<Message>(`/channels/${id}/messages`, b, { files }),
       edit: (id: Snowflake, messageId: Snowflake, b: Record<string, unknown>) => http.patch<Message>(`/channels/${id}/messages/${messageId}`, b),
       remove: (id: Snowflake, messageId: Snowflake) => http.delete<void>(`/channels/${id}/messages/${messageId}`),
+      ack: (id: Snowflake, messageId: Snowflake, b: { manual?: boolean; mention_count?: number } = {}) =>
+        http.post<{ token: null }>(`/channels/${id}/messages/${messageId}/ack`, { token: null, ...b }),
       typing: (id: Snowflake) => http.post<void>(`/channels/${id}/typing`),
       react: (id: Snowflake, messageId: Snowflake, emoji: string) => http.put<void>(`/channels/${id}/messages/${messageId}/reactions/${enc(emoji)}/@me`),
       unreact: (id: Snowflake, messageId: Snowflake, emoji: string) => http.delete<void>(`/channels/${id}/messages/${messageId}/reactions/${enc(emoji)}/@me`),

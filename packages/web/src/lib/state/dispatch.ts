@@ -1,13 +1,15 @@
 import * as G from './guild-events.js';
 import * as M from './message-events.js';
 import * as I from './interaction-events.js';
+import * as R from './read-states.js';
 import type { Store } from './store.js';
 
 /** Routes each Gateway dispatch to the handler that folds it into the store. Unknown events are ignored. */
 export function applyDispatch(store: Store, t: string, d: any): void {
   switch (t) {
     case 'READY':
-      return G.onReady(store, d);
+      G.onReady(store, d);
+      return R.onReadyReadStates(store, d);
     case 'GUILD_CREATE':
       return G.onGuildCreate(store, d);
     case 'GUILD_UPDATE':
@@ -41,7 +43,10 @@ export function applyDispatch(store: Store, t: string, d: any): void {
       if (d?.id === store.state.me?.id && d.username) store.set({ me: { ...store.state.me!, ...d } });
       return;
     case 'MESSAGE_CREATE':
+      R.onMessageCreateRead(store, d);
       return M.onMessageCreate(store, d);
+    case 'MESSAGE_ACK':
+      return R.onMessageAck(store, d);
     case 'MESSAGE_UPDATE':
       return M.onMessageUpdate(store, d);
     case 'MESSAGE_DELETE':

@@ -75,6 +75,14 @@ export interface State {
   autocomplete: { nonce: string; choices: { name: string; value: string | number }[] } | null;
   /** Bumped when pins change, per channel, so an open pin list reloads. */
   pinsVersion: Map<Snowflake, number>;
+  /** How far the person has read in each channel (lib/state/read-states.ts). */
+  readStates: Map<Snowflake, ReadState>;
+}
+
+/** A channel's read state: read through `lastMessageId`, with `mentionCount` mentions (or DM messages) since. */
+export interface ReadState {
+  lastMessageId: Snowflake | null;
+  mentionCount: number;
 }
 
 export const initialState = (): State => ({
@@ -94,6 +102,7 @@ export const initialState = (): State => ({
   modal: null,
   autocomplete: null,
   pinsVersion: new Map(),
+  readStates: new Map(),
 });
 
 export class Store {
