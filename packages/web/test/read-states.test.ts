@@ -152,6 +152,40 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     await a.context.close();
   });
 
+  test('while the tab is hidden, a mention and a DM raise browser notifications; a plain message does not', async () => {
+    await ensureRandom();
+    const a = await newPerson(env.browser);
+    await a.context.grantPermissions(['notifications'], { origin: env.t.server.url });
+    // Records what the client shows, through the real Notification constructor.
+    await a.context.addInitScript(`{
+      const Real = window.Notification;
+      window.__shown = [];
+      window.Notification = class extends Real {
+        constructor(title, options) { super(title, options); window.__shown.push({ title, body: options && options.body }); }
+      };
+    }`);
+    await signInAs(a.page, env.t.server.url, alice().token, `/channels/${guildId()}/${random}`);
+    await a.page.getByText('Welcome to #random!').waitFor();
+    await a.page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })`);
+    const say = (channelId: string, content: string) => env.t.api(`/channels/${channelId}/messages`, { method: 'POST', token: bob().token, body: { content } });
+    assert.equal((await say(general(), 'just chatting')).status, 200);
+    assert.equal((await say(general(), `<@${alice().id}> look at this`)).status, 200);
+    const dm = await env.t.api('/users/@me/channels', { method: 'POST', token: bob().token, body: { recipient_id: alice().id } });
+    const psst = await say(dm.body.id, 'psst');
+    assert.equal(psst.status, 200);
+    await a.page.waitForFunction('window.__shown.length >= 2');
+    const shown = (await a.page.evaluate('window.__shown')) as { title: string; body: string }[];
+    assert.deepEqual(shown, [
+      { title: 'Bob (#general)', body: `<@${alice().id}> look at this` },
+      { title: 'Bob', body: 'psst' },
+    ]);
+    // Read both through the API, so the next test starts with nothing unread.
+    const last = (await env.t.api(`/channels/${general()}/messages?limit=1`, { token: alice().token })).body[0].id;
+    assert.equal((await env.t.api(`/channels/${general()}/messages/${last}/ack`, { method: 'POST', token: alice().token, body: {} })).status, 200);
+    assert.equal((await env.t.api(`/channels/${dm.body.id}/messages/${psst.body.id}/ack`, { method: 'POST', token: alice().token, body: {} })).status, 200);
+    await a.context.close();
+  });
+
   test('phone size (390x844): a message sent and an unread badge cleared', async () => {
     await ensureRandom();
     const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
