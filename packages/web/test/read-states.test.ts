@@ -197,6 +197,8 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     await message(page, 'From my phone').waitFor({ state: 'attached' });
     const posted = await env.t.api(`/channels/${general()}/messages`, { method: 'POST', token: bob().token, body: { content: `<@${alice().id}> ping` } });
     assert.equal(posted.status, 200, posted.text);
+    // The phone layout keeps servers and channels in a drawer.
+    await page.getByRole('button', { name: 'Open servers and channels' }).click();
     await serverIcon(page).getByTestId('mention-badge').filter({ hasText: '1' }).waitFor();
     await titleIs(page, '(1) Accord');
     await chan(page, general()).click();
