@@ -3,3 +3,4 @@ export * from './intents.js';
 export * from './gateway.js';
 export * from './snowflake.js';
 export * from './social.js';
+export * from './voice.js';

@@ -1,18 +1,5 @@
-/** Voice gateway opcodes (v8) and close codes. */
-export const VoiceOp = {
-  IDENTIFY: 0,
-  SELECT_PROTOCOL: 1,
-  READY: 2,
-  HEARTBEAT: 3,
-  SESSION_DESCRIPTION: 4,
-  SPEAKING: 5,
-  HEARTBEAT_ACK: 6,
-  RESUME: 7,
-  HELLO: 8,
-  RESUMED: 9,
-  CLIENTS_CONNECT: 11,
-  CLIENT_DISCONNECT: 13,
-} as const;
+/** Voice gateway close codes and versions; the opcodes are in @accord/protocol (the web client speaks them too). */
+export { VoiceOp } from '@accord/protocol';
 
 /** Ops official clients send that bots do not (video, code version, …): accepted and ignored. */
 export const IGNORED_OPS = new Set([10, 12, 14, 15, 16, 17, 18, 19, 20]);

@@ -1,21 +1,6 @@
-/**
- * Voice gateway opcodes this client speaks (v8). The server's table is in packages/server/src/voice/opcodes.ts; the
- * web client cannot import the server, and @accord/protocol resolves to the installed copy.
- */
-export const VoiceOp = {
-  IDENTIFY: 0,
-  SELECT_PROTOCOL: 1,
-  READY: 2,
-  HEARTBEAT: 3,
-  SESSION_DESCRIPTION: 4,
-  SPEAKING: 5,
-  HEARTBEAT_ACK: 6,
-  RESUME: 7,
-  HELLO: 8,
-  RESUMED: 9,
-  CLIENTS_CONNECT: 11,
-  CLIENT_DISCONNECT: 13,
-} as const;
+import { VoiceOp } from '@accord/protocol';
+
+export { VoiceOp };
 
 export interface VoiceSocketHandlers {
   open(): void;
