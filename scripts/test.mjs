@@ -73,6 +73,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   files = files.filter((_, i) => parts.includes((i % Number(shard[2])) + 1));
+  const sources = new Map(files.map((f) => [f, f]));
   let loader = ['--import', 'tsx'];
   let cleanUp = () => {};
   // Test files run bundled, on plain node (scripts/test-build.mjs); ACCORD_TEST_BUNDLE=0 runs their sources through tsx.
@@ -82,6 +83,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const { built, reasons } = await buildTests(files, root);
     for (const r of reasons) console.log(`test build: ${r}`);
     files = files.map((f) => built.get(f));
+    for (const [source, bundle] of built) sources.set(bundle, source);
     loader = ['--enable-source-maps'];
     // The server's own bundle (`npm start`'s build) for the tests that start it as a child process (test/helpers/main-command.ts).
     const mainDir = path.join(root, 'packages', 'server', '.tmp', 'test-build', String(process.pid), 'main');
@@ -91,11 +93,33 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     });
     process.env.ACCORD_TEST_MAIN = path.join(mainDir, 'accord.js');
   }
-  const args = [...loader, '--test', '--test-concurrency=1', '--test-reporter=spec', ...options, ...files.map((f) => path.relative(root, f))];
+  // ACCORD_TEST_TIMES=<file>: also write each file's time there, by source path (for scripts/test-times.json).
+  const timesOut = process.env.ACCORD_TEST_TIMES ? path.resolve(process.env.ACCORD_TEST_TIMES) : null;
+  const rawTimes = timesOut && `${timesOut}.raw`;
+  const reporters = rawTimes
+    ? [
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${path.join(root, 'scripts', 'test-times-reporter.mjs')}`,
+        `--test-reporter-destination=${rawTimes}`,
+      ]
+    : ['--test-reporter=spec'];
+  const args = [...loader, '--test', '--test-concurrency=1', ...reporters, ...options, ...files.map((f) => path.relative(root, f))];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
+    if (rawTimes && fs.existsSync(rawTimes)) writeSourceTimes(rawTimes, timesOut, sources);
     cleanUp();
     process.exit(code ?? (signal ? 1 : 0));
   });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+}
+
+/** The reporter's times are keyed by the file node ran (a bundle): key them by the source file, relative to the root. */
+function writeSourceTimes(raw, out, sources) {
+  const times = {};
+  for (const [file, seconds] of Object.entries(JSON.parse(fs.readFileSync(raw, 'utf8')))) {
+    times[path.relative(root, sources.get(file) ?? file)] = Math.round(seconds * 10) / 10;
+  }
+  fs.writeFileSync(out, `${JSON.stringify(times, null, 1)}\n`);
+  fs.rmSync(raw);
 }

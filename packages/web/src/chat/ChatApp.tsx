@@ -27,7 +27,7 @@ export function ChatApp() {
   const [adding, setAdding] = useState(false);
   const mentions = useMentionResolver(guildId);
   const late = useLater(guildId, 5000);
-  useReadStateEffects(guildId, channelId);
+  useReadStateEffects();
 
   if (!me) {
     if (status === 'failed')

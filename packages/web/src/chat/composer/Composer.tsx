@@ -182,7 +182,7 @@ export function Composer({
       if (replyTo) onCancelReply();
       else if (editing) onEdit?.(null);
     }
-    if (e.key === 'ArrowUp' && !text && !files.length && onEdit) {
+    if (e.key === 'ArrowUp' && !e.altKey && !text && !files.length && onEdit) {
       e.preventDefault();
       editLast();
       return;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { isVoice, type Channel } from '../../lib/api/types.js';
 import { onDispatch } from '../../lib/state/dispatch-taps.js';
@@ -15,7 +15,7 @@ const TITLE = 'Accord';
  * What read states do outside the lists: the unread mention count in the page title, a browser notification for a
  * mention or a DM while the tab is hidden, and Alt+Up/Down between channels (with Shift, between unread ones).
  */
-export function useReadStateEffects(guildId: string, channelId: string | undefined): void {
+export function useReadStateEffects(): void {
   const { store } = useSession();
   const nav = useNavigate();
   const readStates = useStore((s) => s.readStates);
@@ -54,13 +54,13 @@ export function useReadStateEffects(guildId: string, channelId: string | undefin
     };
   }, []);
 
-  // Read at key time: a key pressed right after a navigation must not see the channel before it.
-  const where = useRef({ guildId, channelId });
-  where.current = { guildId, channelId };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
-      const { guildId, channelId } = where.current;
+      // Read from the URL at key time: a key pressed right after a navigation comes before the render that follows it.
+      const where = /^\/channels\/([^/]+)(?:\/([^/]+))?/.exec(window.location.pathname);
+      if (!where) return;
+      const [, guildId, channelId] = where;
       const list = navigable(store.state, guildId);
       const at = channelId ? list.findIndex((c) => c.id === channelId) : -1;
       const step = e.key === 'ArrowDown' ? 1 : -1;
