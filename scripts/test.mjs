@@ -2,13 +2,16 @@
 // `npm test`: every package's and example's tests in one `node --test` run, one file at a time (they start real
 // servers), each file bundled with the sources it imports first (scripts/test-build.mjs) so that plain node runs it.
 // ACCORD_TEST_SCOPE=engine runs only the files whose outcome can depend on the storage engine, and
-// ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes: CI runs the whole
-// suite on SQLite, the first set on PostgreSQL and the second in Redis mode. A file opts out of the engine runs with a
-// line `// engine-independent: <why>` near its top; every package but the server is engine-independent as a whole.
+// ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes, and
+// ACCORD_TEST_SCOPE=engine-only the engine files that are not distributed ones. CI runs the whole suite on SQLite, the
+// engine-only set on PostgreSQL and the distributed set in Redis mode, which stores in PostgreSQL too. A file opts out
+// of the engine runs with a line `// engine-independent: <why>` near its top; every package but the server is
+// engine-independent as a whole.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readTimes, shardFiles } from './test-shard.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARK = /^\/\/ engine-independent: \S/m;
@@ -49,13 +52,14 @@ export function selectTests(scope = 'all') {
     .sort();
   if (scope === 'engine') return files.filter(dependsOnEngine);
   if (scope === 'distributed') return files.filter(dependsOnDistribution);
+  if (scope === 'engine-only') return files.filter((f) => dependsOnEngine(f) && !dependsOnDistribution(f));
   return files;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const scope = process.env.ACCORD_TEST_SCOPE ?? 'all';
-  if (!['all', 'engine', 'distributed'].includes(scope)) {
-    console.error(`ACCORD_TEST_SCOPE must be "all", "engine" or "distributed", not "${scope}"`);
+  if (!['all', 'engine', 'distributed', 'engine-only'].includes(scope)) {
+    console.error(`ACCORD_TEST_SCOPE must be "all", "engine", "distributed" or "engine-only", not "${scope}"`);
     process.exit(2);
   }
   // `npm test -- [node --test options] [test files]`: the files given (of the scope), or all of the scope.
@@ -65,14 +69,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     .map((a) => path.resolve(a));
   const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
   let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
-  // ACCORD_TEST_SHARD=k/n: every n-th file from the k-th (k may be a list, 1,2/4), so CI can split a run between lanes.
+  // ACCORD_TEST_SHARD=k/n: the k-th of n shards of about equal measured time (k may be a list, 1,2/4), so CI can split a
+  // run between lanes (scripts/test-shard.mjs).
   const shard = /^([\d,]+)\/(\d+)$/.exec(process.env.ACCORD_TEST_SHARD ?? '1/1');
   const parts = shard ? shard[1].split(',').map(Number) : [];
   if (!shard || !parts.every((k) => k >= 1 && k <= Number(shard[2]))) {
     console.error(`ACCORD_TEST_SHARD must be k/n or k,k…/n with 1 <= k <= n, not "${process.env.ACCORD_TEST_SHARD}"`);
     process.exit(2);
   }
-  files = files.filter((_, i) => parts.includes((i % Number(shard[2])) + 1));
+  files = shardFiles(files, parts, Number(shard[2]), readTimes(root), root);
   const sources = new Map(files.map((f) => [f, f]));
   let loader = ['--import', 'tsx'];
   let cleanUp = () => {};
