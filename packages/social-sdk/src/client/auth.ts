@@ -3,8 +3,10 @@ import { AuthorizationArgs, AuthorizationCodeVerifier } from '../authorization-a
 import { AuthorizationTokenType, ErrorType, EXTERNAL_AUTH_WIRE, Status, type ExternalAuthType } from '../enums.js';
 import { createCodeVerifier, randomToken } from '../pkce.js';
 import { ClientResult, invalid } from '../result.js';
-import { snowflake, type SnowflakeInput } from '../snowflake.js';
-import { ClientCore } from './core.js';
+import { snowflake, type Snowflake, type SnowflakeInput } from '../snowflake.js';
+import { ClientCore, isNode } from './core.js';
+import { runDeviceFlow } from './device-flow.js';
+import type { RequestOptions } from '../http.js';
 
 export interface TokenResult {
   accessToken: string;
@@ -38,8 +40,7 @@ export abstract class AuthClient extends ClientCore {
       this.authorizeAbort?.abort();
       const abort = (this.authorizeAbort = new AbortController());
       const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal;
-      const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-      const loop = isNode && !opts.redirectUri ? await (await import('../loopback.js')).startLoopback() : null;
+      const loop = isNode() && !opts.redirectUri ? await (await import('../loopback.js')).startLoopback() : null;
       const redirectUri = loop?.redirectUri ?? opts.redirectUri ?? `${globalThis.location?.origin ?? this.webBase}/authorize/callback`;
       const q = new URLSearchParams({ client_id: clientId, response_type: 'code', scope: args.scopes, state, redirect_uri: redirectUri });
       if (args.nonce) q.set('nonce', args.nonce);
@@ -58,9 +59,7 @@ export abstract class AuthClient extends ClientCore {
         const aborted = new Promise<never>((_, reject) =>
           signal.addEventListener('abort', () => reject(new ClientResult(ErrorType.Aborted, 'Authorize was aborted')), { once: true }),
         );
-        const open =
-          this.opts.openUrl ?? (isNode ? (u: string) => import('../loopback.js').then((m) => m.openInBrowser(u)) : (u: string) => void globalThis.open?.(u));
-        await Promise.race([Promise.resolve(open(url)), aborted]);
+        await Promise.race([this.openInPlatform(url), aborted]);
         const got = await Promise.race([answer, aborted]).catch((err) => {
           throw err instanceof ClientResult ? err : new ClientResult(ErrorType.AuthorizationFailed, `Authorization failed: ${(err as Error).message}`);
         });
@@ -82,6 +81,114 @@ export abstract class AuthClient extends ClientCore {
     if (code) this.browserAnswer?.resolve({ code, state: u.searchParams.get('state') });
     else this.browserAnswer?.reject(new Error(u.searchParams.get('error') ?? 'no code'));
     this.browserAnswer = null;
+  }
+
+  /** Whether the client has a token (valid or not: FetchCurrentUser tells). */
+  isAuthenticated(): boolean {
+    return !!this.token?.value;
+  }
+
+  /** Who a token belongs to (its validity check): no connection or token of the client's own needed. */
+  fetchCurrentUser(tokenType: AuthorizationTokenType, token: string): Promise<{ id: Snowflake; name: string }> {
+    return this.op(async () => {
+      if (!token) throw invalid('empty token');
+      const me = await this.api('/users/@me', { auth: tokenType === AuthorizationTokenType.Bearer ? `Bearer ${token}` : token });
+      return { id: me.id as Snowflake, name: me.username as string };
+    });
+  }
+
+  /** Renames the current provisional account (its display name; the generated username stays): 1 to 32 characters. */
+  updateProvisionalAccountDisplayName(name: string): Promise<void> {
+    return this.op(async () => {
+      if (!name.trim() || name.trim().length > 32) throw invalid('a display name has 1 to 32 characters');
+      const me = await this.api('/partner-sdk/provisional-accounts/@me', { method: 'PATCH', body: { display_name: name } });
+      if (this.cache.me?.id === me.id) this.cache.me = { ...this.cache.me, ...me };
+      this.cache.putUser(me);
+    });
+  }
+
+  /**
+   * Console sign-in (the OAuth2 device flow): shows the verification page with the user code through `openUrl` (on
+   * a console, show the code and URL yourself from there), then waits for the user's answer on another device.
+   * Resolves with the tokens like GetToken; AbortGetTokenFromDevice (or `signal`) cancels it (Aborted).
+   */
+  getTokenFromDevice(args: { clientId?: SnowflakeInput; scopes: string }, opts: { signal?: AbortSignal } = {}): Promise<TokenResult> {
+    return this.deviceToken(args, {}, opts.signal);
+  }
+
+  /** GetTokenFromDevice that also merges the provisional account of the external identity into the signing-in account. */
+  getTokenFromDeviceProvisionalMerge(
+    args: { clientId?: SnowflakeInput; scopes: string },
+    externalAuthType: ExternalAuthType,
+    externalAuthToken: string,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<TokenResult> {
+    return this.deviceToken(args, { external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken }, opts.signal);
+  }
+
+  private deviceAbort: AbortController | null = null;
+
+  private deviceToken(args: { clientId?: SnowflakeInput; scopes: string }, extra: Record<string, string>, signal?: AbortSignal): Promise<TokenResult> {
+    return this.op(async () => {
+      if (!args.scopes?.trim()) throw invalid('DeviceAuthorizationArgs needs Scopes (e.g. Client.getDefaultCommunicationScopes())');
+      this.deviceAbort?.abort();
+      const abort = (this.deviceAbort = new AbortController());
+      const host = { request: (path: string, o: RequestOptions) => this.api(path, o), showScreen: (url: string) => this.openInPlatform(url) };
+      try {
+        return tokenResult(
+          await runDeviceFlow(host, this.appId(args.clientId), args.scopes, extra, signal ? AbortSignal.any([signal, abort.signal]) : abort.signal),
+        );
+      } finally {
+        if (this.deviceAbort === abort) this.deviceAbort = null;
+        this.events.emit('authorizeDeviceScreenClosed', {});
+      }
+    });
+  }
+
+  abortGetTokenFromDevice(): void {
+    this.deviceAbort?.abort();
+  }
+
+  /**
+   * Shows the device verification page for a user code the game's backend got (confidential clients run the device
+   * flow themselves); CloseAuthorizeDeviceScreen reports it closed.
+   */
+  openAuthorizeDeviceScreen(clientId: SnowflakeInput, userCode: string): Promise<void> {
+    return this.op(async () => {
+      if (!userCode) throw invalid('empty user code');
+      await this.openInPlatform(`${this.webBase}/activate?${new URLSearchParams({ user_code: userCode, client_id: snowflake(clientId) })}`);
+    });
+  }
+  closeAuthorizeDeviceScreen(): void {
+    this.events.emit('authorizeDeviceScreenClosed', {});
+  }
+  setAuthorizeDeviceScreenClosedCallback(cb: (() => void) | null): void {
+    this.events.setSlot('authorizeDeviceScreenClosed', cb && (() => cb()));
+  }
+
+  private mergeWaiter: ((success: boolean) => void) | null = null;
+
+  /**
+   * Some operations need a platform account (opening a message or a guild invite on the platform): for a provisional
+   * account `mergeRequired` runs, the game merges the account (Authorize + GetTokenFromProvisionalMerge, UpdateToken),
+   * then calls ProvisionalUserMergeCompleted; the operation goes on when it succeeded.
+   */
+  protected async requireFullAccount(mergeRequired?: () => void): Promise<void> {
+    if (!this.cache.me?.is_provisional) return;
+    if (!mergeRequired) throw invalid('a provisional account must first merge into a platform account (pass provisionalUserMergeRequired)');
+    const done = new Promise<boolean>((resolve) => {
+      this.mergeWaiter?.(false);
+      this.mergeWaiter = resolve;
+    });
+    this.events.deliver(() => mergeRequired());
+    if (!(await done)) throw new ClientResult(ErrorType.AuthorizationFailed, 'The provisional account was not merged');
+  }
+
+  /** Tells the operation waiting on a provisional merge whether the merge succeeded. */
+  provisionalUserMergeCompleted(success: boolean): void {
+    const waiter = this.mergeWaiter;
+    this.mergeWaiter = null;
+    waiter?.(success);
   }
 
   abortAuthorize(): void {

@@ -29,7 +29,7 @@ export abstract class CallsClient extends LobbiesClient {
         voiceCa: this.opts.voiceCa,
         settings: this.settings,
         sendLobbyVoiceState: (d) => this.gateway.send(17, d),
-        log: (m, s) => this.log(m, s as LoggingSeverity),
+        log: (m, s) => this.voiceLog(m, s as LoggingSeverity),
         deliver: (fn) => this.events.deliver(fn),
       },
       id,

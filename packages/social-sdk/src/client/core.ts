@@ -1,11 +1,12 @@
 /** The client's core: options, events and their delivery, the HTTP and Gateway plumbing, status, diagnostics. */
 import type { Activity } from '../activity.js';
 import { Cache } from '../cache.js';
-import { AuthorizationTokenType, ClientError, ErrorType, LoggingSeverity, Status, errorToString, statusToString } from '../enums.js';
+import { AuthorizationTokenType, ClientError, ErrorType, LoggingSeverity, Status, errorToString, statusToString, threadToString } from '../enums.js';
 import { Emitter } from '../events.js';
 import { GatewaySession } from '../gateway.js';
 import { UserHandle, type ActivityInvite } from '../handles.js';
 import { Http, normalizeApiBase } from '../http.js';
+import { LogFile } from '../log-file.js';
 import { ClientResult, invalid, notReady } from '../result.js';
 import { snowflake, type Snowflake, type SnowflakeInput } from '../snowflake.js';
 import { VERSION, VERSION_HASH, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH } from '../version.js';
@@ -27,6 +28,8 @@ export interface ClientCreateOptions {
 export interface ClientEvents {
   statusChanged: { status: Status; error: ClientError; errorDetail: number };
   log: { message: string; severity: LoggingSeverity };
+  voiceLog: { message: string; severity: LoggingSeverity };
+  authorizeDeviceScreenClosed: Record<string, never>;
   userUpdated: { userId: Snowflake };
   relationshipCreated: { userId: Snowflake; isDiscordRelationshipUpdate: boolean };
   relationshipDeleted: { userId: Snowflake; isDiscordRelationshipUpdate: boolean };
@@ -44,12 +47,16 @@ export interface ClientEvents {
   activityInviteCreated: ActivityInvite;
   activityInviteUpdated: ActivityInvite;
   activityJoin: { applicationId: Snowflake; joinSecret: string };
+  activityJoinWithApplication: { applicationId: Snowflake; joinSecret: string };
   tokenExpiring: Record<string, never>;
   authorizeRequest: Record<string, never>;
   userMerged: { mergeOperationId: Snowflake; sourceUserId: Snowflake; destinationUserId: Snowflake };
 }
 
 export const DM = 1;
+
+/** Node (not a browser, nor a bundle for one). */
+export const isNode = () => typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 /** The state and plumbing every concern of the Client shares; each concern is a layer on top (client.ts stacks them). */
 export abstract class ClientCore {
@@ -74,6 +81,7 @@ export abstract class ClientCore {
   }
   static statusToString = statusToString;
   static errorToString = errorToString;
+  static threadToString = threadToString;
 
   readonly apiRoot: string;
   readonly webBase: string;
@@ -88,6 +96,8 @@ export abstract class ClientCore {
   protected presence: { status: string; activity: Activity | null; wire: Record<string, unknown> | null } = { status: 'online', activity: null, wire: null };
   protected readonly calls = new Map<Snowflake, CallLike>();
   protected connectWaiters: { resolve: () => void; reject: (e: ClientResult) => void }[] = [];
+  private readonly logFile = new LogFile('discord.log');
+  private readonly voiceLogFile = new LogFile('discord-webrtc_0.log');
   /** Diagnostics: HTTP requests made (the local caches avoid some). */
   readonly stats = { httpRequests: 0 };
   readonly settings = { aecDump: false, aecDumpDir: null as string | null, engineManagedAudioSession: false };
@@ -139,10 +149,24 @@ export abstract class ClientCore {
   setStatusChangedCallback(cb: ((status: Status, error: ClientError, errorDetail: number) => void) | null): void {
     this.events.setSlot('statusChanged', cb && ((e) => cb(e.status, e.error, e.errorDetail)));
   }
+  /** The SDK's logs but for voice (lobbies, relationships, presence, authentication…) at or above `minSeverity`. */
   addLogCallback(cb: (message: string, severity: LoggingSeverity) => void, minSeverity: LoggingSeverity = LoggingSeverity.Info): void {
     this.events.on('log', (e) => {
       if (e.severity >= minSeverity) cb(e.message, e.severity);
     });
+  }
+  /** The voice logs (calls: signalling, transport, encryption) at or above `minSeverity`. */
+  addVoiceLogCallback(cb: (message: string, severity: LoggingSeverity) => void, minSeverity: LoggingSeverity = LoggingSeverity.Info): void {
+    this.events.on('voiceLog', (e) => {
+      if (e.severity >= minSeverity) cb(e.message, e.severity);
+    });
+  }
+  /**
+   * Writes the logs of addLogCallback to `discord.log` in `path` (created anew; an empty path: the working
+   * directory); LoggingSeverity.None stops it. Node only: false in browsers, or when the file cannot be opened.
+   */
+  setLogDir(path: string, minSeverity: LoggingSeverity = LoggingSeverity.Info): boolean {
+    return this.logFile.open(path, minSeverity);
   }
 
   /** Request timeout of the SDK's HTTP calls (default 30,000 ms). */
@@ -167,12 +191,19 @@ export abstract class ClientCore {
   getAecDump(): boolean {
     return this.settings.aecDump;
   }
-  setVoiceLogDir(path: string): void {
+  /** Where voice logs (`discord-webrtc_0.log`) and AEC dumps go; LoggingSeverity.None: no voice log file. */
+  setVoiceLogDir(path: string, minSeverity: LoggingSeverity = LoggingSeverity.None): void {
     this.settings.aecDumpDir = path;
+    this.voiceLogFile.open(path, minSeverity);
   }
 
   protected log(message: string, severity: LoggingSeverity = LoggingSeverity.Info): void {
+    this.logFile.write(message, severity);
     if (this.events.has('log')) this.events.emit('log', { message, severity });
+  }
+  protected voiceLog(message: string, severity: LoggingSeverity = LoggingSeverity.Info): void {
+    this.voiceLogFile.write(message, severity);
+    if (this.events.has('voiceLog')) this.events.emit('voiceLog', { message, severity });
   }
 
   protected api<T = any>(path: string, opts: Parameters<Http['request']>[1] = {}): Promise<T> {
@@ -208,6 +239,13 @@ export abstract class ClientCore {
     return this.cache.me.id;
   }
   protected userView = (id: Snowflake) => new UserHandle(this.cache, this.webBase, this.apiRoot.replace(/\/api$/, ''), id);
+
+  /** Shows a page of the platform's web client: `openUrl`, else the system browser (Node) or a new window. */
+  protected async openInPlatform(url: string): Promise<void> {
+    const open =
+      this.opts.openUrl ?? (isNode() ? (u: string) => import('../loopback.js').then((m) => m.openInBrowser(u)) : (u: string) => void globalThis.open?.(u));
+    await open(url);
+  }
 
   protected presencePayload() {
     return { since: null, afk: false, status: this.presence.status, activities: this.presence.wire ? [this.presence.wire] : [] };

@@ -58,6 +58,24 @@ export abstract class LobbiesClient extends MessagingClient {
     return this.op(async () => (await this.api<any[]>('/users/@me/guilds')).map((g) => ({ id: g.id, name: g.name })));
   }
 
+  /**
+   * Invites the player to the guild of the lobby's linked channel: a single-use invite, opened in the platform's client
+   * (the Accord web client's invite page, through `openUrl`), where the player accepts or declines. Resolves with the
+   * invite URL (on a console, show it). A provisional account merges first (`provisionalUserMergeRequired`, then
+   * ProvisionalUserMergeCompleted).
+   */
+  joinLinkedLobbyGuild(lobbyId: SnowflakeInput, provisionalUserMergeRequired?: () => void): Promise<string> {
+    return this.op(async () => {
+      const id = snowflake(lobbyId);
+      if (!this.cache.lobbies.get(id)?.linked_channel) throw invalid('the lobby has no linked channel');
+      await this.requireFullAccount(provisionalUserMergeRequired);
+      const invite = await this.api(`/lobbies/${id}/members/@me/invites`, { method: 'POST' });
+      const url = `${this.webBase}/invite/${invite.code}`;
+      await this.openInPlatform(url);
+      return url;
+    });
+  }
+
   /** A guild's channels as the client lists them (sortGuildChannels), with what linking needs to know. */
   getGuildChannels(guildId: SnowflakeInput): Promise<GuildChannel[]> {
     return this.op(async () =>

@@ -1,10 +1,13 @@
 /** Game DMs and lobby messages: send, edit, delete, history, and their Gateway events. */
 import type { MessageRecord, WireUser } from '../cache.js';
-import { MessageHandle, type ChannelHandle } from '../handles.js';
+import { LobbyHandle, MessageHandle, channelHandleOf, type ChannelHandle, type MessageViews } from '../handles.js';
+import { DisclosureTypes } from '../enums.js';
 import { invalid } from '../result.js';
 import { snowflake, snowflakeTime, type Snowflake, type SnowflakeInput } from '../snowflake.js';
 import { DM } from './core.js';
 import { PresenceClient, inviteFromMessage } from './presence.js';
+
+const LOCAL_ID_BITS = 0x3ff000n;
 
 export abstract class MessagingClient extends PresenceClient {
   protected toMessage(m: any, lobbyId: Snowflake | null = null): MessageRecord {
@@ -34,16 +37,86 @@ export abstract class MessagingClient extends PresenceClient {
     };
   }
 
-  protected messageView = (id: Snowflake) => new MessageHandle(this.cache, id, this.userView);
+  private readonly views: MessageViews = {
+    user: (id) => this.userView(id),
+    channel: (id) => channelHandleOf(this.cache, this.userView, id),
+    lobby: (id) => (this.cache.lobbies.has(id) ? new LobbyHandle(this.cache, id, this.userView) : undefined),
+  };
+  protected messageView = (id: Snowflake) => new MessageHandle(this.cache, id, this.views);
+  /** Channels where the player was already told that their messages show on the platform. */
+  private readonly disclosed = new Set<Snowflake>();
+
+  /**
+   * The first message a platform account sends from the game where it is copied to the platform (any DM, a linked
+   * lobby) is followed by a local explanatory message, DisclosureType MessageDataVisibleOnDiscord, once per channel
+   * and session, for the game to render (or not) in its own words.
+   */
+  private discloseOnce(sent: MessageRecord): void {
+    const key = sent.lobbyId ?? sent.channelId;
+    if (this.cache.me?.is_provisional || this.disclosed.has(key) || !this.messageUrl(sent)) return;
+    this.disclosed.add(key);
+    // The send's time, with worker and process bits the server does not use: a local id no real message has.
+    const id = (((BigInt(sent.id) >> 22n) << 22n) | LOCAL_ID_BITS | BigInt(this.disclosed.size & 0xfff)).toString();
+    this.cache.putMessage({
+      ...sent,
+      id,
+      recipientId: null, // not part of the DM history
+      content: 'Messages you send here can also be seen on Accord, where the conversation is kept.',
+      metadata: {},
+      applicationId: null,
+      editedTimestamp: 0,
+      raw: { id, disclosure_type: DisclosureTypes.MessageDataVisibleOnDiscord },
+    });
+    this.events.emit('messageCreated', { messageId: id });
+  }
+
+  /**
+   * Where the platform's client shows a message; null when it is not kept there. Accord keeps every DM (a merge
+   * carries a provisional account's DMs to the platform account); lobby chat only when the lobby is linked to a channel.
+   */
+  private messageUrl(m: MessageRecord): string | null {
+    if (m.raw?.disclosure_type) return null;
+    if (m.lobbyId) {
+      const linked = this.cache.lobbies.get(m.lobbyId)?.linked_channel;
+      return linked && linked.id === m.channelId ? `${this.webBase}/channels/${linked.guild_id}/${m.channelId}/${m.id}` : null;
+    }
+    return m.recipientId ? `${this.webBase}/channels/@me/${m.channelId}/${m.id}` : null;
+  }
+
+  /** Whether the platform's client can show the message: a DM, or a message of a linked lobby. */
+  canOpenMessageInDiscord(messageId: SnowflakeInput): boolean {
+    const m = this.cache.messages.get(snowflake(messageId));
+    return !!m && !!this.messageUrl(m);
+  }
+
+  /**
+   * Opens the message in the platform's client (the Accord web client, through `openUrl`). A provisional account has
+   * no platform session to see it in: `provisionalUserMergeRequired` runs first, and the open waits for
+   * ProvisionalUserMergeCompleted.
+   */
+  openMessageInDiscord(messageId: SnowflakeInput, provisionalUserMergeRequired?: () => void): Promise<void> {
+    return this.op(async () => {
+      const m = this.cache.messages.get(snowflake(messageId));
+      const url = m && this.messageUrl(m);
+      if (!url) throw invalid('this message is not kept on the platform (lobby chat of a lobby without a linked channel)');
+      await this.requireFullAccount(provisionalUserMergeRequired);
+      await this.openInPlatform(url);
+    });
+  }
 
   /** A DM to a user from the game (≤ 2000 characters, optional metadata); resolves with the message id. */
   sendUserMessage(recipientId: SnowflakeInput, content: string, metadata?: Record<string, string>): Promise<Snowflake> {
     return this.op(async () => {
       if (!content || content.length > 2000) throw invalid('a message has 1 to 2000 characters');
       const m = await this.api(`/users/@me/dms/${snowflake(recipientId)}/messages`, { method: 'POST', body: { content, ...(metadata ? { metadata } : {}) } });
-      this.cache.putMessage(this.toMessage(m));
+      const record = this.toMessage(m);
+      this.cache.putMessage(record);
+      this.discloseOnce(record);
       return m.id as Snowflake;
     });
+  }
+  sendUserMessageWithMetadata(recipientId: SnowflakeInput, content: string, metadata: Record<string, string>): Promise<Snowflake> {
+    return this.sendUserMessage(recipientId, content, metadata);
   }
 
   editUserMessage(recipientId: SnowflakeInput, messageId: SnowflakeInput, content: string): Promise<void> {
@@ -91,9 +164,14 @@ export abstract class MessagingClient extends PresenceClient {
     return this.op(async () => {
       const id = snowflake(lobbyId);
       const m = await this.api(`/lobbies/${id}/messages`, { method: 'POST', body: { content, ...(metadata ? { metadata } : {}) } });
-      this.cache.putMessage(this.toMessage(m, id));
+      const record = this.toMessage(m, id);
+      this.cache.putMessage(record);
+      this.discloseOnce(record);
       return m.id as Snowflake;
     });
+  }
+  sendLobbyMessageWithMetadata(lobbyId: SnowflakeInput, content: string, metadata: Record<string, string>): Promise<Snowflake> {
+    return this.sendLobbyMessage(lobbyId, content, metadata);
   }
 
   /** Lobby history, newest first: at most 200 messages of the last 72 hours, for lobbies the user is in. */
@@ -114,12 +192,7 @@ export abstract class MessagingClient extends PresenceClient {
   }
 
   getChannelHandle(channelId: SnowflakeInput): ChannelHandle | undefined {
-    const id = snowflake(channelId);
-    const other = this.cache.dmChannels.get(id);
-    if (other) return { id, name: this.userView(other).displayName(), type: DM, recipients: [other] };
-    const lobby = this.cache.lobbies.get(id);
-    if (lobby) return { id, name: '', type: 17, recipients: (lobby.members ?? []).map((m: any) => m.id) };
-    return undefined;
+    return channelHandleOf(this.cache, this.userView, snowflake(channelId));
   }
 
   setMessageCreatedCallback(cb: ((messageId: Snowflake) => void) | null): void {
@@ -136,7 +209,8 @@ export abstract class MessagingClient extends PresenceClient {
     if (d.guild_id) return;
     // An activity invite reaches the invite callback only; the real SDK never makes it a message.
     if (d.activity) {
-      if (kind === 'create' && d.author?.id !== this.cache.me?.id) this.events.emit('activityInviteCreated', inviteFromMessage(d));
+      if (kind === 'create' && d.author?.id !== this.cache.me?.id)
+        this.inviteReceived(inviteFromMessage(d), d.timestamp ? Date.parse(d.timestamp) : snowflakeTime(d.id));
       return;
     }
     const m = this.toMessage(d);

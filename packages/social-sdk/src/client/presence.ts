@@ -8,6 +8,27 @@ import { RelationshipsClient } from './relationships.js';
 
 export abstract class PresenceClient extends RelationshipsClient {
   protected readonly acceptedInvites = new Set<Snowflake>();
+  /** Invites received this session, with when they were sent, to follow their validity. */
+  private readonly receivedInvites = new Map<Snowflake, { invite: ActivityInvite; sentAt: number }>();
+
+  /**
+   * An invite is joinable while it is under 6 hours old and its sender is still in the party it is for (a join
+   * request: while its sender is online). Unknown presence counts as joinable.
+   */
+  private inviteValid(invite: ActivityInvite, sentAt: number): boolean {
+    if (Date.now() - sentAt > INVITE_LIFETIME_MS) return false;
+    const p = this.cache.presences.get(invite.senderId);
+    if (!p) return true;
+    if (invite.type === ActivityActionTypes.JoinRequest) return p.status !== 'offline';
+    return p.activities.some((a) => a.party?.id === invite.partyId);
+  }
+
+  /** An invite message arrived: the invite callback gets it (never messageCreated). */
+  protected inviteReceived(invite: ActivityInvite, sentAt: number): void {
+    const current = { ...invite, isValid: this.inviteValid(invite, sentAt) };
+    this.receivedInvites.set(invite.messageId, { invite: current, sentAt });
+    this.events.emit('activityInviteCreated', current);
+  }
 
   /** Sets the game's rich presence (validated here; name and application are the game's). */
   updateRichPresence(activity: Activity): Promise<void> {
@@ -71,7 +92,9 @@ export abstract class PresenceClient extends RelationshipsClient {
     return this.op(async () => {
       this.acceptedInvites.add(invite.messageId);
       const r = await this.api(`/users/@me/activity-invites/${invite.messageId}/accept`, { method: 'POST' });
-      this.events.emit('activityJoin', { applicationId: invite.applicationId, joinSecret: r.join_secret });
+      const join = { applicationId: invite.applicationId, joinSecret: r.join_secret as string };
+      this.events.emit('activityJoin', join);
+      this.events.emit('activityJoinWithApplication', join);
       return r.join_secret as string;
     });
   }
@@ -84,10 +107,22 @@ export abstract class PresenceClient extends RelationshipsClient {
   setActivityJoinCallback(cb: ((joinSecret: string) => void) | null): void {
     this.events.setSlot('activityJoin', cb && ((e) => cb(e.joinSecret)));
   }
+  setActivityJoinWithApplicationCallback(cb: ((applicationId: Snowflake, joinSecret: string) => void) | null): void {
+    this.events.setSlot('activityJoinWithApplication', cb && ((e) => cb(e.applicationId, e.joinSecret)));
+  }
 
   /** @internal */ handlePresence(d: any): void {
     this.cache.presences.set(d.user.id, { status: d.status, activities: d.activities ?? [] });
     this.events.emit('userUpdated', { userId: d.user.id });
+    if (this.cache.relationships.has(d.user.id)) this.events.emit('relationshipGroupsUpdated', { userId: d.user.id });
+    // Its sender left the party (or went offline, or came back): the invite's validity changed.
+    for (const entry of this.receivedInvites.values()) {
+      if (entry.invite.senderId !== d.user.id) continue;
+      const valid = this.inviteValid(entry.invite, entry.sentAt);
+      if (valid === entry.invite.isValid) continue;
+      entry.invite = { ...entry.invite, isValid: valid };
+      this.events.emit('activityInviteUpdated', entry.invite);
+    }
   }
 
   /** @internal */ handleInviteAcceptedElsewhere(d: any): void {
@@ -105,6 +140,8 @@ export abstract class PresenceClient extends RelationshipsClient {
     });
   }
 }
+
+const INVITE_LIFETIME_MS = 6 * 3600_000;
 
 export function inviteFromMessage(d: any): ActivityInvite {
   return {

@@ -3,12 +3,18 @@ import { RelationshipGroupType, RelationshipType, Status, StatusType } from '../
 import { RelationshipHandle, UserHandle, toProfile, type UserApplicationProfile } from '../handles.js';
 import { snowflake, type Snowflake, type SnowflakeInput } from '../snowflake.js';
 import { ConnectionClient } from './connection.js';
+import { allowedTypos, nameDistance } from '../friend-search.js';
 
 export abstract class RelationshipsClient extends ConnectionClient {
   /** The current user once Ready; undefined before (no dummy data). */
   getCurrentUserV2(): UserHandle | undefined {
     if (this.status !== Status.Ready || !this.cache.me) return undefined;
     return this.userView(this.cache.me.id);
+  }
+
+  /** The deprecated GetCurrentUser: before Ready a handle of nobody (id "0", empty names), as the real one's dummy. */
+  getCurrentUser(): UserHandle {
+    return this.getCurrentUserV2() ?? this.userView('0');
   }
 
   /** A user the client knows (friends, lobby members, DM partners); undefined otherwise. */
@@ -58,12 +64,18 @@ export abstract class RelationshipsClient extends ConnectionClient {
     });
   }
 
-  /** Local fuzzy search among known users (friends, lobby members). */
+  /**
+   * Friends (platform or game) whose username or display name matches the search by Levenshtein distance
+   * (friend-search.ts), closest first, then by display name.
+   */
   searchFriendsByUsername(search: string): UserHandle[] {
-    const s = search.toLowerCase();
+    const max = allowedTypos(search.trim());
     return this.getRelationships()
-      .map((r) => r.user())
-      .filter((u) => u.username().toLowerCase().includes(s) || u.displayName().toLowerCase().includes(s));
+      .filter((r) => r.discordRelationshipType() === RelationshipType.Friend || r.gameRelationshipType() === RelationshipType.Friend)
+      .map((r) => ({ user: r.user(), d: nameDistance(search, [r.user().username(), r.user().displayName()]) }))
+      .filter((x) => x.d <= max)
+      .sort((a, b) => a.d - b.d || a.user.displayName().localeCompare(b.user.displayName()))
+      .map((x) => x.user);
   }
 
   sendDiscordFriendRequest(username: string): Promise<void> {
@@ -115,6 +127,10 @@ export abstract class RelationshipsClient extends ConnectionClient {
   }
   setRelationshipCreatedCallback(cb: ((userId: Snowflake, isDiscordRelationshipUpdate: boolean) => void) | null): void {
     this.events.setSlot('relationshipCreated', cb && ((e) => cb(e.userId, e.isDiscordRelationshipUpdate)));
+  }
+  /** Any friend's group may have changed (online, playing, offline, added, removed): rebuild the friends list. */
+  setRelationshipGroupsUpdatedCallback(cb: ((userId: Snowflake) => void) | null): void {
+    this.events.setSlot('relationshipGroupsUpdated', cb && ((e) => cb(e.userId)));
   }
   setRelationshipDeletedCallback(cb: ((userId: Snowflake, isDiscordRelationshipUpdate: boolean) => void) | null): void {
     this.events.setSlot('relationshipDeleted', cb && ((e) => cb(e.userId, e.isDiscordRelationshipUpdate)));
