@@ -123,7 +123,7 @@ export abstract class AuthClient extends ClientCore {
     externalAuthToken: string,
     opts: { signal?: AbortSignal } = {},
   ): Promise<TokenResult> {
-    return this.deviceToken(args, { external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken }, opts.signal);
+    return this.deviceToken(args, externalAuth(externalAuthType, externalAuthToken), opts.signal);
   }
 
   private deviceAbort: AbortController | null = null;
@@ -202,15 +202,18 @@ export abstract class AuthClient extends ClientCore {
 
   /** Exchanges an authorization code (PKCE) for tokens: public clients, no secret. */
   getToken(applicationId: SnowflakeInput, code: string, codeVerifier: string, redirectUri: string): Promise<TokenResult> {
-    return this.op(() =>
-      this.tokenRequest({
-        grant_type: 'authorization_code',
-        client_id: this.appId(applicationId),
-        code,
-        code_verifier: codeVerifier,
-        redirect_uri: redirectUri,
-      }),
-    );
+    return this.op(() => this.codeGrant(applicationId, code, codeVerifier, redirectUri, {}));
+  }
+
+  private codeGrant(applicationId: SnowflakeInput, code: string, codeVerifier: string, redirectUri: string, extra: Record<string, string>) {
+    return this.tokenRequest({
+      grant_type: 'authorization_code',
+      client_id: this.appId(applicationId),
+      code,
+      code_verifier: codeVerifier,
+      redirect_uri: redirectUri,
+      ...extra,
+    });
   }
 
   /** The refresh grant (deprecated for provisional accounts: re-authenticate and UpdateToken instead). */
@@ -232,7 +235,7 @@ export abstract class AuthClient extends ClientCore {
         await this.api('/partner-sdk/token', {
           method: 'POST',
           auth: null,
-          body: { client_id: this.appId(applicationId), external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken },
+          body: { client_id: this.appId(applicationId), ...externalAuth(externalAuthType, externalAuthToken) },
         }),
       ),
     );
@@ -247,17 +250,7 @@ export abstract class AuthClient extends ClientCore {
     externalAuthType: ExternalAuthType,
     externalAuthToken: string,
   ): Promise<TokenResult> {
-    return this.op(() =>
-      this.tokenRequest({
-        grant_type: 'authorization_code',
-        client_id: this.appId(applicationId),
-        code,
-        code_verifier: codeVerifier,
-        redirect_uri: redirectUri,
-        external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType],
-        external_auth_token: externalAuthToken,
-      }),
-    );
+    return this.op(() => this.codeGrant(applicationId, code, codeVerifier, redirectUri, externalAuth(externalAuthType, externalAuthToken)));
   }
 
   /** Unlinks the platform account from the external identity: the player gets a new provisional account. */
@@ -266,7 +259,7 @@ export abstract class AuthClient extends ClientCore {
       await this.api('/partner-sdk/provisional-accounts/unmerge', {
         method: 'POST',
         auth: null,
-        body: { client_id: this.appId(applicationId), external_auth_type: EXTERNAL_AUTH_WIRE[externalAuthType], external_auth_token: externalAuthToken },
+        body: { client_id: this.appId(applicationId), ...externalAuth(externalAuthType, externalAuthToken) },
       });
     });
   }
@@ -339,3 +332,6 @@ function tokenResult(r: any): TokenResult {
     scopes: r.scope ?? '',
   };
 }
+
+/** The game's identity of a provisional account, as the token and partner-sdk routes take it. */
+const externalAuth = (type: ExternalAuthType, token: string) => ({ external_auth_type: EXTERNAL_AUTH_WIRE[type], external_auth_token: token });
