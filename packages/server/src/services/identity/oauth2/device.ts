@@ -101,7 +101,8 @@ export async function verifyDeviceCode(ctx: Ctx, actor: Actor, userCode: string,
   const { row } = await liveUserCode(ctx, actor, userCode, ip);
   const app = await getApplication(ctx, row.data.client_id);
   if (!app) throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');
-  return { scopes: row.data.scopes, client_id: app.id, type: row.data.state };
+  // The application too: the activation page names who asks (as the consent screen does).
+  return { scopes: row.data.scopes, client_id: app.id, type: row.data.state, application: { id: app.id, name: app.name, icon: app.icon } };
 }
 
 /** POST /oauth2/device/finish: the user grants or denies; a grant is recorded like a consent. */
