@@ -436,7 +436,13 @@ test('device flow: pending, then granted, then a token; denied and unknown codes
 
   const user = t.world.users[1];
   const verify = await t.api('/oauth2/device/verify', { method: 'POST', token: user.token, body: { user_code: start.body.user_code.toLowerCase() } });
-  assert.deepEqual(verify.body, { scopes: ['identify', 'openid'], client_id: appId, type: 'pending' });
+  const app = (await t.api(`/applications/${appId}`, { token: t.world.users[0].token })).body;
+  assert.deepEqual(verify.body, {
+    scopes: ['identify', 'openid'],
+    client_id: appId,
+    type: 'pending',
+    application: { id: appId, name: app.name, icon: app.icon },
+  });
   const finish = await t.api('/oauth2/device/finish', { method: 'POST', token: user.token, body: { user_code: start.body.user_code, result: 'granted' } });
   assert.equal(finish.status, 204);
   const done = await token(grant, basic(appId, secret));

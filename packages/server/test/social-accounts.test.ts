@@ -324,6 +324,59 @@ describe('Social SDK accounts', () => {
     gw.close();
   });
 
+  test('UpdateProvisionalAccountDisplayName: a provisional account renames itself; a platform account may not', T, async () => {
+    const tok = (await partnerToken(await idp.idToken('renamer', {}, { now: now() }))).body.access_token;
+    const rename = (token: string, body: unknown) => t.api('/partner-sdk/provisional-accounts/@me', { method: 'PATCH', token: `Bearer ${token}`, body });
+    const r = await rename(tok, { display_name: '  Captain Nova ' });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.global_name, 'Captain Nova', r.text);
+    assert.equal((await t.api('/users/@me', { token: `Bearer ${tok}` })).body.global_name, 'Captain Nova');
+    expectError(await rename(tok, { display_name: 'x'.repeat(33) }), 400, 50035);
+    expectError(await rename(tok, {}), 400, 50035);
+    // A linked platform account's name is the platform's: 530010.
+    const bob = t.world.users[1];
+    const consent = await t.api(`/oauth2/authorize?${new URLSearchParams({ client_id: appId, response_type: 'code', scope: 'openid sdk.social_layer' })}`, {
+      method: 'POST',
+      token: bob.token,
+      body: { authorize: true },
+    });
+    const code = new URL(consent.body.location).searchParams.get('code')!;
+    const linked = await form('/oauth2/token', { grant_type: 'authorization_code', code, client_id: appId, client_secret: secret });
+    expectError(await rename(linked.body.access_token, { display_name: 'Bobby' }), 400, 530010);
+    // A user's own session token is no bearer of the app: refused.
+    assert.equal((await t.api('/partner-sdk/provisional-accounts/@me', { method: 'PATCH', token: bob.token, body: { display_name: 'Bobby' } })).status, 401);
+  });
+
+  test('GetTokenFromDeviceProvisionalMerge: the device grant with external auth merges the provisional account', T, async () => {
+    const reg = await t.api('/auth/register', {
+      method: 'POST',
+      body: { username: 'carl_console', email: 'carl_console@accord.local', password: 'password-carl', date_of_birth: '1990-01-01' },
+    });
+    const carlId = (await t.api('/users/@me', { token: reg.body.token })).body.id;
+    const idToken = await idp.idToken('console-player', {}, { now: now() });
+    const provisional = (await partnerToken(idToken)).body.access_token;
+    const provisionalId = (await t.api('/users/@me', { token: `Bearer ${provisional}` })).body.id;
+    const start = await form('/oauth2/device/authorize', { client_id: appId, scope: 'openid sdk.social_layer' });
+    assert.equal(start.status, 200, start.text);
+    const finish = await t.api('/oauth2/device/finish', {
+      method: 'POST',
+      token: reg.body.token,
+      body: { user_code: start.body.user_code, result: 'granted' },
+    });
+    assert.equal(finish.status, 204, finish.text);
+    const tokens = await form('/oauth2/token', {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: start.body.device_code,
+      client_id: appId,
+      external_auth_type: 'OIDC',
+      external_auth_token: idToken,
+    });
+    assert.equal(tokens.status, 200, tokens.text);
+    assert.equal((await t.api('/users/@me', { token: `Bearer ${tokens.body.access_token}` })).body.id, carlId);
+    assert.equal((await t.api('/users/@me', { token: `Bearer ${provisional}` })).status, 401, `provisional ${provisionalId} merged away`);
+    expectError(await partnerToken(await idp.idToken('console-player', {}, { now: now() })), 400, 530010);
+  });
+
   test('the game backend: /token/bot, merge with the bot-issued access token, /unmerge/bot', T, async () => {
     const bot = (path: string, body: unknown) => t.api(path, { method: 'POST', token: t.world.botToken, bot: true, body });
     const a = await bot('/partner-sdk/token/bot', { external_user_id: 'backend-42', preferred_global_name: 'Backend Player' });

@@ -14,7 +14,10 @@ export {
   type ChannelHandle,
   type GuildChannel,
   type UserApplicationProfile,
-  type CallInfoHandle,
+  CallInfoHandle,
+  type AvatarFormat,
+  type AdditionalContent,
+  type VoiceStateHandle,
 } from './handles.js';
 export { snowflake, snowflakeTime, type Snowflake, type SnowflakeInput } from './snowflake.js';
 export { VERSION, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH } from './version.js';

@@ -124,3 +124,29 @@ export type AudioModeType = (typeof AudioModeType)[keyof typeof AudioModeType];
 
 export const statusToString = (s: Status) => Object.keys(Status).find((k) => Status[k as keyof typeof Status] === s) ?? 'Unknown';
 export const errorToString = (e: ClientError) => Object.keys(ClientError).find((k) => ClientError[k as keyof typeof ClientError] === e) ?? 'Unknown';
+
+/** Client::Thread (SetThreadPriority has no meaning in JavaScript; the names are kept for ThreadToString). */
+export const ClientThread = { Client: 0, Voice: 1, Network: 2 } as const;
+export type ClientThread = (typeof ClientThread)[keyof typeof ClientThread];
+
+/** AdditionalContentType: what a message carries besides text (MessageHandle.additionalContent). */
+export const AdditionalContentType = { Other: 0, Attachment: 1, Poll: 2, VoiceMessage: 3, Thread: 4, Embed: 5, Sticker: 6 } as const;
+export type AdditionalContentType = (typeof AdditionalContentType)[keyof typeof AdditionalContentType];
+
+/** DisclosureTypes: the SDK's own explanatory messages (MessageHandle.disclosureType). */
+export const DisclosureTypes = { MessageDataVisibleOnDiscord: 3 } as const;
+export type DisclosureTypes = (typeof DisclosureTypes)[keyof typeof DisclosureTypes];
+
+/** UserHandle::AvatarType */
+export const AvatarType = { Gif: 0, Webp: 1, Png: 2, Jpeg: 3 } as const;
+export type AvatarType = (typeof AvatarType)[keyof typeof AvatarType];
+
+/** The C++ `EnumToString` for any of these enums: the member's name, "unknown" for a value it does not have. */
+export function enumToString<E extends Record<string, number>>(e: E, value: number): string {
+  return Object.keys(e).find((k) => e[k] === value) ?? 'unknown';
+}
+export const threadToString = (t: ClientThread) => enumToString(ClientThread, t);
+export const callStatusToString = (s: CallStatus) => enumToString(CallStatus, s);
+export const callErrorToString = (e: CallError) => enumToString(CallError, e);
+export const additionalContentTypeToString = (t: AdditionalContentType) => enumToString(AdditionalContentType, t);
+export const avatarTypeToString = (t: AvatarType) => enumToString(AvatarType, t);

@@ -1,6 +1,6 @@
 import type { Cache, MessageRecord } from './cache.js';
 import { activityFromWire, type Activity } from './activity.js';
-import { RelationshipType, StatusType } from './enums.js';
+import { AdditionalContentType, AvatarType, ChannelType, DisclosureTypes, RelationshipType, StatusType, avatarTypeToString } from './enums.js';
 import type { Snowflake } from './snowflake.js';
 
 /**
@@ -16,7 +16,10 @@ const STATUS: Record<string, StatusType> = {
   offline: StatusType.Offline,
 };
 
-export type AvatarType = 'png' | 'jpeg' | 'webp' | 'gif';
+/** An avatar format: the C++ AvatarType (Gif 0, Webp 1, Png 2, Jpeg 3) or its file extension. */
+export type AvatarFormat = AvatarType | 'png' | 'jpeg' | 'webp' | 'gif';
+const EXTENSION: Record<AvatarType, string> = { 0: 'gif', 1: 'webp', 2: 'png', 3: 'jpeg' };
+const extension = (f: AvatarFormat) => (typeof f === 'number' ? EXTENSION[f] : f);
 
 export class UserHandle {
   constructor(
@@ -44,10 +47,16 @@ export class UserHandle {
   avatar(): string | undefined {
     return this.u?.avatar ?? undefined;
   }
-  avatarUrl(type: AvatarType = 'png'): string {
+  static avatarTypeToString = avatarTypeToString;
+  /**
+   * The avatar's CDN URL: an animated avatar (hash `a_…`) in `animatedType`, a still one in `staticType` (one argument:
+   * both); without an avatar, one of the default avatars.
+   */
+  avatarUrl(animatedType?: AvatarFormat, staticType?: AvatarFormat): string {
     const u = this.u;
     if (!u?.avatar) return `${this.cdnBase}/embed/avatars/${Number((BigInt(this.userId) >> 22n) % 6n)}.png`;
-    return `${this.cdnBase}/avatars/${this.userId}/${u.avatar}.${type}`;
+    const format = u.avatar.startsWith('a_') ? (animatedType ?? AvatarType.Gif) : (staticType ?? animatedType ?? AvatarType.Png);
+    return `${this.cdnBase}/avatars/${this.userId}/${u.avatar}.${extension(format)}`;
   }
   isProvisional(): boolean {
     return !!this.u?.is_provisional;
@@ -143,9 +152,37 @@ export class LobbyMemberHandle {
   }
 }
 
-export interface CallInfoHandle {
-  channelId(): Snowflake;
-  participants(): Snowflake[];
+/** A participant's own mute and deafen (Call and CallInfoHandle GetVoiceStateHandle). */
+export interface VoiceStateHandle {
+  selfMute(): boolean;
+  selfDeaf(): boolean;
+}
+
+/** Who is in a lobby's call, seen from the lobby (also by members not in the call). */
+export class CallInfoHandle {
+  constructor(private readonly lobby: LobbyHandle) {}
+  private get states(): any[] {
+    return this.lobby.raw()?.voice_states ?? [];
+  }
+  /** The call's channel: the lobby's id. */
+  channelId(): Snowflake {
+    return this.lobby.id();
+  }
+  /** A lobby call belongs to no guild (null, as Call.getGuildId). */
+  guildId(): Snowflake | null {
+    return null;
+  }
+  getParticipants(): Snowflake[] {
+    return this.states.map((s) => s.user_id);
+  }
+  participants(): Snowflake[] {
+    return this.getParticipants();
+  }
+  getVoiceStateHandle(userId: Snowflake): VoiceStateHandle | undefined {
+    const has = () => this.states.find((s) => s.user_id === userId);
+    if (!has()) return undefined;
+    return { selfMute: () => !!has()?.self_mute, selfDeaf: () => !!has()?.self_deaf };
+  }
 }
 
 export class LobbyHandle {
@@ -178,18 +215,47 @@ export class LobbyHandle {
   }
   /** Who is in the lobby's call. */
   getCallInfoHandle(): CallInfoHandle | undefined {
-    const states: any[] = this.raw()?.voice_states ?? [];
-    if (!states.length) return undefined;
-    return { channelId: () => this.lobbyId, participants: () => states.map((s) => s.user_id) };
+    return this.raw()?.voice_states?.length ? new CallInfoHandle(this) : undefined;
   }
+}
+
+/** What a message carries that a game may not render (images, embeds, polls…): its kind, a title, how many. */
+export interface AdditionalContent {
+  type: AdditionalContentType;
+  title: string | null;
+  count: number;
+}
+
+/** The handles a message leads to, resolved by the client. */
+export interface MessageViews {
+  user(id: Snowflake): UserHandle;
+  channel(id: Snowflake): ChannelHandle | undefined;
+  lobby(id: Snowflake): LobbyHandle | undefined;
+}
+
+const VOICE_MESSAGE = 1 << 13;
+
+/** The first kind of extra content a message has, as the real SDK reports one. */
+export function additionalContentOf(m: any): AdditionalContent | undefined {
+  const n = (x: unknown) => (Array.isArray(x) ? x.length : 0);
+  if ((m?.flags ?? 0) & VOICE_MESSAGE) return { type: AdditionalContentType.VoiceMessage, title: null, count: Math.max(1, n(m.attachments)) };
+  if (m?.poll) return { type: AdditionalContentType.Poll, title: m.poll.question?.text ?? null, count: 1 };
+  if (m?.thread) return { type: AdditionalContentType.Thread, title: m.thread.name ?? null, count: 1 };
+  if (n(m?.attachments)) return { type: AdditionalContentType.Attachment, title: null, count: n(m.attachments) };
+  if (n(m?.sticker_items)) return { type: AdditionalContentType.Sticker, title: m.sticker_items[0].name ?? null, count: n(m.sticker_items) };
+  if (n(m?.embeds)) return { type: AdditionalContentType.Embed, title: m.embeds[0].title ?? null, count: n(m.embeds) };
+  return undefined;
 }
 
 export class MessageHandle {
   constructor(
     private readonly cache: Cache,
     private readonly messageId: Snowflake,
-    private readonly userView: (id: Snowflake) => UserHandle,
+    private readonly views: MessageViews,
   ) {}
+  private userView(id: Snowflake): UserHandle {
+    return this.views.user(id);
+  }
   private get m(): MessageRecord | undefined {
     return this.cache.messages.get(this.messageId);
   }
@@ -204,6 +270,22 @@ export class MessageHandle {
   }
   channelId(): Snowflake {
     return this.m?.channelId ?? '0';
+  }
+  /** The DM or lobby the message was sent in. */
+  channel(): ChannelHandle | undefined {
+    return this.m ? this.views.channel(this.m.lobbyId ?? this.m.channelId) : undefined;
+  }
+  /** The lobby, for a lobby message. */
+  lobby(): LobbyHandle | undefined {
+    return this.m?.lobbyId ? this.views.lobby(this.m.lobbyId) : undefined;
+  }
+  /** Images, videos, embeds, polls, stickers, a thread: what the game likely cannot render, to point to the platform. */
+  additionalContent(): AdditionalContent | undefined {
+    return additionalContentOf(this.m?.raw);
+  }
+  /** Set on the SDK's own explanatory messages (MessageDataVisibleOnDiscord), undefined on players' messages. */
+  disclosureType(): DisclosureTypes | undefined {
+    return this.m?.raw?.disclosure_type === DisclosureTypes.MessageDataVisibleOnDiscord ? DisclosureTypes.MessageDataVisibleOnDiscord : undefined;
   }
   content(): string {
     return this.m?.content ?? '';
@@ -250,6 +332,15 @@ export interface ChannelHandle {
   name: string;
   type: number;
   recipients: Snowflake[];
+}
+
+/** A DM the client knows (by its partner) or a lobby it is in; undefined otherwise. */
+export function channelHandleOf(cache: Cache, userView: (id: Snowflake) => UserHandle, id: Snowflake): ChannelHandle | undefined {
+  const other = cache.dmChannels.get(id);
+  if (other) return { id, name: userView(other).displayName(), type: ChannelType.Dm, recipients: [other] };
+  const lobby = cache.lobbies.get(id);
+  if (lobby) return { id, name: '', type: ChannelType.Lobby, recipients: (lobby.members ?? []).map((m: any) => m.id) };
+  return undefined;
 }
 
 export interface GuildChannel {

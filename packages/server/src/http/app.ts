@@ -65,9 +65,11 @@ export function buildHttp(ctx: Ctx, limits: RateLimitStore = new MemoryRateLimit
   ctx.bus.subscribe(
     (e) => {
       if (e.t === '__TOKENS_CHANGED') auth.clear();
+      // A profile change (a provisional account renamed through its bearer token): the cached actor's user is stale.
+      else if (e.t === 'USER_UPDATE') auth.forgetUser((e.d as { user_id: string }).user_id);
     },
     { remote: true },
-  ); // tokens revoked on any node
+  ); // tokens revoked, profiles changed, on any node
 
   // Bodies are parsed only as what they say they are: JSON, form fields or multipart. A text/plain body is not JSON.
   app.removeContentTypeParser(['application/json', 'text/plain']);

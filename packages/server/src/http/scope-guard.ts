@@ -76,6 +76,8 @@ const BEARER_ROUTES: Record<string, readonly string[]> = {
   'PATCH /users/@me/dms/{}/messages/{}': ['dm_channels.messages.write'],
   'DELETE /users/@me/dms/{}/messages/{}': ['dm_channels.messages.write'],
   'POST /users/@me/activity-invites': ['activities.write'],
+  // UpdateProvisionalAccountDisplayName: a provisional account's own token (routes/partner-sdk.ts).
+  'PATCH /partner-sdk/provisional-accounts/@me': ['account.global_name.update'],
   'POST /users/@me/activity-invites/{}/accept': ['activities.write'],
   'GET /users/@me/guilds/{}/channels': ['guilds'],
   'GET /users/{}/application-profiles': ['identify'],

@@ -26,6 +26,7 @@ const PAGES = [
   '/invite/:code',
   '/oauth2/authorize',
   '/oauth2/authorized',
+  '/activate',
   '/developers',
   '/developers/*',
   '/application-directory/*',

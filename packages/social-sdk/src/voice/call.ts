@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AudioModeType, CallError, CallStatus, LoggingSeverity } from '../enums.js';
+import { AudioModeType, CallError, CallStatus, LoggingSeverity, callErrorToString, callStatusToString } from '../enums.js';
 import { Emitter } from '../events.js';
 import { openSocket, type SocketLike } from '../socket.js';
 import type { Snowflake } from '../snowflake.js';
@@ -34,6 +34,8 @@ const SILENCE_FRAMES = 5;
  * server replays what was missed) and a lost session is joined again, without the game doing anything.
  */
 export class Call implements CallLike {
+  static statusToString = callStatusToString;
+  static errorToString = callErrorToString;
   private readonly events = new Emitter<CallEvents>('auto');
   private status: CallStatus = CallStatus.Disconnected;
   private sessionId: string | null = null;

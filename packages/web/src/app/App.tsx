@@ -12,6 +12,7 @@ import { Loading, Toasts } from '../lib/ui/index.js';
 const PortalApp = lazy(() => import('../portal/PortalApp.js'));
 const ConsentPage = lazy(() => import('../oauth/ConsentPage.js'));
 const AuthorizedPage = lazy(() => import('../oauth/AuthorizedPage.js'));
+const ActivatePage = lazy(() => import('../oauth/ActivatePage.js'));
 const StorePage = lazy(() => import('../store/StorePage.js'));
 const DevPanel = lazy(() => import('../dev/DevPanel.js'));
 const ActivityLinkPage = lazy(() => import('../activity/ActivityLinkPage.js'));
@@ -44,6 +45,14 @@ export function App() {
             }
           />
           <Route path="/oauth2/authorized" element={<AuthorizedPage />} />
+          <Route
+            path="/activate"
+            element={
+              <Authed>
+                <ActivatePage />
+              </Authed>
+            }
+          />
           <Route
             path="/application-directory/:appId/store"
             element={

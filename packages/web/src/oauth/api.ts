@@ -44,3 +44,17 @@ export const consentApi = (http: HttpClient) => ({
   /** POST /oauth2/authorize?{the page's query}: where to go next. */
   answer: (query: string, body: ConsentAnswer) => http.post<{ location: string }>(`/oauth2/authorize${query}`, body),
 });
+
+/** What a device's user code asks for (POST /oauth2/device/verify). */
+export interface DeviceRequest {
+  scopes: string[];
+  client_id: string;
+  type: 'pending' | 'granted' | 'denied';
+  application: { id: string; name: string; icon: string | null };
+}
+
+/** The device flow's two calls from the person's side: what the code asks, and the answer. */
+export const deviceApi = (http: HttpClient) => ({
+  verify: (userCode: string) => http.post<DeviceRequest>('/oauth2/device/verify', { user_code: userCode }),
+  finish: (userCode: string, result: 'granted' | 'denied') => http.post<void>('/oauth2/device/finish', { user_code: userCode, result }),
+});

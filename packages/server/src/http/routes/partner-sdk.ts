@@ -6,6 +6,7 @@ import { BotTokenBody, BotUnmergeBody, ExternalAuthBody, botPartnerToken, partne
 import { unmergeByExternalAuth, unmergeIdentity } from '../../services/identity/provisional/merge.js';
 import { findIdentity } from '../../services/identity/provisional/accounts.js';
 import { BOT_ISSUED } from '../../services/identity/provisional/identity.js';
+import { DisplayNameBody, updateProvisionalDisplayName } from '../../services/identity/provisional/display-name.js';
 import { ChildTokenBody, exchangeChildToken } from '../../services/identity/provisional/child-token.js';
 import { ProviderInput, ProviderPatch, createProvider, deleteProvider, editProvider, listProviders } from '../../services/identity/provisional/providers.js';
 import { setDmModerationMetadata } from '../../services/social/game-dms/dms.js';
@@ -32,6 +33,9 @@ export default new Routes()
     await unmergeIdentity(ctx, app, await findIdentity(ctx, app.id, BOT_ISSUED, b.external_user_id));
     return noContent();
   })
+  .patch('/partner-sdk/provisional-accounts/@me', 'any', async ({ ctx, actor, body }) =>
+    updateProvisionalDisplayName(ctx, actor, parseBody(DisplayNameBody, body).display_name),
+  )
   .post('/partner-sdk/child-token', 'none', async ({ ctx, body }) => exchangeChildToken(ctx, parseBody(ChildTokenBody, body)))
   .put('/partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata', 'bot', async ({ ctx, actor, params, body }) => {
     const app = await applicationOfBot(ctx, actor.user.id);

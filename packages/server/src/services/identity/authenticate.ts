@@ -20,6 +20,11 @@ export class Authenticator {
     this.cache.clear();
   }
 
+  /** Drops the cached lookups of one user (their profile changed: the next request reads it again). */
+  forgetUser(userId: string): void {
+    for (const [key, hit] of this.cache) if (hit?.actor.user.id === userId) this.cache.delete(key);
+  }
+
   async resolve(header: string | undefined): Promise<Actor | null> {
     return (await this.resolveWithHash(header))?.actor ?? null;
   }

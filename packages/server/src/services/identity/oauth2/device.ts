@@ -10,6 +10,7 @@ import { getGrant, recordGrant } from './grants.js';
 import { issueTokens, type TokenResponse } from './issue.js';
 import { splitScopes, unknownScopes } from './scopes.js';
 import { userCodeGuard } from './user-code-guard.js';
+import { mergeProvisional } from '../provisional/merge.js';
 import { randomBytes } from '../../../core/random.js';
 
 /**
@@ -100,7 +101,8 @@ export async function verifyDeviceCode(ctx: Ctx, actor: Actor, userCode: string,
   const { row } = await liveUserCode(ctx, actor, userCode, ip);
   const app = await getApplication(ctx, row.data.client_id);
   if (!app) throw fieldError('user_code', 'USER_CODE_INVALID', 'Invalid or expired user code.');
-  return { scopes: row.data.scopes, client_id: app.id, type: row.data.state };
+  // The application too: the activation page names who asks (as the consent screen does).
+  return { scopes: row.data.scopes, client_id: app.id, type: row.data.state, application: { id: app.id, name: app.name, icon: app.icon } };
 }
 
 /** POST /oauth2/device/finish: the user grants or denies; a grant is recorded like a consent. */
@@ -115,7 +117,7 @@ export async function finishDeviceCode(ctx: Ctx, actor: Actor, userCode: string,
 }
 
 /** The device_code grant: pending, slow_down, denied, expired, or the tokens (once). */
-export async function pollDeviceCode(ctx: Ctx, app: ApplicationRecord, deviceCode: string): Promise<TokenResponse> {
+export async function pollDeviceCode(ctx: Ctx, app: ApplicationRecord, deviceCode: string, body: Record<string, unknown> = {}): Promise<TokenResponse> {
   const device = await peekCode<DeviceCodeData>(ctx, 'device_code', deviceCode);
   if (!device || device.applicationId !== app.id) throw invalidGrant('device_code');
   const state = await peekCode<UserCodeData>(ctx, 'device_user_code', device.data.user_code);
@@ -143,5 +145,9 @@ export async function pollDeviceCode(ctx: Ctx, app: ApplicationRecord, deviceCod
   await deleteCode(ctx, 'device_user_code', device.data.user_code);
   const user = state.userId ? await getUser(ctx, state.userId) : null;
   if (!user || !(await getGrant(ctx, app.id, user.id))) throw invalidGrant('device_code');
+  // Social SDK: GetTokenFromDeviceProvisionalMerge merges the game's provisional account, as the code grant does.
+  if (body.external_auth_type !== undefined || body.external_auth_token !== undefined) {
+    await mergeProvisional(ctx, app, user, body.external_auth_type, body.external_auth_token);
+  }
   return issueTokens(ctx, { app, user, scopes: state.data.scopes, refresh: true });
 }

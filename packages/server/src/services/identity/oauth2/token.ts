@@ -42,7 +42,7 @@ export async function tokenEndpoint(ctx: Ctx, authorization: string | undefined,
       const { app } = await authenticateClient(ctx, creds, false);
       const code = str(body, 'device_code');
       if (!code) throw new OAuthError('invalid_request', 'Missing "device_code" in request.');
-      return pollDeviceCode(ctx, app, code);
+      return pollDeviceCode(ctx, app, code, body);
     }
     default:
       throw new OAuthError('unsupported_grant_type', `Unsupported grant type: ${grantType.slice(0, 100)}`);
