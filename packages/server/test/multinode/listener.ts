@@ -73,7 +73,10 @@ export class Listener {
     ws.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'ECONNREFUSED' || err.code === 'EHOSTUNREACH') this.down.add(this.node);
     });
-    ws.on('close', () => this.onClose(ws));
+    ws.on('close', (code, reason) => {
+      if (ws === this.ws && !this.stopped && this.resumes > this.resumed) this.notes.push(`closed ${code} ${reason.toString()}`.trim());
+      this.onClose(ws);
+    });
   }
 
   private onFrame(ws: WebSocket, f: { op: number; d: any; s: number | null; t: string | null }): void {
