@@ -48,10 +48,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setToken(null);
   };
   const swapping = useRef(false);
+  /** The next session change keeps what the store holds (the same person, a new token): no blank screen meanwhile. */
+  const keepStore = useRef(false);
   const swapToken = async (run: () => Promise<string>) => {
     swapping.current = true;
     try {
-      signIn(await run());
+      const next = await run();
+      keepStore.current = true;
+      signIn(next);
     } finally {
       swapping.current = false;
     }
@@ -102,7 +106,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       clearInterval(timer);
       socket?.stop();
       setGateway(null);
-      store.reset();
+      if (keepStore.current) keepStore.current = false;
+      else store.reset();
     };
   }, [token]);
 

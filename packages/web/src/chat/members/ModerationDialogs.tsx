@@ -53,7 +53,7 @@ export function KickDialog({ user, guildName, calls, onDone }: { user: APIUser; 
       onSuccess={() => onDone(true)}
       onCancel={() => onDone(false)}
     >
-      <p>Are you sure you want to kick @{user.username} from the server? They will be able to rejoin again with a new invite.</p>
+      <p className="mod__lead">Are you sure you want to kick @{user.username} from the server? They will be able to rejoin again with a new invite.</p>
       <Reason value={reason} onChange={setReason} />
     </ActionConfirm>
   );
@@ -72,7 +72,7 @@ export function BanDialog({ user, guildName, calls, onDone }: { user: APIUser; g
       onSuccess={() => onDone(true)}
       onCancel={() => onDone(false)}
     >
-      <p>Are you sure you want to ban @{user.username}? They cannot rejoin until the ban is lifted.</p>
+      <p className="mod__lead">Are you sure you want to ban @{user.username}? They cannot rejoin until the ban is lifted.</p>
       <Field label="Delete message history">
         {(id) => (
           <select id={id} className="select" value={seconds} onChange={(e) => setSeconds(Number(e.target.value))}>
@@ -101,7 +101,7 @@ export function TimeoutDialog({ user, calls, onDone }: { user: APIUser; calls: M
       onSuccess={() => onDone(true)}
       onCancel={() => onDone(false)}
     >
-      <p>Members who are in timeout are temporarily unable to chat or react in text channels, or to speak in voice.</p>
+      <p className="mod__lead">Members who are in timeout are temporarily unable to chat or react in text channels, or to speak in voice.</p>
       <fieldset className="mod__choices">
         <legend className="field__label">Duration</legend>
         {TIMEOUTS.map((o) => (
@@ -125,7 +125,7 @@ export function RemoveTimeoutDialog({ user, until, calls, onDone }: { user: APIU
       onSuccess={() => onDone(true)}
       onCancel={() => onDone(false)}
     >
-      <p>Their timeout would end {fullTime(new Date(until).toISOString())}. Removing it lets them chat again now.</p>
+      <p className="mod__lead">Their timeout would end {fullTime(new Date(until).toISOString())}. Removing it lets them chat again now.</p>
     </ActionConfirm>
   );
 }

@@ -113,7 +113,7 @@ export function ProfileSection() {
           <Button variant="link" onClick={reset}>
             Reset
           </Button>
-          <Button variant="success" busy={save.busy} onClick={() => void save.run()}>
+          <Button busy={save.busy} onClick={() => void save.run()}>
             Save Changes
           </Button>
         </div>

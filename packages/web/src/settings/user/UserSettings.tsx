@@ -80,7 +80,6 @@ export function UserSettings({ onClose, initial = 'account' }: { onClose: () => 
         </div>
         <button type="button" className="usettings__close" aria-label="Close User Settings" onClick={onClose}>
           <Icon name="x" />
-          <span aria-hidden>ESC</span>
         </button>
       </div>
     </div>,
