@@ -64,7 +64,7 @@ export function UserSettings({ onClose, initial = 'account' }: { onClose: () => 
         ))}
         <div className="usettings__sep" />
         <button type="button" className="usettings__tab usettings__tab--danger" onClick={() => void logOut()}>
-          Log Out <Icon name="logout" size={16} />
+          <span className="usettings__logout">Log Out</span> <Icon name="logout" size={16} />
         </button>
       </nav>
       <div className="usettings__content">
