@@ -63,11 +63,16 @@ describe('member actions', { timeout: 240_000 }, () => {
     await signInAs(member.page, env.t.server.url, bob().token, general());
     await composer(member.page).waitFor();
 
-    const card = await popout(owner.page, bob().id, 'Bob');
+    // By keyboard: Enter on the member opens the popout with focus inside; Enter on an action opens its dialog.
+    await memberRow(owner.page, bob().id).focus();
+    await owner.page.keyboard.press('Enter');
+    const card = owner.page.getByRole('dialog', { name: 'Bob' });
     const actions = card.getByRole('group', { name: 'Member actions' });
     await actions.getByRole('button', { name: 'Kick Bob' }).waitFor();
+    assert.equal(await card.locator(':focus').count(), 1, 'the popout has focus');
     await shot(owner.page, 'member-actions-popout');
-    await actions.getByRole('button', { name: 'Timeout Bob' }).click();
+    await actions.getByRole('button', { name: 'Timeout Bob' }).focus();
+    await owner.page.keyboard.press('Enter');
     const ask = owner.page.getByRole('alertdialog', { name: 'Timeout Bob' });
     await ask.getByLabel('10 minutes').check();
     await ask.getByLabel('Reason').fill('Cooling off');

@@ -91,6 +91,14 @@ describe('user settings', { timeout: 240_000 }, () => {
     const errors = watchErrors(page);
     await signInAs(page, env.t.server.url, reg.body.token);
     await openSettings(page);
+    // A new username asks for the current password too.
+    await settings(page).getByRole('button', { name: 'Edit username' }).click();
+    const rename = page.getByRole('dialog', { name: 'Change your username' });
+    await rename.getByLabel(/^Username/).fill(`${username}_new`);
+    await rename.getByLabel(/^Current Password/).fill('first-password-1');
+    await rename.getByRole('button', { name: 'Done' }).click();
+    await rename.waitFor({ state: 'detached' });
+    await settings(page).getByText(`${username}_new`).waitFor();
     await settings(page).getByRole('button', { name: 'Change Password' }).click();
     const dialog = page.getByRole('dialog', { name: 'Update your password' });
     await dialog.getByLabel('Current Password').fill('not-my-password');
@@ -116,7 +124,7 @@ describe('user settings', { timeout: 240_000 }, () => {
     await ask.getByRole('button', { name: 'Log Out' }).click();
     await page.getByLabel('Email or username').waitFor();
 
-    await page.getByLabel('Email or username').fill(username);
+    await page.getByLabel('Email or username').fill(`${username}_new`);
     await page.getByLabel('Password').fill('second-password-2');
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByRole('navigation', { name: 'Servers' }).waitFor();

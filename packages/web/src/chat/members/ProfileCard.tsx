@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { APIUser } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
@@ -37,6 +37,15 @@ export function ProfileCard({
   const guild = useStore((s) => (guildId ? s.guilds.get(guildId) : undefined));
   const nav = useNavigate();
   const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  // Opened from the keyboard (Enter on a member), the card takes focus, and gives it back when it closes.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    ref.current?.querySelector<HTMLElement>('button')?.focus();
+    return () => {
+      if (before?.isConnected && !document.querySelector('[aria-modal="true"]')) before.focus();
+    };
+  }, []);
   useEffect(() => {
     const k = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', k);
@@ -61,7 +70,7 @@ export function ProfileCard({
   };
   return (
     <div className="overlay overlay--clear" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="profile" role="dialog" aria-label={row.name} style={{ top: Math.min(top, window.innerHeight - 260) }}>
+      <div className="profile" role="dialog" aria-label={row.name} ref={ref} style={{ top: Math.min(top, window.innerHeight - 260) }}>
         <div className="profile__banner" style={{ background: row.color ?? 'var(--accent)' }} />
         <div className="profile__avatar">
           <Avatar user={row.user} size={80} status={row.status} ring="var(--bg-floating)" />
