@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { HttpClient } from './api/client.js';
 import { apiRoutes, type Api } from './api/routes.js';
 import { GatewaySocket, Op } from './gateway/socket.js';
@@ -21,6 +21,11 @@ export interface Session {
   gateway: GatewaySocket | null;
   signIn(token: string): void;
   signOut(): void;
+  /**
+   * Runs a request that revokes the current token and returns a new one (a password change): the old token's
+   * refusals meanwhile (a 401, the Gateway's 4004) do not log the person out, and the new token takes over.
+   */
+  swapToken(run: () => Promise<string>): Promise<void>;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -42,7 +47,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     localStorage.removeItem(TOKEN_KEY);
     setToken(null);
   };
-  api.http.onUnauthorized = signOut;
+  const swapping = useRef(false);
+  /** The next session change keeps what the store holds (the same person, a new token): no blank screen meanwhile. */
+  const keepStore = useRef(false);
+  const swapToken = async (run: () => Promise<string>) => {
+    swapping.current = true;
+    try {
+      const next = await run();
+      keepStore.current = true;
+      signIn(next);
+    } finally {
+      swapping.current = false;
+    }
+  };
+  api.http.onUnauthorized = () => !swapping.current && signOut();
 
   useEffect(() => {
     if (!token) {
@@ -75,7 +93,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
             }
           },
           onStatus: (status, detail) => store.set({ status, statusDetail: detail ?? null }),
-          onAuthFailed: signOut,
+          // Not when this socket's token was replaced (swapToken): the new one has its own socket.
+          onAuthFailed: () => !swapping.current && localStorage.getItem(TOKEN_KEY) === token && signOut(),
         });
         socket.start();
         setGateway(socket);
@@ -87,11 +106,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       clearInterval(timer);
       socket?.stop();
       setGateway(null);
-      store.reset();
+      if (keepStore.current) keepStore.current = false;
+      else store.reset();
     };
   }, [token]);
 
-  const value: Session = { token, api, store, gateway, signIn, signOut };
+  const value: Session = { token, api, store, gateway, signIn, signOut, swapToken };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -1,27 +1,27 @@
 import { dmChannelsWire } from '../../services/channels/dms.js';
 import { z } from 'zod';
-import crypto from 'node:crypto';
 import { Routes, noContent } from '../router.js';
 import { parseBody, snowflake, qInt } from '../../core/validation.js';
-import { requireUser, updateUser, getUsers } from '../../services/identity/users.js';
+import { requireUser, getUsers } from '../../services/identity/users.js';
+import { editProfile } from '../../services/identity/profile.js';
 import { publicUser, selfUser } from '../../wire/user.js';
 import { channel as channelWire } from '../../wire/channel.js';
 import { openDm } from '../../services/channels/dms.js';
 import { createGroupDm } from '../../services/channels/group-dms.js';
 import { removeMember } from '../../services/guilds/membership.js';
 import { Errors, fieldError } from '../../core/errors.js';
-import { changePassword } from '../../services/identity/password-change.js';
 import type { Actor } from '../../services/context.js';
 import { isId } from '../../core/ids.js';
 
 const PatchMe = z.object({
   username: z.string().min(2).max(32).optional(),
+  email: z.string().email().max(320).optional(),
   global_name: z.string().min(1).max(32).nullable().optional(),
   avatar: z.string().max(10_000_000).nullable().optional(),
   banner: z.string().max(10_000_000).nullable().optional(),
   bio: z.string().max(190).optional(),
   accent_color: z.number().int().min(0).max(0xffffff).nullable().optional(),
-  password: z.string().max(72).optional(),
+  password: z.string().max(1024).optional(),
   new_password: z.string().min(8).max(72).optional(),
 });
 const OpenDm = z.object({
@@ -47,17 +47,7 @@ export const selfView = (a: Actor) =>
 export default new Routes()
   .get('/users/@me', 'any', async ({ actor }) => selfView(actor))
   .patch('/users/@me', 'any', async ({ ctx, actor, body }) => {
-    const { password, new_password, ...b } = parseBody(PatchMe, body);
-    let token: string | undefined;
-    if (new_password !== undefined) {
-      if (actor.kind !== 'user') throw Errors.botsCannotUse();
-      token = await changePassword(ctx, actor.user, password, new_password);
-    }
-    const user = await updateUser(ctx, actor.user, {
-      ...b,
-      avatar: b.avatar === undefined ? undefined : b.avatar && avatarHash(b.avatar),
-      banner: b.banner === undefined ? undefined : b.banner && avatarHash(b.banner),
-    });
+    const { user, token } = await editProfile(ctx, actor, parseBody(PatchMe, body));
     return token ? { ...selfView({ ...actor, user }), token } : selfView({ ...actor, user });
   })
   .get('/users/{user_id}', 'any', async ({ ctx, params }) => {
@@ -104,6 +94,3 @@ export default new Routes()
     await removeMember(ctx, params.guild_id, actor.user.id);
     return noContent();
   });
-
-/** Image data URIs are stored as a content hash; the CDN serves attachments only. */
-const avatarHash = (data: string) => crypto.createHash('md5').update(data).digest('hex');

@@ -6,6 +6,8 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { issueToken } from './tokens.js';
 import { loginGuard } from './login-guard.js';
 import { randomInt } from '../../core/random.js';
+import { selfUser } from '../../wire/user.js';
+import { member as memberWire } from '../../wire/member.js';
 
 export async function getUser(ctx: Ctx, id: string): Promise<UserRecord | null> {
   return ctx.repos.users.byId(id);
@@ -98,15 +100,31 @@ export interface UserPatch {
   banner?: string | null;
   bio?: string;
   accent_color?: number | null;
+  email?: string;
 }
 
+/** What others see of a user: a change to one of these reaches the people who share a guild with them. */
+const PUBLIC_FIELDS = ['username', 'global_name', 'avatar', 'banner', 'accent_color'] as const;
+
+/**
+ * Writes a profile partial. The person's sessions get USER_UPDATE with their own user object; as on the platform, the
+ * guilds they belong to get GUILD_MEMBER_UPDATE with the new user, which is how everyone else sees a new name or avatar.
+ */
 export async function updateUser(ctx: Ctx, user: UserRecord, patch: UserPatch): Promise<UserRecord> {
   const values: UserPatch = {};
-  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color'] as const)
+  for (const k of ['username', 'global_name', 'avatar', 'banner', 'bio', 'accent_color', 'email'] as const)
     if (patch[k] !== undefined) (values as Record<string, unknown>)[k] = patch[k];
   if (!Object.keys(values).length) return user;
   await ctx.repos.users.updateProfile(user.id, values);
   const updated = (await getUser(ctx, user.id))!;
-  ctx.bus.publish({ t: 'USER_UPDATE', d: { user_id: user.id }, user_ids: [user.id] });
+  ctx.bus.publish({ t: 'USER_UPDATE', d: selfUser(updated, { email: true, premium: true }), user_ids: [user.id] });
+  ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: user.id } }); // cached actors carry the user record
+  if (PUBLIC_FIELDS.some((k) => k in values)) {
+    const now = ctx.clock.now();
+    for (const guildId of await ctx.repos.members.guildIdsOf(user.id)) {
+      const m = await ctx.repos.members.get(guildId, user.id);
+      if (m) ctx.bus.publish({ t: 'GUILD_MEMBER_UPDATE', d: { guild_id: guildId, ...memberWire(m, updated, { now }) }, guild_id: guildId });
+    }
+  }
   return updated;
 }

@@ -2,6 +2,7 @@ import { Repo } from './repo.js';
 import { toUser } from './mappers.js';
 import type { UserRecord } from '../records.js';
 import '../tables/guild-extras.js';
+import '../tables/user-images.js';
 
 /** A third-party connection of a user, as stored (flags 0/1). */
 export interface UserConnectionRow {
@@ -93,8 +94,11 @@ export class UsersRepo extends Repo {
       .execute();
   }
 
-  /** Applies a profile partial (username, global_name, avatar, banner, bio, accent_color). */
-  async updateProfile(id: string, patch: Partial<Pick<UserRecord, 'username' | 'global_name' | 'avatar' | 'banner' | 'bio' | 'accent_color'>>): Promise<void> {
+  /** Applies a profile partial (username, global_name, avatar, banner, bio, accent_color, email). */
+  async updateProfile(
+    id: string,
+    patch: Partial<Pick<UserRecord, 'username' | 'global_name' | 'avatar' | 'banner' | 'bio' | 'accent_color' | 'email'>>,
+  ): Promise<void> {
     if (!Object.keys(patch).length) return;
     await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
   }
@@ -149,5 +153,26 @@ export class UsersRepo extends Repo {
       .where('id', 'in', [...new Set(ids)].concat(['0']))
       .execute();
     return new Set(rows.map((r) => String(r.id)));
+  }
+
+  /** Stores (replaces) a user's avatar or banner bytes under their hash. */
+  async putImage(userId: string, kind: 'avatar' | 'banner', img: { hash: string; contentType: string; data: Buffer; createdAt: number }): Promise<void> {
+    await this.db.deleteFrom('user_images').where('user_id', '=', userId).where('kind', '=', kind).execute();
+    await this.db
+      .insertInto('user_images')
+      .values({ user_id: userId, kind, hash: img.hash, content_type: img.contentType, data: img.data, created_at: img.createdAt })
+      .execute();
+  }
+
+  /** A user's current avatar or banner bytes, or null. */
+  async readImage(userId: string, kind: 'avatar' | 'banner'): Promise<{ hash: string; contentType: string; data: Buffer } | null> {
+    const row = await this.db.selectFrom('user_images').selectAll().where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst();
+    if (!row) return null;
+    return { hash: row.hash, contentType: row.content_type, data: Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as Uint8Array) };
+  }
+
+  /** Forgets a user's avatar or banner bytes. */
+  async deleteImage(userId: string, kind: 'avatar' | 'banner'): Promise<void> {
+    await this.db.deleteFrom('user_images').where('user_id', '=', userId).where('kind', '=', kind).execute();
   }
 }

@@ -17,6 +17,8 @@ import { MessageSearch } from '../search/MessageSearch.js';
 import { ActivityDock, ActivityLauncherButton } from '../../activity/ActivityDock.js';
 import { CallButton } from '../../voice/CallButton.js';
 import { NavDrawerButton, useDrawers, usePhone } from '../drawers.js';
+import { useOwnTimeoutEnd } from '../members/use-timeout.js';
+import { fullTime } from '../../lib/markdown/timestamp.js';
 
 /** The open channel: its header, then messages and the composer (or a forum's posts, or a voice channel's people). */
 export function ChannelView({ guildId, channelId }: { guildId: string | null; channelId: string }) {
@@ -30,6 +32,7 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
   const late = useLater(channelId);
   const phone = usePhone();
   const drawers = useDrawers();
+  const timedOutUntil = useOwnTimeoutEnd(guildId);
   if (!channel)
     return (
       <section className="channel">
@@ -41,7 +44,13 @@ export function ChannelView({ guildId, channelId }: { guildId: string | null; ch
   const perms = guild ? channelPermissions(guild, me.id, channel) : (1n << 64n) - 1n;
   const sendBit = isThread(channel.type) ? Perm.SEND_MESSAGES_IN_THREADS : Perm.SEND_MESSAGES;
   const locked = channel.thread_metadata?.locked && !has(perms, Perm.MANAGE_THREADS);
-  const cannotSend = !has(perms, sendBit) ? 'You do not have permission to send messages in this channel.' : locked ? 'This thread is locked.' : null;
+  const cannotSend = timedOutUntil
+    ? `You are timed out until ${fullTime(new Date(timedOutUntil).toISOString())}. You can read messages, but cannot send them or react.`
+    : !has(perms, sendBit)
+      ? 'You do not have permission to send messages in this channel.'
+      : locked
+        ? 'This thread is locked.'
+        : null;
   const parent = isThread(channel.type) && channel.parent_id ? guild?.channels.get(channel.parent_id) : undefined;
   // On a phone the member list is a drawer, always there to be opened; on a desktop the button shows or hides it.
   const showMembers = (phone || members) && (!!guildId || channel.type === 3);

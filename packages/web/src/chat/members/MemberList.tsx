@@ -3,10 +3,13 @@ import { useNavigate } from 'react-router';
 import type { APIUser, Channel } from '../../lib/api/types.js';
 import { Op } from '../../lib/gateway/socket.js';
 import { useSession, useStore } from '../../lib/session.js';
-import { Avatar, Button, displayName, Menu, toast, type MenuEntry } from '../../lib/ui/index.js';
+import { Avatar, displayName, Menu, toast, type MenuEntry } from '../../lib/ui/index.js';
 import { loadCommands } from '../../apps/command-index.js';
 import { runContextCommand } from '../../apps/invoke.js';
 import { readableError } from '../../lib/api/errors.js';
+import { memberActionItems, ModerationDialog, type ModRequest } from './MemberActions.js';
+import { ProfileCard } from './ProfileCard.js';
+import './members.css';
 
 interface Row {
   user: APIUser;
@@ -16,7 +19,10 @@ interface Row {
   activity?: string;
 }
 
-/** The member list: online people first, then offline, each with presence; a click opens their card. */
+/**
+ * The member list: online people first, then offline, each with presence; a click opens their card, a right click (a
+ * long press on a phone) their menu; both offer the member actions the viewer may take.
+ */
 export function MemberList({ guildId, channel }: { guildId: string | null; channel: Channel }) {
   const { gateway } = useSession();
   const guild = useStore((s) => (guildId ? s.guilds.get(guildId) : undefined));
@@ -24,8 +30,10 @@ export function MemberList({ guildId, channel }: { guildId: string | null; chann
   const me = useStore((s) => s.me)!;
   const [card, setCard] = useState<{ row: Row; top: number } | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; items: MenuEntry[] } | null>(null);
+  const [mod, setMod] = useState<ModRequest | null>(null);
   const { api, store } = useSession();
   const nav = useNavigate();
+  const actionsFor = (u: APIUser) => (guild ? memberActionItems(guild, me.id, u, setMod) : []);
 
   /** Right click: Message, and the user commands of the apps here (user context menu). */
   const openMenu = async (r: Row, x: number, y: number) => {
@@ -40,6 +48,8 @@ export function MemberList({ guildId, channel }: { guildId: string | null; chann
           ),
       });
     }
+    const actions = actionsFor(r.user);
+    if (actions.length) items.push('separator', ...actions);
     const cmds = await loadCommands(api, channel).catch(() => null);
     if (cmds?.user.length) {
       items.push('separator', { heading: 'Apps' });
@@ -132,65 +142,8 @@ export function MemberList({ guildId, channel }: { guildId: string | null; chann
       {section('Online', online)}
       {section('Offline', offline)}
       {menu ? <Menu x={menu.x} y={menu.y} items={menu.items} onClose={() => setMenu(null)} label="User menu" /> : null}
-      {card ? <ProfileCard row={card.row} top={card.top} onClose={() => setCard(null)} /> : null}
+      {card ? <ProfileCard person={card.row} guildId={guildId} top={card.top} actions={actionsFor(card.row.user)} onClose={() => setCard(null)} /> : null}
+      {mod && guildId ? <ModerationDialog guildId={guildId} request={mod} onClose={() => setMod(null)} /> : null}
     </aside>
-  );
-}
-
-function ProfileCard({ row, top, onClose }: { row: Row; top: number; onClose: () => void }) {
-  const { api } = useSession();
-  const me = useStore((s) => s.me)!;
-  const nav = useNavigate();
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    const k = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', k);
-    return () => window.removeEventListener('keydown', k);
-  }, [onClose]);
-  const message = async () => {
-    setBusy(true);
-    try {
-      const c = await api.users.openDm(row.user.id);
-      onClose();
-      nav(`/channels/@me/${c.id}`);
-    } catch (err) {
-      toast(readableError(err), true);
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="overlay overlay--clear" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="profile" role="dialog" aria-label={row.name} style={{ top: Math.min(top, window.innerHeight - 260) }}>
-        <div className="profile__banner" style={{ background: row.color ?? 'var(--accent)' }} />
-        <div className="profile__avatar">
-          <Avatar user={row.user} size={80} status={row.status} ring="var(--bg-floating)" />
-        </div>
-        <div className="profile__body">
-          <div className="profile__name">{row.name}</div>
-          <div className="muted">
-            {row.user.username}
-            {row.user.bot ? ' · App' : ''}
-          </div>
-          {row.user.id !== me.id && !row.user.bot ? (
-            <Button block busy={busy} onClick={() => void message()} className="profile__msg">
-              Message
-            </Button>
-          ) : null}
-          {row.user.bot ? (
-            <Button
-              block
-              variant="secondary"
-              className="profile__msg"
-              onClick={() => {
-                onClose();
-                nav(`/application-directory/${row.user.id}/store`);
-              }}
-            >
-              Open Store
-            </Button>
-          ) : null}
-        </div>
-      </div>
-    </div>
   );
 }

@@ -36,6 +36,9 @@ export const MessageItem = memo(function MessageItem({
   const me = useStore((s) => s.me)!;
   const member = useStore((s) => (channel.guild_id ? s.guilds.get(channel.guild_id)?.members.get(m.author.id) : undefined));
   const roles = useStore((s) => (channel.guild_id ? s.guilds.get(channel.guild_id)?.roles : undefined));
+  // The author as the Gateway last described them (a new name or avatar shows on old messages too); webhooks as sent.
+  const live = useStore((s) => (m.webhook_id ? undefined : s.users.get(m.author.id)));
+  const author = live ?? m.author;
   const { store } = useSession();
   const nav = useNavigate();
   const [hover, setHover] = useState(false);
@@ -46,7 +49,7 @@ export const MessageItem = memo(function MessageItem({
   const loading = (flags & MessageFlag.LOADING) !== 0;
   const v2 = (flags & MessageFlag.IS_COMPONENTS_V2) !== 0;
   const mentionsMe = m.mention_everyone || m.mentions?.some((u) => u.id === me.id);
-  const name = member?.nick ?? displayName(m.author);
+  const name = member?.nick ?? displayName(author);
   const color = roleColor(member?.roles, roles);
   const meta = m.interaction_metadata as { user?: { id: string; username: string; global_name?: string | null }; name?: string } | undefined;
   const commandName = (m as any).interaction?.name as string | undefined;
@@ -85,7 +88,7 @@ export const MessageItem = memo(function MessageItem({
               {shortTime(m.timestamp)}
             </time>
           ) : (
-            <Avatar user={m.author} size={40} />
+            <Avatar user={author} size={40} />
           )}
         </div>
         <div className="msg__body">

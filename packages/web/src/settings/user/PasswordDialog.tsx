@@ -1,0 +1,80 @@
+import { useState, type FormEvent } from 'react';
+import { useSession } from '../../lib/session.js';
+import { useAction } from '../../lib/use-action.js';
+import { readableError } from '../../lib/api/errors.js';
+import { Banner, Button, Dialog, TextField, toast } from '../../lib/ui/index.js';
+import { userSettingsApi } from './api.js';
+
+/**
+ * A password change: the current password, then the new one twice. The platform revokes every token of the account
+ * and answers with a new one, which this session takes over (the other devices are logged out).
+ */
+export function PasswordDialog({ onClose }: { onClose: () => void }) {
+  const { api, swapToken } = useSession();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const save = useAction(async () => {
+    await swapToken(async () => (await userSettingsApi(api).changePassword(current, next)).token!);
+    toast('Your password was changed.');
+    onClose();
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setMismatch(next !== again);
+    if (next === again) void save.run();
+  };
+  const pw = save.fieldError('password');
+  const np = save.fieldError('new_password');
+  return (
+    <Dialog
+      title="Update your password"
+      subtitle="Enter your current password and a new password."
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="link" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="password-change" busy={save.busy}>
+            Done
+          </Button>
+        </>
+      }
+    >
+      <form id="password-change" onSubmit={submit}>
+        <TextField
+          label="Current Password"
+          type="password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={pw}
+          required
+          autoComplete="current-password"
+        />
+        <TextField
+          label="New Password"
+          type="password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={np}
+          required
+          minLength={8}
+          maxLength={72}
+          autoComplete="new-password"
+        />
+        <TextField
+          label="Confirm New Password"
+          type="password"
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+          error={mismatch ? 'Passwords do not match' : null}
+          required
+          autoComplete="new-password"
+        />
+        {save.error && !pw && !np ? <Banner>{readableError(save.error)}</Banner> : null}
+      </form>
+    </Dialog>
+  );
+}
