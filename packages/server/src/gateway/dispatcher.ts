@@ -128,6 +128,7 @@ export class Dispatcher {
 
     const views = new Map<string, string>();
     const obfuscatable = isObfuscatable(e);
+    const shown = new Map<Session, boolean>(); // the event's channel, in full or not, as each session was sent it
     // A channel's event: every recipient's permissions from one read of the guild, not one wait per session.
     const permsIn = guildId && e.channel_id && !e.user_ids && !obfuscatable ? await this.ctx.access.channelPermsOf(guildId, e.channel_id) : null;
     const needed = intentFor(e.t, !!guildId);
@@ -146,6 +147,7 @@ export class Dispatcher {
           const v = await channelEventView(this.ctx, s, e);
           if (v === 'skip') continue;
           hidden = v === 'obfuscated';
+          shown.set(s, !hidden);
         } else if (permsIn) {
           const perms = permsIn(s.userId);
           if (perms === null || !(perms & P.VIEW_CHANNEL)) continue;
@@ -170,7 +172,7 @@ export class Dispatcher {
       }
     }
     // A bot that gained (or lost) access to channels gets CHANNEL_UPDATE with full (or obfuscated) data.
-    if (guildId) await afterEvent(this.ctx, e, rebuilding ? targets : (this.byGuild.get(guildId) ?? []));
+    if (guildId) await afterEvent(this.ctx, e, rebuilding ? targets : (this.byGuild.get(guildId) ?? []), shown);
   }
 
   /** Runs `task` in the dispatch order: events published after it was queued wait for it (a session's rebuild). */

@@ -160,7 +160,7 @@ export const isObfuscatable = (e: BusEvent) =>
  * the channels whose view changed: full data when access was gained (also the parent category), obfuscated when it was
  * lost. The event's own channel was already sent in the right form and is only recorded.
  */
-export async function afterEvent(ctx: Ctx, e: BusEvent, sessions: Iterable<Session>): Promise<void> {
+export async function afterEvent(ctx: Ctx, e: BusEvent, sessions: Iterable<Session>, shown: Map<Session, boolean> = new Map()): Promise<void> {
   if (!e.guild_id || !VISIBILITY_EVENTS.test(e.t)) return;
   const guildId = e.guild_id;
   const targets: Session[] = [];
@@ -176,6 +176,13 @@ export async function afterEvent(ctx: Ctx, e: BusEvent, sessions: Iterable<Sessi
   for (const s of targets) {
     const before = views.get(s)?.get(guildId);
     const now = await viewableChannels(ctx, guildId, s.userId, records);
+    // The event's channel is remembered as the session was sent it: access may have changed since (a role given right
+    // after, already in the store while its own event is still on its way), and that event must still see a change.
+    const sent = handled === null ? undefined : shown.get(s);
+    if (sent !== undefined) {
+      if (sent) now.add(handled!);
+      else now.delete(handled!);
+    }
     remember(s, guildId, now);
     if (!before) continue; // first look at this guild (e.g. the cutover passed mid-session): nothing to compare
     for (const c of records) {
