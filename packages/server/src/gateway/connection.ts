@@ -286,7 +286,10 @@ export class Connection implements Transport {
     }
     if (this.closed) return; // the socket went while the session was found: it stays resumable
     const frames = s.framesAfter(seq);
-    if (frames === null) return this.close(Close.INVALID_SEQ, 'Invalid seq.');
+    if (frames === null) {
+      console.warn(`[gateway] resume refused: the client is at seq ${seq}, the session at ${s.seq}`);
+      return this.close(Close.INVALID_SEQ, 'Invalid seq.');
+    }
     // Take the session over from any transport still attached to it.
     const previous = s.transport;
     if (previous && previous !== this) {
