@@ -16,6 +16,8 @@ export interface StartOptions {
   databaseSchema?: string;
   /** Create the dev world (users, guild, bot) after start. */
   seed?: boolean;
+  /** The voice server's DAVE policy (`--voice-dave`: auto, required, optional, off). */
+  voiceDave?: string;
 }
 
 export type ChildRequest =
@@ -34,7 +36,18 @@ export interface MemorySample {
 }
 
 export type ChildReply =
-  | { type: 'started'; port: number; url: string; importMs: number; startMs: number; seedMs: number; world: SeedWorld | null; pid: number }
+  | {
+      type: 'started';
+      port: number;
+      url: string;
+      importMs: number;
+      startMs: number;
+      seedMs: number;
+      world: SeedWorld | null;
+      pid: number;
+      /** The voice gateway's host:port and the local CA its certificate chains to (null: no voice server). */
+      voice: { endpoint: string; caPath: string | null } | null;
+    }
   | { type: 'users'; users: { id: string; token: string }[]; ms: number }
   | { type: 'mem'; usage: MemorySample; cpu: NodeJS.CpuUsage; sessions: number; connections: number; hrUs: number; guildCreateBuilds: number | null }
   | { type: 'idle' }
@@ -75,6 +88,7 @@ async function handle(req: ChildRequest & { id: number }) {
         dev: false,
         seed: false,
         gatewayConnectionsPerIp: 1_000_000, // every bench client is on 127.0.0.1
+        ...(req.options.voiceDave ? { voiceDave: req.options.voiceDave } : {}),
       });
       const t2 = performance.now();
       const world = req.options.seed ? await seedWorld(server.ctx) : null;
@@ -88,6 +102,7 @@ async function handle(req: ChildRequest & { id: number }) {
         seedMs: t3 - t2,
         world,
         pid: process.pid,
+        voice: voiceInfo(server),
       });
     }
     case 'users': {
@@ -132,6 +147,14 @@ async function handle(req: ChildRequest & { id: number }) {
       // process.exit lets --cpu-prof write its profile.
       setTimeout(() => process.exit(0), 50);
       return;
+  }
+}
+
+function voiceInfo(s: RunningServer): { endpoint: string; caPath: string | null } | null {
+  try {
+    return s.voice.states.endpoint ? { endpoint: s.voice.states.endpoint, caPath: s.voice.tls?.caPath ?? null } : null;
+  } catch {
+    return null; // a role without a voice server
   }
 }
 
