@@ -11,6 +11,7 @@ import { VoiceOp } from '@accord/protocol';
 import { buildAnswer, parseServerTransport, type RemoteStream, type ServerTransport } from '../../packages/web/src/voice/rtc/remote-sdp.js';
 import { connectGateway, type GatewayClient } from '../lib.js';
 
+const LOOPBACK = '127.0.0.1';
 /** Chromium's Opus payload type, which the web client's op 1 names too. */
 const OPUS_PT = 111;
 /** GUILDS | GUILD_VOICE_STATES. */
@@ -26,7 +27,7 @@ export interface ParticipantSpec {
   token: string;
   guildId: string;
   channelId: string;
-  /** Members of this participant's room, itself included: it is joined once it receives all the others. */
+  /** Members of this participant's room, itself included: it is settled once it has an m-line for each other one. */
   roomSize: number;
 }
 
@@ -57,7 +58,7 @@ export class Participant {
   private readonly streams = new Map<string, RemoteStream>();
   private readonly speakers = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
-  private joined: { resolve: () => void; reject: (e: Error) => void } | null = null;
+  private waiter: { check: () => void; resolve: () => void; reject: (e: Error) => void } | null = null;
   private connected = false;
   private closed = false;
   /** Per sender index: packets of the window seen, by sequence number. */
@@ -65,8 +66,6 @@ export class Participant {
   private readonly seen = new Map<number, Uint8Array>();
   private window = { from: 0, to: 0 };
   private rtpSeq = Math.floor(Math.random() * 0xffff);
-  /** Packets of any sequence number received (warm-up included). */
-  receivedTotal = 0;
   private readonly payload: Buffer;
 
   constructor(
@@ -78,23 +77,38 @@ export class Participant {
     this.payload = Buffer.alloc(Math.max(HEAD_BYTES + 4, payloadBytes), 0x55);
   }
 
-  /** Main Gateway, voice gateway, WebRTC: resolves once connected with a receiving m-line for every other member. */
+  /** Main Gateway, voice gateway, WebRTC: resolves once the media connection is up. */
   join(timeoutMs: number): Promise<void> {
+    return this.until(
+      () => this.connected,
+      timeoutMs,
+      () => void this.start().catch((e) => this.waiter?.reject(e)),
+    );
+  }
+
+  /** Resolves once there is a receiving m-line for every other member of the room (all of them have joined). */
+  settled(timeoutMs: number): Promise<void> {
+    return this.until(() => this.streams.size >= this.spec.roomSize - 1, timeoutMs);
+  }
+
+  private until(done: () => boolean, timeoutMs: number, begin?: () => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () =>
           reject(
             new Error(
-              `participant ${this.spec.index}: not joined after ${timeoutMs} ms (${this.connected ? 'connected' : 'not connected'}, ${this.streams.size} speakers)`,
+              `participant ${this.spec.index}: not ready after ${timeoutMs} ms (${this.connected ? 'connected' : 'not connected'}, ${this.streams.size} speakers)`,
             ),
           ),
         timeoutMs,
       );
-      this.joined = {
-        resolve: () => (clearTimeout(timer), resolve()),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+      this.waiter = {
+        check: () => done() && this.waiter?.resolve(),
+        resolve: () => (clearTimeout(timer), (this.waiter = null), resolve()),
+        reject: (e) => (clearTimeout(timer), (this.waiter = null), reject(e)),
       };
-      this.start().catch((e) => this.joined?.reject(e));
+      begin?.();
+      this.waiter.check();
     });
   }
 
@@ -141,12 +155,12 @@ export class Participant {
       }
       const msg = JSON.parse(data.toString('utf8'));
       if (typeof msg.seq === 'number' && msg.seq > 0) this.voiceSeq = msg.seq;
-      this.onVoice(msg.op, msg.d).catch((e) => this.joined?.reject(e));
+      this.onVoice(msg.op, msg.d).catch((e) => this.waiter?.reject(e));
     });
     ws.on('close', (code, reason) => {
-      if (!this.closed) this.joined?.reject(new Error(`participant ${this.spec.index}: voice gateway closed ${code} ${reason}`));
+      if (!this.closed) this.waiter?.reject(new Error(`participant ${this.spec.index}: voice gateway closed ${code} ${reason}`));
     });
-    ws.on('error', (e) => this.joined?.reject(e));
+    ws.on('error', (e) => this.waiter?.reject(e));
   }
 
   private send(op: number, d: unknown): void {
@@ -184,19 +198,28 @@ export class Participant {
       // Loopback only: no STUN server, host candidates on 127.0.0.1 (werift leaves loopback out unless told).
       iceServers: [],
       iceUseIpv6: false,
-      iceAdditionalHostAddresses: ['127.0.0.1'],
-      iceInterfaceAddresses: { udp4: '127.0.0.1' },
+      iceAdditionalHostAddresses: [LOOPBACK],
+      iceInterfaceAddresses: { udp4: LOOPBACK },
+      // werift gathers on every interface whatever it is told: only the loopback pair to op 4's port may carry media.
+      iceFilterCandidatePair: (pair) =>
+        pair.localCandidate.host === LOOPBACK &&
+        pair.remoteCandidate.host === LOOPBACK &&
+        (!this.transport || pair.remoteCandidate.port === this.transport.port),
     });
     this.pc = pc;
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') this.connected = true;
-      if (state === 'failed') this.joined?.reject(new Error(`participant ${this.spec.index}: the WebRTC connection failed`));
-      this.checkJoined();
+      if (state === 'failed') this.waiter?.reject(new Error(`participant ${this.spec.index}: the WebRTC connection failed`));
+      this.waiter?.check();
     });
     this.mic = pc.addTransceiver('audio', { direction: 'sendonly' });
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc);
-    const sdp = pc.localDescription!.sdp;
+    // Only the loopback candidate goes to the server, so its checks never leave 127.0.0.1.
+    const sdp = pc
+      .localDescription!.sdp.split('\r\n')
+      .filter((l) => !l.startsWith('a=candidate:') || l.split(' ')[4] === LOOPBACK)
+      .join('\r\n');
     this.send(VoiceOp.SELECT_PROTOCOL, {
       protocol: 'webrtc',
       data: sdp,
@@ -215,7 +238,7 @@ export class Participant {
       await pc.setLocalDescription(await pc.createOffer());
       this.streams.set(t.mid!, { userId, ssrc });
       await this.applyAnswer();
-      this.checkJoined();
+      this.waiter?.check();
     });
   }
 
@@ -227,12 +250,8 @@ export class Participant {
   /** Negotiations one at a time (each offer answered before the next), as the web client's VoicePeer does. */
   private run(step: () => Promise<void>): Promise<void> {
     const next = this.queue.then(step, step);
-    this.queue = next.catch((e) => this.joined?.reject(e));
+    this.queue = next.catch((e) => this.waiter?.reject(e));
     return next;
-  }
-
-  private checkJoined(): void {
-    if (this.connected && this.streams.size >= this.spec.roomSize - 1) this.joined?.resolve();
   }
 
   /** Sequence numbers [from, to) of every sender count for the figures; earlier ones are the warm-up. */
@@ -256,7 +275,6 @@ export class Participant {
   private receive(payload: Buffer): void {
     const at = monoNs();
     if (payload.length < HEAD_BYTES) return;
-    this.receivedTotal++;
     const from = payload.readUInt32BE(0);
     const seq = payload.readUInt32BE(4);
     const { from: lo, to: hi } = this.window;

@@ -57,6 +57,8 @@ async function join(c: Extract<WorkerCommand, { cmd: 'join' }>): Promise<{ joine
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, c.concurrency) }, one));
+  // Every thread joins its share at the same time, so the others' op 5 come while this waits.
+  await Promise.all(participants.map((p) => p.settled(c.timeoutMs)));
   return { joined: participants.length, ms: performance.now() - t0 };
 }
 

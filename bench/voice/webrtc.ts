@@ -38,7 +38,8 @@ const THREADS = Number(arg('threads', '2'));
 const SIZE = Number(arg('size', '120'));
 const MAX_LOSS = Number(arg('max-loss', '5'));
 const MAX_P99 = Number(arg('max-p99', '50'));
-const JOIN_CONCURRENCY = Number(arg('join-concurrency', '4'));
+/** Joins at once per load thread. More than one per thread left some links dead on a loaded machine (DTLS up, no media). */
+const JOIN_CONCURRENCY = Number(arg('join-concurrency', '1'));
 const JOIN_TIMEOUT_MS = Number(arg('join-timeout', '60000'));
 const FRAME_MS = 20;
 
@@ -104,6 +105,7 @@ interface StepResult {
   addedP99?: number;
   worstP99?: number;
   minDelayMs?: number;
+  silent?: number;
   serverCpuPct?: number;
   threadElu?: number[];
   sendLateP99?: number;
@@ -230,6 +232,8 @@ function figures(receivers: ReceiverReport[]) {
     addedP99,
     worstP99,
     minDelayMs: round(Math.min(...receivers.map((r) => r.minDelay)), 3),
+    /** Receivers that got nothing at all in the window (a dead link rather than an overloaded forwarder). */
+    silent: receivers.filter((r) => r.expected > 0 && r.received === 0).length,
   };
 }
 
@@ -283,6 +287,7 @@ async function main() {
       r.addedP50 ?? '',
       r.addedP99 ?? '',
       r.worstP99 ?? '',
+      r.silent ?? '',
       r.serverCpuPct ?? '',
       r.threadElu?.map((e) => `${Math.round(e * 100)}%`).join(' ') ?? '',
       r.sendLateP99 ?? '',
