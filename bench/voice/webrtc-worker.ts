@@ -7,7 +7,15 @@ import { parentPort } from 'node:worker_threads';
 import { monoNs, Participant, type ParticipantSpec, type ServerAddress } from './webrtc-participant.js';
 
 export type WorkerCommand =
-  | { cmd: 'join'; specs: ParticipantSpec[]; server: ServerAddress; payloadBytes: number; timeoutMs: number; concurrency: number }
+  | {
+      cmd: 'join';
+      /** Participants to join; one that this thread already has (a dead link) is closed and joined again. */
+      specs: ParticipantSpec[];
+      server: ServerAddress;
+      payloadBytes: number;
+      timeoutMs: number;
+      concurrency: number;
+    }
   | {
       cmd: 'run';
       /** Monotonic ns (as a string) when frame 0 of phase 0 is due. */
@@ -32,6 +40,8 @@ export interface ReceiverReport {
   added: Float64Array;
   /** Smallest one-way delay of any of its pairs, ms. */
   minDelay: number;
+  /** Indices of the senders it heard. */
+  heard: number[];
 }
 
 export interface RunReport {
@@ -49,6 +59,8 @@ const participants: Participant[] = [];
 async function join(c: Extract<WorkerCommand, { cmd: 'join' }>): Promise<{ joined: number; ms: number }> {
   const t0 = performance.now();
   const todo = [...c.specs];
+  const again = participants.filter((p) => todo.some((s) => s.index === p.spec.index));
+  await Promise.all(again.map((p) => (participants.splice(participants.indexOf(p), 1), p.close())));
   const one = async () => {
     for (let spec = todo.shift(); spec; spec = todo.shift()) {
       const p = new Participant(spec, c.server, c.payloadBytes);
@@ -113,7 +125,15 @@ function receiverReport(p: Participant, window: { from: number; to: number }): R
     minDelay = Math.min(minDelay, min);
     for (const d of pair.delays) added.push(d - min);
   }
-  return { index: p.spec.index, expected: (window.to - window.from) * (p.spec.roomSize - 1), received, duplicates, added: Float64Array.from(added), minDelay };
+  return {
+    index: p.spec.index,
+    expected: (window.to - window.from) * (p.spec.roomSize - 1),
+    received,
+    duplicates,
+    added: Float64Array.from(added),
+    minDelay,
+    heard: [...p.pairs.keys()],
+  };
 }
 
 parentPort!.on('message', (m: WorkerCommand & { id: number }) => {

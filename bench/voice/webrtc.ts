@@ -42,6 +42,8 @@ const MAX_P99 = Number(arg('max-p99', '50'));
 const JOIN_CONCURRENCY = Number(arg('join-concurrency', '1'));
 const JOIN_TIMEOUT_MS = Number(arg('join-timeout', '60000'));
 const FRAME_MS = 20;
+/** Rounds of joining dead links again before a step gives up. */
+const MAX_REJOINS = 3;
 
 const load = () => os.loadavg().map((n) => round(n, 2));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -110,6 +112,8 @@ interface StepResult {
   threadElu?: number[];
   sendLateP99?: number;
   joinMs?: number;
+  /** Participants that joined again because their first link carried no media. */
+  rejoined?: number;
   load: { start: number[]; end: number[] };
 }
 
@@ -149,20 +153,35 @@ async function step(layout: string, n: number): Promise<StepResult> {
       return { index, userId: u.id, token: u.token, guildId: world.guildId, channelId: channels[room], roomSize };
     });
     const server = { gatewayPort: srv.info.port, ca: fs.readFileSync(voice.caPath, 'utf8') };
-    const share = (t: number) => specs.filter((s) => s.index % threads.workers.length === t);
-    const joined = await Promise.all(
-      threads.workers.map((w, t) =>
-        threads.ask<{ ms: number }>(w, {
-          cmd: 'join',
-          specs: share(t),
-          server,
-          payloadBytes: SIZE,
-          timeoutMs: JOIN_TIMEOUT_MS,
-          concurrency: JOIN_CONCURRENCY,
-        }),
-      ),
-    );
-    const joinMs = Math.max(...joined.map((j) => j.ms));
+    const join = (list: ParticipantSpec[]) =>
+      Promise.all(
+        threads.workers.map((w, t) =>
+          threads.ask<{ ms: number }>(w, {
+            cmd: 'join',
+            specs: list.filter((s) => s.index % threads.workers.length === t),
+            server,
+            payloadBytes: SIZE,
+            timeoutMs: JOIN_TIMEOUT_MS,
+            concurrency: JOIN_CONCURRENCY,
+          }),
+        ),
+      );
+    const joinMs = Math.max(...(await join(specs)).map((j) => j.ms));
+    // A link can come up dead (DTLS connected on the participant, no media either way): a second of frames finds who
+    // heard no one and was heard by no one, and those join again.
+    let rejoined = 0;
+    for (let round = 0; ; round++) {
+      const startNs = monoNs() + 200_000_000n;
+      const phaseMs = specs.map((s) => (s.index * FRAME_MS) / n);
+      const check = { cmd: 'run', startNs: String(startNs), frames: 50, frameMs: FRAME_MS, window: { from: 0, to: 50 }, phaseMs, drainMs: 500 } as const;
+      const heard = (await Promise.all(threads.workers.map((w) => threads.ask<RunReport>(w, check)))).flatMap((r) => r.receivers);
+      const heardBy = new Set(heard.flatMap((r) => r.heard));
+      const dead = specs.filter((s) => s.roomSize > 1 && !heardBy.has(s.index) && !heard.find((r) => r.index === s.index)?.heard.length);
+      if (!dead.length) break;
+      if (round === MAX_REJOINS) throw new Error(`${dead.length} participants still without media after ${MAX_REJOINS} rejoins`);
+      rejoined += dead.length;
+      await join(dead);
+    }
 
     const frames = (WARMUP + SECONDS) * (1000 / FRAME_MS);
     const window = { from: WARMUP * (1000 / FRAME_MS), to: frames };
@@ -189,6 +208,7 @@ async function step(layout: string, n: number): Promise<StepResult> {
       threadElu: reports.map((r) => round(r.elu, 2)),
       sendLateP99: round(Math.max(...reports.map((r) => r.sendLateP99))),
       joinMs: round(joinMs, 0),
+      rejoined,
       load: { start: loadStart, end: load() },
     };
   } catch (e) {
@@ -270,6 +290,8 @@ async function main() {
       'added p50 ms',
       'added p99 ms',
       'worst rx p99 ms',
+      'silent rx',
+      'rejoined',
       'server CPU %',
       'load threads busy',
       'send late p99 ms',
@@ -288,6 +310,7 @@ async function main() {
       r.addedP99 ?? '',
       r.worstP99 ?? '',
       r.silent ?? '',
+      r.rejoined ?? '',
       r.serverCpuPct ?? '',
       r.threadElu?.map((e) => `${Math.round(e * 100)}%`).join(' ') ?? '',
       r.sendLateP99 ?? '',
