@@ -25,6 +25,7 @@ export type ChildRequest =
   | { cmd: 'users'; n: number; guildId: string | null }
   | { cmd: 'mem'; gc: boolean }
   | { cmd: 'idle' }
+  | { cmd: 'voice' }
   | { cmd: 'stop' };
 
 export interface MemorySample {
@@ -51,6 +52,14 @@ export type ChildReply =
   | { type: 'users'; users: { id: string; token: string }[]; ms: number }
   | { type: 'mem'; usage: MemorySample; cpu: NodeJS.CpuUsage; sessions: number; connections: number; hrUs: number; guildCreateBuilds: number | null }
   | { type: 'idle' }
+  | {
+      type: 'voice';
+      /** The media plane's counters, summed over its worker threads (received, forwarded, dropped, busy ms). */
+      media: { received: number; forwarded: number; dropped: number; busyMs: number };
+      /** Event-loop time of the main thread so far (where the voice gateway and the WebRTC bridges run), ms. */
+      mainBusyMs: number;
+      cpu: NodeJS.CpuUsage;
+    }
   | { type: 'stopped' }
   | { type: 'error'; message: string };
 
@@ -141,6 +150,17 @@ async function handle(req: ChildRequest & { id: number }) {
     case 'idle':
       await server?.gateway.dispatcher.idle();
       return reply(req.id, { type: 'idle' });
+    case 'voice': {
+      const stats = await server!.voice.media.stats();
+      const sum = (k: 'received' | 'forwarded' | 'dropped' | 'busyMs') => stats.reduce((a, x) => a + (x[k] ?? 0), 0);
+      const elu = performance.eventLoopUtilization();
+      return reply(req.id, {
+        type: 'voice',
+        media: { received: sum('received'), forwarded: sum('forwarded'), dropped: sum('dropped'), busyMs: sum('busyMs') },
+        mainBusyMs: elu.active,
+        cpu: process.cpuUsage(),
+      });
+    }
     case 'stop':
       await server?.close().catch(() => {});
       reply(req.id, { type: 'stopped' });

@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { forkServer, makeAgent, percentile, removeTmpDirs, request, round, table, tmpDataDir, writeJson, type ServerChild } from '../lib.js';
 import { monoNs, type ParticipantSpec } from './webrtc-participant.js';
 import type { ReceiverReport, RunReport, WorkerCommand } from './webrtc-worker.js';
+import type { ChildReply } from '../server-child.js';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,10 +48,8 @@ const MAX_REJOINS = 3;
 
 const load = () => os.loadavg().map((n) => round(n, 2));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const cpuUs = async (srv: ServerChild) => {
-  const m = await srv.call<{ cpu: NodeJS.CpuUsage }>({ cmd: 'mem', gc: false });
-  return m.cpu.user + m.cpu.system;
-};
+type VoiceSample = Extract<ChildReply, { type: 'voice' }> & { at: number };
+const voiceSample = async (srv: ServerChild): Promise<VoiceSample> => ({ ...(await srv.call<VoiceSample>({ cmd: 'voice' })), at: performance.now() });
 
 /** The media plane's worker entry registers tsx in the thread, then loads the TypeScript entry. */
 const TS_BOOT = new URL('../../packages/server/src/voice/media/boot.mjs', import.meta.url);
@@ -109,6 +108,11 @@ interface StepResult {
   minDelayMs?: number;
   silent?: number;
   serverCpuPct?: number;
+  /**
+   * The server's threads over the window: main thread (voice gateway, WebRTC bridges) and media worker (SFU) event-loop
+   * busy %, and the SFU's packets in and out per second (expected: 50·N in, 50·N·(room − 1) out) and drops.
+   */
+  server?: { mainBusyPct: number; mediaBusyPct: number; sfuInPerSec: number; sfuOutPerSec: number; sfuDropped: number };
   threadElu?: number[];
   sendLateP99?: number;
   joinMs?: number;
@@ -195,16 +199,24 @@ async function step(layout: string, n: number): Promise<StepResult> {
     // The server's CPU over the measuring window (its process: main thread, media worker, everything).
     const msUntil = (ns: bigint) => Math.max(0, Number(ns - monoNs()) / 1e6);
     await sleep(msUntil(startNs + BigInt(WARMUP * 1e9)));
-    const cpu0 = await cpuUs(srv);
-    const t0 = performance.now();
+    const v0 = await voiceSample(srv);
     await sleep(msUntil(startNs + BigInt((WARMUP + SECONDS) * 1e9)));
-    const cpu1 = await cpuUs(srv);
-    const serverCpuPct = round(((cpu1 - cpu0) / 1000 / (performance.now() - t0)) * 100, 1);
+    const v1 = await voiceSample(srv);
+    const wall = v1.at - v0.at;
+    const serverCpuPct = round(((v1.cpu.user + v1.cpu.system - v0.cpu.user - v0.cpu.system) / 1000 / wall) * 100, 1);
+    const serverThreads = {
+      mainBusyPct: round(((v1.mainBusyMs - v0.mainBusyMs) / wall) * 100, 0),
+      mediaBusyPct: round(((v1.media.busyMs - v0.media.busyMs) / wall) * 100, 0),
+      sfuInPerSec: round(((v1.media.received - v0.media.received) / wall) * 1000, 0),
+      sfuOutPerSec: round(((v1.media.forwarded - v0.media.forwarded) / wall) * 1000, 0),
+      sfuDropped: v1.media.dropped - v0.media.dropped,
+    };
     const reports = await running;
     return {
       ...base,
       ...figures(reports.flatMap((r) => r.receivers)),
       serverCpuPct,
+      server: serverThreads,
       threadElu: reports.map((r) => round(r.elu, 2)),
       sendLateP99: round(Math.max(...reports.map((r) => r.sendLateP99))),
       joinMs: round(joinMs, 0),
@@ -293,6 +305,8 @@ async function main() {
       'silent rx',
       'rejoined',
       'server CPU %',
+      'main / SFU thread busy',
+      'SFU in / out per s',
       'load threads busy',
       'send late p99 ms',
       'load avg start → end',
@@ -312,6 +326,8 @@ async function main() {
       r.silent ?? '',
       r.rejoined ?? '',
       r.serverCpuPct ?? '',
+      r.server ? `${r.server.mainBusyPct}% / ${r.server.mediaBusyPct}%` : '',
+      r.server ? `${r.server.sfuInPerSec} / ${r.server.sfuOutPerSec}` : '',
       r.threadElu?.map((e) => `${Math.round(e * 100)}%`).join(' ') ?? '',
       r.sendLateP99 ?? '',
       `${r.load.start[0]} → ${r.load.end[0]}`,
