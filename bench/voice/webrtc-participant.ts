@@ -293,9 +293,12 @@ export class Participant {
     pair.delays.push(Number(at - payload.readBigUInt64BE(8)) / 1e6);
   }
 
+  /** Leaves as the web client does: op 4 with no channel, and a clean close (the server ends the voice session). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.beat) clearInterval(this.beat);
+    if (this.gw?.ws.readyState === WebSocket.OPEN)
+      this.gw.ws.send(JSON.stringify({ op: 4, d: { guild_id: this.spec.guildId, channel_id: null, self_mute: false, self_deaf: false } }));
     this.ws?.close(1000);
     this.gw?.close();
     await this.pc?.close().catch(() => {});
