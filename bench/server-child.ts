@@ -16,6 +16,8 @@ export interface StartOptions {
   databaseSchema?: string;
   /** Create the dev world (users, guild, bot) after start. */
   seed?: boolean;
+  /** The voice server's DAVE policy (`--voice-dave`: auto, required, optional, off). */
+  voiceDave?: string;
 }
 
 export type ChildRequest =
@@ -23,6 +25,7 @@ export type ChildRequest =
   | { cmd: 'users'; n: number; guildId: string | null }
   | { cmd: 'mem'; gc: boolean }
   | { cmd: 'idle' }
+  | { cmd: 'voice' }
   | { cmd: 'stop' };
 
 export interface MemorySample {
@@ -34,10 +37,29 @@ export interface MemorySample {
 }
 
 export type ChildReply =
-  | { type: 'started'; port: number; url: string; importMs: number; startMs: number; seedMs: number; world: SeedWorld | null; pid: number }
+  | {
+      type: 'started';
+      port: number;
+      url: string;
+      importMs: number;
+      startMs: number;
+      seedMs: number;
+      world: SeedWorld | null;
+      pid: number;
+      /** The voice gateway's host:port and the local CA its certificate chains to (null: no voice server). */
+      voice: { endpoint: string; caPath: string | null } | null;
+    }
   | { type: 'users'; users: { id: string; token: string }[]; ms: number }
   | { type: 'mem'; usage: MemorySample; cpu: NodeJS.CpuUsage; sessions: number; connections: number; hrUs: number; guildCreateBuilds: number | null }
   | { type: 'idle' }
+  | {
+      type: 'voice';
+      /** The media plane's counters, summed over its worker threads (received, forwarded, dropped, busy ms). */
+      media: { received: number; forwarded: number; dropped: number; busyMs: number };
+      /** Event-loop time of the main thread so far (where the voice gateway and the WebRTC bridges run), ms. */
+      mainBusyMs: number;
+      cpu: NodeJS.CpuUsage;
+    }
   | { type: 'stopped' }
   | { type: 'error'; message: string };
 
@@ -75,6 +97,7 @@ async function handle(req: ChildRequest & { id: number }) {
         dev: false,
         seed: false,
         gatewayConnectionsPerIp: 1_000_000, // every bench client is on 127.0.0.1
+        ...(req.options.voiceDave ? { voiceDave: req.options.voiceDave } : {}),
       });
       const t2 = performance.now();
       const world = req.options.seed ? await seedWorld(server.ctx) : null;
@@ -88,6 +111,7 @@ async function handle(req: ChildRequest & { id: number }) {
         seedMs: t3 - t2,
         world,
         pid: process.pid,
+        voice: voiceInfo(server),
       });
     }
     case 'users': {
@@ -126,12 +150,31 @@ async function handle(req: ChildRequest & { id: number }) {
     case 'idle':
       await server?.gateway.dispatcher.idle();
       return reply(req.id, { type: 'idle' });
+    case 'voice': {
+      const stats = await server!.voice.media.stats();
+      const sum = (k: 'received' | 'forwarded' | 'dropped' | 'busyMs') => stats.reduce((a, x) => a + (x[k] ?? 0), 0);
+      const elu = performance.eventLoopUtilization();
+      return reply(req.id, {
+        type: 'voice',
+        media: { received: sum('received'), forwarded: sum('forwarded'), dropped: sum('dropped'), busyMs: sum('busyMs') },
+        mainBusyMs: elu.active,
+        cpu: process.cpuUsage(),
+      });
+    }
     case 'stop':
       await server?.close().catch(() => {});
       reply(req.id, { type: 'stopped' });
       // process.exit lets --cpu-prof write its profile.
       setTimeout(() => process.exit(0), 50);
       return;
+  }
+}
+
+function voiceInfo(s: RunningServer): { endpoint: string; caPath: string | null } | null {
+  try {
+    return s.voice.states.endpoint ? { endpoint: s.voice.states.endpoint, caPath: s.voice.tls?.caPath ?? null } : null;
+  } catch {
+    return null; // a role without a voice server
   }
 }
 
