@@ -58,6 +58,7 @@ export class WebRtcBridge {
       codecs: { audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2, payloadType: opusPt })], video: [] },
       headerExtensions: { audio: [], video: [] },
       iceUseIpv6: false,
+      iceServers: [], // werift's default is a public STUN server: the server's own host candidates are all it offers
       // The address UDP clients are given is the one browsers get too (werift leaves loopback out on its own); on
       // loopback the sockets bind there, since a wildcard-bound one would answer from another source address.
       iceAdditionalHostAddresses: [opts.udpIp],
