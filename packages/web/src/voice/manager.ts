@@ -1,10 +1,7 @@
 import { onDispatch } from '../lib/state/dispatch-taps.js';
 import { AudioOut } from './audio-out.js';
-import type { DaveyModule } from './dave/davey.js';
-import { DaveOp, E2ee } from './dave/e2ee.js';
+import { DaveOp, E2ee, VoiceOp, VoicePeer, VoiceSocket, supportsEncodedTransforms, type DaveyModule } from '@accord/social-sdk/browser-voice';
 import { VoiceActivity, microphoneError, openMicrophone } from './devices.js';
-import { supportsEncodedTransforms, VoicePeer } from './rtc/peer.js';
-import { VoiceOp, VoiceSocket } from './socket.js';
 import { IDLE, closeReason, type VoiceState } from './state.js';
 
 /** What the voice manager needs of the signed-in session. */
