@@ -23,8 +23,8 @@ const NODE_HZ = 440;
 /** RMS of heard sound (Chromium's voice processing brings the fake microphone to about -30 dBFS, RMS 900). */
 const LOUD = 300;
 
-/** Pushes a stereo sine tone into a Node call, keeping a few frames queued. */
-function pushTone(call: Call, hz: number): () => void {
+/** Pushes a stereo sine tone into a Node call, keeping a few frames queued; `sent()` counts the frames sent. */
+function pushTone(call: Call, hz: number): { stop: () => void; sent: () => number } {
   let n = 0;
   const timer = setInterval(() => {
     while (call.pendingAudioFrames() < 10) {
@@ -33,7 +33,7 @@ function pushTone(call: Call, hz: number): () => void {
       call.pushAudio(pcm);
     }
   }, 20);
-  return () => clearInterval(timer);
+  return { stop: () => clearInterval(timer), sent: () => n / 960 - call.pendingAudioFrames() };
 }
 
 // Page scripts are strings: tsx would wrap named functions in a helper the page does not have.
@@ -72,13 +72,15 @@ describe('calls in the browser build (WebRTC + DAVE) with a Node player', { time
   let page: Page;
   let node: Client;
   let nodeCall: Call;
-  let stopTone = () => {};
+  let tone = { stop: () => {}, sent: () => 0 };
   let appId = '';
   let lobbyId = '';
   let pageId = '';
   let nodeId = '';
-  /** Left-channel samples the Node player received from the page. */
+  /** Left-channel samples the Node player received from the page, and the frames (20 ms) they came in. */
   let fromPage: number[] = [];
+  let framesFromPage = 0;
+  const nodeSpeaking: { userId: string; on: boolean }[] = [];
 
   const pageHeard = async (userId: string) =>
     page.evaluate(
@@ -109,7 +111,7 @@ describe('calls in the browser build (WebRTC + DAVE) with a Node player', { time
   });
 
   after(async () => {
-    stopTone();
+    tone.stop();
     await node?.disconnect().catch(() => {});
     await browser?.close();
     await site?.close();
@@ -136,10 +138,12 @@ describe('calls in the browser build (WebRTC + DAVE) with a Node player', { time
     await page.evaluate(`(${START_CALL})(${JSON.stringify(lobbyId)})`);
     nodeCall = node.startCallWithAudioCallbacks(lobbyId, (userId, data) => {
       if (userId !== pageId) return;
+      framesFromPage++;
       for (let i = 0; i < data.length; i += 2) fromPage.push(data[i]);
       if (fromPage.length > 96_000) fromPage = fromPage.slice(-65_536);
     }) as Call;
-    stopTone = pushTone(nodeCall, NODE_HZ);
+    tone = pushTone(nodeCall, NODE_HZ);
+    nodeCall.setSpeakingStatusChangedCallback((userId, on) => nodeSpeaking.push({ userId, on }));
 
     await until(
       async () => nodeCall.getStatus() === CallStatus.Connected && (await page.evaluate('window.__call.getStatus()')) === CallStatus.Connected,
@@ -181,9 +185,82 @@ describe('calls in the browser build (WebRTC + DAVE) with a Node player', { time
     assert.ok(Math.abs(atNode.hz - PAGE_HZ) <= 2 * atNode.binHz, `the Node player heard ${atNode.hz.toFixed(1)} Hz, not ${PAGE_HZ} Hz`);
 
     // The server forwarded only DAVE frames from the page (FA FA closes each), bar Opus silence.
-    const captured = (await t.server.voice.media.takeCaptured()).filter((f) => f.userId === pageId && f.payload.length > 3);
+    const captured: { payload: Uint8Array }[] = [];
+    await until(
+      async () => {
+        captured.push(...(await t.server.voice.media.takeCaptured()).filter((f) => f.userId === pageId && f.payload.length > 3));
+        return captured.length > 50;
+      },
+      15_000,
+      "the server forwarding a second of the page's frames",
+    );
     await t.server.voice.media.setCapture(false);
-    assert.ok(captured.length > 20, `the server forwarded the page's frames (${captured.length})`);
     for (const f of captured) assert.ok(f.payload[f.payload.length - 1] === DAVE_MARKER && f.payload[f.payload.length - 2] === DAVE_MARKER, 'DAVE frame');
+  });
+
+  test('audio devices and processing: enumeration and selection, input volume 0 sends silence, no-audio input, mute and deafen', async () => {
+    const call = (expr: string) => page.evaluate(expr);
+    // Chromium's fake devices, named once the page may use the microphone (the call opened it).
+    const dev: any = await call(`(async () => { const c = window.__c; return {
+      inputs: await c.getInputDevices(), outputs: await c.getOutputDevices(),
+      input: await c.getCurrentInputDevice(), output: await c.getCurrentOutputDevice() }; })()`);
+    assert.ok(dev.inputs.length >= 1 && dev.outputs.length >= 1, JSON.stringify(dev));
+    assert.ok(
+      dev.inputs.every((d: any) => d.id && d.name && d.id !== 'default'),
+      JSON.stringify(dev.inputs),
+    );
+    assert.equal(dev.inputs.filter((d: any) => d.isDefault).length, 1);
+    assert.equal(dev.input.isDefault, true);
+    assert.match(dev.input.name, /fake/i);
+
+    // Another microphone, without echo cancellation: the call reopens it with those constraints.
+    const other = dev.inputs[dev.inputs.length - 1].id;
+    await call(`window.__c.setInputDevice(${JSON.stringify(other)})`);
+    await call('window.__c.setEchoCancellation(false)');
+    await page.waitForFunction(`(() => { const g = window.__gum[window.__gum.length - 1].audio;
+      return g.deviceId && g.deviceId.exact === ${JSON.stringify(other)} && g.echoCancellation === false && g.noiseSuppression === true; })()`);
+    assert.equal(((await call('window.__c.getCurrentInputDevice()')) as any).id, other);
+    assert.equal(await call(`window.__c.setInputDevice('no-such-device').then(() => 'set', (e) => e.type)`), 6, 'ValidationError');
+    const speaker = dev.outputs[dev.outputs.length - 1].id;
+    await call(`window.__c.setOutputDevice(${JSON.stringify(speaker)})`);
+    assert.equal(((await call('window.__c.getCurrentOutputDevice()')) as any).id, speaker);
+    await call('window.__c.setOutputDevice("default")');
+
+    // Push to talk held: the gate stays open whatever the level, so input volume 0 sends frames of silence.
+    await call('window.__call.setAudioMode(2); window.__call.setPTTActive(true); window.__c.setInputVolume(0)');
+    let from = framesFromPage;
+    await until(() => framesFromPage - from >= 100 && rms(fromPage.slice(-9600)) < 30, 30_000, 'the Node player receiving silence from the page');
+    await call('window.__c.setInputVolume(100)');
+    await until(() => rms(fromPage.slice(-16_384)) > LOUD, 30_000, 'the page audible again');
+    const back = peakHz(fromPage.slice(-16_384));
+    assert.ok(Math.abs(back.hz - PAGE_HZ) <= 2 * back.binHz, `the Node player heard ${back.hz.toFixed(1)} Hz`);
+    await call('window.__call.setPTTActive(false); window.__call.setAudioMode(1)');
+
+    // No audio input: under a threshold of 0 dBFS the tone counts as silence; back at -100 dBFS it is heard.
+    await call('window.__noInput = []; window.__c.setNoAudioInputCallback((d) => window.__noInput.push(d)); window.__c.setNoAudioInputThreshold(0)');
+    await page.waitForFunction('window.__noInput.includes(false)');
+    await call('window.__c.setNoAudioInputThreshold(-100)');
+    await page.waitForFunction('window.__noInput[window.__noInput.length - 1] === true');
+
+    // Mute all: the Node player sees the page muted in its voice state and stop speaking.
+    nodeSpeaking.length = 0;
+    await call('window.__c.setSelfMuteAll(true)');
+    assert.equal(await call('window.__call.getSelfMute()'), true);
+    await until(() => nodeCall.getVoiceStateHandle(pageId)?.selfMute === true, 15_000, 'the page muted in its voice state');
+    await until(() => nodeSpeaking.some((e) => e.userId === pageId && !e.on), 15_000, 'the page no longer speaking');
+    await call('window.__c.setSelfMuteAll(false)');
+    await until(() => nodeCall.getVoiceStateHandle(pageId)?.selfMute === false, 15_000, 'the page unmuted');
+
+    // Deafen all: the page's received callback gets nothing while the Node player keeps sending a second of tone.
+    await call('window.__c.setSelfDeafAll(true)');
+    await until(() => nodeCall.getVoiceStateHandle(pageId)?.selfDeaf === true, 15_000, 'the page deafened in its voice state');
+    const blocks = (await pageHeard(nodeId)).blocks;
+    from = tone.sent();
+    await until(() => tone.sent() - from >= 50, 15_000, 'the Node player sending a second of tone');
+    assert.equal((await pageHeard(nodeId)).blocks, blocks, 'nothing heard while deafened');
+    await call('window.__c.setSelfDeafAll(false)');
+    await until(async () => (await pageHeard(nodeId)).blocks > blocks + 20, 15_000, 'the page hearing again');
+    const heard = peakHz((await pageHeard(nodeId)).left.slice(-16_384));
+    assert.ok(Math.abs(heard.hz - NODE_HZ) <= 2 * heard.binHz, `the page heard ${heard.hz.toFixed(1)} Hz`);
   });
 });

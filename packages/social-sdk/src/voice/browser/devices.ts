@@ -14,11 +14,10 @@ export const browserDevices: AudioDevices = {
       const same = all.filter((d) => d.kind === kind);
       const def = same.find((d) => d.deviceId === 'default');
       const real = same.filter((d) => !PSEUDO.has(d.deviceId));
-      return real.map((d, i) => ({
-        id: d.deviceId,
-        name: d.label || `${word} ${i + 1}`,
-        isDefault: def ? d.groupId === def.groupId : i === 0,
-      }));
+      // The default entry shares its device's group, or names it ("Default - <label>"); else the first is the default.
+      let at = def ? real.findIndex((d) => d.groupId && d.groupId === def.groupId) : -1;
+      if (at < 0 && def?.label) at = real.findIndex((d) => d.label && def.label.endsWith(d.label));
+      return real.map((d, i) => ({ id: d.deviceId, name: d.label || `${word} ${i + 1}`, isDefault: i === Math.max(0, at) }));
     };
     return { inputs: of('audioinput', 'Microphone'), outputs: of('audiooutput', 'Speaker') };
   },
