@@ -4,7 +4,6 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestServer } from '../../../server/test/helpers/server.js';
-import type { OidcProvider } from '../../../server/test/helpers/oidc-provider.js';
 
 /** packages/social-sdk */
 export const SDK_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -38,7 +37,7 @@ export async function startGameSite(): Promise<{ origin: string; close(): Promis
 }
 
 /** The seed world's application as a browser game's: a public client (no secret to keep) trusting `idp`'s ID tokens. */
-export async function makeBrowserGameApp(t: TestServer, idp: OidcProvider): Promise<string> {
+export async function makeBrowserGameApp(t: TestServer, idp: { issuer: string; clientId: string }): Promise<string> {
   const appId = t.world.applicationId;
   const owner = t.world.users[0].token;
   const app = await t.api(`/applications/${appId}`, { token: owner });
