@@ -2,7 +2,7 @@
  * The web game's own server: it serves the page, the Social SDK's browser build (`/sdk/`, from
  * packages/social-sdk/dist: run `npm run build -w @accord/social-sdk` first), and plays the game's identity provider:
  * an OpenID Connect issuer (discovery document and JWKS) that signs a guest's ID token, which the page trades for a
- * provisional Accord account. `node server.mjs` with ACCORD_URL (http://127.0.0.1:8080), APPLICATION_ID and PORT (8090).
+ * provisional Accord account, and `/authorize/callback` for linking it to an Accord account. `node server.mjs` with ACCORD_URL (http://127.0.0.1:8080), APPLICATION_ID and PORT (8090).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -54,6 +54,7 @@ export async function startWebGame({ accordUrl, applicationId, port = 0, host = 
       return;
     }
     if (url.pathname.startsWith('/sdk/')) return file(path.join(SDK_DIST, path.basename(url.pathname)));
+    if (url.pathname === '/authorize/callback') return file(path.join(here, 'public', 'callback.html'));
     file(path.join(here, 'public', url.pathname === '/' ? 'index.html' : path.basename(url.pathname)));
   });
   await new Promise((r) => server.listen(port, host, r));

@@ -3,7 +3,17 @@
  * sees their presence, meets them in a lobby with its chat, invites a friend into the lobby (an activity invite), and
  * talks to them in the lobby's call. Everything goes through @accord/social-sdk's browser build.
  */
-import { ActivityGamePlatforms, AuthorizationTokenType, CallStatus, Client, ExternalAuthType, RelationshipType, StatusType } from '/sdk/browser.js';
+import {
+  ActivityGamePlatforms,
+  AuthorizationArgs,
+  AuthorizationTokenType,
+  CallStatus,
+  Client,
+  ExternalAuthType,
+  RelationshipType,
+  Status,
+  StatusType,
+} from '/sdk/browser.js';
 
 const $ = (id) => document.getElementById(id);
 const config = await (await fetch('/config.json')).json();
@@ -31,16 +41,45 @@ $('guest').onsubmit = async (e) => {
   e.preventDefault();
   const name = e.target.elements.namedItem('name').value;
   const { idToken } = await (await fetch('/guest', { method: 'POST', body: JSON.stringify({ name }) })).json();
+  window.game.idToken = idToken;
   const token = await client.getProvisionalToken(config.applicationId, ExternalAuthType.OIDC, idToken);
-  await client.updateToken(AuthorizationTokenType.Bearer, token.accessToken);
+  await play(token.accessToken);
+};
+
+async function play(accessToken) {
+  await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
   await client.connect();
   const me = client.getCurrentUserV2();
-  $('me').textContent = `Playing as ${me.displayName()} (player id ${me.id()})`;
+  $('me').textContent = `Playing as ${me.displayName()} (player id ${me.id()}${me.isProvisional() ? ', guest' : ', linked'})`;
   $('me').dataset.id = me.id();
+  $('link').hidden = !me.isProvisional();
   $('signin').hidden = true;
   $('game').hidden = false;
-  await showPresence();
+  await showPresence(window.game.secret);
   renderFriends();
+}
+
+// ---- linking: Authorize with PKCE in a popup, then the guest account merges into the Accord account (friends stay)
+$('link').onclick = async () => {
+  const verifier = await client.createAuthorizationCodeVerifier();
+  const args = new AuthorizationArgs();
+  args.SetScopes(Client.getDefaultCommunicationScopes());
+  args.SetCodeChallenge(verifier.Challenge());
+  const { code, redirectUri } = await client.authorize(args, { redirectUri: `${window.location.origin}/authorize/callback` });
+  let off = () => {};
+  const ended = new Promise((resolve) => (off = client.on('statusChanged', ({ status }) => status === Status.Disconnected && resolve())));
+  const token = await client.getTokenFromProvisionalMerge(
+    config.applicationId,
+    code,
+    verifier.Verifier(),
+    redirectUri,
+    ExternalAuthType.OIDC,
+    window.game.idToken,
+  );
+  // The guest's session ends with the merge; the game goes on as the Accord account.
+  await ended;
+  off();
+  await play(token.accessToken);
 };
 
 // ---- friends and their presence

@@ -48,6 +48,12 @@ describe('the web game: two players', { timeout: 240_000 }, () => {
     // The developer's setup: a public client (a web page keeps no secret) trusting the game's identity provider.
     game = await startWebGame({ accordUrl: t.server.url, applicationId: t.world.applicationId });
     await makeBrowserGameApp(t, { issuer: game.issuer, clientId: CLIENT_ID });
+    const linked = await t.api(`/applications/${t.world.applicationId}`, {
+      method: 'PATCH',
+      token: t.world.users[0].token,
+      body: { redirect_uris: [`${game.origin}/authorize/callback`] },
+    });
+    assert.equal(linked.status, 200, linked.text);
   });
 
   after(async () => {
@@ -71,9 +77,21 @@ describe('the web game: two players', { timeout: 240_000 }, () => {
     return { page, id: (await page.locator('#me').getAttribute('data-id'))! };
   }
 
-  test('sign in, friends with presence, an invite accepted into a lobby, chat, and a call heard both ways', async () => {
+  test('a guest signs in and links, friends with presence, an invite accepted into a lobby, chat, and a call heard both ways', async () => {
     const ann = await player('Ann', 660);
     const ben = await player('Ben', 880);
+
+    // Ann links her Accord account: the consent screen in a popup (she signs in there), then her guest account merges.
+    const carol = t.world.users[2];
+    const [popup] = await Promise.all([ann.page.waitForEvent('popup'), ann.page.getByRole('button', { name: 'Link your Accord account' }).click()]);
+    await popup.waitForURL(/\/login\?redirect_to=/);
+    await popup.getByLabel('Email or username').fill(carol.username);
+    await popup.getByLabel('Password').fill(carol.password);
+    await popup.getByRole('button', { name: 'Log In' }).click();
+    await popup.getByRole('button', { name: 'Authorize' }).click();
+    await popup.waitForEvent('close');
+    await ann.page.getByText(`(player id ${carol.id}, linked)`).waitFor();
+    ann.id = carol.id;
 
     // Friends: Ann asks, Ben accepts; each sees the other online.
     await ann.page.getByLabel('Player id').fill(ben.id);
