@@ -82,16 +82,18 @@ describe('the web game: two players', { timeout: 240_000 }, () => {
     const ben = await player('Ben', 880);
 
     // Ann links her Accord account: the consent screen in a popup (she signs in there), then her guest account merges.
-    const carol = t.world.users[2];
+    const account = t.world.users[1];
     const [popup] = await Promise.all([ann.page.waitForEvent('popup'), ann.page.getByRole('button', { name: 'Link your Accord account' }).click()]);
     await popup.waitForURL(/\/login\?redirect_to=/);
-    await popup.getByLabel('Email or username').fill(carol.username);
-    await popup.getByLabel('Password').fill(carol.password);
+    await popup.getByLabel('Email or username').fill(account.username);
+    await popup.getByLabel('Password').fill(account.password);
     await popup.getByRole('button', { name: 'Log In' }).click();
     await popup.getByRole('button', { name: 'Authorize' }).click();
     await popup.waitForEvent('close');
-    await ann.page.getByText(`(player id ${carol.id}, linked)`).waitFor();
-    ann.id = carol.id;
+    await ann.page.getByText(`(player id ${account.id}, linked)`).waitFor();
+    ann.id = account.id;
+    // From now on Ann plays under her Accord account's name.
+    const annName = (await t.api('/users/@me', { token: account.token })).body.global_name as string;
 
     // Friends: Ann asks, Ben accepts; each sees the other online.
     await ann.page.getByLabel('Player id').fill(ben.id);
@@ -105,7 +107,10 @@ describe('the web game: two players', { timeout: 240_000 }, () => {
     await ann.page.getByRole('button', { name: 'Join lobby' }).click();
     await ben.page.locator(`#friends li[data-user="${ann.id}"]`, { hasText: 'In a lobby' }).waitFor();
     await ann.page.locator(`#friends li[data-user="${ben.id}"]`).getByRole('button', { name: 'Invite' }).click();
-    await ben.page.locator('#invites li', { hasText: 'Ann invites you' }).getByRole('button', { name: 'Accept' }).click();
+    await ben.page
+      .locator('#invites li', { hasText: `${annName} invites you` })
+      .getByRole('button', { name: 'Accept' })
+      .click();
     const lobbyId = await ann.page.locator('#lobby').getAttribute('data-id');
     await ben.page.locator(`#lobby[data-id="${lobbyId}"]`).waitFor();
     await ann.page.locator('#lobby-members', { hasText: 'Ben' }).waitFor();
@@ -113,13 +118,13 @@ describe('the web game: two players', { timeout: 240_000 }, () => {
     // Chat in the lobby.
     await ann.page.getByLabel('Message').fill('meet at the docks');
     await ann.page.getByRole('button', { name: 'Send' }).click();
-    await ben.page.locator('#chat li', { hasText: 'Ann: meet at the docks' }).waitFor();
+    await ben.page.locator('#chat li', { hasText: `${annName}: meet at the docks` }).waitFor();
 
     // The lobby's call: both connected (DAVE is required), and each hears the other's microphone.
     await ann.page.getByRole('button', { name: 'Join voice' }).click();
     await ben.page.getByRole('button', { name: 'Join voice' }).click();
     await ann.page.locator('#voice-status[data-status="4"]', { hasText: 'with Ben' }).waitFor({ timeout: 30_000 });
-    await ben.page.locator('#voice-status[data-status="4"]', { hasText: 'with Ann' }).waitFor({ timeout: 30_000 });
+    await ben.page.locator('#voice-status[data-status="4"]', { hasText: `with ${annName}` }).waitFor({ timeout: 30_000 });
     // What each page plays: the last remote stream it took into Web Audio.
     const last = 'window.__remote[window.__remote.length - 1]';
     const [atAnn, atBen] = await Promise.all([peakOf(ann.page, last), peakOf(ben.page, last)]);
