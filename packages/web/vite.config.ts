@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error a plain .mjs script (also run on its own), without type declarations
-import { ensureDaveyWasm, packageDir } from './scripts/davey-wasm.mjs';
+import { ensureDaveyWasm, packageDir } from '../social-sdk/scripts/davey-wasm.mjs';
 
 // The server serves dist/index.html on the client's page paths and dist/assets/* under /assets/.
 // `npm run dev -w @accord/web` proxies the API to a server on 127.0.0.1:8080 (ACCORD_URL to change it).
@@ -37,9 +37,15 @@ function twemoji(): Plugin {
   };
 }
 
+/**
+ * The browser voice core (voice gateway socket, WebRTC peer, DAVE) is the Social SDK's (`@accord/social-sdk/browser-voice`):
+ * bundled from the workspace's own source, like the SDK's tests use it, whatever copy node_modules links.
+ */
+const sdkVoice = fileURLToPath(new URL('../social-sdk/src/voice/browser/', import.meta.url));
+
 export default defineConfig(() => {
-  // DAVE's WebAssembly build and its runtime are fetched into .cache/davey (see scripts/davey-wasm.mjs). Without them
-  // (offline, no npm cache) the build still succeeds, with a stand-in that reports DAVE as unavailable.
+  // DAVE's WebAssembly build and its runtime are fetched into the SDK's .cache/davey (its scripts/davey-wasm.mjs).
+  // Without them (offline, no npm cache) the build still succeeds, with a stand-in that reports DAVE as unavailable.
   let davey = true;
   try {
     ensureDaveyWasm({ log: (m: string) => console.log(m) });
@@ -51,12 +57,16 @@ export default defineConfig(() => {
     plugins: [react(), twemoji()],
     base: '/',
     resolve: {
-      alias: davey
-        ? [
-            { find: /^@napi-rs\/wasm-runtime$/, replacement: `${packageDir('@napi-rs/wasm-runtime')}/runtime.js` },
-            { find: /^@snazzah\/davey-wasm32-wasi\//, replacement: `${packageDir('@snazzah/davey-wasm32-wasi')}/` },
-          ]
-        : [{ find: /^\.\/dave\/davey\.js$/, replacement: fileURLToPath(new URL('./src/voice/dave/davey-missing.ts', import.meta.url)) }],
+      alias: [
+        { find: /^@accord\/social-sdk\/browser-voice$/, replacement: `${sdkVoice}index.ts` },
+        { find: /^@accord\/social-sdk\/browser-voice\/davey$/, replacement: `${sdkVoice}davey.ts` },
+        ...(davey
+          ? [
+              { find: /^@napi-rs\/wasm-runtime$/, replacement: `${packageDir('@napi-rs/wasm-runtime')}/runtime.js` },
+              { find: /^@snazzah\/davey-wasm32-wasi\//, replacement: `${packageDir('@snazzah/davey-wasm32-wasi')}/` },
+            ]
+          : [{ find: /^\.\/dave\/davey\.js$/, replacement: `${sdkVoice}davey-missing.ts` }]),
+      ],
     },
     build: {
       outDir: 'dist',

@@ -22,4 +22,4 @@ export {
 export { snowflake, snowflakeTime, type Snowflake, type SnowflakeInput } from './snowflake.js';
 export { VERSION, VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH } from './version.js';
 export { DEFAULT_HTTP_TIMEOUT_MS } from './http.js';
-export type { UserAudioReceivedCallback, UserAudioCapturedCallback } from './voice/types.js';
+export type { AudioDevice, UserAudioReceivedCallback, UserAudioCapturedCallback } from './voice/types.js';

@@ -5,16 +5,11 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import fs from 'node:fs';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/test/helpers/server.js';
 import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
+import { makeBrowserGameApp, startGameSite } from './helpers/game-site.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -29,7 +24,7 @@ const CHROMIUM_ARGS = [
 describe('CORS: the Social SDK in a browser page on another origin', { timeout: 120_000 }, () => {
   let t: TestServer;
   let idp: OidcProvider;
-  let site: http.Server;
+  let site: Awaited<ReturnType<typeof startGameSite>>;
   let browser: Browser;
   let appId = '';
   let gameOrigin = '';
@@ -37,34 +32,16 @@ describe('CORS: the Social SDK in a browser page on another origin', { timeout: 
   before(async () => {
     t = await startTestServer({ overrides: { dev: true } });
     idp = await startOidcProvider('browser-game');
-    appId = t.world.applicationId;
-    const owner = t.world.users[0].token;
-    // A public client: a browser game has no secret to keep.
-    const app = await t.api(`/applications/${appId}`, { token: owner });
-    await t.api(`/applications/${appId}`, { method: 'PATCH', token: owner, body: { flags: Number(app.body.flags) | (1 << 8) } });
-    const p = await t.api(`/applications/${appId}/external-auth-providers`, {
-      method: 'POST',
-      token: owner,
-      body: { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId },
-    });
-    assert.equal(p.status, 201, p.text);
-    execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'pipe' });
+    appId = await makeBrowserGameApp(t, idp);
     // The game's own site, on localhost (the API is on 127.0.0.1: another origin, both secure contexts).
-    site = http.createServer((req, res) => {
-      if (req.url === '/browser.js')
-        return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(root, 'dist/browser.js')));
-      res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><title>A browser game</title><script type="module">import * as sdk from "/browser.js"; window.__sdk = sdk;</script>');
-    });
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-    gameOrigin = `http://localhost:${(site.address() as any).port}`;
+    site = await startGameSite();
+    gameOrigin = site.origin;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   });
   after(async () => {
     await browser?.close();
-    await new Promise((r) => site?.close(r));
+    await site?.close();
     await idp?.close();
     await t?.close();
   });

@@ -7,7 +7,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -26,6 +25,7 @@ import { startTestServer, type TestServer } from '../../server/test/helpers/serv
 import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
 import { until } from '../../server/test/helpers/wait.js';
 import { issueToken } from '../../server/src/services/identity/tokens.js';
+import { startGameSite } from './helpers/game-site.js';
 
 const T = { timeout: 90_000 };
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -257,11 +257,23 @@ describe('@accord/social-sdk surface', () => {
     assert.ok(e.RetryAfter() > 0 && e.RetryAfter() <= 7200);
   });
 
-  test('builds: a Node bundle with calls, a browser bundle without Node built-ins that runs in Chromium', async () => {
-    execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'pipe' });
+  test('builds: a Node bundle with calls, a browser bundle with calls and without Node built-ins that runs in Chromium', async () => {
+    const site = await startGameSite();
     const nodeBuild = await import(pathToFileURL(path.join(root, 'dist/index.js')).href);
     assert.equal(nodeBuild.Client.version, '1.10.18687');
     assert.equal(typeof nodeBuild.Call, 'function');
+    // Node has no audio devices: the device calls say so; volumes and mute all are kept.
+    const nodeClient = new nodeBuild.Client('http://127.0.0.1:9/api', 'http://127.0.0.1:9');
+    await assert.rejects(nodeClient.getInputDevices(), (e: ClientResult) => e.type === ErrorType.Disabled);
+    await assert.rejects(nodeClient.setOutputDevice('x'), (e: ClientResult) => e.type === ErrorType.Disabled);
+    nodeClient.setInputVolume(150);
+    nodeClient.setOutputVolume(150);
+    nodeClient.setSelfMuteAll(true);
+    assert.deepEqual([nodeClient.getInputVolume(), nodeClient.getOutputVolume(), nodeClient.getSelfMuteAll()], [100, 150, true]);
+    assert.throws(
+      () => nodeClient.setInputVolume(Number.NaN),
+      (e: ClientResult) => e.type === ErrorType.ValidationError,
+    );
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
@@ -277,37 +289,29 @@ describe('@accord/social-sdk surface', () => {
       ],
     });
     try {
-      // A page on 127.0.0.1 (a secure context: Web Crypto is there) that imports the browser bundle.
-      const fs = await import('node:fs');
-      const site = http.createServer((req, res) => {
-        if (req.url === '/browser.js')
-          return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(root, 'dist/browser.js')));
-        res
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end('<!doctype html><script type="module">import * as sdk from "/browser.js"; window.__sdk = sdk;</script>');
-      });
-      await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+      // A page on localhost (a secure context: Web Crypto is there) that imports the browser bundle.
       const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${(site.address() as any).port}/`);
+      await page.goto(`${site.origin}/`);
       await page.waitForFunction(() => (window as any).__sdk);
-      site.close();
       const out = await page.evaluate(async () => {
-        const { Client, AuthorizationArgs, ErrorType } = (window as any).__sdk;
+        const { Client, AuthorizationArgs, ErrorType, Call } = (window as any).__sdk;
         const c = new Client('http://127.0.0.1:9/api', 'http://127.0.0.1:9');
         const v = await c.createAuthorizationCodeVerifier();
         const args = new AuthorizationArgs();
         args.SetCustomSchemeParam('mygame');
-        let disabled = false;
+        // This build has calls: starting one needs a Ready client.
+        let notReady = false;
         try {
           c.startCall('1');
         } catch (e: any) {
-          disabled = e.type === ErrorType.Disabled;
+          notReady = e.type === ErrorType.ClientNotReady;
         }
-        return { version: Client.version, verifier: v.Verifier().length, redirect: args.mobileRedirectUri('42'), disabled };
+        return { version: Client.version, verifier: v.Verifier().length, redirect: args.mobileRedirectUri('42'), notReady, call: typeof Call };
       });
-      assert.deepEqual(out, { version: '1.10.18687', verifier: 43, redirect: 'mygame:/authorize/callback', disabled: true });
+      assert.deepEqual(out, { version: '1.10.18687', verifier: 43, redirect: 'mygame:/authorize/callback', notReady: true, call: 'function' });
     } finally {
       await browser.close();
+      await site.close();
     }
   });
 });

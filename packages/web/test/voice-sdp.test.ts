@@ -6,10 +6,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { answerFragment, answerTransport, opusPayloadType } from '../../server/src/voice/webrtc/sdp.ts';
-import { buildAnswer, parseServerTransport } from '../src/voice/rtc/remote-sdp.ts';
-import { unshareMemoryImport } from '../src/voice/dave/wasm-memory.ts';
+import { buildAnswer, parseServerTransport } from '../../social-sdk/src/voice/browser/remote-sdp.ts';
+import { unshareMemoryImport } from '../../social-sdk/src/voice/browser/wasm-memory.ts';
 // @ts-expect-error a plain .mjs script without type declarations
-import { ensureDaveyWasm, packageDir } from '../scripts/davey-wasm.mjs';
+import { ensureDaveyWasm, packageDir } from '../../social-sdk/scripts/davey-wasm.mjs';
 
 const ANSWER = [
   'v=0',

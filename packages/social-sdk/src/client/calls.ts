@@ -1,15 +1,13 @@
-/** Lobby calls (Node: the voice engine the Node entry registers; browsers have none). */
+/** Lobby calls, on the voice engine the entry registers (Node: UDP and Opus; browsers: WebRTC). */
 import { ErrorType, LoggingSeverity } from '../enums.js';
 import { ClientResult } from '../result.js';
 import { snowflake, type Snowflake, type SnowflakeInput } from '../snowflake.js';
-import type { CallLike, UserAudioCapturedCallback, UserAudioReceivedCallback, VoiceEngine } from '../voice/types.js';
-import { LobbiesClient } from './lobbies.js';
+import type { CallLike, UserAudioCapturedCallback, UserAudioReceivedCallback } from '../voice/types.js';
+import { AudioClient } from './audio.js';
 
-export abstract class CallsClient extends LobbiesClient {
-  private static engine: VoiceEngine | null = null;
-  /** Registers the voice engine (the Node entry does; browsers have none). */
-  static useVoiceEngine(engine: VoiceEngine | null): void {
-    CallsClient.engine = engine;
+export abstract class CallsClient extends AudioClient {
+  protected liveCalls(): CallLike[] {
+    return [...this.calls.values()];
   }
 
   /** Joins the call of a lobby the user is in; null when already in it. */
@@ -20,14 +18,17 @@ export abstract class CallsClient extends LobbiesClient {
   /** A call whose received PCM goes to `received` (per user) and whose captured PCM passes `captured` before sending. */
   startCallWithAudioCallbacks(lobbyId: SnowflakeInput, received?: UserAudioReceivedCallback, captured?: UserAudioCapturedCallback): CallLike | null {
     const id = snowflake(lobbyId);
-    if (!CallsClient.engine) throw new ClientResult(ErrorType.Disabled, 'calls are available in Node only (this build has no voice engine)');
+    const engine = this.voiceEngine;
+    if (!engine) throw new ClientResult(ErrorType.Disabled, 'this build has no voice engine (Client.useVoiceEngine)');
     const me = this.requireReady('startCall');
     if (this.calls.has(id)) return null;
-    const call = CallsClient.engine.createCall(
+    const call = engine.createCall(
       {
         userId: me,
         voiceCa: this.opts.voiceCa,
         settings: this.settings,
+        audio: this.audio,
+        inputDetected: (detected) => this.onInputDetected(detected),
         sendLobbyVoiceState: (d) => this.gateway.send(17, d),
         log: (m, s) => this.voiceLog(m, s as LoggingSeverity),
         deliver: (fn) => this.events.deliver(fn),
@@ -37,7 +38,10 @@ export abstract class CallsClient extends LobbiesClient {
       captured,
     );
     this.calls.set(id, call);
+    this.callDefaults(call);
     call.start();
+    // Who is in the call already: the lobby's voice states this client has seen.
+    for (const s of this.cache.lobbies.get(id)?.voice_states ?? []) if (s.user_id !== me && s.channel_id === id) call.onVoiceState(s);
     return call;
   }
 

@@ -1,25 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AudioModeType, CallError, CallStatus, LoggingSeverity, callErrorToString, callStatusToString } from '../enums.js';
-import { Emitter } from '../events.js';
+import { AudioModeType, CallError, CallStatus, LoggingSeverity } from '../enums.js';
 import { openSocket, type SocketLike } from '../socket.js';
 import type { Snowflake } from '../snowflake.js';
 import { DaveE2ee } from './dave.js';
 import { CHANNELS, FRAME_LENGTH, FRAME_SAMPLES, OpusCodec, SAMPLE_RATE, SILENCE_FRAME } from './opus.js';
 import { MODE, RtpSender, openPacket } from './rtp.js';
+import { CallBase, ENDED_CLOSES } from './call-base.js';
 import type { CallHost, CallLike, UserAudioCapturedCallback, UserAudioReceivedCallback } from './types.js';
 import { MediaSocket } from './udp.js';
 
-export interface CallEvents {
-  statusChanged: { status: CallStatus; error: CallError; errorDetail: number };
-  participantChanged: { userId: Snowflake; added: boolean };
-  speakingStatusChanged: { userId: Snowflake; isPlayingSound: boolean };
-  voiceStateChanged: { userId: Snowflake };
-}
+export type { CallEvents } from './call-base.js';
 
-/** Close codes of the voice gateway that end the call (the server removed us) rather than call for a resume. */
-const ENDED = new Set([4014, 4022]);
 const REJOIN = new Set([4006, 4004, 4009]);
 const FRAME_MS = 20;
 const SILENCE_FRAMES = 5;
@@ -33,13 +26,7 @@ const SILENCE_FRAMES = 5;
  * Like release 1.6 and later, a call survives a temporary network loss: a dropped voice socket is resumed (the
  * server replays what was missed) and a lost session is joined again, without the game doing anything.
  */
-export class Call implements CallLike {
-  static statusToString = callStatusToString;
-  static errorToString = callErrorToString;
-  private readonly events = new Emitter<CallEvents>('auto');
-  private status: CallStatus = CallStatus.Disconnected;
-  private sessionId: string | null = null;
-  private server: { token: string; endpoint: string } | null = null;
+export class Call extends CallBase implements CallLike {
   private ws: SocketLike | null = null;
   private seqAck = -1;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
@@ -49,37 +36,30 @@ export class Call implements CallLike {
   private sender: RtpSender | null = null;
   private dave: DaveE2ee;
   private resumable = false;
-  private ending = false;
   private retries = 0;
   private readonly ssrcUsers = new Map<number, Snowflake>();
   private readonly decoders = new Map<Snowflake, OpusCodec>();
   private readonly encoder = new OpusCodec();
-  private readonly participants = new Set<Snowflake>();
-  private readonly speaking = new Set<Snowflake>();
-  private readonly localMutes = new Set<Snowflake>();
-  private readonly volumes = new Map<Snowflake, number>();
   private queue: Int16Array[] = [];
   private partial: number[] = [];
   private pump: ReturnType<typeof setTimeout> | null = null;
-  private audioMode: AudioModeType = AudioModeType.MODE_VAD;
-  private ptt = false;
-  private pttReleasedAt = 0;
-  private pttReleaseDelayMs = 20;
-  private vad = { vadThreshold: -50, automatic: true };
   private transmitting = false;
   private silenceLeft = 0;
-  private selfMute = false;
-  private selfDeaf = false;
   private dump: fs.WriteStream | null = null;
 
   constructor(
-    private readonly host: CallHost,
-    readonly lobbyId: Snowflake,
+    host: CallHost,
+    lobbyId: Snowflake,
     private readonly received?: UserAudioReceivedCallback,
     private readonly captured?: UserAudioCapturedCallback,
   ) {
+    super(host, lobbyId);
     this.dave = this.newDave();
   }
+
+  /** Node has no devices: the choices and the client's volumes apply frame by frame (sendFrame, onPacket). */
+  protected mediaChanged(): void {}
+  applyAudio(): void {}
 
   private newDave(): DaveE2ee {
     const d = new DaveE2ee(this.host.userId, this.lobbyId, {
@@ -93,97 +73,10 @@ export class Call implements CallLike {
 
   // ------------------------------------------------------------------------------------------------ public surface
 
-  on<K extends keyof CallEvents>(event: K, fn: (arg: CallEvents[K]) => void): () => void {
-    return this.events.on(event, fn);
-  }
-  getStatus(): CallStatus {
-    return this.status;
-  }
-  getChannelId(): Snowflake {
-    return this.lobbyId;
-  }
-  getGuildId(): Snowflake | null {
-    return null;
-  }
-  getParticipants(): Snowflake[] {
-    return [...this.participants];
-  }
-  setStatusChangedCallback(cb: ((status: CallStatus, error: CallError, detail: number) => void) | null): void {
-    this.events.setSlot('statusChanged', cb && ((e) => cb(e.status, e.error, e.errorDetail)));
-  }
-  setParticipantChangedCallback(cb: ((userId: Snowflake, added: boolean) => void) | null): void {
-    this.events.setSlot('participantChanged', cb && ((e) => cb(e.userId, e.added)));
-  }
-  setSpeakingStatusChangedCallback(cb: ((userId: Snowflake, isPlayingSound: boolean) => void) | null): void {
-    this.events.setSlot('speakingStatusChanged', cb && ((e) => cb(e.userId, e.isPlayingSound)));
-  }
-  setOnVoiceStateChangedCallback(cb: ((userId: Snowflake) => void) | null): void {
-    this.events.setSlot('voiceStateChanged', cb && ((e) => cb(e.userId)));
-  }
-
-  getAudioMode(): AudioModeType {
-    return this.audioMode;
-  }
-  setAudioMode(mode: AudioModeType): void {
-    this.audioMode = mode;
-  }
-  /** Push-to-talk: while active (and for the release delay after), captured audio is sent. */
-  setPTTActive(active: boolean): void {
-    if (this.ptt && !active) this.pttReleasedAt = Date.now();
-    this.ptt = active;
-  }
-  getPTTActive(): boolean {
-    return this.ptt;
-  }
-  /** How long audio keeps going after push-to-talk is released (ms; the platform uses 20). */
-  getPTTReleaseDelay(): number {
-    return this.pttReleaseDelayMs;
-  }
-  setPTTReleaseDelay(ms: number): void {
-    this.pttReleaseDelayMs = Math.max(0, Math.floor(ms));
-  }
-  getVADThreshold(): { vadThreshold: number; automatic: boolean } {
-    return { ...this.vad };
-  }
-  setVADThreshold(s: { vadThreshold: number; automatic: boolean }): void {
-    this.vad = { ...s };
-  }
-  getSelfMute(): boolean {
-    return this.selfMute;
-  }
-  setSelfMute(mute: boolean): void {
-    this.selfMute = mute;
-    this.sendVoiceState();
-  }
-  getSelfDeaf(): boolean {
-    return this.selfDeaf;
-  }
-  setSelfDeaf(deaf: boolean): void {
-    this.selfDeaf = deaf;
-    this.sendVoiceState();
-  }
-  getLocalMute(userId: Snowflake): boolean {
-    return this.localMutes.has(userId);
-  }
-  setLocalMute(userId: Snowflake, mute: boolean): void {
-    if (mute) this.localMutes.add(userId);
-    else this.localMutes.delete(userId);
-  }
-  getParticipantVolume(userId: Snowflake): number {
-    return this.volumes.get(userId) ?? 100;
-  }
-  setParticipantVolume(userId: Snowflake, volume: number): void {
-    this.volumes.set(userId, Math.max(0, Math.min(200, volume)));
-  }
-  getVoiceStateHandle(userId: Snowflake): { selfMute: boolean; selfDeaf: boolean } | undefined {
-    return this.states.get(userId);
-  }
   /** The DAVE state: protocol version, whether media can flow, and the group's privacy code. */
   getEncryptionState(): { protocolVersion: number; ready: boolean; privacyCode: string } {
     return { protocolVersion: this.dave.protocolVersion, ready: this.dave.ready, privacyCode: this.dave.privacyCode };
   }
-
-  private readonly states = new Map<Snowflake, { selfMute: boolean; selfDeaf: boolean }>();
 
   /** Queues interleaved 48 kHz stereo PCM to send (Node has no microphone: the game supplies the audio). */
   pushAudio(pcm: Int16Array): void {
@@ -213,25 +106,14 @@ export class Call implements CallLike {
     this.sendVoiceState();
   }
 
-  private sendVoiceState(): void {
-    if (this.ending) return;
-    this.host.sendLobbyVoiceState({ lobby_id: this.lobbyId, self_mute: this.selfMute, self_deaf: this.selfDeaf });
-  }
-
-  async end(): Promise<void> {
-    if (this.ending) return;
-    this.ending = true;
-    this.setStatus(CallStatus.Disconnecting);
-    this.host.sendLobbyVoiceState({ lobby_id: this.lobbyId, self_mute: false, self_deaf: false, leave: true });
-    this.teardown();
+  protected release(): void {
     this.encoder.close();
     for (const d of this.decoders.values()) d.close();
     this.decoders.clear();
     this.dump?.end();
-    this.setStatus(CallStatus.Disconnected);
   }
 
-  private teardown(): void {
+  protected teardown(): void {
     this.stopPump();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
@@ -255,42 +137,8 @@ export class Call implements CallLike {
     this.sendVoiceState();
   }
 
-  onVoiceState(d: any): void {
-    const userId = String(d.user_id);
-    if (userId === this.host.userId) {
-      if (d.channel_id === this.lobbyId) {
-        this.states.set(userId, { selfMute: !!d.self_mute, selfDeaf: !!d.self_deaf });
-        if (this.sessionId !== d.session_id) {
-          this.sessionId = d.session_id;
-          this.maybeConnect();
-        }
-      } else if (!this.ending) {
-        this.host.log(`call ${this.lobbyId}: removed from the call`, LoggingSeverity.Info);
-        void this.end();
-      }
-      return;
-    }
-    const added = d.channel_id === this.lobbyId;
-    if (added) this.states.set(userId, { selfMute: !!d.self_mute, selfDeaf: !!d.self_deaf });
-    else this.states.delete(userId);
-    this.events.emit('voiceStateChanged', { userId });
-    if (added !== this.participants.has(userId)) {
-      if (added) this.participants.add(userId);
-      else this.participants.delete(userId);
-      this.events.emit('participantChanged', { userId, added });
-    }
-  }
-
-  onVoiceServer(d: any): void {
-    if (!d.endpoint) return this.setStatus(CallStatus.Reconnecting); // the server is moving the call
-    this.server = { token: d.token, endpoint: d.endpoint };
+  protected connectVoice(): void {
     this.resumable = false;
-    this.maybeConnect();
-  }
-
-  private maybeConnect(): void {
-    if (this.ending || !this.sessionId || !this.server) return;
-    this.teardown();
     this.dave = this.newDave();
     void this.openVoice(false);
   }
@@ -390,20 +238,11 @@ export class Call implements CallLike {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     if (this.ending) return;
-    if (ENDED.has(code)) {
+    if (ENDED_CLOSES.has(code)) {
       void this.end();
       return;
     }
-    if (REJOIN.has(code) || !this.resumable) {
-      // The voice session is gone: leave and join the lobby's call again for a new one.
-      this.teardown();
-      this.sessionId = null;
-      this.server = null;
-      this.setStatus(CallStatus.Reconnecting, CallError.SignalingUnexpectedClose, code);
-      this.host.sendLobbyVoiceState({ lobby_id: this.lobbyId, self_mute: false, self_deaf: false, leave: true });
-      this.sendVoiceState();
-      return;
-    }
+    if (REJOIN.has(code) || !this.resumable) return this.rejoin(CallError.SignalingUnexpectedClose, code);
     this.retryVoice(code);
   }
 
@@ -443,11 +282,11 @@ export class Call implements CallLike {
 
   private wantsToTalk(frame: Int16Array): boolean {
     if (this.selfMute) return false;
-    if (this.audioMode === AudioModeType.MODE_PTT) return this.ptt || Date.now() - this.pttReleasedAt < this.pttReleaseDelayMs;
+    if (this.audioMode === AudioModeType.MODE_PTT) return this.pttOpen();
     let sum = 0;
     for (const s of frame) sum += s * s;
     const dbfs = 20 * Math.log10(Math.sqrt(sum / frame.length) / 32768 || 1e-9);
-    return dbfs > (this.vad.automatic ? -50 : this.vad.vadThreshold);
+    return dbfs > this.vadDbfs();
   }
 
   /** One 20 ms tick: the next captured frame is sent while talking; five silence frames close a talk spurt. */
@@ -455,6 +294,7 @@ export class Call implements CallLike {
     if (!this.sender || !this.udp || !this.dave.ready) return;
     const frame = this.queue.shift();
     if (frame) {
+      scale(frame, this.host.audio.inputVolume / 100);
       this.captured?.(frame, FRAME_SAMPLES, SAMPLE_RATE, CHANNELS);
       this.dump?.write(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength));
     }
@@ -492,20 +332,13 @@ export class Call implements CallLike {
     if (!silent) this.setSpeaking(userId, true);
     this.dump?.write(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
     if (this.localMutes.has(userId)) return;
+    scale(pcm, (this.host.audio.outputVolume / 100) * (this.getParticipantVolume(userId) / 100));
     this.received?.(userId, pcm, pcm.length / CHANNELS, SAMPLE_RATE, CHANNELS);
   }
+}
 
-  private setSpeaking(userId: Snowflake, on: boolean): void {
-    if (on === this.speaking.has(userId)) return;
-    if (on) this.speaking.add(userId);
-    else this.speaking.delete(userId);
-    this.events.emit('speakingStatusChanged', { userId, isPlayingSound: on });
-  }
-
-  private setStatus(status: CallStatus, error: CallError = CallError.None, detail = 0): void {
-    if (status === this.status && error === CallError.None) return;
-    this.status = status;
-    this.host.log(`call ${this.lobbyId}: status ${status}${error ? ` (error ${error}, ${detail})` : ''}`, LoggingSeverity.Verbose);
-    this.events.emit('statusChanged', { status, error, errorDetail: detail });
-  }
+/** Scales PCM in place (a volume; 1 leaves it as it is), clipping at full scale. */
+function scale(pcm: Int16Array, gain: number): void {
+  if (gain === 1) return;
+  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[i] * gain)));
 }

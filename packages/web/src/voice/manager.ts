@@ -1,10 +1,16 @@
 import { onDispatch } from '../lib/state/dispatch-taps.js';
 import { AudioOut } from './audio-out.js';
-import type { DaveyModule } from './dave/davey.js';
-import { DaveOp, E2ee } from './dave/e2ee.js';
+import {
+  DaveOp,
+  E2ee,
+  VoiceOp,
+  VoicePeer,
+  VoiceSocket,
+  selectWebrtcProtocol,
+  supportsEncodedTransforms,
+  type DaveyModule,
+} from '@accord/social-sdk/browser-voice';
 import { VoiceActivity, microphoneError, openMicrophone } from './devices.js';
-import { supportsEncodedTransforms, VoicePeer } from './rtc/peer.js';
-import { VoiceOp, VoiceSocket } from './socket.js';
 import { IDLE, closeReason, type VoiceState } from './state.js';
 
 /** What the voice manager needs of the signed-in session. */
@@ -254,13 +260,7 @@ export class VoiceManager {
         const track = conn.mic?.getAudioTracks()[0] ?? null;
         if (track) track.enabled = this.sending;
         const sdp = await peer.offer(track);
-        conn.socket?.send(VoiceOp.SELECT_PROTOCOL, {
-          protocol: 'webrtc',
-          data: sdp,
-          sdp,
-          codecs: [{ name: 'opus', type: 'audio', priority: 1000, payload_type: 111, rtx_payload_type: null }],
-          rtc_connection_id: crypto.randomUUID(),
-        });
+        conn.socket?.send(VoiceOp.SELECT_PROTOCOL, selectWebrtcProtocol(sdp));
         return;
       }
       case VoiceOp.SESSION_DESCRIPTION: {

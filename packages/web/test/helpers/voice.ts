@@ -56,25 +56,30 @@ export function decodeFrames(frames: string[]): Buffer {
  * FFT frames averaged over about a second once sound arrives. Resolves null when nothing is heard in time.
  */
 export async function peakHeard(page: Page, userId: string, timeoutMs = 20_000): Promise<{ hz: number; binHz: number } | null> {
-  // A script string: tsx would wrap named functions in a helper the page does not have.
-  return page.evaluate(`(${PEAK_HEARD})(${JSON.stringify(userId)}, ${timeoutMs})`);
+  return peakOf(page, `document.querySelector('[data-voice-audio] audio[data-user="${userId}"]')?.srcObject`, timeoutMs);
 }
 
-const PEAK_HEARD = `async (userId, timeoutMs) => {
+/** The strongest frequency of the MediaStream `streamExpr` evaluates to in the page (awaited until it exists). */
+export async function peakOf(page: Page, streamExpr: string, timeoutMs = 20_000): Promise<{ hz: number; binHz: number } | null> {
+  // A script string: tsx would wrap named functions in a helper the page does not have.
+  return page.evaluate(`(${PEAK})(() => ${streamExpr}, ${timeoutMs})`);
+}
+
+const PEAK = `async (streamOf, timeoutMs) => {
   const deadline = performance.now() + timeoutMs;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  let el = null;
-  while (!el && performance.now() < deadline) {
-    el = document.querySelector('[data-voice-audio] audio[data-user="' + userId + '"]');
-    if (!el) await sleep(100);
+  let stream = null;
+  while (!stream && performance.now() < deadline) {
+    stream = streamOf();
+    if (!stream) await sleep(100);
   }
-  if (!el || !el.srcObject) return null;
+  if (!stream) return null;
   const ctx = new AudioContext({ sampleRate: 48000 });
   await ctx.resume();
   const analyser = ctx.createAnalyser();
   analyser.fftSize = 8192;
   analyser.smoothingTimeConstant = 0;
-  ctx.createMediaStreamSource(el.srcObject).connect(analyser);
+  ctx.createMediaStreamSource(stream).connect(analyser);
   const bins = new Float32Array(analyser.frequencyBinCount);
   const sum = new Float64Array(bins.length);
   let loud = 0;

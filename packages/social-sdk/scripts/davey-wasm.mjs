@@ -2,8 +2,9 @@
  * DAVE in the browser needs @snazzah/davey's WebAssembly build, which npm will not install here: the package declares
  * `cpu: ["wasm32"]`, so as a dependency `npm install` fails (EBADPLATFORM) and as an optional one it is skipped. This
  * fetches that exact tarball and the runtime it loads with (`npm pack`, the registry's ordinary client), checks each
- * against its pinned sha512 integrity, and unpacks them into packages/web/.cache/davey/node_modules (gitignored), where
- * vite.config.ts points the bundler. Run by the build (vite.config.ts) and on its own: `node scripts/davey-wasm.mjs`.
+ * against its pinned sha512 integrity, and unpacks them into packages/social-sdk/.cache/davey/node_modules (gitignored),
+ * where the bundlers are pointed: the SDK's browser build (scripts/build.mjs) and the web client's (its vite.config.ts).
+ * Run by both builds and on its own: `node scripts/davey-wasm.mjs`.
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';

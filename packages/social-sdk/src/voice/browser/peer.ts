@@ -134,6 +134,17 @@ export class VoicePeer {
   }
 }
 
+/** Op 1 for a WebRTC client: the offer's SDP (in `data` and `sdp`, as the official clients send it) and Opus. */
+export function selectWebrtcProtocol(sdp: string): Record<string, unknown> {
+  return {
+    protocol: 'webrtc',
+    data: sdp,
+    sdp,
+    codecs: [{ name: 'opus', type: 'audio', priority: 1000, payload_type: 111, rtx_payload_type: null }],
+    rtc_connection_id: crypto.randomUUID(),
+  };
+}
+
 /** Resolves when ICE gathering completes (or after a second: host candidates come first). */
 function gathered(pc: RTCPeerConnection): Promise<void> {
   if (pc.iceGatheringState === 'complete') return Promise.resolve();
