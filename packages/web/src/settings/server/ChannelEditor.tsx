@@ -74,7 +74,8 @@ function ChannelOverview({ channel, api }: SectionProps & { channel: Channel }) 
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
   const save = useAction(async () => {
     await api.editChannel(channel.id, {
-      name: draft.name,
+      // Surrounding spaces are never part of a name (the official client trims them too).
+      name: draft.name.trim(),
       ...(text ? { topic: draft.topic || null, rate_limit_per_user: draft.slowmode, nsfw: draft.nsfw } : {}),
     });
     setSaved((n) => n + 1);

@@ -96,11 +96,10 @@ export default function ServerSettings() {
             </header>
             <Screen guild={guild} me={me} api={calls} />
           </div>
-          <Link to={back} className="ss__close" aria-label="Close settings" title="Close (Esc)">
+          <Link to={back} className="ss__close">
             <Icon name="x" />
-            <span className="ss__esc" aria-hidden>
-              ESC
-            </span>
+            <span className="sr-only">Close settings</span>
+            <span className="ss__esc">ESC</span>
           </Link>
         </main>
       ) : null}
