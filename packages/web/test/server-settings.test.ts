@@ -140,7 +140,7 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     assert.equal(await b.page.getByRole('button', { name: 'Move Moderators up' }).isDisabled(), true);
     // Bob's section list holds only what Manage Roles opens.
     const bobNav = b.page.getByRole('navigation', { name: 'Server settings' });
-    assert.deepEqual(await bobNav.getByRole('link').allTextContents(), ['Roles', 'Back to the server']);
+    assert.deepEqual(await bobNav.getByRole('link').allTextContents(), ['Roles']);
     await env.t.api(`/guilds/${guildId()}/members/${bob().id}/roles/${helpers.id}`, { method: 'DELETE', token: alice().token });
     await a.context.close();
     await b.context.close();
@@ -295,7 +295,10 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await a.page.getByLabel('Emoji image').setInputFiles(file('huge.png', Buffer.concat([makePng(64, [0, 0, 0], [255, 0, 0]), randomBytes(300 * 1024)])));
     await a.page.getByLabel('Emoji name').fill('huge');
     await a.page.getByRole('button', { name: 'Upload Emoji' }).click();
-    await a.page.getByRole('alert').filter({ hasText: /cannot be larger than/ }).waitFor();
+    await a.page
+      .getByRole('alert')
+      .filter({ hasText: /cannot be larger than/ })
+      .waitFor();
 
     await a.page.getByLabel('Emoji image').setInputFiles(file('party_blob.png', makePng(64, [88, 101, 242], [235, 69, 158])));
     await a.page.getByLabel('Emoji name').fill('party_blob');
@@ -304,7 +307,11 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
 
     // Bob's picker, opened after the upload, has it under "This server".
     await b.page.getByRole('button', { name: 'Select emoji' }).click();
-    await b.page.getByRole('dialog', { name: 'Emoji picker' }).getByRole('region', { name: 'This server' }).getByRole('button', { name: ':party_blob:' }).waitFor();
+    await b.page
+      .getByRole('dialog', { name: 'Emoji picker' })
+      .getByRole('region', { name: 'This server' })
+      .getByRole('button', { name: ':party_blob:' })
+      .waitFor();
     await b.page.keyboard.press('Escape');
 
     // Rename, then the sticker.

@@ -7,7 +7,7 @@ import { Avatar, Banner, Button, displayName, Empty, ErrorState, Field, Loading 
 import type { GuildState } from '../../lib/state/guild-state.js';
 import type { AuditEntry, AuditLog } from './api.js';
 import { AUDIT_ACTIONS, auditAction } from './audit-actions.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 import { useLoad } from './use-load.js';
 
 const PAGE = 50;
@@ -63,7 +63,9 @@ export function AuditLogSection({ guild, api }: SectionProps) {
       ) : !first.data ? (
         <Loading />
       ) : !entries.length ? (
-        <Empty icon="file" title="No entries">Nothing in the audit log matches these filters.</Empty>
+        <Empty icon="file" title="No entries">
+          Nothing in the audit log matches these filters.
+        </Empty>
       ) : (
         <ol className="ss-list" aria-label="Audit log entries">
           {entries.map((e) => (

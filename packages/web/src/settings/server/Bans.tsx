@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Avatar, Banner, Button, displayName, Empty, ErrorState, Loading } from '../../lib/ui/index.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 import { useLoad } from './use-load.js';
 
 /** Banned people with the reason given; unbanning lets them join again with an invite. */
@@ -15,12 +15,24 @@ export function Bans({ api }: SectionProps) {
   });
   if (list.error) return <ErrorState message={readableError(list.error)} onRetry={() => void list.reload()} />;
   if (!list.data) return <Loading />;
-  if (!list.data.length) return <Empty icon="users" title="No bans">Nobody is banned from this server.</Empty>;
+  if (!list.data.length)
+    return (
+      <Empty icon="users" title="No bans">
+        Nobody is banned from this server.
+      </Empty>
+    );
   const q = query.trim().toLowerCase();
   const shown = list.data.filter((b) => !q || b.user.username.toLowerCase().includes(q) || displayName(b.user).toLowerCase().includes(q) || b.user.id === q);
   return (
     <div>
-      <input className="input ss-search" type="search" aria-label="Search bans by user" placeholder="Search bans by user" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <input
+        className="input ss-search"
+        type="search"
+        aria-label="Search bans by user"
+        placeholder="Search bans by user"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
       {unban.error ? <Banner>{readableError(unban.error)}</Banner> : null}
       <ul className="ss-list" aria-label="Banned users">
         {shown.map((b) => (

@@ -1,11 +1,12 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Channel } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, Field, TextField } from '../../lib/ui/index.js';
 import { Overwrites } from './Overwrites.js';
 import { Saved } from './Saved.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
+import { Tabs } from './Tabs.js';
 import { Toggle } from './Toggle.js';
 
 const SLOWMODE: [number, string][] = [
@@ -29,7 +30,6 @@ const SLOWMODE: [number, string][] = [
 export function ChannelEditor(props: SectionProps & { channel: Channel; onBack: () => void }) {
   const { channel, onBack } = props;
   const [tab, setTab] = useState<'overview' | 'permissions'>('overview');
-  const ids = useId();
   const tabs = [
     ['overview', 'Overview'],
     ['permissions', 'Permissions'],
@@ -42,25 +42,9 @@ export function ChannelEditor(props: SectionProps & { channel: Channel; onBack: 
         </Button>
         <h2 className="ss-subtitle ellipsis">{channel.type === 4 ? channel.name : `#${channel.name}`}</h2>
       </div>
-      <div className="ss-tabs" role="tablist" aria-label="Channel settings">
-        {tabs.map(([id, label]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`${ids}-t${id}`}
-            aria-controls={`${ids}-p${id}`}
-            aria-selected={tab === id}
-            className="ss-tabs__tab"
-            onClick={() => setTab(id)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`${ids}-p${tab}`} aria-labelledby={`${ids}-t${tab}`}>
+      <Tabs label="Channel settings" tabs={tabs} value={tab} onChange={setTab}>
         {tab === 'overview' ? <ChannelOverview {...props} /> : <Overwrites {...props} />}
-      </div>
+      </Tabs>
     </div>
   );
 }
@@ -89,7 +73,14 @@ function ChannelOverview({ channel, api }: SectionProps & { channel: Channel }) 
         void save.run();
       }}
     >
-      <TextField label="Channel name" value={draft.name} maxLength={100} required error={save.fieldError('name')} onChange={(e) => set({ name: e.target.value })} />
+      <TextField
+        label="Channel name"
+        value={draft.name}
+        maxLength={100}
+        required
+        error={save.fieldError('name')}
+        onChange={(e) => set({ name: e.target.value })}
+      />
       {text ? (
         <>
           <Field label="Channel topic" error={save.fieldError('topic')}>
@@ -106,7 +97,12 @@ function ChannelOverview({ channel, api }: SectionProps & { channel: Channel }) 
               </select>
             )}
           </Field>
-          <Toggle label="Age-restricted channel" help="Members must confirm they are of age to view it." checked={draft.nsfw} onChange={(nsfw) => set({ nsfw })} />
+          <Toggle
+            label="Age-restricted channel"
+            help="Members must confirm they are of age to view it."
+            checked={draft.nsfw}
+            onChange={(nsfw) => set({ nsfw })}
+          />
         </>
       ) : null}
       {save.error && !shownFields.some((f) => save.fieldError(f)) ? <Banner>{readableError(save.error)}</Banner> : null}

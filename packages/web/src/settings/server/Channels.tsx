@@ -4,7 +4,7 @@ import { Icon } from '../../lib/ui/index.js';
 import { plural } from '../../lib/plural.js';
 import { channelIcon, channelTree } from '../../chat/sidebar/channel-tree.js';
 import { ChannelEditor } from './ChannelEditor.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 
 /** Every channel and category of the server, in sidebar order; opening one edits it and its permission overwrites. */
 export function Channels(props: SectionProps) {
@@ -34,7 +34,7 @@ export function Channels(props: SectionProps) {
                 <Icon name={channelIcon(c.type)} size={18} />
                 <span className="ellipsis">{c.name}</span>
                 {c.permission_overwrites?.length ? (
-<span className="muted ss-row__note">{plural(c.permission_overwrites.length, 'overwrite', 'overwrites')}</span>
+                  <span className="muted ss-row__note">{plural(c.permission_overwrites.length, 'overwrite', 'overwrites')}</span>
                 ) : null}
               </button>
             </li>

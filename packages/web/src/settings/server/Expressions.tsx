@@ -4,7 +4,7 @@ import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, displayName, Empty, ErrorState, Loading, TextField } from '../../lib/ui/index.js';
 import { readAsDataUrl } from '../../portal/ui/files.js';
 import type { GuildEmoji, GuildSticker } from './api.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 import { useLoad } from './use-load.js';
 
 /** Custom emoji and stickers: upload (the server's size and format errors show by the form), rename, delete. */

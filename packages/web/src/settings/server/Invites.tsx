@@ -2,7 +2,7 @@ import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Avatar, Banner, Button, displayName, Empty, ErrorState, Loading } from '../../lib/ui/index.js';
 import type { InviteRow } from './api.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 import { useLoad } from './use-load.js';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -22,7 +22,12 @@ export function Invites({ api }: SectionProps) {
   });
   if (list.error) return <ErrorState message={readableError(list.error)} onRetry={() => void list.reload()} />;
   if (!list.data) return <Loading />;
-  if (!list.data.length) return <Empty icon="link" title="No invites">Nobody has made an invite to this server yet, or they have all expired.</Empty>;
+  if (!list.data.length)
+    return (
+      <Empty icon="link" title="No invites">
+        Nobody has made an invite to this server yet, or they have all expired.
+      </Empty>
+    );
   return (
     <div>
       {revoke.error ? <Banner>{readableError(revoke.error)}</Banner> : null}

@@ -5,7 +5,7 @@ import { isVoice } from '../../lib/api/types.js';
 import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, ConfirmDialog, Field, TextField } from '../../lib/ui/index.js';
 import { readAsDataUrl, IMAGE_TYPES } from '../../portal/ui/files.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 import { Saved } from './Saved.js';
 
 /** Name, icon and the system messages channel; the owner may delete the server (confirmed in the page). */

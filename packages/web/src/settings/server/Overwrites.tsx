@@ -3,11 +3,10 @@ import type { Channel, Snowflake } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, displayName, Field } from '../../lib/ui/index.js';
-import { rolesTopDown } from './access.js';
+import { rolesTopDown, roleColor } from './access.js';
 import { OverwritePermissions, type OverwriteBits } from './PermissionEditor.js';
-import { roleColor } from './Roles.js';
 import { Saved } from './Saved.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 
 interface Target {
   id: Snowflake;

@@ -9,7 +9,8 @@ function visibleGroups(query: string, channel: boolean) {
   return PERMISSION_GROUPS.map((g) => ({
     title: g.title,
     permissions: g.permissions.filter(
-      (p) => (!channel || !SERVER_ONLY.includes(p.key)) && (!q || p.label.toLowerCase().includes(q) || (PERMISSION_HELP[p.key] ?? '').toLowerCase().includes(q)),
+      (p) =>
+        (!channel || !SERVER_ONLY.includes(p.key)) && (!q || p.label.toLowerCase().includes(q) || (PERMISSION_HELP[p.key] ?? '').toLowerCase().includes(q)),
     ),
   })).filter((g) => g.permissions.length);
 }
@@ -28,7 +29,17 @@ function Search({ value, onChange }: { value: string; onChange: (v: string) => v
 }
 
 /** A role's permissions: one switch per permission, grouped, with what it allows underneath. */
-export function RolePermissions({ value, onChange, grantable, disabled }: { value: bigint; onChange: (v: bigint) => void; grantable: bigint; disabled?: boolean }) {
+export function RolePermissions({
+  value,
+  onChange,
+  grantable,
+  disabled,
+}: {
+  value: bigint;
+  onChange: (v: bigint) => void;
+  grantable: bigint;
+  disabled?: boolean;
+}) {
   const [query, setQuery] = useState('');
   return (
     <div className="ss-perms">

@@ -1,16 +1,22 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Tabs } from './Tabs.js';
 import { Toggle } from './Toggle.js';
 import type { APIRole } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, ConfirmDialog, Icon, TextField } from '../../lib/ui/index.js';
-import { grantable } from './access.js';
+import { grantable, roleColor } from './access.js';
 import { RolePermissions } from './PermissionEditor.js';
-import { roleColor } from './Roles.js';
 import { Saved } from './Saved.js';
-import type { SectionProps } from './ServerSettings.js';
+import type { SectionProps } from './section-props.js';
 
 const SWATCHES = [0x1abc9c, 0x2ecc71, 0x3498db, 0x9b59b6, 0xe91e63, 0xf1c40f, 0xe67e22, 0xe74c3c, 0x95a5a6, 0x607d8b];
+
+const ROLE_TABS = [
+  ['display', 'Display'],
+  ['permissions', 'Permissions'],
+] as const;
+const PERMISSIONS_ONLY = [['permissions', 'Permissions']] as const;
 
 interface Draft {
   name: string;
@@ -29,7 +35,6 @@ export function RoleEditor({ guild, me, api, role, editable, onBack }: SectionPr
   const [tab, setTab] = useState<'display' | 'permissions'>(everyone ? 'permissions' : 'display');
   const [saved, setSaved] = useState(0);
   const [confirming, setConfirming] = useState(false);
-  const ids = useId();
   // Another moderator's change (GUILD_ROLE_UPDATE) resets the form when nothing was typed.
   useEffect(() => setDraft(draftOf(role)), [role]);
   const base = draftOf(role);
@@ -59,86 +64,81 @@ export function RoleEditor({ guild, me, api, role, editable, onBack }: SectionPr
         <span className="ss-role-dot" style={{ background: roleColor({ ...role, color: draft.color }) }} aria-hidden />
         <h2 className="ss-subtitle ellipsis">{everyone ? '@everyone' : role.name}</h2>
       </div>
-      {!editable ? (
-        <Banner kind="warn">This role is at or above your highest role, so you cannot edit it.</Banner>
-      ) : null}
-      <div className="ss-tabs" role="tablist" aria-label="Role settings">
-        {!everyone ? (
-          <button type="button" role="tab" id={`${ids}-td`} aria-controls={`${ids}-pd`} aria-selected={tab === 'display'} className="ss-tabs__tab" onClick={() => setTab('display')}>
-            Display
-          </button>
-        ) : null}
-        <button
-          type="button"
-          role="tab"
-          id={`${ids}-tp`}
-          aria-controls={`${ids}-pp`}
-          aria-selected={tab === 'permissions'}
-          className="ss-tabs__tab"
-          onClick={() => setTab('permissions')}
-        >
-          Permissions
-        </button>
-      </div>
+      {!editable ? <Banner kind="warn">This role is at or above your highest role, so you cannot edit it.</Banner> : null}
       <form
         onSubmit={(e) => {
           e.preventDefault();
           void save.run();
         }}
       >
-        {tab === 'display' && !everyone ? (
-          <div role="tabpanel" id={`${ids}-pd`} aria-labelledby={`${ids}-td`}>
-            <TextField
-              label="Role name"
-              value={draft.name}
-              maxLength={100}
-              required
-              disabled={!editable}
-              error={save.fieldError('name')}
-              onChange={(e) => set({ name: e.target.value })}
-            />
-            <fieldset className="ss-fieldset" disabled={!editable}>
-              <legend className="field__label">Role colour</legend>
-              <div className="ss-swatches">
-                <button type="button" className="ss-swatch" style={{ background: '#99aab5' }} aria-label="Default colour" aria-pressed={draft.color === 0} onClick={() => set({ color: 0 })} />
-                {SWATCHES.map((c) => (
+        <Tabs label="Role settings" tabs={everyone ? PERMISSIONS_ONLY : ROLE_TABS} value={tab} onChange={setTab}>
+          {tab === 'display' && !everyone ? (
+            <div>
+              <TextField
+                label="Role name"
+                value={draft.name}
+                maxLength={100}
+                required
+                disabled={!editable}
+                error={save.fieldError('name')}
+                onChange={(e) => set({ name: e.target.value })}
+              />
+              <fieldset className="ss-fieldset" disabled={!editable}>
+                <legend className="field__label">Role colour</legend>
+                <div className="ss-swatches">
                   <button
-                    key={c}
                     type="button"
                     className="ss-swatch"
-                    style={{ background: `#${c.toString(16).padStart(6, '0')}` }}
-                    aria-label={`Colour #${c.toString(16).padStart(6, '0')}`}
-                    aria-pressed={draft.color === c}
-                    onClick={() => set({ color: c })}
+                    style={{ background: '#99aab5' }}
+                    aria-label="Default colour"
+                    aria-pressed={draft.color === 0}
+                    onClick={() => set({ color: 0 })}
                   />
-                ))}
-                <input type="color" className="ss-color" aria-label="Custom colour" value={hex} onChange={(e) => set({ color: parseInt(e.target.value.slice(1), 16) })} />
-              </div>
-            </fieldset>
-            <Toggle
-              label="Display role members separately from online members"
-              checked={draft.hoist}
-              disabled={!editable}
-              onChange={(hoist) => set({ hoist })}
-            />
-            <Toggle
-              label="Allow anyone to @mention this role"
-              help="Members without Mention @everyone can still mention it."
-              checked={draft.mentionable}
-              disabled={!editable}
-              onChange={(mentionable) => set({ mentionable })}
-            />
-          </div>
-        ) : (
-          <div role="tabpanel" id={`${ids}-pp`} aria-labelledby={`${ids}-tp`}>
-            <RolePermissions
-              value={draft.permissions}
-              grantable={grantable(guild, me.id)}
-              disabled={!editable}
-              onChange={(permissions) => set({ permissions })}
-            />
-          </div>
-        )}
+                  {SWATCHES.map((c) => (
+                    <button
+                      key={c}
+                      type="button"
+                      className="ss-swatch"
+                      style={{ background: `#${c.toString(16).padStart(6, '0')}` }}
+                      aria-label={`Colour #${c.toString(16).padStart(6, '0')}`}
+                      aria-pressed={draft.color === c}
+                      onClick={() => set({ color: c })}
+                    />
+                  ))}
+                  <input
+                    type="color"
+                    className="ss-color"
+                    aria-label="Custom colour"
+                    value={hex}
+                    onChange={(e) => set({ color: parseInt(e.target.value.slice(1), 16) })}
+                  />
+                </div>
+              </fieldset>
+              <Toggle
+                label="Display role members separately from online members"
+                checked={draft.hoist}
+                disabled={!editable}
+                onChange={(hoist) => set({ hoist })}
+              />
+              <Toggle
+                label="Allow anyone to @mention this role"
+                help="Members without Mention @everyone can still mention it."
+                checked={draft.mentionable}
+                disabled={!editable}
+                onChange={(mentionable) => set({ mentionable })}
+              />
+            </div>
+          ) : (
+            <div>
+              <RolePermissions
+                value={draft.permissions}
+                grantable={grantable(guild, me.id)}
+                disabled={!editable}
+                onChange={(permissions) => set({ permissions })}
+              />
+            </div>
+          )}
+        </Tabs>
         {save.error ? <Banner>{readableError(save.error)}</Banner> : null}
         <div className="ss-savebar">
           <Saved count={saved} />

@@ -3,11 +3,9 @@ import type { APIRole, Snowflake } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, Icon } from '../../lib/ui/index.js';
-import { canEditRole, highestPosition, rolesTopDown } from './access.js';
+import { canEditRole, highestPosition, roleColor, rolesTopDown } from './access.js';
 import { RoleEditor } from './RoleEditor.js';
-import type { SectionProps } from './ServerSettings.js';
-
-export const roleColor = (r: APIRole) => (r.color ? `#${r.color.toString(16).padStart(6, '0')}` : '#99aab5');
+import type { SectionProps } from './section-props.js';
 
 /**
  * The roles, highest first, @everyone last. Drag a row (or use its up and down buttons) to reorder; open one to
@@ -52,8 +50,8 @@ export function Roles(props: SectionProps) {
   return (
     <div>
       <p className="muted">
-        Members get the permissions of all their roles. A role’s colour shows on names from its highest coloured role. Drag roles, or use the arrows, to
-        order them: people can manage only the roles below their own highest one.
+        Members get the permissions of all their roles. A role’s colour shows on names from its highest coloured role. Drag roles, or use the arrows, to order
+        them: people can manage only the roles below their own highest one.
       </p>
       <div className="ss-actions">
         <Button busy={create.busy} onClick={() => void create.run()}>

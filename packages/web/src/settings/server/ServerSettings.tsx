@@ -4,10 +4,9 @@ import { useSession, useStore } from '../../lib/session.js';
 import { ErrorState, Icon, Loading } from '../../lib/ui/index.js';
 import { useLater } from '../../lib/use-later.js';
 import { usePhone } from '../../chat/drawers.js';
-import type { APIUser } from '../../lib/api/types.js';
-import type { GuildState } from '../../lib/state/guild-state.js';
 import { allowedSections, settingsPath, type SectionId } from './access.js';
-import { settingsApi, type SettingsApi } from './api.js';
+import { settingsApi } from './api.js';
+import type { SectionProps } from './section-props.js';
 import { Overview } from './Overview.js';
 import { Roles } from './Roles.js';
 import { Channels } from './Channels.js';
@@ -16,12 +15,6 @@ import { Bans } from './Bans.js';
 import { AuditLogSection } from './AuditLog.js';
 import { Expressions } from './Expressions.js';
 import './server-settings.css';
-
-export interface SectionProps {
-  guild: GuildState;
-  me: APIUser;
-  api: SettingsApi;
-}
 
 const SCREENS: Record<SectionId, (p: SectionProps) => ReactNode> = {
   overview: Overview,
@@ -55,7 +48,11 @@ export default function ServerSettings() {
   }, [back]);
 
   if (!me || !guild || guild.unavailable)
-    return late && me ? <ErrorState title="Server not found" message="This server does not exist or you are not a member." /> : <Loading label="Loading server…" />;
+    return late && me ? (
+      <ErrorState title="Server not found" message="This server does not exist or you are not a member." />
+    ) : (
+      <Loading label="Loading server…" />
+    );
   const sections = allowedSections(guild, me.id);
   if (!sections.length) return <ErrorState title="No access" message="You do not have permission to manage this server." />;
   const current = sections.find((s) => s.id === section);

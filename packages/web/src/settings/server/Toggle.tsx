@@ -1,7 +1,19 @@
 import { useId } from 'react';
 
 /** A labelled on/off switch (a checkbox with the switch role), with an optional line of help under the label. */
-export function Toggle({ label, help, checked, disabled, onChange }: { label: string; help?: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
+export function Toggle({
+  label,
+  help,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  help?: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (v: boolean) => void;
+}) {
   const id = useId();
   return (
     <div className="ss-perm">

@@ -55,3 +55,6 @@ export function grantable(g: GuildState, userId: Snowflake): bigint {
   const perms = guildPermissions(g, userId);
   return g.ownerId === userId || has(perms, P.ADMINISTRATOR) ? (1n << 64n) - 1n : perms;
 }
+
+/** A role's colour for its dot; 0 means none, shown grey as the official client does. */
+export const roleColor = (r: APIRole) => (r.color ? `#${r.color.toString(16).padStart(6, '0')}` : '#99aab5');

@@ -1,5 +1,10 @@
 /** Audit log action types (the wire numbers) with how the log reads them: "<who> <verb> <target>". */
-export const AUDIT_ACTIONS: { type: number; label: string; verb: string; target: 'guild' | 'channel' | 'user' | 'role' | 'invite' | 'emoji' | 'sticker' | 'other' }[] = [
+export const AUDIT_ACTIONS: {
+  type: number;
+  label: string;
+  verb: string;
+  target: 'guild' | 'channel' | 'user' | 'role' | 'invite' | 'emoji' | 'sticker' | 'other';
+}[] = [
   { type: 1, label: 'Update Server', verb: 'updated the server', target: 'guild' },
   { type: 10, label: 'Create Channel', verb: 'created the channel', target: 'channel' },
   { type: 11, label: 'Update Channel', verb: 'updated the channel', target: 'channel' },
