@@ -41,7 +41,9 @@ export function Overview({ guild, me, api }: SectionProps) {
       <div className="ss-overview">
         <div className="ss-icon">
           <div className="ss-icon__preview" aria-hidden>
-            {shown ? <img src={shown} alt="" /> : <span>{guild.name.slice(0, 2).toUpperCase()}</span>}
+            <span>{guild.name.slice(0, 2).toUpperCase()}</span>
+            {/* Over the initials; hidden if the CDN cannot serve it (as Avatar does). */}
+            {shown ? <img src={shown} alt="" onError={(e) => ((e.target as HTMLImageElement).style.display = 'none')} /> : null}
           </div>
           <input
             ref={file}
