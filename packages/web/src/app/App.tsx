@@ -16,6 +16,7 @@ const ActivatePage = lazy(() => import('../oauth/ActivatePage.js'));
 const StorePage = lazy(() => import('../store/StorePage.js'));
 const DevPanel = lazy(() => import('../dev/DevPanel.js'));
 const ActivityLinkPage = lazy(() => import('../activity/ActivityLinkPage.js'));
+const ServerSettings = lazy(() => import('../settings/server/ServerSettings.js'));
 
 /** The official client's paths. The server answers each with this app; the router picks the screen. */
 export function App() {
@@ -33,6 +34,14 @@ export function App() {
             element={
               <Authed>
                 <ChatApp />
+              </Authed>
+            }
+          />
+          <Route
+            path="/settings/server/:guildId/:section?"
+            element={
+              <Authed>
+                <ServerSettings />
               </Authed>
             }
           />

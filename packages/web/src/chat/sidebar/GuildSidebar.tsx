@@ -11,6 +11,7 @@ import { VoiceMembers } from './VoiceMembers.js';
 import { channelIcon, channelTree } from './channel-tree.js';
 import { ackGuild, isUnread } from '../../lib/state/read-states.js';
 import { MentionBadge } from '../read-states/MentionBadge.js';
+import { allowedSections, settingsPath } from '../../settings/server/access.js';
 
 /** The guild's channel list: its name with a menu, categories that fold, channels, threads and voice members. */
 export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?: string }) {
@@ -27,6 +28,7 @@ export function GuildSidebar({ guildId, activeId }: { guildId: string; activeId?
   const entries: MenuEntry[] = [
     { label: 'Mark As Read', onSelect: () => void ackGuild(api, store, guildId) },
     { label: 'Invite People', onSelect: () => setDialog('invite') },
+    ...(allowedSections(guild, me.id).length ? [{ label: 'Server Settings', onSelect: () => nav(settingsPath(guildId)) }] : []),
     ...(has(perms, Perm.MANAGE_CHANNELS) ? [{ label: 'Create Channel', onSelect: () => setDialog('channel') }] : []),
     'separator',
     ...(guild.ownerId !== me.id

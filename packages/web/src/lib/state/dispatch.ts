@@ -35,6 +35,8 @@ export function applyDispatch(store: Store, t: string, d: any): void {
     case 'GUILD_ROLE_UPDATE':
     case 'GUILD_ROLE_DELETE':
       return G.onRole(store, t, d);
+    case 'GUILD_EMOJIS_UPDATE':
+      return G.onEmojis(store, d);
     case 'PRESENCE_UPDATE':
       return G.setPresences(store, [d]);
     case 'VOICE_STATE_UPDATE':

@@ -63,7 +63,7 @@ export function onGuildCreate(store: Store, g: GuildCreate): void {
     channels,
     members,
     voiceStates: new Map((g.voice_states ?? []).map((v) => [v.user_id, { ...v, guild_id: g.id }])),
-    emojis: (g.emojis ?? []).filter((e) => e.id).map((e) => ({ id: e.id!, name: e.name ?? '', animated: e.animated })),
+    emojis: toEmojis(g.emojis ?? []),
     systemChannelId: g.system_channel_id ?? null,
     unavailable: false,
   };
@@ -164,6 +164,14 @@ export function onRole(store: Store, t: string, d: { guild_id: Snowflake; role?:
     return { roles };
   });
 }
+
+/** GUILD_EMOJIS_UPDATE carries the whole list: the picker and the composer's `:` completion follow it live. */
+export function onEmojis(store: Store, d: { guild_id: Snowflake; emojis: { id: Snowflake | null; name: string | null; animated?: boolean }[] }): void {
+  patchGuild(store, d.guild_id, () => ({ emojis: toEmojis(d.emojis) }));
+}
+
+const toEmojis = (list: { id: Snowflake | null; name: string | null; animated?: boolean }[]) =>
+  list.filter((e) => e.id).map((e) => ({ id: e.id!, name: e.name ?? '', animated: e.animated }));
 
 export function setPresences(store: Store, list: Presence[]): void {
   if (!list.length) return;
