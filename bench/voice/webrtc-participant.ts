@@ -8,7 +8,7 @@
 import WebSocket from 'ws';
 import { RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
 import { VoiceOp } from '@accord/protocol';
-import { buildAnswer, parseServerTransport, type RemoteStream, type ServerTransport } from '../../packages/web/src/voice/rtc/remote-sdp.js';
+import { buildAnswer, parseServerTransport, type RemoteStream, type ServerTransport } from '../../packages/social-sdk/src/voice/browser/remote-sdp.js';
 import { connectGateway, type GatewayClient } from '../lib.js';
 
 const LOOPBACK = '127.0.0.1';
