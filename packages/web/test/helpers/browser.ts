@@ -33,7 +33,7 @@ export const SHOTS = path.resolve(WEB_ROOT, '..', '..', '.tmp', 'screenshots', '
 export async function shot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, timeout: 10_000 });
   return file;
 }
 
