@@ -15,7 +15,7 @@ export const PARTIAL: Partial[] = [
     why: 'a fixed 1000/999 budget: identifies are not counted per bot per day yet',
     routes: ['GET /gateway/bot'],
   },
-  { what: '`widget.png` icon', why: "the store keeps icon hashes, not icon bytes, so the widget draws the guild's initials instead of its icon" },
+  { what: '`widget.png` icon', why: "the widget image draws the guild's initials, not its stored icon" },
   { what: '`widget.json` member avatars', why: '`avatar_url` points at the default-avatar path; the CDN does not serve default avatars' },
   {
     what: 'join requests',

@@ -3,7 +3,7 @@ import type { Ctx } from '../services/context.js';
 import { readAttachment } from '../services/messages/attachments.js';
 import { registerExpressionCdn } from './cdn-expressions.js';
 import { registerAppIconCdn } from './cdn-app-icons.js';
-import { registerUserImageCdn } from './cdn-user-images.js';
+import { registerImageCdn } from './cdn-images.js';
 
 const notFound = (reply: FastifyReply) =>
   reply
@@ -18,7 +18,7 @@ const notFound = (reply: FastifyReply) =>
 export function registerCdn(app: FastifyInstance, ctx: Ctx): void {
   registerExpressionCdn(app, ctx); // /emojis, /stickers, /soundboard-sounds, /guild-events
   registerAppIconCdn(app, ctx); // /app-icons/{application_id}/{icon}.png
-  registerUserImageCdn(app, ctx); // /avatars/{user_id}/{hash}.png, /banners/{user_id}/{hash}.png
+  registerImageCdn(app, ctx); // /avatars, /icons, /splashes and /banners/{id}/{hash}.png
   // Application (Activity) uploads live under `/ephemeral-attachments/{application_id}/…`, stored the same way.
   for (const prefix of ['/attachments', '/ephemeral-attachments'])
     app.get(`${prefix}/:channel_id/:attachment_id/*`, async (req, reply) => {

@@ -37,7 +37,11 @@ export function GuildRail({ active, onAdd }: { active: string; onAdd?: () => voi
             title={g.name}
             data-unread={unread || undefined}
           >
-            <span className="rail__initials" data-initials={initials(g.name)} aria-hidden />
+            {g.icon ? (
+              <img className="rail__icon" src={`/icons/${id}/${g.icon}.png?size=96`} alt="" />
+            ) : (
+              <span className="rail__initials" data-initials={initials(g.name)} aria-hidden />
+            )}
             <MentionBadge count={mentions} />
           </Link>
         );

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Reply, Routes, created } from '../router.js';
 import { parseBody, qBool, qInt, snowflake } from '../../core/validation.js';
-import { imageHash } from './guilds.js';
 import {
   createGuildFromTemplate,
   createTemplate,
@@ -144,7 +143,7 @@ const routes = new Routes()
   .get('/guilds/templates/{code}', 'optional', async ({ ctx, params }) => getTemplate(ctx, params.code))
   .post('/guilds/templates/{code}', 'user', async ({ ctx, actor, params, body }) => {
     const b = parseBody(FromTemplate, body);
-    return created(await createGuildFromTemplate(ctx, actor, params.code, { name: b.name, icon: imageHash(b.icon) ?? null }));
+    return created(await createGuildFromTemplate(ctx, actor, params.code, { name: b.name, icon: b.icon ?? null }));
   })
   .get('/guilds/{guild_id}/templates', 'any', async ({ ctx, actor, params }) => listTemplates(ctx, actor, params.guild_id))
   .post('/guilds/{guild_id}/templates', 'any', async ({ ctx, actor, params, body }) =>

@@ -90,7 +90,7 @@ export default new Routes()
   .post('/guilds', 'user', async ({ ctx, actor, body }) => {
     const b = parseBody(CreateGuild, body);
     const { name, roles, channels, icon, ...rest } = b;
-    return created(await createGuildAs(ctx, actor, { ...clean(rest), name, icon: imageHash(icon) ?? null, roles, channels }));
+    return created(await createGuildAs(ctx, actor, { ...clean(rest), name, icon: icon ?? null, roles, channels }));
   })
   .get('/guilds/{guild_id}', 'any', async ({ ctx, actor, params, query }) => {
     const q = parseBody(GuildQuery, query);
@@ -98,7 +98,7 @@ export default new Routes()
   })
   .patch('/guilds/{guild_id}', 'any', async ({ ctx, actor, params, body }) => {
     const b = parseBody(PatchGuild, body);
-    return updateGuild(ctx, actor, params.guild_id, { ...b, icon: imageHash(b.icon), splash: imageHash(b.splash), banner: imageHash(b.banner) });
+    return updateGuild(ctx, actor, params.guild_id, b);
   })
   .delete('/guilds/{guild_id}', 'any', async ({ ctx, actor, params }) => {
     await deleteGuild(ctx, actor, params.guild_id);

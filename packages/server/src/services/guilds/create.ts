@@ -2,9 +2,11 @@ import type { Ctx } from '../context.js';
 import { DEFAULT_EVERYONE } from '@accord/protocol';
 import { Errors } from '../../core/errors.js';
 import type { UserRecord } from '../../store/records.js';
+import { setGuildImage } from './guild-images.js';
 
 export interface GuildCreateInput {
   name: string;
+  /** A data URI: the image is stored and the guild gets its hash. */
   icon?: string | null;
   verification_level?: number;
   default_message_notifications?: number;
@@ -26,6 +28,7 @@ export async function createGuild(ctx: Ctx, owner: UserRecord, input: GuildCreat
   if ((await ctx.repos.members.countGuildsOf(owner.id)) >= 100) throw Errors.maxGuilds();
   const now = ctx.clock.now();
   const guildId = ctx.ids.next();
+  const icon = input.icon ? await setGuildImage(ctx, guildId, 'icon', input.icon) : null;
 
   // Placeholder ids of the template map to real snowflakes.
   const idMap = new Map<string, string>();
@@ -107,7 +110,7 @@ export async function createGuild(ctx: Ctx, owner: UserRecord, input: GuildCreat
     await tx.guilds.insert({
       id: guildId,
       name: input.name,
-      icon: input.icon ?? null,
+      icon,
       splash: null,
       banner: null,
       description: null,

@@ -11,6 +11,7 @@ import { checkId } from '../../core/ids.js';
 import { getUser } from '../identity/users.js';
 import { deleteGuildResources, guildExpressions } from './resources.js';
 import { AuditLogEvent, auditChanges, writeAuditLog } from '../moderation/audit-log.js';
+import { GUILD_IMAGE_KINDS, setGuildImage } from './guild-images.js';
 
 /** Features a guild manager may toggle; the rest are granted by the platform (or the dev API). */
 const MUTABLE_FEATURES = new Set(['COMMUNITY', 'DISCOVERABLE', 'INVITES_DISABLED', 'RAID_ALERTS_DISABLED', 'MEMBER_VERIFICATION_GATE_ENABLED']);
@@ -60,9 +61,6 @@ export interface GuildPatch {
 const CHANNEL_REFS = ['afk_channel_id', 'system_channel_id', 'rules_channel_id', 'public_updates_channel_id', 'safety_alerts_channel_id'] as const;
 const PLAIN = [
   'name',
-  'icon',
-  'splash',
-  'banner',
   'description',
   'afk_timeout',
   'verification_level',
@@ -106,6 +104,9 @@ export async function updateGuild(ctx: Ctx, actor: Actor, guildId: string, patch
     values.owner_id = patch.owner_id;
   }
 
+  // Images last: every other field was checked, so a refused patch stores none.
+  for (const k of GUILD_IMAGE_KINDS) if (patch[k] !== undefined) values[k] = await setGuildImage(ctx, guildId, k, patch[k] ?? null);
+
   if (Object.keys(values).length) await ctx.repos.guilds.patch(guildId, values);
   const out = await renderGuild(ctx, await requireGuildRecord(ctx, guildId));
   ctx.bus.publish({ t: 'GUILD_UPDATE', d: out, guild_id: guildId });
@@ -138,6 +139,7 @@ export async function deleteGuild(ctx: Ctx, actor: Actor, guildId: string): Prom
     await tx.channels.deleteInGuild(guildId);
     await tx.members.deleteInGuild(guildId);
     await tx.roles.deleteInGuild(guildId);
+    await tx.guilds.images.delete(guildId);
     await deleteGuildResources(tx, guildId); // emoji, stickers, sounds, events, stages, audit log, AutoMod
     await tx.guilds.deleteRow(guildId);
   });

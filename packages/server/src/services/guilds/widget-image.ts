@@ -2,8 +2,8 @@ import { Bitmap, textWidth } from '../../core/png.js';
 
 /**
  * widget.png, drawn as the platform's styles are laid out: `shield` is a badge with the online count; `banner1`–`banner4`
- * show the guild's icon, name and online count. The store keeps icon hashes, not icon bytes, so the icon is drawn as the
- * guild's initials on a disc, as clients draw a guild without an icon.
+ * show the guild's icon, name and online count. The icon is drawn as the guild's initials on a disc (as clients draw a
+ * guild without an icon): decoding the stored image into the PNG is not done.
  */
 const BLURPLE = 0x5865f2ff;
 const DARK = 0x2b2d31ff;

@@ -14,6 +14,7 @@ import * as m018 from './018_fidelity_open_items.js';
 import * as m019 from './019_message_nonces.js';
 import * as m020 from './020_read_states.js';
 import * as m021 from './021_user_images.js';
+import * as m022 from './022_guild_images.js';
 
 export type Migration = { up: (db: Kysely<any>, dialect: 'sqlite' | 'postgres') => Promise<void> };
 
@@ -37,4 +38,5 @@ export const MIGRATIONS: [string, Migration][] = [
   ['019_message_nonces', m019],
   ['020_read_states', m020],
   ['021_user_images', m021],
+  ['022_guild_images', m022],
 ];

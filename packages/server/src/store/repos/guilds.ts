@@ -1,4 +1,5 @@
 import { Repo } from './repo.js';
+import { OwnedImages } from './owned-images.js';
 import { toGuild } from './mappers.js';
 import type { GuildRecord } from '../records.js';
 import type { Overwrite } from '@accord/protocol';
@@ -23,6 +24,11 @@ export interface GuildPermissionRows {
 
 /** Guilds and what hangs off the guild itself: settings, templates, vanity, widget, onboarding, welcome screen, integrations. */
 export class GuildsRepo extends Repo {
+  /** A guild's icon, splash and banner bytes (the CDN's `/icons/…`, `/splashes/…` and `/banners/…`). */
+  get images(): OwnedImages {
+    return new OwnedImages(this.db, 'guild_images', 'guild_id');
+  }
+
   /** One guild, or null. */
   async byId(id: string): Promise<GuildRecord | null> {
     const row = await this.db.selectFrom('guilds').selectAll().where('id', '=', id).executeTakeFirst();

@@ -2,7 +2,7 @@ import { Repo } from './repo.js';
 import { toUser } from './mappers.js';
 import type { UserRecord } from '../records.js';
 import '../tables/guild-extras.js';
-import '../tables/user-images.js';
+import { OwnedImages } from './owned-images.js';
 
 /** A third-party connection of a user, as stored (flags 0/1). */
 export interface UserConnectionRow {
@@ -155,24 +155,8 @@ export class UsersRepo extends Repo {
     return new Set(rows.map((r) => String(r.id)));
   }
 
-  /** Stores (replaces) a user's avatar or banner bytes under their hash. */
-  async putImage(userId: string, kind: 'avatar' | 'banner', img: { hash: string; contentType: string; data: Buffer; createdAt: number }): Promise<void> {
-    await this.db.deleteFrom('user_images').where('user_id', '=', userId).where('kind', '=', kind).execute();
-    await this.db
-      .insertInto('user_images')
-      .values({ user_id: userId, kind, hash: img.hash, content_type: img.contentType, data: img.data, created_at: img.createdAt })
-      .execute();
-  }
-
-  /** A user's current avatar or banner bytes, or null. */
-  async readImage(userId: string, kind: 'avatar' | 'banner'): Promise<{ hash: string; contentType: string; data: Buffer } | null> {
-    const row = await this.db.selectFrom('user_images').selectAll().where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst();
-    if (!row) return null;
-    return { hash: row.hash, contentType: row.content_type, data: Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data as Uint8Array) };
-  }
-
-  /** Forgets a user's avatar or banner bytes. */
-  async deleteImage(userId: string, kind: 'avatar' | 'banner'): Promise<void> {
-    await this.db.deleteFrom('user_images').where('user_id', '=', userId).where('kind', '=', kind).execute();
+  /** A user's avatar and banner bytes (the CDN's `/avatars/…` and `/banners/…`). */
+  get images(): OwnedImages {
+    return new OwnedImages(this.db, 'user_images', 'user_id');
   }
 }
