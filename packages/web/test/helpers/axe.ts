@@ -14,6 +14,9 @@ export interface AxeProblem {
 /** Runs axe-core in the page (WCAG 2 A and AA rules) and returns its serious and critical violations. */
 export async function seriousA11yProblems(page: Page): Promise<AxeProblem[]> {
   // Evaluated over the DevTools protocol: the client's Content-Security-Policy (rightly) refuses an injected <script>.
+  // Colours are read as painted: a dialog still fading in would show contrast it does not have once shown.
+  const settled = () => (globalThis as any).document.getAnimations().every((a: { playState: string }) => a.playState !== 'running');
+  await page.waitForFunction(settled, undefined, { timeout: 10_000 });
   await page.evaluate(`${axeSource}\n;true`);
   return page.evaluate<AxeProblem[]>(`(async () => {
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
