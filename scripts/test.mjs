@@ -69,6 +69,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     .map((a) => path.resolve(a));
   const options = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
   let files = selectTests(scope).filter((f) => !given.length || given.includes(f));
+  if (given.length && !files.length) {
+    // node --test with no file would look for tests everywhere
+    console.error(`no test file of scope "${scope}" among: ${given.map((f) => path.relative(root, f)).join(', ')}`);
+    process.exit(2);
+  }
   // ACCORD_TEST_SHARD=k/n: the k-th of n shards of about equal measured time (k may be a list, 1,2/4), so CI can split a
   // run between lanes (scripts/test-shard.mjs).
   const shard = /^([\d,]+)\/(\d+)$/.exec(process.env.ACCORD_TEST_SHARD ?? '1/1');
