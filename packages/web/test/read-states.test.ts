@@ -13,7 +13,8 @@ import { webSuite } from './helpers/suite.ts';
 import { composer, message, send } from './helpers/ui.ts';
 
 /** Waits for the page title (the unread mention count shows there). */
-const titleIs = (page: Page, title: string) => page.waitForFunction(`document.title === ${JSON.stringify(title)}`);
+// Functions, not strings, for waitForFunction: the page's CSP refuses eval, which polling a string needs.
+const titleIs = (page: Page, title: string) => page.waitForFunction((t) => (globalThis as any).document.title === t, title);
 
 describe('read states in the browser', { timeout: 240_000 }, () => {
   const env = webSuite();
@@ -173,7 +174,7 @@ describe('read states in the browser', { timeout: 240_000 }, () => {
     const dm = await env.t.api('/users/@me/channels', { method: 'POST', token: bob().token, body: { recipient_id: alice().id } });
     const psst = await say(dm.body.id, 'psst');
     assert.equal(psst.status, 200);
-    await a.page.waitForFunction('window.__shown.length >= 2');
+    await a.page.waitForFunction(() => (globalThis as any).__shown.length >= 2);
     const shown = (await a.page.evaluate('window.__shown')) as { title: string; body: string }[];
     assert.deepEqual(shown, [
       { title: 'Bob (#general)', body: `<@${alice().id}> look at this` },

@@ -106,9 +106,14 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await a.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await a.page.getByRole('button', { name: '← Roles' }).click();
     await roles.getByRole('button', { name: 'Helpers', exact: true }).waitFor();
+    // A function, not a string: the page's CSP refuses eval, which polling a string needs.
     const above = (x: string, y: string) =>
       a.page.waitForFunction(
-        `(() => { const n = [...document.querySelectorAll('[aria-label="Roles"] li .ss-row__main > .ellipsis')].map((e) => e.textContent); return n.indexOf(${JSON.stringify(x)}) >= 0 && n.indexOf(${JSON.stringify(x)}) < n.indexOf(${JSON.stringify(y)}); })()`,
+        ([x, y]) => {
+          const n = [...(globalThis as any).document.querySelectorAll('[aria-label="Roles"] li .ss-row__main > .ellipsis')].map((e: any) => e.textContent);
+          return n.indexOf(x) >= 0 && n.indexOf(x) < n.indexOf(y);
+        },
+        [x, y],
       );
     const serverOrder = async () => {
       const r = await env.t.api(`/guilds/${guildId()}/roles`, { token: alice().token });
@@ -243,7 +248,9 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await entries.locator('li').first().waitFor();
     await a.page.getByLabel('Filter by action').selectOption({ label: 'Create Role' });
     await entries.getByText('created the role').first().waitFor();
-    await a.page.waitForFunction(`[...document.querySelectorAll('[aria-label="Audit log entries"] li')].every((li) => li.dataset.actionType === '30')`);
+    await a.page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('[aria-label="Audit log entries"] li')].every((li: any) => li.dataset.actionType === '30'),
+    );
     await entries.getByText('Moderators').waitFor();
     await a.page.getByLabel('Filter by action').selectOption({ label: 'Unban Member' });
     await entries.locator('li[data-action-type="23"]').filter({ hasText: dave.username }).waitFor();
@@ -274,10 +281,14 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     const a = await newPerson(env.browser);
     await signInAs(a.page, env.t.server.url, alice().token, settingsUrl('audit-log'));
     await a.page.getByLabel('Filter by action').selectOption({ label: 'Update Role' });
-    const count = (n: string) => a.page.waitForFunction(`document.querySelectorAll('[aria-label="Audit log entries"] li[data-action-type="31"]').length ${n}`);
-    await count('=== 50');
+    const count = (n: number) =>
+      a.page.waitForFunction(
+        (n) => (globalThis as any).document.querySelectorAll('[aria-label="Audit log entries"] li[data-action-type="31"]').length === n,
+        n,
+      );
+    await count(50);
     await a.page.getByRole('button', { name: 'Load More' }).click();
-    await count(`=== ${total}`);
+    await count(total);
     await a.page.getByRole('button', { name: 'Load More' }).waitFor({ state: 'detached' });
     await a.context.close();
   });
@@ -352,7 +363,10 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     assert.equal(g.body.system_channel_id, null);
     await a.page.getByLabel('System messages channel').selectOption({ label: '#general' });
     await a.page.getByRole('button', { name: 'Save Changes' }).click();
-    await a.page.waitForFunction(`document.querySelector('.ss-saved').textContent === 'Saved' && !document.querySelector('button[aria-busy]')`);
+    await a.page.waitForFunction(() => {
+      const d = (globalThis as any).document;
+      return d.querySelector('.ss-saved')?.textContent === 'Saved' && !d.querySelector('button[aria-busy]');
+    });
     await shot(a.page, 'server-settings-overview');
 
     // A server of its own to delete.
