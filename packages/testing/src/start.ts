@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Accord, type WorldSnapshot } from './accord.js';
-import { serverEntry } from './server-entry.js';
+import { serverCommand } from './server-entry.js';
 
 export interface StartOptions {
   /** Data directory; a fresh temp dir (removed at close) by default. */
@@ -47,8 +47,7 @@ export async function startAccord(options: StartOptions = {}): Promise<Accord> {
     if (typeof options.import !== 'string') fs.writeFileSync(file, JSON.stringify(options.import));
     args.push('--import', file);
   }
-  const { main, tsx } = serverEntry(); // the TypeScript sources, so the platform always matches this checkout
-  const child = spawn(process.execPath, ['--import', tsx, main, 'start', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--dev', ...args], {
+  const child = spawn(process.execPath, [...serverCommand(), 'start', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--dev', ...args], {
     env: { ...process.env, ACCORD_DEV_TOKEN: devToken, ACCORD_LOG_LEVEL: 'silent', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

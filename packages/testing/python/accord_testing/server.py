@@ -1,5 +1,6 @@
 """Starts Accord in a child process on a free port, in dev mode, with SQLite in a temp dir, as the JS toolkit's
-startAccord does: the server's TypeScript sources through tsx, so the platform always matches this checkout."""
+startAccord does: the server's TypeScript sources through tsx, so the platform always matches this checkout (inside
+the repository's `npm test`, the server bundle it built from this checkout)."""
 import atexit
 import os
 import re
@@ -95,8 +96,11 @@ def start_accord(args: Optional[List[str]] = None, env: Optional[Dict[str, str]]
     data = data_dir or tempfile.mkdtemp(prefix='accord-testing-')
     dev_token = secrets.token_urlsafe(24)
     node = os.environ.get('ACCORD_NODE', 'node')
-    cmd = [node, '--import', 'tsx', str(root / 'packages' / 'server' / 'src' / 'main.ts'), 'start',
-           '--port', '0', '--host', '127.0.0.1', '--data', data, '--dev', *(args or [])]
+    # Inside the repository's `npm test`, the server bundle it built from this checkout (as startAccord does).
+    bundle = os.environ.get('ACCORD_TEST_MAIN')
+    entry = ['--enable-source-maps', bundle] if bundle and os.path.isfile(bundle) else \
+        ['--import', 'tsx', str(root / 'packages' / 'server' / 'src' / 'main.ts')]
+    cmd = [node, *entry, 'start', '--port', '0', '--host', '127.0.0.1', '--data', data, '--dev', *(args or [])]
     full_env = {**os.environ, 'ACCORD_DEV_TOKEN': dev_token, 'ACCORD_LOG_LEVEL': 'silent', **(env or {})}
     # cwd is the checkout so that `--import tsx` resolves from its node_modules.
     process = subprocess.Popen(cmd, cwd=root, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
