@@ -234,6 +234,29 @@ async function killGroup(proc: ChildProcess) {
   clearTimeout(t);
 }
 
+/**
+ * The limit of the scale rows: bench/minimal-server.ts on PostgreSQL (group commit) with one Redis PUBLISH per message,
+ * served by `n` processes on one port as `accord start --workers n` is: what a second process adds on this machine.
+ */
+async function minimalCluster(o: Options, n: number): Promise<Target> {
+  const schema = `bench_minimal_${Date.now()}_${Math.random().toString(36).slice(2, 6)}`;
+  const script = path.join(BENCH_DIR, 'minimal-server.ts');
+  const args = ['--import', 'tsx', script, '--pg', o.databaseUrl, '--pg-schema', schema, '--redis', o.redisUrl, '--workers', String(n)];
+  const s = spawnLines(process.execPath, args, { ...process.env }, SERVER_DIR);
+  const [m] = await s.waitFor(/^listening (\d+)/, 1, 60_000);
+  return {
+    name: `minimal --workers ${n}`,
+    ports: [Number(m[1])],
+    botToken: 'minimal',
+    channelId: '1000000000000000003',
+    pids: [s.proc.pid!],
+    stop: async () => {
+      await killGroup(s.proc);
+      await dropPg(o.databaseUrl, schema);
+    },
+  };
+}
+
 /** The limit: bench/minimal-server.ts in its own process. `db`: SQLite file, or none (raw ws broadcast). */
 async function minimal(db: boolean, readyBytes = 2048): Promise<Target> {
   const dir = tmpDataDir('minimal');
@@ -713,6 +736,17 @@ async function phaseScale(o: Options, pool: LoadPool, out: any) {
     ...o.scaleWorkers.map((n) => ['workers', n] as ['workers', number]),
     ...(o.nodes > 1 ? [['nodes', o.nodes] as ['nodes', number]] : []),
   ];
+  // The limit first: the minimal server with as many processes, message create only.
+  out.scaleLimit = [];
+  for (const n of o.scaleWorkers) {
+    console.log(`  scale limit: minimal server, ${n} process(es) (PostgreSQL + Redis)`);
+    const t = await minimalCluster(o, n);
+    try {
+      out.scaleLimit.push({ n, throughput: await closedLoop(t, o, null, 0) });
+    } finally {
+      await t.stop();
+    }
+  }
   for (const [mode, n] of configs) {
     console.log(`  scale: ${mode} ${n} (PostgreSQL + Redis)`);
     // --profile: every process of the cluster writes a CPU profile (cluster workers inherit the flags) when it stops.
@@ -901,6 +935,25 @@ function rows(out: any): Row[] {
     }
   }
   failed('storm');
+  const oneLimit = out.scaleLimit?.find((s: any) => s.n === 1);
+  for (const s of out.scaleLimit ?? []) {
+    r.push([
+      `scale limit: minimal server, ${s.n} process(es) (PG group commit + Redis publish): message create C=${s.throughput.concurrency}`,
+      `${s.throughput.msgPerSec} msg/s, p99 ${s.throughput.httpMs.p99} ms`,
+      oneLimit ? `${oneLimit.throughput.msgPerSec} (1 process)` : '?',
+      oneLimit ? `×${round(s.throughput.msgPerSec / oneLimit.throughput.msgPerSec, 2)}` : '?',
+      '(limit)',
+      '',
+    ]);
+    r.push([
+      `… server CPU per message (CPU share of the window)`,
+      `${s.throughput.serverCpuMsPerMsg} ms (${s.throughput.serverCpuPct}%)`,
+      oneLimit ? `${oneLimit.throughput.serverCpuMsPerMsg} ms (1 process)` : '?',
+      oneLimit ? `×${round(s.throughput.serverCpuMsPerMsg / oneLimit.throughput.serverCpuMsPerMsg, 2)}` : '?',
+      '(limit)',
+      '',
+    ]);
+  }
   const one = out.scale?.find((s: any) => s.mode === 'workers' && s.n === 1);
   for (const s of out.scale ?? []) {
     r.push([

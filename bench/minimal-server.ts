@@ -14,9 +14,14 @@
  * - `--db none` skips the insert: the same route is then a raw `ws` broadcast of the frame to every listener;
  * - `--pg <url> --pg-schema <schema>` writes to PostgreSQL instead, with group commit: the messages of one event-loop
  *   turn go in ONE multi-row INSERT (one round trip), and each request is answered once its row is committed
- *   (`--pg-pool`, default 4 connections, lets the next turn's batch start while one is in flight).
- * Prints `listening <port>` on stdout when ready.
+ *   (`--pg-pool`, default 4 connections, lets the next turn's batch start while one is in flight);
+ * - `--redis <url>` also PUBLISHes each message on Redis (not awaited), as a distributed server's bus does once per
+ *   message create;
+ * - `--workers N` serves one port from N processes (node:cluster, as `accord start --workers N`): the limit of what a
+ *   second process can add on this machine.
+ * Prints `listening <port>` on stdout when ready (every worker listening).
  */
+import cluster from 'node:cluster';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import Database from 'better-sqlite3';
@@ -28,22 +33,54 @@ const arg = (name: string, def: string) => {
 };
 const dbFile = arg('db', 'none');
 const readyBytes = Number(arg('ready-bytes', '2048'));
+const workers = Number(arg('workers', '1'));
+const workerIndex = Number(process.env.MINIMAL_WORKER ?? 0);
 
-let insert: ((id: string, channel: string, author: string, content: string, ts: string) => void) | null = null;
-/** PostgreSQL: queues the row; `done` runs once the batch holding it is committed. */
-let insertPg: ((row: unknown[], done: (err?: Error) => void) => void) | null = null;
 const pgUrl = arg('pg', '');
-if (pgUrl) {
+if (pgUrl && cluster.isPrimary) {
+  // Before any worker: they would race on creating them.
   const { default: pg } = await import('pg');
   const schema = arg('pg-schema', 'public').replace(/"/g, '');
   const setup = new pg.Client({ connectionString: pgUrl });
   await setup.connect();
   await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  await setup.end();
-  const pool = new pg.Pool({ connectionString: pgUrl, max: Number(arg('pg-pool', '4')), options: `-c search_path="${schema}"` });
-  await pool.query(
-    'CREATE TABLE IF NOT EXISTS messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, author_id BIGINT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)',
+  await setup.query(
+    `CREATE TABLE IF NOT EXISTS "${schema}".messages (id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL, author_id BIGINT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL)`,
   );
+  await setup.end();
+}
+
+if (workers > 1 && cluster.isPrimary) {
+  let up = 0;
+  for (let i = 0; i < workers; i++) {
+    cluster.fork({ MINIMAL_WORKER: String(i) }).on('message', (m: { listening?: number }) => {
+      if (m.listening && ++up === workers) process.stdout.write(`listening ${m.listening}\n`);
+    });
+  }
+  process.on('SIGTERM', () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    process.exit(0);
+  });
+  await new Promise(() => {}); // the primary only forks: the server below runs in the workers
+}
+
+/** `--redis`: one PUBLISH per message. */
+let publish: ((body: string) => void) | null = null;
+const redisUrl = arg('redis', '');
+if (redisUrl) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl);
+  const channel = `minimal-bench:${process.ppid}`;
+  publish = (body) => void redis.publish(channel, body).catch(() => {});
+}
+
+let insert: ((id: string, channel: string, author: string, content: string, ts: string) => void) | null = null;
+/** PostgreSQL: queues the row; `done` runs once the batch holding it is committed. */
+let insertPg: ((row: unknown[], done: (err?: Error) => void) => void) | null = null;
+if (pgUrl) {
+  const { default: pg } = await import('pg');
+  const schema = arg('pg-schema', 'public').replace(/"/g, '');
+  const pool = new pg.Pool({ connectionString: pgUrl, max: Number(arg('pg-pool', '4')), options: `-c search_path="${schema}"` });
   let pending: { row: unknown[]; done: (err?: Error) => void }[] = [];
   const flush = () => {
     const batch = pending;
@@ -95,7 +132,7 @@ const AUTHOR = {
   primary_guild: null,
 };
 const GUILD_ID = '1000000000000000002';
-let nextId = 1_300_000_000_000_000_000n;
+let nextId = 1_300_000_000_000_000_000n + BigInt(workerIndex) * 10n ** 15n; // workers never share an id
 
 // ------------------------------------------------------------------------------------------------ gateway
 interface Conn {
@@ -181,6 +218,7 @@ const server = http.createServer((req, res) => {
         guild_id: GUILD_ID,
       });
       if (listeners.size) broadcast(Buffer.from(`,"t":"MESSAGE_CREATE","d":${body}}`));
+      publish?.(body);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     };
     if (!insertPg) return answer();
@@ -210,6 +248,8 @@ wss.on('connection', (ws, req) => {
 });
 
 server.listen(Number(arg('port', '0')), '127.0.0.1', 4096, () => {
-  process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`);
+  const port = (server.address() as { port: number }).port;
+  if (cluster.isWorker) process.send!({ listening: port });
+  else process.stdout.write(`listening ${port}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));
