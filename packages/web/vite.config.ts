@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error a plain .mjs script (also run on its own), without type declarations
@@ -38,6 +40,39 @@ function twemoji(): Plugin {
 }
 
 /**
+ * Every compressible file of the build also as .br (brotli at its best quality) and .gz beside it, which the server
+ * sends as they are: compressing on request cost each new server process seconds of CPU (thousands of emoji SVGs).
+ */
+function precompress(): Plugin {
+  const compressible = /\.(js|css|svg|json|html)$/;
+  const files = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : compressible.test(e.name) ? [path.join(dir, e.name)] : []));
+  const brotli = promisify(zlib.brotliCompress);
+  const gzip = promisify(zlib.gzip);
+  return {
+    name: 'accord-precompress',
+    apply: 'build',
+    enforce: 'post',
+    async writeBundle(options) {
+      const all = files(path.join(options.dir ?? 'dist', 'assets'));
+      // A few at a time: zlib's async calls run on libuv's threads.
+      for (let i = 0; i < all.length; i += 16) {
+        await Promise.all(
+          all.slice(i, i + 16).map(async (f) => {
+            const raw = await fs.promises.readFile(f);
+            const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length };
+            await fs.promises.writeFile(`${f}.br`, await brotli(raw, { params }));
+            await fs.promises.writeFile(`${f}.gz`, await gzip(raw, { level: 9 }));
+          }),
+        );
+      }
+    },
+  };
+}
+
+/**
  * The browser voice core (voice gateway socket, WebRTC peer, DAVE) is the Social SDK's (`@accord/social-sdk/browser-voice`):
  * bundled from the workspace's own source, like the SDK's tests use it, whatever copy node_modules links.
  */
@@ -54,7 +89,7 @@ export default defineConfig(() => {
     console.warn(`davey-wasm: ${(err as Error).message}\ndavey-wasm: building without DAVE (browser voice only where a channel does not require it)`);
   }
   return {
-    plugins: [react(), twemoji()],
+    plugins: [react(), twemoji(), precompress()],
     base: '/',
     resolve: {
       alias: [

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 
@@ -33,15 +34,27 @@ export function isCompressible(ext: string): boolean {
 
 const cache = new Map<string, Promise<Buffer>>();
 
-/** The file's bytes in that encoding, compressed on first use (brotli at a quality that is quick on one request). */
+/**
+ * The file's bytes in that encoding: the build's own compressed copy beside it (`.br`, `.gz`, written by the web
+ * client's build), or else compressed on first use (brotli at a quality that is quick on one request).
+ */
 export function compressed(file: string, mtimeMs: number, encoding: Encoding, read: () => Promise<Buffer>): Promise<Buffer> {
   const key = `${encoding}:${mtimeMs}:${file}`;
   let hit = cache.get(key);
   if (!hit) {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    hit = read().then((raw) => (encoding === 'br' ? brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzip(raw, { level: 9 })));
+    hit = prebuilt(`${file}.${encoding === 'br' ? 'br' : 'gz'}`, mtimeMs).then(
+      (ready) =>
+        ready ?? read().then((raw) => (encoding === 'br' ? brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzip(raw, { level: 9 }))),
+    );
     hit.catch(() => cache.delete(key));
     cache.set(key, hit);
   }
   return hit;
+}
+
+/** A compressed copy written with or after its file (an older one is of other bytes), or null. */
+async function prebuilt(file: string, sourceMtimeMs: number): Promise<Buffer | null> {
+  const stat = await fs.promises.stat(file).catch(() => null);
+  return stat?.isFile() && stat.mtimeMs >= sourceMtimeMs ? fs.promises.readFile(file) : null;
 }
