@@ -231,9 +231,12 @@ describe('calls in the browser build (WebRTC + DAVE) with a Node player', { time
     let from = framesFromPage;
     await until(() => framesFromPage - from >= 100 && rms(fromPage.slice(-9600)) < 30, 30_000, 'the Node player receiving silence from the page');
     await call('window.__c.setInputVolume(100)');
-    await until(() => rms(fromPage.slice(-16_384)) > LOUD, 30_000, 'the page audible again');
-    const back = peakHz(fromPage.slice(-16_384));
-    assert.ok(Math.abs(back.hz - PAGE_HZ) <= 2 * back.binHz, `the Node player heard ${back.hz.toFixed(1)} Hz`);
+    // Until a window holds the tone alone: on a loaded machine a window can still hold a gap, whose step peaks low.
+    const isTone = (samples: ArrayLike<number>, hz: number) => {
+      const p = peakHz(samples);
+      return rms(samples) > LOUD && Math.abs(p.hz - hz) <= 2 * p.binHz;
+    };
+    await until(() => isTone(fromPage.slice(-16_384), PAGE_HZ), 30_000, `the Node player hearing the page's ${PAGE_HZ} Hz again`);
     await call('window.__call.setPTTActive(false); window.__call.setAudioMode(1)');
 
     // No audio input: under a threshold of 0 dBFS the tone counts as silence; back at -100 dBFS it is heard.
@@ -259,11 +262,9 @@ describe('calls in the browser build (WebRTC + DAVE) with a Node player', { time
     await until(() => tone.sent() - from >= 50, 15_000, 'the Node player sending a second of tone');
     assert.equal((await pageHeard(nodeId)).blocks, blocks, 'nothing heard while deafened');
     await call('window.__c.setSelfDeafAll(false)');
-    // Undeafening restarts the received stream: its first blocks can hold gaps, so the tone is read from a short window
-    // well after it (4,096 samples: 11.7 Hz bins, enough to tell 440 from 660 and 880 Hz).
-    await until(async () => (await pageHeard(nodeId)).blocks > blocks + 40, 15_000, 'the page hearing again');
-    await until(async () => rms((await pageHeard(nodeId)).left.slice(-4096)) > LOUD, 15_000, 'the page hearing the tone again');
-    const heard = peakHz((await pageHeard(nodeId)).left.slice(-4096));
-    assert.ok(Math.abs(heard.hz - NODE_HZ) <= 2 * heard.binHz, `the page heard ${heard.hz.toFixed(1)} Hz`);
+    // Undeafening restarts the received stream, whose first blocks can hold gaps: read short windows (4,096 samples,
+    // 11.7 Hz bins, enough to tell 440 from 660 and 880 Hz) until one holds the Node player's tone.
+    await until(async () => (await pageHeard(nodeId)).blocks > blocks, 15_000, 'the page hearing again');
+    await until(async () => isTone((await pageHeard(nodeId)).left.slice(-4096), NODE_HZ), 15_000, `the page hearing the Node player's ${NODE_HZ} Hz again`);
   });
 });
