@@ -37,10 +37,10 @@ const workers = Number(arg('workers', '1'));
 const workerIndex = Number(process.env.MINIMAL_WORKER ?? 0);
 
 const pgUrl = arg('pg', '');
+const schema = arg('pg-schema', 'public').replace(/"/g, '');
 if (pgUrl && cluster.isPrimary) {
   // Before any worker: they would race on creating them.
   const { default: pg } = await import('pg');
-  const schema = arg('pg-schema', 'public').replace(/"/g, '');
   const setup = new pg.Client({ connectionString: pgUrl });
   await setup.connect();
   await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -79,7 +79,6 @@ let insert: ((id: string, channel: string, author: string, content: string, ts: 
 let insertPg: ((row: unknown[], done: (err?: Error) => void) => void) | null = null;
 if (pgUrl) {
   const { default: pg } = await import('pg');
-  const schema = arg('pg-schema', 'public').replace(/"/g, '');
   const pool = new pg.Pool({ connectionString: pgUrl, max: Number(arg('pg-pool', '4')), options: `-c search_path="${schema}"` });
   let pending: { row: unknown[]; done: (err?: Error) => void }[] = [];
   const flush = () => {

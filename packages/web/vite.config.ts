@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { isCompressible } from '../server/src/http/static-compression.ts';
 // @ts-expect-error a plain .mjs script (also run on its own), without type declarations
 import { ensureDaveyWasm, packageDir } from '../social-sdk/scripts/davey-wasm.mjs';
 
@@ -44,11 +45,11 @@ function twemoji(): Plugin {
  * sends as they are: compressing on request cost each new server process seconds of CPU (thousands of emoji SVGs).
  */
 function precompress(): Plugin {
-  const compressible = /\.(js|css|svg|json|html)$/;
+  // The same files the server would compress on request.
   const files = (dir: string): string[] =>
     fs
       .readdirSync(dir, { withFileTypes: true })
-      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : compressible.test(e.name) ? [path.join(dir, e.name)] : []));
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : isCompressible(path.extname(e.name)) ? [path.join(dir, e.name)] : []));
   const brotli = promisify(zlib.brotliCompress);
   const gzip = promisify(zlib.gzip);
   return {
