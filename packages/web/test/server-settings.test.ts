@@ -384,6 +384,9 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await a.context.close();
   });
 
+  /** A section may load several lists (emoji and stickers): wait until none of them shows its spinner. */
+  const noSpinners = (page: Page) => page.waitForFunction(() => !document.querySelector('.state .spinner'));
+
   const SECTIONS = ['overview', 'roles', 'channels', 'emojis', 'invites', 'bans', 'audit-log'];
 
   test('every section on a desktop: no serious or critical axe violation', async () => {
@@ -392,7 +395,7 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     for (const s of SECTIONS) {
       await a.page.goto(`${env.t.server.url}${settingsUrl(s)}`);
       await a.page.getByRole('heading', { level: 1 }).waitFor();
-      await a.page.locator('.state .spinner').waitFor({ state: 'detached' });
+      await noSpinners(a.page);
       assert.deepEqual(await seriousA11yProblems(a.page), [], `axe on ${s}`);
       await shot(a.page, `server-settings-${s}-desktop`);
     }
@@ -411,7 +414,7 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     for (const s of SECTIONS) {
       await p.page.goto(`${env.t.server.url}${settingsUrl(s)}`);
       await p.page.getByRole('heading', { level: 1 }).waitFor();
-      await p.page.locator('.state .spinner').waitFor({ state: 'detached' });
+      await noSpinners(p.page);
       await assertNoSidewaysScroll(p.page, s);
       assert.deepEqual(await seriousA11yProblems(p.page), [], `axe on ${s} (phone)`);
       await shot(p.page, `server-settings-${s}-phone`);

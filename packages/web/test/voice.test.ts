@@ -235,9 +235,11 @@ describe('voice in the browser (WebRTC + DAVE)', { timeout: 180_000 }, () => {
     const [alice, bob] = t.world.users;
     const dm = await t.api<{ id: string }>('/users/@me/channels', { method: 'POST', token: alice.token, body: { recipient_id: bob.id } });
     await twoPeople(`/channels/@me/${dm.body.id}`, '/channels/@me', async (pa, pb) => {
-      // Alice calls; Bob's client rings, and he declines: the ring goes away, Alice stays in the call alone.
+      // Alice calls; Bob opens the app while she rings (the ring comes with his session's start), and he
+      // declines: the ring goes away, Alice stays in the call alone.
       await pa.getByRole('button', { name: 'Start Voice Call' }).click();
       await pa.locator('.vc[data-status="connected"]').waitFor({ timeout: 20_000 });
+      await pb.reload();
       const ring = pb.getByRole('alertdialog', { name: 'Incoming call' });
       await ring.getByText('Alice').waitFor();
       await shot(pb, 'voice-6-ringing');

@@ -18,6 +18,9 @@ export const Op = {
   HEARTBEAT_ACK: 11,
 } as const;
 
+/** Identify capability: calls already running come as CALL_CREATE after READY. */
+const AUTO_CALL_CONNECT = 1 << 12;
+
 /** Close codes after which reconnecting cannot help. */
 const FATAL = new Set([4004, 4010, 4011, 4012, 4013, 4014]);
 
@@ -109,7 +112,8 @@ export class GatewaySocket {
         } else {
           this.send(Op.IDENTIFY, {
             token: this.opts.token,
-            capabilities: 0,
+            // AUTO_CALL_CONNECT: calls already ringing when this page connects arrive as CALL_CREATE after READY.
+            capabilities: AUTO_CALL_CONNECT,
             properties: { os: platformName(), browser: 'Accord Web', device: '' },
             presence: { status: 'online', since: 0, activities: [], afk: false },
           });
