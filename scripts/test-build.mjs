@@ -53,25 +53,27 @@ const keepImportMeta = {
 /**
  * Dependencies stay external (the workspace's own packages are bundled). A dependency that node would find in another
  * node_modules from the bundle than from the importing source (a package with node_modules of its own, whose tests
- * import another package's sources) would change what runs: the build reports it and the package runs unbundled.
+ * import another package's sources: the web client's tests start the server, whose zod is not the web client's) is
+ * imported by the absolute path of the file the source would get, resolved as node resolves an import.
  */
-function externalDeps(outDir, moved) {
+function externalDeps(outDir) {
   return {
     name: 'external-deps',
     setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('@accord/') || args.path.startsWith('node:') || !args.importer) return undefined;
-        if (packageDir(args.path, path.dirname(args.importer)) !== packageDir(args.path, outDir)) moved.add(`${args.path} from ${args.importer}`);
-        return { path: args.path, external: true };
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.path.startsWith('@accord/') || args.path.startsWith('node:') || !args.importer || args.pluginData === PINNED) return undefined;
+        if (packageDir(args.path, path.dirname(args.importer)) === packageDir(args.path, outDir)) return { path: args.path, external: true };
+        const r = await b.resolve(args.path, { kind: args.kind, resolveDir: path.dirname(args.importer), pluginData: PINNED });
+        if (r.errors.length) return { errors: r.errors };
+        return { path: r.path, external: true };
       });
     },
   };
 }
+/** Marks the resolution `externalDeps` asks esbuild for, so that it does not come back to the plugin. */
+const PINNED = Symbol('pinned');
 
-/**
- * Builds the given test files (absolute paths). Returns the module `node --test` runs for each: its bundle, or, for a
- * package that could not be bundled faithfully (`reasons` says why), a stub that registers tsx and imports the source.
- */
+/** Builds the given test files (absolute paths). Returns the bundle `node --test` runs for each. */
 export async function buildTests(files, root) {
   const byPackage = new Map();
   for (const f of files) {
@@ -80,7 +82,6 @@ export async function buildTests(files, root) {
     byPackage.get(pkg).push(f);
   }
   const built = new Map();
-  const reasons = [];
   for (const [pkg, list] of byPackage) {
     const pkgDir = path.join(root, pkg);
     const base = path.join(pkgDir, OUT);
@@ -89,7 +90,6 @@ export async function buildTests(files, root) {
       for (const d of fs.readdirSync(base)) if (/^\d+$/.test(d) && !alive(Number(d))) fs.rmSync(path.join(base, d), { recursive: true, force: true });
     }
     const outDir = path.join(base, String(process.pid));
-    const moved = new Set();
     await build({
       absWorkingDir: pkgDir,
       entryPoints: list.map((f) => ({ in: f, out: path.relative(pkgDir, f).replace(/\.ts$/, '') })),
@@ -102,23 +102,12 @@ export async function buildTests(files, root) {
       format: 'esm',
       target: 'node20',
       sourcemap: 'linked',
-      plugins: [keepImportMeta, externalDeps(outDir, moved)],
+      plugins: [keepImportMeta, externalDeps(outDir)],
       logLevel: 'warning',
     });
-    if (moved.size) {
-      fs.rmSync(outDir, { recursive: true, force: true });
-      reasons.push(`${pkg}: runs through tsx (a dependency would resolve elsewhere from a bundle: ${[...moved][0]})`);
-      for (const f of list) {
-        const stub = path.join(outDir, path.relative(pkgDir, f).replace(/\.ts$/, '.mjs'));
-        fs.mkdirSync(path.dirname(stub), { recursive: true });
-        fs.writeFileSync(stub, `import 'tsx';\nawait import(${JSON.stringify(pathToFileURL(f).href)});\n`);
-        built.set(f, stub);
-      }
-      continue;
-    }
     for (const f of list) built.set(f, path.join(outDir, path.relative(pkgDir, f).replace(/\.ts$/, '.mjs')));
   }
-  return { built, reasons };
+  return built;
 }
 
 /** Removes this run's bundles (`buildTests` of this process). */

@@ -90,8 +90,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (process.env.ACCORD_TEST_BUNDLE !== '0') {
     const { buildTests, removeBuild } = await import('./test-build.mjs');
     cleanUp = () => removeBuild(root);
-    const { built, reasons } = await buildTests(files, root);
-    for (const r of reasons) console.log(`test build: ${r}`);
+    const built = await buildTests(files, root);
     files = files.map((f) => built.get(f));
     for (const [source, bundle] of built) sources.set(bundle, source);
     loader = ['--enable-source-maps'];
