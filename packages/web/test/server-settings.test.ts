@@ -385,7 +385,7 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
   });
 
   /** A section may load several lists (emoji and stickers): wait until none of them shows its spinner. */
-  const noSpinners = (page: Page) => page.waitForFunction(() => !document.querySelector('.state .spinner'));
+  const noSpinners = (page: Page) => page.waitForFunction(() => !(globalThis as any).document.querySelector('.state .spinner'));
 
   const SECTIONS = ['overview', 'roles', 'channels', 'emojis', 'invites', 'bans', 'audit-log'];
 
