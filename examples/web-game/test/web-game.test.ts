@@ -88,8 +88,9 @@ describe('the web game: two players', { timeout: 240_000 }, () => {
     await popup.getByLabel('Email or username').fill(account.username);
     await popup.getByLabel('Password').fill(account.password);
     await popup.getByRole('button', { name: 'Log In' }).click();
+    const closed = popup.waitForEvent('close');
     await popup.getByRole('button', { name: 'Authorize' }).click();
-    await popup.waitForEvent('close');
+    await closed; // the game's callback page closes the popup, possibly before the click's own wait ends
     await ann.page.getByText(`(player id ${account.id}, linked)`).waitFor();
     ann.id = account.id;
     // From now on Ann plays under her Accord account's name.
