@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type WebSocket from 'ws';
 import { DEPRECATED_MODES, isMode } from './media/aead.js';
-import { DaveOp } from './dave/group.js';
+import { DaveOp } from '@accord/protocol';
 import { IGNORED_OPS, VOICE_RATE_LIMIT, VoiceClose, VoiceOp } from './opcodes.js';
 import { VoiceSession, type VoiceTransport } from './session.js';
 import type { VoiceHost } from './host.js';

@@ -1,3 +1,4 @@
+import { DAVE_PROTOCOL_VERSION, DaveOp } from '@accord/protocol';
 import {
   DaveError,
   ExternalSender,
@@ -13,23 +14,6 @@ import {
   welcomeFor,
   type KeyPackage,
 } from './codec.js';
-
-/** DAVE voice opcodes. */
-export const DaveOp = {
-  PREPARE_TRANSITION: 21,
-  EXECUTE_TRANSITION: 22,
-  TRANSITION_READY: 23,
-  PREPARE_EPOCH: 24,
-  EXTERNAL_SENDER: 25,
-  KEY_PACKAGE: 26,
-  PROPOSALS: 27,
-  COMMIT_WELCOME: 28,
-  ANNOUNCE_COMMIT: 29,
-  WELCOME: 30,
-  INVALID_COMMIT_WELCOME: 31,
-} as const;
-
-export const DAVE_PROTOCOL_VERSION = 1;
 
 /** Where the group's messages go: the voice sessions of the room. */
 export interface DaveOutput {

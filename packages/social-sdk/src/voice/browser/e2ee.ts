@@ -1,19 +1,5 @@
+import { DaveOp } from '@accord/protocol';
 import type { DaveyModule, DaveySession } from './davey.js';
-
-/** DAVE's voice gateway opcodes (the protocol whitepaper's numbering). */
-export const DaveOp = {
-  PREPARE_TRANSITION: 21,
-  EXECUTE_TRANSITION: 22,
-  TRANSITION_READY: 23,
-  PREPARE_EPOCH: 24,
-  EXTERNAL_SENDER: 25,
-  KEY_PACKAGE: 26,
-  PROPOSALS: 27,
-  COMMIT_WELCOME: 28,
-  ANNOUNCE_COMMIT: 29,
-  WELCOME: 30,
-  INVALID_COMMIT_WELCOME: 31,
-} as const;
 
 /** Seconds unencrypted frames stay accepted after a downgrade or upgrade, as the protocol suggests. */
 const PASSTHROUGH_SECONDS = 10;

@@ -6,5 +6,6 @@
 export { VoicePeer, selectWebrtcProtocol, supportsEncodedTransforms, type FrameCrypto } from './peer.js';
 export { buildAnswer, parseServerTransport, type RemoteStream, type ServerTransport } from './remote-sdp.js';
 export { VoiceOp, VoiceSocket, type VoiceSocketHandlers } from './socket.js';
-export { DaveOp, E2ee, type E2eeSink } from './e2ee.js';
+export { DaveOp } from '@accord/protocol';
+export { E2ee, type E2eeSink } from './e2ee.js';
 export type { DaveyModule, DaveySession } from './davey.js';
