@@ -4,6 +4,7 @@ export { ConfirmDialog } from './ConfirmDialog.js';
 export { confirmInPage } from './confirm.js';
 export { Dialog } from './Dialog.js';
 export { Field, TextField } from './Field.js';
+export { FormDialog } from './FormDialog.js';
 export { Icon } from './Icon.js';
 export { Menu, type MenuEntry } from './Menu.js';
 export { Banner, Empty, ErrorState, Loading, Spinner } from './States.js';

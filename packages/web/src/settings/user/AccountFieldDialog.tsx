@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useSession } from '../../lib/session.js';
 import { useAction } from '../../lib/use-action.js';
-import { readableError } from '../../lib/api/errors.js';
-import { Banner, Button, Dialog, TextField } from '../../lib/ui/index.js';
+import { FormDialog, TextField } from '../../lib/ui/index.js';
 import { userSettingsApi } from './api.js';
 
 const WORDS = {
@@ -21,41 +20,29 @@ export function AccountFieldDialog({ field, current, onClose }: { field: 'userna
     if (store.state.me) store.set({ me: { ...store.state.me, ...me } });
     onClose();
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run();
-  };
   const own = save.fieldError(field);
   const pw = save.fieldError('password');
   return (
-    <Dialog
+    <FormDialog
+      id="account-field"
       title={words.title}
       subtitle={words.sub}
+      submitLabel="Done"
+      busy={save.busy}
+      error={own || pw ? null : save.error}
+      onSubmit={() => void save.run()}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="link" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="account-field" busy={save.busy}>
-            Done
-          </Button>
-        </>
-      }
     >
-      <form id="account-field" onSubmit={submit}>
-        <TextField label={words.label} type={words.type} value={value} onChange={(e) => setValue(e.target.value)} error={own} required autoComplete={field} />
-        <TextField
-          label="Current Password"
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={pw}
-          required
-          autoComplete="current-password"
-        />
-        {save.error && !own && !pw ? <Banner>{readableError(save.error)}</Banner> : null}
-      </form>
-    </Dialog>
+      <TextField label={words.label} type={words.type} value={value} onChange={(e) => setValue(e.target.value)} error={own} required autoComplete={field} />
+      <TextField
+        label="Current Password"
+        type="password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={pw}
+        required
+        autoComplete="current-password"
+      />
+    </FormDialog>
   );
 }

@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useSession } from '../../lib/session.js';
 import { useAction } from '../../lib/use-action.js';
-import { readableError } from '../../lib/api/errors.js';
-import { Banner, Button, Dialog, TextField, toast } from '../../lib/ui/index.js';
+import { FormDialog, TextField, toast } from '../../lib/ui/index.js';
 import { userSettingsApi } from './api.js';
 
 /**
@@ -20,61 +19,52 @@ export function PasswordDialog({ onClose }: { onClose: () => void }) {
     toast('Your password was changed.');
     onClose();
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setMismatch(next !== again);
     if (next === again) void save.run();
   };
   const pw = save.fieldError('password');
   const np = save.fieldError('new_password');
   return (
-    <Dialog
+    <FormDialog
+      id="password-change"
       title="Update your password"
       subtitle="Enter your current password and a new password."
+      submitLabel="Done"
+      busy={save.busy}
+      error={pw || np ? null : save.error}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="link" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="password-change" busy={save.busy}>
-            Done
-          </Button>
-        </>
-      }
     >
-      <form id="password-change" onSubmit={submit}>
-        <TextField
-          label="Current Password"
-          type="password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          error={pw}
-          required
-          autoComplete="current-password"
-        />
-        <TextField
-          label="New Password"
-          type="password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-          error={np}
-          required
-          minLength={8}
-          maxLength={72}
-          autoComplete="new-password"
-        />
-        <TextField
-          label="Confirm New Password"
-          type="password"
-          value={again}
-          onChange={(e) => setAgain(e.target.value)}
-          error={mismatch ? 'Passwords do not match' : null}
-          required
-          autoComplete="new-password"
-        />
-        {save.error && !pw && !np ? <Banner>{readableError(save.error)}</Banner> : null}
-      </form>
-    </Dialog>
+      <TextField
+        label="Current Password"
+        type="password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        error={pw}
+        required
+        autoComplete="current-password"
+      />
+      <TextField
+        label="New Password"
+        type="password"
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        error={np}
+        required
+        minLength={8}
+        maxLength={72}
+        autoComplete="new-password"
+      />
+      <TextField
+        label="Confirm New Password"
+        type="password"
+        value={again}
+        onChange={(e) => setAgain(e.target.value)}
+        error={mismatch ? 'Passwords do not match' : null}
+        required
+        autoComplete="new-password"
+      />
+    </FormDialog>
   );
 }
