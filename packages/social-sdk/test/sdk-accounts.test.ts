@@ -5,45 +5,18 @@
  * sign-in (GetTokenFromDevice, its abort, its provisional merge and the device screen callbacks), and the merge a
  * provisional account needs before an operation of platform accounts (ProvisionalUserMergeCompleted).
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthorizationTokenType, Client, ClientResult, ErrorType, ExternalAuthType, Status } from '../src/index.js';
-import { startTestServer, devHeaders, type TestServer } from '../../server/test/helpers/server.js';
-import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
+import { devHeaders } from '../../server/test/helpers/server.js';
+import { useSdkWorld } from './helpers/sdk-world.js';
 import { until } from '../../server/test/helpers/wait.js';
 
 const T = { timeout: 90_000 };
 
 describe('@accord/social-sdk accounts', () => {
-  let t: TestServer;
-  let idp: OidcProvider;
-  let appId = '';
-  const clients: Client[] = [];
-  const owner = () => t.world.users[0];
-  const api = (p: string, token: string, method = 'GET', body?: unknown) => t.api(p, { method, token, body });
-  const idToken = (sub: string, claims: Record<string, unknown> = {}) => idp.idToken(sub, claims, { now: t.server.ctx.clock.now() });
-  const opened: string[] = [];
-
-  function client(openUrl?: (url: string) => Promise<void>): Client {
-    const c = new Client({ apiBase: t.server.url, webBase: t.server.url, openUrl: openUrl ?? (async (url) => void opened.push(url)) });
-    c.setApplicationId(appId);
-    clients.push(c);
-    return c;
-  }
-
-  async function provisional(sub: string, claims: Record<string, unknown> = {}): Promise<Client> {
-    const c = client();
-    const tok = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken(sub, claims));
-    await c.updateToken(AuthorizationTokenType.Bearer, tok.accessToken);
-    await c.connect();
-    return c;
-  }
-
-  async function register(name: string): Promise<{ id: string; token: string }> {
-    const r = await t.api('/auth/register', { method: 'POST', body: { username: name, email: `${name}@accord.local`, password: `password-${name}` } });
-    assert.equal(r.status, 200, r.text);
-    return { id: (await api('/users/@me', r.body.token)).body.id, token: r.body.token };
-  }
+  const w = useSdkWorld('accounts-game');
+  const { api, client, idToken, opened, provisional, register } = w;
 
   /** Approves a device code from the verification URL as the user whose token is given. */
   const approveDevice = (userToken: string) => async (url: string) => {
@@ -52,24 +25,9 @@ describe('@accord/social-sdk accounts', () => {
     assert.equal(r.status, 204, r.text);
   };
 
-  before(async () => {
-    t = await startTestServer({ overrides: { dev: true } });
-    idp = await startOidcProvider('accounts-game');
-    appId = t.world.applicationId;
-    const app = await api(`/applications/${appId}`, owner().token);
-    await api(`/applications/${appId}`, owner().token, 'PATCH', { flags: Number(app.body.flags) | (1 << 8) });
-    const p = await api(`/applications/${appId}/external-auth-providers`, owner().token, 'POST', { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId });
-    assert.equal(p.status, 201, p.text);
-  });
-  after(async () => {
-    for (const c of clients) await c.disconnect().catch(() => {});
-    await idp?.close();
-    await t?.close();
-  });
-
   test('a provisional token lives an hour without a refresh token; near its end a fresh provider token renews it', T, async () => {
     const c = client();
-    const first = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('hourly'));
+    const first = await c.getProvisionalToken(w.appId, ExternalAuthType.OIDC, await idToken('hourly'));
     assert.equal(first.expiresIn, 3600, 'an hour, as the real GetProvisionalToken gives');
     assert.equal(first.refreshToken, '', 'no refresh token: the game authenticates again');
     await c.updateToken(AuthorizationTokenType.Bearer, first.accessToken);
@@ -79,19 +37,19 @@ describe('@accord/social-sdk accounts', () => {
     // The server's clock runs 59.5 minutes behind: a token minted now expires 30 s from real time, inside the
     // expiration callback's one-minute notice.
     const clock = (body: unknown) =>
-      fetch(`${t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(t) }, body: JSON.stringify(body) });
+      fetch(`${w.t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(w.t) }, body: JSON.stringify(body) });
     assert.equal((await clock({ set: Date.now() - 3570_000 })).status, 200);
     try {
       let expiring = 0;
       c.setTokenExpirationCallback(() => expiring++);
-      const short = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('hourly'));
+      const short = await c.getProvisionalToken(w.appId, ExternalAuthType.OIDC, await idToken('hourly'));
       await c.updateToken(AuthorizationTokenType.Bearer, short.accessToken);
       await until(() => expiring === 1, 10_000, 'the expiration callback fires for the token');
     } finally {
       await clock({ set: Date.now() });
     }
     // As the spec says: a fresh provider token, GetProvisionalToken again, UpdateToken; the same account, Ready again.
-    const renewed = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('hourly'));
+    const renewed = await c.getProvisionalToken(w.appId, ExternalAuthType.OIDC, await idToken('hourly'));
     assert.equal(renewed.expiresIn, 3600);
     await c.updateToken(AuthorizationTokenType.Bearer, renewed.accessToken);
     await until(() => c.getStatus() === Status.Ready, 20_000, 'Ready with the renewed token');
@@ -103,7 +61,7 @@ describe('@accord/social-sdk accounts', () => {
     assert.equal(c.isAuthenticated(), false);
     assert.equal(c.getCurrentUser().id(), '0', 'the deprecated GetCurrentUser: a handle of nobody before Ready');
     assert.equal(c.getCurrentUser().username(), '');
-    const tok = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('fetcher', { preferred_username: 'Fetcher' }));
+    const tok = await c.getProvisionalToken(w.appId, ExternalAuthType.OIDC, await idToken('fetcher', { preferred_username: 'Fetcher' }));
     // FetchCurrentUser needs neither a connection nor a token of the client's own.
     const who = await c.fetchCurrentUser(AuthorizationTokenType.Bearer, tok.accessToken);
     assert.match(who.id, /^\d+$/);
@@ -149,8 +107,8 @@ describe('@accord/social-sdk accounts', () => {
     });
     let closed = 0;
     c.setAuthorizeDeviceScreenClosedCallback(() => closed++);
-    const tok = await c.getTokenFromDevice({ clientId: appId, scopes: Client.getDefaultCommunicationScopes() });
-    assert.match(pages[0], new RegExp(`^${t.server.url}/activate\\?user_code=[A-Z]{4}-[A-Z]{4}$`));
+    const tok = await c.getTokenFromDevice({ clientId: w.appId, scopes: Client.getDefaultCommunicationScopes() });
+    assert.match(pages[0], new RegExp(`^${w.t.server.url}/activate\\?user_code=[A-Z]{4}-[A-Z]{4}$`));
     assert.equal(tok.tokenType, AuthorizationTokenType.Bearer);
     assert.ok(tok.refreshToken, 'a platform account gets a refresh token');
     assert.equal(tok.scopes, 'openid sdk.social_layer');
@@ -176,8 +134,8 @@ describe('@accord/social-sdk accounts', () => {
 
     // OpenAuthorizeDeviceScreen for a code the game's backend got; CloseAuthorizeDeviceScreen reports the close.
     approving = false;
-    await c.openAuthorizeDeviceScreen(appId, 'BCDF-GHJK');
-    assert.equal(pages.at(-1), `${t.server.url}/activate?user_code=BCDF-GHJK&client_id=${appId}`);
+    await c.openAuthorizeDeviceScreen(w.appId, 'BCDF-GHJK');
+    assert.equal(pages.at(-1), `${w.t.server.url}/activate?user_code=BCDF-GHJK&client_id=${w.appId}`);
     c.closeAuthorizeDeviceScreen();
     assert.equal(closed, 2);
   });
@@ -200,7 +158,7 @@ describe('@accord/social-sdk accounts', () => {
   });
 
   test('an operation for platform accounts asks a provisional account to merge first (ProvisionalUserMergeCompleted)', T, async () => {
-    const bob = t.world.users[1];
+    const bob = w.t.world.users[1];
     const p = await provisional('merge-asker');
     const b = client(approveDevice(bob.token));
     await b.updateToken(AuthorizationTokenType.Bearer, (await b.getTokenFromDevice({ scopes: Client.getDefaultCommunicationScopes() })).accessToken);
@@ -225,6 +183,6 @@ describe('@accord/social-sdk accounts', () => {
     const before = opened.length;
     await p.openMessageInDiscord(messageId, () => p.provisionalUserMergeCompleted(true));
     assert.equal(opened.length, before + 1);
-    assert.match(opened.at(-1)!, new RegExp(`^${t.server.url}/channels/@me/\\d+/${messageId}$`));
+    assert.match(opened.at(-1)!, new RegExp(`^${w.t.server.url}/channels/@me/\\d+/${messageId}$`));
   });
 });

@@ -5,7 +5,7 @@
  * OpenMessageInDiscord, the disclosure message), MessageHandle Channel/Lobby/AdditionalContent, JoinLinkedLobbyGuild,
  * CallInfoHandle voice states, SetLogDir and the voice log callback, and the static *ToString helpers.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,8 +36,7 @@ import {
 import { Cache } from '../src/cache.js';
 import { additionalContentOf } from '../src/handles.js';
 import { nameDistance, substringDistance } from '../src/friend-search.js';
-import { startTestServer, type TestServer } from '../../server/test/helpers/server.js';
-import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/oidc-provider.js';
+import { useSdkWorld } from './helpers/sdk-world.js';
 import { until } from '../../server/test/helpers/wait.js';
 import { issueToken } from '../../server/src/services/identity/tokens.js';
 import { effectiveScopes } from '../../server/src/services/identity/oauth2/scopes.js';
@@ -45,49 +44,22 @@ import { effectiveScopes } from '../../server/src/services/identity/oauth2/scope
 const T = { timeout: 120_000 };
 
 describe('@accord/social-sdk social surface', () => {
-  let t: TestServer;
-  let idp: OidcProvider;
-  let appId = '';
-  let voiceCa = '';
-  const clients: Client[] = [];
-  const opened: string[] = [];
-  const owner = () => t.world.users[0];
-  const api = (p: string, token: string, method = 'GET', body?: unknown) => t.api(p, { method, token, body });
-  const bot = (p: string, method = 'GET', body?: unknown) => t.api(p, { method, token: t.world.botToken, bot: true, body });
-  const idToken = (sub: string, claims: Record<string, unknown> = {}) => idp.idToken(sub, claims, { now: t.server.ctx.clock.now() });
-
-  function client(): Client {
-    const c = new Client({ apiBase: t.server.url, webBase: t.server.url, voiceCa, openUrl: async (url) => void opened.push(url) });
-    c.setApplicationId(appId);
-    clients.push(c);
-    return c;
-  }
-
-  async function provisional(sub: string, name: string): Promise<Client> {
-    const c = client();
-    const tok = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken(sub, { preferred_username: name }));
-    await c.updateToken(AuthorizationTokenType.Bearer, tok.accessToken);
-    await c.connect();
-    return c;
-  }
+  const w = useSdkWorld('social-game');
+  const { api, client, idToken, opened, owner, register } = w;
+  const bot = (p: string, method = 'GET', body?: unknown) => w.t.api(p, { method, token: w.t.world.botToken, bot: true, body });
+  const provisional = (sub: string, name: string) => w.provisional(sub, { preferred_username: name });
 
   /** A platform account playing the game: a Bearer token of the app with the communication scopes. */
   async function platform(userId: string): Promise<Client> {
     const c = client();
-    const token = await issueToken(t.server.ctx, userId, 'bearer', {
-      applicationId: appId,
+    const token = await issueToken(w.t.server.ctx, userId, 'bearer', {
+      applicationId: w.appId,
       scopes: effectiveScopes(['openid', 'sdk.social_layer']),
-      expiresAt: t.server.ctx.clock.now() + 3600_000,
+      expiresAt: w.t.server.ctx.clock.now() + 3600_000,
     });
     await c.updateToken(AuthorizationTokenType.Bearer, token);
     await c.connect();
     return c;
-  }
-
-  async function register(name: string): Promise<{ id: string; token: string }> {
-    const r = await t.api('/auth/register', { method: 'POST', body: { username: name, email: `${name}@accord.local`, password: `password-${name}` } });
-    assert.equal(r.status, 200, r.text);
-    return { id: (await api('/users/@me', r.body.token)).body.id, token: r.body.token };
   }
 
   /** Game friends: a asks, b accepts. */
@@ -105,22 +77,6 @@ describe('@accord/social-sdk social surface', () => {
     party: { id, currentSize: 1, maxSize: 4 },
     secrets: { join: `join-${id}` },
     supportedPlatforms: ActivityGamePlatforms.Desktop,
-  });
-
-  before(async () => {
-    t = await startTestServer({ overrides: { dev: true } });
-    idp = await startOidcProvider('social-game');
-    appId = t.world.applicationId;
-    voiceCa = fs.readFileSync(t.server.voice.tls!.caPath!, 'utf8');
-    const app = await api(`/applications/${appId}`, owner().token);
-    await api(`/applications/${appId}`, owner().token, 'PATCH', { flags: Number(app.body.flags) | (1 << 8) });
-    const p = await api(`/applications/${appId}/external-auth-providers`, owner().token, 'POST', { type: 'OIDC', issuer: idp.issuer, client_id: idp.clientId });
-    assert.equal(p.status, 201, p.text);
-  });
-  after(async () => {
-    for (const c of clients) await c.disconnect().catch(() => {});
-    await idp?.close();
-    await t?.close();
   });
 
   test('SearchFriendsByUsername: friends only, by Levenshtein distance to a part of the username or display name', T, async () => {
@@ -176,7 +132,7 @@ describe('@accord/social-sdk social surface', () => {
     let joinedWith: [string, string] | null = null;
     guest.setActivityJoinWithApplicationCallback((app, secret) => (joinedWith = [app, secret]));
     assert.equal(await guest.acceptActivityInvite(updates[1]), 'join-raid-1');
-    assert.deepEqual(joinedWith, [appId, 'join-raid-1']);
+    assert.deepEqual(joinedWith, [w.appId, 'join-raid-1']);
   });
 
   test('messages the platform keeps: open in the web client, one disclosure message; channel and extra content', T, async () => {
@@ -212,7 +168,7 @@ describe('@accord/social-sdk social surface', () => {
     assert.equal(g.canOpenMessageInDiscord(first), true);
     await g.openMessageInDiscord(first);
     const dm = g.getMessageHandle(first)!.channelId();
-    assert.equal(opened.at(-1), `${t.server.url}/channels/@me/${dm}/${first}`);
+    assert.equal(opened.at(-1), `${w.t.server.url}/channels/@me/${dm}/${first}`);
 
     // Sent from the platform's client with an embed: the game learns there is more to see.
     const arrived = new Promise<string>((resolve) =>
@@ -246,7 +202,7 @@ describe('@accord/social-sdk social surface', () => {
     assert.equal((await bot(`/lobbies/${lobbyId}/members/${p.getCurrentUserV2()!.id()}`, 'PUT', {})).status, 200);
     await until(() => !!o.getLobbyHandle(lobbyId) && !!p.getLobbyHandle(lobbyId), 10_000, 'the lobby reaches its members');
     await assert.rejects(h.joinLinkedLobbyGuild(lobbyId), (e: ClientResult) => e.type === ErrorType.ValidationError, 'not linked yet');
-    const text = t.world.textChannelId;
+    const text = w.t.world.textChannelId;
     await o.linkChannelToLobby(lobbyId, text);
     await until(() => !!h.getLobbyHandle(lobbyId)?.linkedChannel() && !!p.getLobbyHandle(lobbyId)?.linkedChannel(), 10_000, 'LOBBY_UPDATE with the link');
 
@@ -259,15 +215,15 @@ describe('@accord/social-sdk social surface', () => {
     assert.equal(o.getMessageHandle(sent)!.channel()!.type, ChannelType.Lobby);
     assert.equal(o.canOpenMessageInDiscord(sent), true);
     await o.openMessageInDiscord(sent);
-    assert.equal(opened.at(-1), `${t.server.url}/channels/${t.world.guildId}/${text}/${sent}`);
+    assert.equal(opened.at(-1), `${w.t.server.url}/channels/${w.t.world.guildId}/${text}/${sent}`);
 
     // Hana is not in the guild: an invite, opened in the web client, that she accepts there.
     const url = await h.joinLinkedLobbyGuild(lobbyId);
-    assert.match(url, new RegExp(`^${t.server.url}/invite/[A-Za-z0-9]{10}$`));
+    assert.match(url, new RegExp(`^${w.t.server.url}/invite/[A-Za-z0-9]{10}$`));
     assert.equal(opened.at(-1), url);
     const accepted = await api(`/invites/${url.split('/').pop()}`, hana.token, 'POST', {});
     assert.equal(accepted.status, 200, accepted.text);
-    assert.equal(accepted.body.guild.id, t.world.guildId);
+    assert.equal(accepted.body.guild.id, w.t.world.guildId);
     // A provisional member merges first.
     await assert.rejects(
       p.joinLinkedLobbyGuild(lobbyId, () => p.provisionalUserMergeCompleted(false)),
@@ -311,7 +267,7 @@ describe('@accord/social-sdk social surface', () => {
     assert.equal(c.setLogDir(dir, LoggingSeverity.Verbose), true);
     assert.equal(c.setLogDir(path.join(dir, 'missing', 'dir'), LoggingSeverity.Info), false, 'a directory that does not exist');
     assert.equal(c.setLogDir(dir, LoggingSeverity.Verbose), true);
-    const tok = await c.getProvisionalToken(appId, ExternalAuthType.OIDC, await idToken('logger'));
+    const tok = await c.getProvisionalToken(w.appId, ExternalAuthType.OIDC, await idToken('logger'));
     await c.updateToken(AuthorizationTokenType.Bearer, tok.accessToken);
     await c.connect();
     assert.equal(c.getStatus(), Status.Ready);

@@ -1,5 +1,6 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { VoiceFaultTable } from '../../dev/faults/voice.js';
 import { Sfu, type CapturedFrame, type MediaEvent, type MediaMember, type MediaPatch, type MediaStats } from './sfu.js';
 
