@@ -37,7 +37,11 @@ describe('@accord/social-sdk accounts', () => {
     // The server's clock runs 59.5 minutes behind: a token minted now expires 30 s from real time, inside the
     // expiration callback's one-minute notice.
     const clock = (body: unknown) =>
-      fetch(`${w.t.server.url}/__dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...devHeaders(w.t) }, body: JSON.stringify(body) });
+      fetch(`${w.t.server.url}/__dev/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...devHeaders(w.t) },
+        body: JSON.stringify(body),
+      });
     assert.equal((await clock({ set: Date.now() - 3570_000 })).status, 200);
     try {
       let expiring = 0;
