@@ -423,6 +423,8 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await p.page.goto(`${env.t.server.url}${settingsUrl('roles')}`);
     await p.page.getByRole('button', { name: 'Moderators', exact: true }).click();
     await p.page.getByRole('tab', { name: 'Permissions' }).click();
+    // One way back on a phone: the header's, up to the list of roles (the editor's own "← Roles" is the desktop's).
+    assert.equal(await p.page.getByRole('button', { name: '← Roles' }).isVisible(), false);
     await assertNoSidewaysScroll(p.page, 'role permissions');
     assert.deepEqual(await seriousA11yProblems(p.page), [], 'axe on the role editor (phone)');
     await shot(p.page, 'server-settings-role-permissions-phone');
@@ -432,7 +434,9 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await assertNoSidewaysScroll(p.page, 'channel permissions');
     assert.deepEqual(await seriousA11yProblems(p.page), [], 'axe on the overwrite editor (phone)');
     await shot(p.page, 'server-settings-channel-permissions-phone');
-    // Back to the list, then back to the server.
+    // Back to the list of channels, to the list of sections, then to the server.
+    await p.page.getByRole('link', { name: 'Back to Channels' }).click();
+    await p.page.getByRole('button', { name: 'general', exact: true }).waitFor();
     await p.page.getByRole('link', { name: 'All settings' }).click();
     await p.page.getByRole('link', { name: 'Back to the server' }).click();
     await p.page.waitForURL(`**/channels/${guildId()}/**`);

@@ -37,7 +37,7 @@ export function ChannelEditor(props: SectionProps & { channel: Channel; onBack: 
   return (
     <div className="ss-role">
       <div className="ss-role__head">
-        <Button variant="secondary" size="sm" onClick={onBack}>
+        <Button variant="secondary" size="sm" className="desktop-only" onClick={onBack}>
           ← Channels
         </Button>
         <h2 className="ss-subtitle ellipsis">{channel.type === 4 ? channel.name : `#${channel.name}`}</h2>

@@ -1,15 +1,14 @@
-import { useState } from 'react';
-import type { Snowflake } from '../../lib/api/types.js';
 import { Icon } from '../../lib/ui/index.js';
 import { plural } from '../../lib/plural.js';
 import { channelIcon, channelTree } from '../../chat/sidebar/channel-tree.js';
 import { ChannelEditor } from './ChannelEditor.js';
 import type { SectionProps } from './section-props.js';
+import { useOpenItem } from './use-open-item.js';
 
 /** Every channel and category of the server, in sidebar order; opening one edits it and its permission overwrites. */
 export function Channels(props: SectionProps) {
   const { guild } = props;
-  const [open, setOpen] = useState<Snowflake | null>(null);
+  const [open, setOpen] = useOpenItem();
   const channel = open ? guild.channels.get(open) : undefined;
   if (channel) return <ChannelEditor {...props} channel={channel} onBack={() => setOpen(null)} />;
   const tree = channelTree(guild);

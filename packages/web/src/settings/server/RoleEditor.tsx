@@ -58,7 +58,7 @@ export function RoleEditor({ guild, me, api, role, editable, onBack }: SectionPr
   return (
     <div className="ss-role">
       <div className="ss-role__head">
-        <Button variant="secondary" size="sm" onClick={onBack}>
+        <Button variant="secondary" size="sm" className="desktop-only" onClick={onBack}>
           ← Roles
         </Button>
         <span className="ss-role-dot" style={{ background: roleColor({ ...role, color: draft.color }) }} aria-hidden />

@@ -6,6 +6,7 @@ import { Banner, Button, Icon } from '../../lib/ui/index.js';
 import { canEditRole, highestPosition, roleColor, rolesTopDown } from './access.js';
 import { RoleEditor } from './RoleEditor.js';
 import type { SectionProps } from './section-props.js';
+import { useOpenItem } from './use-open-item.js';
 
 /**
  * The roles, highest first, @everyone last. Drag a row (or use its up and down buttons) to reorder; open one to
@@ -13,7 +14,7 @@ import type { SectionProps } from './section-props.js';
  */
 export function Roles(props: SectionProps) {
   const { guild, me, api } = props;
-  const [open, setOpen] = useState<Snowflake | null>(null);
+  const [open, setOpen] = useOpenItem();
   const [dragging, setDragging] = useState<Snowflake | null>(null);
   const roles = rolesTopDown(guild);
   const ordered = roles.filter((r) => r.id !== guild.id);

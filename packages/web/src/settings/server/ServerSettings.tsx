@@ -1,11 +1,12 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSession, useStore } from '../../lib/session.js';
 import { ErrorState, Icon, Loading } from '../../lib/ui/index.js';
 import { useLater } from '../../lib/use-later.js';
 import { usePhone } from '../../chat/drawers.js';
 import { allowedSections, settingsPath, type SectionId } from './access.js';
 import { settingsApi } from './api.js';
+import { OPEN_PARAM } from './use-open-item.js';
 import type { SectionProps } from './section-props.js';
 import { Overview } from './Overview.js';
 import { Roles } from './Roles.js';
@@ -41,6 +42,7 @@ export default function ServerSettings() {
   const late = useLater(guildId, 5000);
   const calls = useMemo(() => settingsApi(api, guildId), [api, guildId]);
   const back = `/channels/${guildId}`;
+  const inItem = useSearchParams()[0].has(OPEN_PARAM);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !document.querySelector('[aria-modal="true"], .menu') && nav(back);
     window.addEventListener('keydown', onKey);
@@ -84,7 +86,11 @@ export default function ServerSettings() {
         <main className="ss__main" aria-labelledby="ss-title">
           <div className="ss__content">
             <header className="ss__head">
-              <Link to={settingsPath(guildId)} className="icon-btn phone-only" aria-label="All settings">
+              <Link
+                to={inItem ? settingsPath(guildId, current.id) : settingsPath(guildId)}
+                className="icon-btn phone-only"
+                aria-label={inItem ? `Back to ${current.label}` : 'All settings'}
+              >
                 <Icon name="chevron" className="ss__back-icon" />
               </Link>
               <h1 id="ss-title" className="ss__title">
