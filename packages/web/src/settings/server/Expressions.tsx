@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { readableError } from '../../lib/api/errors.js';
 import { useAction } from '../../lib/use-action.js';
 import { Banner, Button, displayName, Empty, ErrorState, Loading, TextField } from '../../lib/ui/index.js';
@@ -28,7 +28,6 @@ function EmojiPanel({ api }: SectionProps) {
   const list = useLoad(() => api.emojis(), [api]);
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
-  const input = useRef<HTMLInputElement>(null);
   const upload = useAction(async () => {
     if (!file) return;
     await api.createEmoji(name, await readAsDataUrl(file));
@@ -42,35 +41,20 @@ function EmojiPanel({ api }: SectionProps) {
         Emoji
       </h2>
       <p className="muted">PNG, JPEG, GIF or WebP, at most 256 KB; 128×128 px looks best. Names use letters, digits and underscores.</p>
-      <form
-        className="ss-upload"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void upload.run();
+      <UploadForm
+        what="Emoji"
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        file={file}
+        onFile={(f) => {
+          setFile(f);
+          if (f && !name) setName(nameFromFile(f));
         }}
+        ready={!!file && !!name}
+        busy={upload.busy}
+        onSubmit={() => void upload.run()}
       >
-        <input
-          ref={input}
-          type="file"
-          accept="image/png,image/jpeg,image/gif,image/webp"
-          aria-label="Emoji image"
-          className="sr-only"
-          tabIndex={-1}
-          onChange={(e) => {
-            const f = e.target.files?.[0] ?? null;
-            e.target.value = '';
-            setFile(f);
-            if (f && !name) setName(nameFromFile(f));
-          }}
-        />
-        <Button variant="secondary" onClick={() => input.current?.click()}>
-          {file ? `Image: ${file.name}` : 'Choose Image'}
-        </Button>
         <TextField label="Emoji name" value={name} onChange={(e) => setName(e.target.value)} error={upload.fieldError('name')} />
-        <Button type="submit" busy={upload.busy} disabled={!file || !name}>
-          Upload Emoji
-        </Button>
-      </form>
+      </UploadForm>
       {upload.error && !upload.fieldError('name') ? <Banner>{readableError(upload.error)}</Banner> : null}
       <ExpressionList
         items={list.data}
@@ -90,7 +74,6 @@ function StickerPanel({ api }: SectionProps) {
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
   const [tags, setTags] = useState('');
-  const input = useRef<HTMLInputElement>(null);
   const upload = useAction(async () => {
     if (!file) return;
     await api.createSticker({ name, tags, description: '' }, file);
@@ -106,34 +89,18 @@ function StickerPanel({ api }: SectionProps) {
         Stickers
       </h2>
       <p className="muted">PNG, APNG or GIF, at most 512 KB, 320×320 px. The related emoji (tags) helps people find it.</p>
-      <form
-        className="ss-upload"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void upload.run();
-        }}
+      <UploadForm
+        what="Sticker"
+        accept="image/png,image/apng,image/gif"
+        file={file}
+        onFile={setFile}
+        ready={!!file && !!name && !!tags}
+        busy={upload.busy}
+        onSubmit={() => void upload.run()}
       >
-        <input
-          ref={input}
-          type="file"
-          accept="image/png,image/apng,image/gif"
-          aria-label="Sticker image"
-          className="sr-only"
-          tabIndex={-1}
-          onChange={(e) => {
-            setFile(e.target.files?.[0] ?? null);
-            e.target.value = '';
-          }}
-        />
-        <Button variant="secondary" onClick={() => input.current?.click()}>
-          {file ? `Image: ${file.name}` : 'Choose Image'}
-        </Button>
         <TextField label="Sticker name" value={name} onChange={(e) => setName(e.target.value)} error={upload.fieldError('name')} />
         <TextField label="Related emoji" value={tags} onChange={(e) => setTags(e.target.value)} error={upload.fieldError('tags')} />
-        <Button type="submit" busy={upload.busy} disabled={!file || !name || !tags}>
-          Upload Sticker
-        </Button>
-      </form>
+      </UploadForm>
       {upload.error && !fieldShown ? <Banner>{readableError(upload.error)}</Banner> : null}
       <ExpressionList
         items={list.data}
@@ -145,6 +112,58 @@ function StickerPanel({ api }: SectionProps) {
         remove={(id) => api.deleteSticker(id).then(() => list.reload())}
       />
     </section>
+  );
+}
+
+/** A panel's upload form: "Choose Image" in front of a hidden file input, the panel's fields, and its submit button. */
+function UploadForm({
+  what,
+  accept,
+  file,
+  onFile,
+  ready,
+  busy,
+  onSubmit,
+  children,
+}: {
+  what: 'Emoji' | 'Sticker';
+  accept: string;
+  file: File | null;
+  onFile: (f: File | null) => void;
+  ready: boolean;
+  busy: boolean;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <form
+      className="ss-upload"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <input
+        ref={input}
+        type="file"
+        accept={accept}
+        aria-label={`${what} image`}
+        className="sr-only"
+        tabIndex={-1}
+        onChange={(e) => {
+          onFile(e.target.files?.[0] ?? null);
+          e.target.value = '';
+        }}
+      />
+      <Button variant="secondary" onClick={() => input.current?.click()}>
+        {file ? `Image: ${file.name}` : 'Choose Image'}
+      </Button>
+      {children}
+      <Button type="submit" busy={busy} disabled={!ready}>
+        Upload {what}
+      </Button>
+    </form>
   );
 }
 
