@@ -70,7 +70,7 @@ export function ProfileCard({
   };
   return (
     <div className="overlay overlay--clear" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="profile" role="dialog" aria-label={row.name} ref={ref} style={{ top: Math.min(top, window.innerHeight - 260) }}>
+      <div className="profile profile-card" role="dialog" aria-label={row.name} ref={ref} style={{ top: Math.min(top, window.innerHeight - 260) }}>
         <div className="profile__banner" style={{ background: row.color ?? 'var(--accent)' }} />
         <div className="profile__avatar">
           <Avatar user={row.user} size={80} status={row.status} ring="var(--bg-floating)" />
