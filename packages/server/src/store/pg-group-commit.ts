@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { prepareEverywhere } from './postgres.js';
 
 /** One message create for the PostgreSQL group commit: its row (columns by name) and the files it carries. */
 export interface PgMessageWrite {
@@ -118,19 +119,24 @@ export function batchStatement(batch: readonly PgMessageWrite[]): CompiledQuery 
   );
   const files = batch.flatMap((w) => w.files);
   const filesCte = files.length ? `f AS (INSERT INTO "files" (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${fileTuples(files, params)}), ` : '';
-  const text =
-    `WITH ${filesCte}m AS (${INSERT_MESSAGES}) ` +
-    'UPDATE "channels" SET ' +
-    '"last_message_id" = CASE WHEN "channels"."last_message_id" IS NULL OR "channels"."last_message_id" < v.mx THEN v.mx ELSE "channels"."last_message_id" END, ' +
-    '"message_count" = "channels"."message_count" + CASE WHEN "channels"."type" IN (10, 11, 12) THEN v.n ELSE 0 END, ' +
-    '"total_message_sent" = "channels"."total_message_sent" + CASE WHEN "channels"."type" IN (10, 11, 12) THEN v.n ELSE 0 END ' +
-    'FROM (SELECT "channel_id", max("id") AS mx, count(*)::int AS n FROM m GROUP BY "channel_id") v WHERE "channels"."id" = v."channel_id"';
-  return CompiledQuery.raw(text, params);
+  return CompiledQuery.raw(filesCte ? `WITH ${filesCte}${BATCH_TAIL}` : BATCH_WITHOUT_FILES, params);
 }
 
 const INSERT_MESSAGES =
   `INSERT INTO "messages" (${MESSAGE_COLUMNS.map(([c]) => `"${c}"`).join(', ')}) ` +
   `SELECT * FROM unnest(${MESSAGE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) RETURNING "id", "channel_id"`;
+
+/** The statement after its files' CTE: the messages, then their channels' last message and counts. */
+const BATCH_TAIL =
+  `m AS (${INSERT_MESSAGES}) ` +
+  'UPDATE "channels" SET ' +
+  '"last_message_id" = CASE WHEN "channels"."last_message_id" IS NULL OR "channels"."last_message_id" < v.mx THEN v.mx ELSE "channels"."last_message_id" END, ' +
+  '"message_count" = "channels"."message_count" + CASE WHEN "channels"."type" IN (10, 11, 12) THEN v.n ELSE 0 END, ' +
+  '"total_message_sent" = "channels"."total_message_sent" + CASE WHEN "channels"."type" IN (10, 11, 12) THEN v.n ELSE 0 END ' +
+  'FROM (SELECT "channel_id", max("id") AS mx, count(*)::int AS n FROM m GROUP BY "channel_id") v WHERE "channels"."id" = v."channel_id"';
+/** A batch without files, the usual one: its text never changes, so every connection runs it prepared. */
+const BATCH_WITHOUT_FILES = `WITH ${BATCH_TAIL}`;
+prepareEverywhere(BATCH_WITHOUT_FILES);
 
 /** The files' VALUES tuples, their parameters appended to `params`. */
 function fileTuples(files: readonly Record<string, unknown>[], params: unknown[]): string {

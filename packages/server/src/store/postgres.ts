@@ -14,6 +14,18 @@ pg.types.setTypeParser(20, (v: string) => {
  */
 const CONNECT_TIMEOUT_MS = 5000;
 
+/** Statement texts each connection runs as a named prepared statement, by name: parsed and planned once per connection. */
+const prepared = new Map<string, string>();
+
+/**
+ * Runs `text` as a prepared statement from now on, on every connection (a hot statement whose text never changes:
+ * PostgreSQL then skips parsing and planning it on each call). Kysely has no way to name a query, so the pool's
+ * client does it by the text.
+ */
+export function prepareEverywhere(text: string): void {
+  if (!prepared.has(text)) prepared.set(text, `accord_${prepared.size + 1}`);
+}
+
 /**
  * The pool and Kysely dialect. With `health`: no client error ever goes unheard (a cut connection emits 'error' on
  * its client, idle or checked out, which would otherwise end the process); queries fail at once with a 503 while the
@@ -31,6 +43,11 @@ export function createPostgresDialect(url: string, schema?: string, health?: Dep
   class Client extends pg.Client {
     constructor(o?: pg.ClientConfig) {
       super({ ...o, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+      (this as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
+        const name = typeof text === 'string' ? prepared.get(text) : undefined;
+        return name ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
+      };
     }
   }
   const pool = new pg.Pool({ ...options, max: 10, Client });
