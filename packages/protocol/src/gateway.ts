@@ -35,3 +35,11 @@ export const Close = {
 /** Client frame limits: 4096 bytes, 120 commands per 60 s. */
 export const MAX_FRAME = 4096;
 export const COMMANDS_PER_MINUTE = 120;
+
+/** Identify `capabilities` bits Accord acts on. */
+export const Capability = {
+  /** User sessions: the calls already running in the user's DMs come as CALL_CREATE after READY. */
+  AUTO_CALL_CONNECT: 1 << 12,
+  /** SDK sessions: READY carries `lobbies` and the session counts as connected to them (LOBBY_MEMBER_CONNECT). */
+  AUTO_LOBBY_CONNECT: 1 << 16,
+} as const;

@@ -9,12 +9,6 @@ export const SocialOp = {
   LOBBY_VOICE_STATES: 17,
 } as const;
 
-/** Identify `capabilities` bits of SDK sessions. */
-export const Capability = {
-  /** READY carries `lobbies` and the session counts as connected to them (LOBBY_MEMBER_CONNECT). */
-  AUTO_LOBBY_CONNECT: 1 << 16,
-} as const;
-
 /** Relationship types (Discord and game relationships share the numbers). */
 export const RelationshipType = {
   NONE: 0,

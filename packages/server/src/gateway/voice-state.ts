@@ -1,3 +1,4 @@
+import { Capability } from '@accord/protocol';
 import type { Ctx } from '../services/context.js';
 import { voiceStates } from '../services/voice/states.js';
 import { calls } from '../services/voice/calls.js';
@@ -35,12 +36,9 @@ export async function handleVoiceStateUpdate(ctx: Ctx, s: Session, d: any): Prom
   await voiceStates(ctx).fromGateway(s.userId, s.id, guildId, channelId, self);
 }
 
-/** Identify capability AUTO_CALL_CONNECT: calls already running come as CALL_CREATE after READY, without op 13. */
-const AUTO_CALL_CONNECT = 1 << 12;
-
 /** After READY: a user session with AUTO_CALL_CONNECT learns of the calls running in its DMs and group DMs. */
 export async function autoCallConnect(ctx: Ctx, s: Session): Promise<void> {
-  if (s.isBot || !(s.capabilities & AUTO_CALL_CONNECT)) return;
+  if (s.isBot || !(s.capabilities & Capability.AUTO_CALL_CONNECT)) return;
   for (const call of await calls(ctx).runningFor(s.userId)) s.dispatch('CALL_CREATE', JSON.stringify(call));
 }
 

@@ -4,6 +4,8 @@
  * does. Dispatches go to one listener (the store). JSON encoding, no compression: browsers parse JSON natively.
  */
 
+import { Capability } from '@accord/protocol';
+
 export const Op = {
   DISPATCH: 0,
   HEARTBEAT: 1,
@@ -17,9 +19,6 @@ export const Op = {
   HELLO: 10,
   HEARTBEAT_ACK: 11,
 } as const;
-
-/** Identify capability: calls already running come as CALL_CREATE after READY. */
-const AUTO_CALL_CONNECT = 1 << 12;
 
 /** Close codes after which reconnecting cannot help. */
 const FATAL = new Set([4004, 4010, 4011, 4012, 4013, 4014]);
@@ -112,8 +111,8 @@ export class GatewaySocket {
         } else {
           this.send(Op.IDENTIFY, {
             token: this.opts.token,
-            // AUTO_CALL_CONNECT: calls already ringing when this page connects arrive as CALL_CREATE after READY.
-            capabilities: AUTO_CALL_CONNECT,
+            // Calls already ringing when this page connects arrive as CALL_CREATE after READY.
+            capabilities: Capability.AUTO_CALL_CONNECT,
             properties: { os: platformName(), browser: 'Accord Web', device: '' },
             presence: { status: 'online', since: 0, activities: [], afk: false },
           });
