@@ -43,11 +43,13 @@ export function createPostgresDialect(url: string, schema?: string, health?: Dep
   class Client extends pg.Client {
     constructor(o?: pg.ClientConfig) {
       super({ ...o, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-      const query = this.query.bind(this) as (...args: unknown[]) => unknown;
-      (this as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
-        const name = typeof text === 'string' ? prepared.get(text) : undefined;
-        return name ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
-      };
+    }
+
+    /** A text registered with `prepareEverywhere` runs as its named prepared statement. */
+    override query(text: any, ...rest: any[]): any {
+      const name = typeof text === 'string' ? prepared.get(text) : undefined;
+      const query = super.query.bind(this) as (...args: any[]) => any;
+      return name ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
     }
   }
   const pool = new pg.Pool({ ...options, max: 10, Client });
