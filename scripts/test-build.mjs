@@ -50,6 +50,9 @@ const keepImportMeta = {
   },
 };
 
+/** Marks the resolution `externalDeps` asks esbuild for, so that it does not come back to the plugin. */
+const PINNED = Symbol('pinned');
+
 /**
  * Dependencies stay external (the workspace's own packages are bundled). A dependency that node would find in another
  * node_modules from the bundle than from the importing source (a package with node_modules of its own, whose tests
@@ -70,8 +73,6 @@ function externalDeps(outDir) {
     },
   };
 }
-/** Marks the resolution `externalDeps` asks esbuild for, so that it does not come back to the plugin. */
-const PINNED = Symbol('pinned');
 
 /** Builds the given test files (absolute paths). Returns the bundle `node --test` runs for each. */
 export async function buildTests(files, root) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { compressed, pickEncoding } from '../src/http/static-compression.ts';
+import { compressed, pickEncoding } from '../src/http/static-compression.js';
 
 test('Accept-Encoding picks br, then gzip; q=0 refuses one', () => {
   assert.equal(pickEncoding('gzip, deflate, br'), 'br');
