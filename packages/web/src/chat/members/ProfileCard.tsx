@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useNavigate } from 'react-router';
 import type { APIUser } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
@@ -70,7 +70,13 @@ export function ProfileCard({
   };
   return (
     <div className="overlay overlay--clear" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="profile profile-card" role="dialog" aria-label={row.name} ref={ref} style={{ top: Math.min(top, window.innerHeight - 260) }}>
+      <div
+        className="profile profile-card"
+        role="dialog"
+        aria-label={row.name}
+        ref={ref}
+        style={{ '--profile-top': `${Math.min(top, window.innerHeight - 260)}px` } as CSSProperties}
+      >
         <div className="profile__banner" style={{ background: row.color ?? 'var(--accent)' }} />
         <div className="profile__avatar">
           <Avatar user={row.user} size={80} status={row.status} ring="var(--bg-floating)" />
