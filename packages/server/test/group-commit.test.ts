@@ -24,8 +24,7 @@ after(async () => t.close());
 const sqlite = () => t.server.ctx.repos.store.dialect === 'sqlite';
 
 async function lastMessageId(channelId: string): Promise<string | null> {
-  const row = await t.server.ctx.repos.store.db.selectFrom('channels').select('last_message_id').where('id', '=', channelId).executeTakeFirstOrThrow();
-  return row.last_message_id == null ? null : String(row.last_message_id);
+  return (await t.server.ctx.repos.channels.byId(channelId))!.last_message_id;
 }
 
 test('200 concurrent message creates are all stored, in id order, and one invalid request among them fails alone', async () => {

@@ -125,8 +125,8 @@ test('create: content, mentions, member, MESSAGE_CREATE payload, last_message_id
   assert.equal(ev.d.guild_id, t.world.guildId);
   assert.ok(ev.d.member && !('user' in ev.d.member), 'partial author member');
   assert.ok(ev.d.mentions[0].member, 'mention member');
-  const row = await t.server.ctx.repos.store.db.selectFrom('channels').select('last_message_id').where('id', '=', ch).executeTakeFirstOrThrow();
-  assert.equal(String(row.last_message_id), r.body.id);
+  assert.equal((await t.server.ctx.repos.channels.byId(ch))!.last_message_id, r.body.id);
+  assert.equal((await api(`/channels/${ch}`, botOpts())).body.last_message_id, r.body.id);
 });
 
 test('create: errors', async () => {
@@ -397,6 +397,8 @@ test('delete and bulk delete', async () => {
   assert.equal((await api(`/channels/${ch}/messages/${mine.body.id}`, botOpts())).body.code, 10008);
   r = await api(`/channels/${ch}/messages/${botMsg.body.id}`, { token: alice, method: 'DELETE' });
   assert.equal(r.status, 204, 'owner may delete others');
+  const channel = await api(`/channels/${ch}`, botOpts());
+  assert.equal(channel.body.last_message_id, botMsg.body.id, 'the newest message deleted stays the last message id');
 
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await send(ch, { content: `b${i}` })).body.id);

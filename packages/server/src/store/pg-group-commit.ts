@@ -1,10 +1,11 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { prepareEverywhere } from './postgres.js';
 
-/** One message create for the PostgreSQL group commit: its row (columns by name) and the files it carries. */
+/** One message create for the PostgreSQL group commit: its row (columns by name), the files it carries, whether its channel is a thread. */
 export interface PgMessageWrite {
   row: Record<string, unknown>;
   files: Record<string, unknown>[];
+  thread: boolean;
 }
 
 interface Pending extends PgMessageWrite {
@@ -50,9 +51,11 @@ const MAX_IN_FLIGHT = 4;
 /**
  * Group commit for PostgreSQL: the message creates that arrive while the previous batch is being written (at least
  * those of one event-loop turn) go to the database as ONE statement, one round trip: a multi-row INSERT of the
- * messages (and their files) whose RETURNING feeds the UPDATE of their channels' last message (threads also count
- * them). One statement is one implicit transaction: a batch is written whole or not at all. When it fails, each
- * create of it is written again alone, so each still succeeds or fails by itself and is never half-written.
+ * messages (and their files), whose RETURNING feeds the UPDATE of their threads' counts when the batch has thread
+ * messages. A channel's row is not written (its last message id is derived: repos/last-message.ts), so batches from
+ * every process to one channel do not queue on its row lock. One statement is one implicit transaction: a batch is
+ * written whole or not at all. When it fails, each create of it is written again alone, so each still succeeds or
+ * fails by itself and is never half-written.
  */
 export class PgGroupCommit {
   private pending: Pending[] = [];
@@ -106,9 +109,9 @@ export class PgGroupCommit {
 }
 
 /**
- * The statement of one batch: files, messages and the channels' last message in one implicit transaction. The
- * messages go as one array per column through unnest, so the statement's text is the same for any batch size
- * (PostgreSQL parses a short text instead of a VALUES list of 23 parameters a row).
+ * The statement of one batch: files, messages and their threads' counts in one implicit transaction. The messages go
+ * as one array per column through unnest, so the statement's text is the same for any batch size (PostgreSQL parses a
+ * short text instead of a VALUES list of 23 parameters a row).
  */
 export function batchStatement(batch: readonly PgMessageWrite[]): CompiledQuery {
   const params: unknown[] = MESSAGE_COLUMNS.map(([name, , absent]) =>
@@ -118,25 +121,28 @@ export function batchStatement(batch: readonly PgMessageWrite[]): CompiledQuery 
     }),
   );
   const files = batch.flatMap((w) => w.files);
-  const filesCte = files.length ? `f AS (INSERT INTO "files" (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${fileTuples(files, params)}), ` : '';
-  return CompiledQuery.raw(filesCte ? `WITH ${filesCte}${BATCH_TAIL}` : BATCH_WITHOUT_FILES, params);
+  const threads = batch.some((w) => w.thread);
+  if (!files.length) return CompiledQuery.raw(threads ? WITH_THREAD_COUNTS : INSERT_MESSAGES, params);
+  const filesCte = `f AS (INSERT INTO "files" (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${fileTuples(files, params)})`;
+  return CompiledQuery.raw(threads ? `WITH ${filesCte}, ${THREAD_COUNTS}` : `WITH ${filesCte} ${INSERT_MESSAGES}`, params);
 }
 
 const INSERT_MESSAGES =
   `INSERT INTO "messages" (${MESSAGE_COLUMNS.map(([c]) => `"${c}"`).join(', ')}) ` +
   `SELECT * FROM unnest(${MESSAGE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) RETURNING "id", "channel_id"`;
 
-/** The statement after its files' CTE: the messages, then their channels' last message and counts. */
-const BATCH_TAIL =
+/** The messages, then their threads' last message and counts (other channels' rows are left alone). */
+const THREAD_COUNTS =
   `m AS (${INSERT_MESSAGES}) ` +
   'UPDATE "channels" SET ' +
   '"last_message_id" = CASE WHEN "channels"."last_message_id" IS NULL OR "channels"."last_message_id" < v.mx THEN v.mx ELSE "channels"."last_message_id" END, ' +
-  '"message_count" = "channels"."message_count" + CASE WHEN "channels"."type" IN (10, 11, 12) THEN v.n ELSE 0 END, ' +
-  '"total_message_sent" = "channels"."total_message_sent" + CASE WHEN "channels"."type" IN (10, 11, 12) THEN v.n ELSE 0 END ' +
-  'FROM (SELECT "channel_id", max("id") AS mx, count(*)::int AS n FROM m GROUP BY "channel_id") v WHERE "channels"."id" = v."channel_id"';
-/** A batch without files, the usual one: its text never changes, so every connection runs it prepared. */
-const BATCH_WITHOUT_FILES = `WITH ${BATCH_TAIL}`;
-prepareEverywhere(BATCH_WITHOUT_FILES);
+  '"message_count" = "channels"."message_count" + v.n, "total_message_sent" = "channels"."total_message_sent" + v.n ' +
+  'FROM (SELECT "channel_id", max("id") AS mx, count(*)::int AS n FROM m GROUP BY "channel_id") v ' +
+  'WHERE "channels"."id" = v."channel_id" AND "channels"."type" IN (10, 11, 12)';
+const WITH_THREAD_COUNTS = `WITH ${THREAD_COUNTS}`;
+// Batches without files, the usual ones: their texts never change, so every connection runs them prepared.
+prepareEverywhere(INSERT_MESSAGES);
+prepareEverywhere(WITH_THREAD_COUNTS);
 
 /** The files' VALUES tuples, their parameters appended to `params`. */
 function fileTuples(files: readonly Record<string, unknown>[], params: unknown[]): string {

@@ -115,7 +115,7 @@ export async function crosspost(ctx: Ctx, actor: Actor, channelId: string, messa
       extra: JSON.stringify({ username: w.name, avatar: w.avatar, crosspost_of: m.id }),
       created_at: ctx.clock.now(),
     };
-    await ctx.repos.messages.insertCrosspost(row);
+    await ctx.repos.messages.insertPlain(row);
     ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, toMessage(row)), ...routeFor(target) });
   }
   return updated;

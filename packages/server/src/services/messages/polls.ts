@@ -191,7 +191,7 @@ async function doFinalize(ctx: Ctx, messageId: string): Promise<MessageRecord | 
     extra: JSON.stringify(m.webhook_id ? { username: m.extra.username, avatar: m.extra.avatar } : {}),
     created_at: ctx.clock.now(),
   };
-  await ctx.repos.messages.insertAsLast(result);
+  await ctx.repos.messages.insertPlain(result);
   ctx.bus.publish({ t: 'MESSAGE_CREATE', d: await messageEventWire(ctx, toMessage(result)), ...routeFor(ch) });
   return m;
 }

@@ -7,6 +7,7 @@ import { toChannel } from './mappers.js';
 import type { ChannelRecord } from '../records.js';
 import { parseJson } from '../json.js';
 import { compiledFor, fixedSql, readRows } from '../fixed-sql.js';
+import { NEWEST_MESSAGE_ID_SQL, selectChannels } from './last-message.js';
 
 /** A live stage (stage_instances row). */
 export interface StageInstanceRecord {
@@ -28,13 +29,13 @@ const toStageInstance = (r: any): StageInstanceRecord => ({
   guild_scheduled_event_id: r.guild_scheduled_event_id == null ? null : String(r.guild_scheduled_event_id),
 });
 
-const CHANNEL_BY_ID = fixedSql('select * from "channels" where "id" = ?');
+const CHANNEL_BY_ID = fixedSql(`select *, ${NEWEST_MESSAGE_ID_SQL} from "channels" where "id" = ?`);
 
 /** Channels, overwrites, DMs and group DMs (recipients), pins, stage instances, followers. */
 export class ChannelsRepo extends Repo {
   /** One channel (of any kind, threads included), or null. */
   async byId(id: string): Promise<ChannelRecord | null> {
-    const row = await this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await selectChannels(this.db).where('id', '=', id).executeTakeFirst();
     return row ? toChannel(row) : null;
   }
 
@@ -47,13 +48,13 @@ export class ChannelsRepo extends Repo {
 
   /** The DMs and group DMs a user is a recipient of, in one round trip (READY, presence audiences). */
   async dmsOf(userId: string): Promise<ChannelRecord[]> {
-    const rows = await this.db.selectFrom('channels').selectAll().where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
+    const rows = await selectChannels(this.db).where('type', 'in', [1, 3]).where('dm_key', 'like', `%${userId}%`).execute();
     return rows.map(toChannel).filter((c) => c.recipients?.includes(userId));
   }
 
   /** The 1:1 DM with this key (the two user ids, sorted, joined by ':'), or null. */
   async dmByKey(key: string): Promise<ChannelRecord | null> {
-    const row = await this.db.selectFrom('channels').selectAll().where('dm_key', '=', key).executeTakeFirst();
+    const row = await selectChannels(this.db).where('dm_key', '=', key).executeTakeFirst();
     return row ? toChannel(row) : null;
   }
 
@@ -99,14 +100,12 @@ export class ChannelsRepo extends Repo {
 
   /** A category's children (threads excluded). */
   async childrenOf(parentId: string): Promise<ChannelRecord[]> {
-    return (await this.db.selectFrom('channels').selectAll().where('parent_id', '=', parentId).where('type', 'not in', [10, 11, 12]).execute()).map(toChannel);
+    return (await selectChannels(this.db).where('parent_id', '=', parentId).where('type', 'not in', [10, 11, 12]).execute()).map(toChannel);
   }
 
   /** A guild's channels without threads, by position then id. */
   async guildChannelsSorted(guildId: string): Promise<ChannelRecord[]> {
-    const rows = await this.db
-      .selectFrom('channels')
-      .selectAll()
+    const rows = await selectChannels(this.db)
       .where('guild_id', '=', guildId)
       .where('type', 'not in', [10, 11, 12])
       .orderBy('position')
@@ -292,9 +291,7 @@ export class ChannelsRepo extends Repo {
 
   /** A guild's channels without threads, by position then id (a template's snapshot). */
   async layoutOf(guildId: string): Promise<ChannelRecord[]> {
-    const rows = await this.db
-      .selectFrom('channels')
-      .selectAll()
+    const rows = await selectChannels(this.db)
       .where('guild_id', '=', guildId)
       .where('type', 'not in', [10, 11, 12])
       .orderBy('position')
@@ -350,14 +347,14 @@ export class ChannelsRepo extends Repo {
 
   /** A channel of this guild by id (threads included), or null. */
   async inGuildById(guildId: string, id: string): Promise<ChannelRecord | null> {
-    const row = await this.db.selectFrom('channels').selectAll().where('id', '=', id).where('guild_id', '=', guildId).executeTakeFirst();
+    const row = await selectChannels(this.db).where('id', '=', id).where('guild_id', '=', guildId).executeTakeFirst();
     return row ? toChannel(row) : null;
   }
 
   /** The channels of this guild among `ids` (threads included). */
   async inGuildByIds(guildId: string, ids: string[]): Promise<ChannelRecord[]> {
     if (!ids.length) return [];
-    return (await this.db.selectFrom('channels').selectAll().where('id', 'in', ids).where('guild_id', '=', guildId).execute()).map(toChannel);
+    return (await selectChannels(this.db).where('id', 'in', ids).where('guild_id', '=', guildId).execute()).map(toChannel);
   }
 
   /** The ids among `ids` that are channels of this guild (threads included). */
@@ -387,12 +384,12 @@ export class ChannelsRepo extends Repo {
 
   /** Every channel of a guild, threads included, in no particular order (GUILD_CREATE). */
   async allOfGuild(guildId: string): Promise<ChannelRecord[]> {
-    return (await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).execute()).map(toChannel);
+    return (await selectChannels(this.db).where('guild_id', '=', guildId).execute()).map(toChannel);
   }
 
   /** A guild's channels without threads, in no particular order. */
   async nonThreadOfGuild(guildId: string): Promise<ChannelRecord[]> {
-    return (await this.db.selectFrom('channels').selectAll().where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).execute()).map(toChannel);
+    return (await selectChannels(this.db).where('guild_id', '=', guildId).where('type', 'not in', [10, 11, 12]).execute()).map(toChannel);
   }
 
   /** A guild's channels (id and type) by position (dev seed). */
@@ -413,9 +410,7 @@ export class ChannelsRepo extends Repo {
   async byIds(ids: string[]): Promise<Map<string, ChannelRecord>> {
     const out = new Map<string, ChannelRecord>();
     for (let i = 0; i < ids.length; i += 500) {
-      for (const r of await this.db
-        .selectFrom('channels')
-        .selectAll()
+      for (const r of await selectChannels(this.db)
         .where('id', 'in', ids.slice(i, i + 500))
         .execute())
         out.set(String(r.id), toChannel(r));

@@ -111,6 +111,9 @@ export const toMember = (r: any): MemberRecord => ({
   communication_disabled_until: numOrNull(r.communication_disabled_until),
 });
 
+/** The newer of two snowflakes, either of which may be missing. */
+const newerId = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || BigInt(a) >= BigInt(b) ? a : b);
+
 export const toChannel = (r: any): ChannelRecord => ({
   id: id(r.id),
   type: num(r.type),
@@ -121,7 +124,7 @@ export const toChannel = (r: any): ChannelRecord => ({
   nsfw: bool(r.nsfw),
   parent_id: idOrNull(r.parent_id),
   owner_id: idOrNull(r.owner_id),
-  last_message_id: idOrNull(r.last_message_id),
+  last_message_id: newerId(idOrNull(r.last_message_id), idOrNull(r.newest_message_id)),
   last_pin_timestamp: numOrNull(r.last_pin_timestamp),
   bitrate: numOrNull(r.bitrate),
   user_limit: numOrNull(r.user_limit),

@@ -1,7 +1,7 @@
 import { Repo } from './repo.js';
 import { sql, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Dialect, Store } from '../db.js';
-import type { DB, FilesTable, MessagesTable } from '../schema.js';
+import type { DB, FilesTable } from '../schema.js';
 import type { MessageRecord } from '../records.js';
 import { toMessage } from './mappers.js';
 import { compiledFor, fixedSql, readRows, type FixedSql } from '../fixed-sql.js';
@@ -9,6 +9,7 @@ import { writeAtomically } from '../group-commit.js';
 import { PgGroupCommit } from '../pg-group-commit.js';
 import '../tables/message-nonces.js';
 import { atomically } from './tx.js';
+import { keepLastMessageIds } from './last-message.js';
 
 /** A message row to insert: every column by name (services build it with `messageRow`). */
 export type NewMessage = Insertable<DB['messages']>;
@@ -46,7 +47,6 @@ export interface MessageSearchQuery {
   limit: number;
 }
 
-const UPDATE_CHANNEL = fixedSql('update "channels" set "last_message_id" = ? where "id" = ? and ("last_message_id" is null or "last_message_id" < ?)');
 const UPDATE_THREAD = fixedSql(
   'update "channels" set "last_message_id" = case when "last_message_id" is null or "last_message_id" < ? then ? else "last_message_id" end, ' +
     '"message_count" = "message_count" + 1, "total_message_sent" = "total_message_sent" + 1 where "id" = ?',
@@ -87,8 +87,8 @@ const pgCommits = new WeakMap<Store, PgGroupCommit>();
 /** Messages: the hot write path (one commit for concurrent creates), pages, edits, deletes. */
 export class MessagesRepo extends Repo {
   /**
-   * Inserts one message with its files and moves its channel's last message forward (threads also count it), all or
-   * nothing; concurrent calls share one commit (SQLite: one transaction, a savepoint each; PostgreSQL: one statement).
+   * Inserts one message with its files (a thread also counts it), all or nothing (its channel's last message id is
+   * derived: last-message.ts); concurrent calls share one commit (SQLite: one transaction, a savepoint each; PostgreSQL: one statement).
    * With `nonce`, claims (author, nonce) in the same transaction: when a live claim exists nothing is written and the
    * id of the message holding it is returned (enforce_nonce, exactly once across processes). Null when written.
    */
@@ -101,7 +101,11 @@ export class MessagesRepo extends Repo {
     if (dialect === 'postgres' && !opts.nonce && !this.db.isTransaction) {
       let commit = pgCommits.get(this.store);
       if (!commit) pgCommits.set(this.store, (commit = new PgGroupCommit(this.store.db)));
-      await commit.submit({ row: row as Record<string, unknown>, files: files as unknown as Record<string, unknown>[] });
+      await commit.submit({
+        row: row as Record<string, unknown>,
+        files: files as unknown as Record<string, unknown>[],
+        thread: THREAD_TYPES.has(opts.channelType),
+      });
       return null;
     }
     const statements: CompiledQuery[] = [];
@@ -112,11 +116,7 @@ export class MessagesRepo extends Repo {
     }
     if (files.length) statements.push(this.db.insertInto('files').values(files).compile());
     statements.push(insertRow(dialect, row));
-    statements.push(
-      THREAD_TYPES.has(opts.channelType)
-        ? compiledFor(dialect, UPDATE_THREAD, [row.id, row.id, row.channel_id])
-        : compiledFor(dialect, UPDATE_CHANNEL, [row.id, row.channel_id, row.id]),
-    );
+    if (THREAD_TYPES.has(opts.channelType)) statements.push(compiledFor(dialect, UPDATE_THREAD, [row.id, row.id, row.channel_id]));
     try {
       if (this.db.isTransaction) for (const q of statements) await this.db.executeQuery(q);
       else await writeAtomically(this.store, statements);
@@ -289,6 +289,7 @@ export class MessagesRepo extends Repo {
   /** Deletes messages with their reactions and stored files (`fileIds`), in one transaction. */
   async deleteWithReactionsAndFiles(ids: string[], fileIds: string[]): Promise<void> {
     const purge = async (db: Kysely<DB>) => {
+      await keepLastMessageIds(db, ids);
       await db.deleteFrom('reactions').where('message_id', 'in', ids).execute();
       if (fileIds.length) await db.deleteFrom('files').where('id', 'in', fileIds).execute();
       await db.deleteFrom('messages').where('id', 'in', ids).execute();
@@ -297,14 +298,9 @@ export class MessagesRepo extends Repo {
     await this.db.transaction().execute((trx) => purge(trx));
   }
 
-  /** Inserts a platform message and makes it its channel's last message, in one transaction (poll results). */
-  async insertAsLast(row: NewMessage): Promise<void> {
-    const write = async (db: Kysely<DB>) => {
-      await db.insertInto('messages').values(row).execute();
-      await db.updateTable('channels').set({ last_message_id: row.id }).where('id', '=', row.channel_id).execute();
-    };
-    if (this.db.isTransaction) return write(this.db);
-    await this.db.transaction().execute((trx) => write(trx));
+  /** Inserts a platform message (poll results, crossposts), which becomes its channel's last message. */
+  async insertPlain(row: NewMessage): Promise<void> {
+    await this.db.insertInto('messages').values(row).execute();
   }
 
   /** Messages holding a poll not yet finalized: id and `extra` (the poll clock's first load). */
@@ -408,14 +404,6 @@ export class MessagesRepo extends Repo {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  /** Inserts a crossposted copy and makes it its channel's last message, in one transaction. */
-  async insertCrosspost(row: MessagesTable): Promise<void> {
-    await atomically(this.db, async (trx) => {
-      await trx.insertInto('messages').values(row).execute();
-      await trx.updateTable('channels').set({ last_message_id: row.id }).where('id', '=', row.channel_id).execute();
-    });
-  }
-
   /** A message by id within one channel, or null. */
   async inChannel(channelId: string, id: string): Promise<MessageRecord | null> {
     const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).where('channel_id', '=', channelId).executeTakeFirst();
@@ -431,6 +419,7 @@ export class MessagesRepo extends Repo {
   /** Deletes one message with its reactions and these files, in one transaction. */
   async deleteWithFiles(id: string, fileIds: string[]): Promise<void> {
     await atomically(this.db, async (trx) => {
+      await keepLastMessageIds(trx, [id]);
       await trx.deleteFrom('reactions').where('message_id', '=', id).execute();
       if (fileIds.length) await trx.deleteFrom('files').where('id', 'in', fileIds).execute();
       await trx.deleteFrom('messages').where('id', '=', id).execute();
@@ -482,7 +471,10 @@ export class MessagesRepo extends Repo {
   /** Deletes messages by id (their reactions go through ReactionsRepo.deleteOnMessages). */
   async deleteByIds(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.db.deleteFrom('messages').where('id', 'in', ids).execute();
+    await atomically(this.db, async (trx) => {
+      await keepLastMessageIds(trx, ids);
+      await trx.deleteFrom('messages').where('id', 'in', ids).execute();
+    });
   }
 
   /** The channel of a message marked with this app's id (its game DMs among them), or null: other messages are not the app's. */

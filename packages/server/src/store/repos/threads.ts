@@ -2,6 +2,7 @@ import { Repo } from './repo.js';
 import type { ChannelsTable } from '../schema.js';
 import type { ChannelRecord } from '../records.js';
 import { toChannel } from './mappers.js';
+import { newestMessageId, selectChannels } from './last-message.js';
 import { num } from '../json.js';
 import { atomically } from './tx.js';
 
@@ -147,7 +148,7 @@ export class ThreadsRepo extends Repo {
 
   /** Threads of these types in a guild and/or under one parent. */
   async listWhere(filter: { guildId?: string; parentId?: string; types: number[] }): Promise<ChannelRecord[]> {
-    let q = this.db.selectFrom('channels').selectAll().where('type', 'in', filter.types);
+    let q = selectChannels(this.db).where('type', 'in', filter.types);
     if (filter.guildId) q = q.where('guild_id', '=', filter.guildId);
     if (filter.parentId) q = q.where('parent_id', '=', filter.parentId);
     return (await q.execute()).map(toChannel);
@@ -159,6 +160,7 @@ export class ThreadsRepo extends Repo {
       .selectFrom('thread_members')
       .innerJoin('channels', 'channels.id', 'thread_members.channel_id')
       .selectAll('channels')
+      .select(newestMessageId)
       .where('thread_members.user_id', '=', userId)
       .where('channels.parent_id', '=', parentId)
       .where('channels.type', '=', 12)
