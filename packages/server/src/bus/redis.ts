@@ -45,34 +45,58 @@ function channelsOf(topic: Topic): string[] {
 }
 
 /**
- * One publish, atomically: the next number of the deployment's order, the event appended under that number to the
- * stream of each of its topics (kept for resumes), then sent on each topic's channel as "<g>|<envelope>". Redis runs
- * scripts one at a time and a subscriber connection receives messages in publish order, so every node sees events
- * in increasing g. A counter that is missing (a new deployment, or a Redis that lost its data) starts at Redis's clock
- * in microseconds, so numbers keep increasing across a data loss unless the deployment published over a million events
- * a second on average since its counter started. KEYS: the counter, then (stream, channel) pairs for ARGV[4] topics, then plain channels. ARGV[5]: the
- * key of an event published at most once (`once`), or ''; returns 0 when one was published under it already.
+ * The events of one event-loop turn, published in one call, each atomically: the next number of the deployment's
+ * order, the event appended under that number to the stream of each of its topics (kept for resumes), then sent on
+ * each topic's channel as "<g>|<envelope>". Redis runs scripts one at a time and a subscriber connection receives
+ * messages in publish order, so every node sees events in increasing g. A counter that is missing (a new deployment,
+ * or a Redis that lost its data) starts at Redis's clock in microseconds, so numbers keep increasing across a data loss
+ * unless the deployment published over a million events a second on average since its counter started.
+ * KEYS: the counter, then each event's (stream, channel) pairs and plain channels. ARGV: the streams' MAXLEN and TTL,
+ * then 4 per event: its envelope, its number of pairs and of plain channels, and the key of an event published at most
+ * once (`once`) or ''. Returns each event's number, 0 for one whose `once` key was taken already.
  */
 const PUBLISH_SCRIPT = `
-if ARGV[5] ~= '' and not redis.call('SET', ARGV[5], '1', 'NX', 'PX', ARGV[3]) then return 0 end
 if redis.call('EXISTS', KEYS[1]) == 0 then
   local t = redis.call('TIME')
   redis.call('SET', KEYS[1], t[1] .. string.format('%06d', tonumber(t[2])))
 end
-local g = redis.call('INCR', KEYS[1])
--- Past 10^14, Lua would write the number in exponent form.
-local gs = string.format('%.0f', g)
-local pairs = tonumber(ARGV[4])
-local msg = gs .. '|' .. ARGV[1]
-for i = 0, pairs - 1 do
-  local stream = KEYS[2 + i * 2]
-  redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], gs .. '-0', 'e', ARGV[1])
-  redis.call('PEXPIRE', stream, ARGV[3])
-  redis.call('PUBLISH', KEYS[3 + i * 2], msg)
+local out = {}
+local k = 2
+for a = 3, #ARGV, 4 do
+  local np, nplain, once = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), ARGV[a + 3]
+  if once ~= '' and not redis.call('SET', once, '1', 'NX', 'PX', ARGV[2]) then
+    out[#out + 1] = 0
+  else
+    local g = redis.call('INCR', KEYS[1])
+    -- Past 10^14, Lua would write the number in exponent form.
+    local gs = string.format('%.0f', g)
+    local msg = gs .. '|' .. ARGV[a]
+    for i = 0, np - 1 do
+      local stream = KEYS[k + i * 2]
+      redis.call('XADD', stream, 'MAXLEN', '~', ARGV[1], gs .. '-0', 'e', ARGV[a])
+      redis.call('PEXPIRE', stream, ARGV[2])
+      redis.call('PUBLISH', KEYS[k + i * 2 + 1], msg)
+    end
+    for i = k + np * 2, k + np * 2 + nplain - 1 do redis.call('PUBLISH', KEYS[i], msg) end
+    out[#out + 1] = g
+  end
+  k = k + np * 2 + nplain
 end
-for i = 2 + pairs * 2, #KEYS do redis.call('PUBLISH', KEYS[i], msg) end
-return g
+return out
 `;
+
+/** Events per publish call at most: a script blocks Redis while it runs. */
+const MAX_PER_CALL = 500;
+
+/** An event waiting for its turn's publish call: its keys after the counter, its values, and its promise's ends. */
+interface Outgoing {
+  keys: string[];
+  pairs: number;
+  text: string;
+  once: string;
+  done(g: number): void;
+  fail(err: unknown): void;
+}
 
 /** What travels: the publishing process, its number for the event (`sent`), and the event. */
 interface Envelope {
@@ -90,7 +114,7 @@ export interface StoredEvent {
   e: BusEvent;
 }
 
-type RedisWithPublish = Redis & { accordPublish(numKeys: number, ...args: (string | number)[]): Promise<number> };
+type RedisWithPublish = Redis & { accordPublish(numKeys: number, ...args: (string | number)[]): Promise<number[]> };
 
 /**
  * The distributed bus on Redis pub/sub, with each guild's and user's events also kept in a Redis stream for the
@@ -112,6 +136,8 @@ export class RedisBus implements EventBus {
    */
   private readonly sent = new Map<number, BusEvent>();
   private sentSeq = 0;
+  /** Events published this turn, sent together when it ends. */
+  private outgoing: Outgoing[] = [];
   private readonly ownHead: string;
 
   private constructor(
@@ -148,7 +174,7 @@ export class RedisBus implements EventBus {
   }
 
   /** Numbers, stores and sends an event; resolves with its number, or 0 when its `once` key was taken. */
-  private async send(event: BusEvent): Promise<number> {
+  private send(event: BusEvent): Promise<number> {
     const n = ++this.sentSeq;
     const text = JSON.stringify({ o: this.origin, n, e: event } satisfies Envelope);
     if (this.ordered.length) {
@@ -158,12 +184,32 @@ export class RedisBus implements EventBus {
     const routes = routesFor(event);
     const stored = routes.filter((r) => r.stream !== null);
     const keys = [
-      this.key('g'),
       ...stored.flatMap((r) => [this.key(`stream:${r.stream}`), this.channel(r.channel)]),
       ...routes.filter((r) => r.stream === null).map((r) => this.channel(r.channel)),
     ];
     const once = event.once ? this.key(`once:${event.once}`) : '';
-    return this.pub.accordPublish(keys.length, ...keys, text, STREAM_MAXLEN, this.streamTtlMs, stored.length, once);
+    return new Promise((done, fail) => {
+      if (this.outgoing.push({ keys, pairs: stored.length, text, once, done, fail }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** Publishes the turn's events: one script call (a round trip and a socket write) for all of them. */
+  private flush(): void {
+    const events = this.outgoing;
+    this.outgoing = [];
+    for (let i = 0; i < events.length; i += MAX_PER_CALL) {
+      const part = events.slice(i, i + MAX_PER_CALL);
+      const keys = [this.key('g')];
+      const args: (string | number)[] = [STREAM_MAXLEN, this.streamTtlMs];
+      for (const o of part) {
+        keys.push(...o.keys);
+        args.push(o.text, o.pairs, o.keys.length - o.pairs * 2, o.once);
+      }
+      this.pub.accordPublish(keys.length, ...keys, ...args).then(
+        (gs) => part.forEach((o, j) => o.done(Number(gs[j]))),
+        (err) => part.forEach((o) => o.fail(err)),
+      );
+    }
   }
 
   subscribe(handler: (e: BusEvent) => void, opts: SubscribeOptions = {}): () => void {
@@ -236,6 +282,7 @@ export class RedisBus implements EventBus {
   }
 
   async close(): Promise<void> {
+    this.flush(); // this turn's events go out before the connection's QUIT
     this.closed = true;
     this.local = [];
     this.remote = [];

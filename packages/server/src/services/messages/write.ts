@@ -47,8 +47,8 @@ export interface NonceClaim {
 /**
  * Writes the row and publishes MESSAGE_CREATE. No rule is checked here: Create Message checks them first, and system
  * notices (AutoMod alerts, loading messages) are written by the platform itself. `out` narrows who hears the event;
- * `once` is the event's idempotency key (a nonce-enforced create's). The row, its files and the channel's last message
- * are written together (MessagesRepo.insert: concurrent creates share one commit).
+ * `once` is the event's idempotency key (a nonce-enforced create's). The row and its files are written together
+ * (MessagesRepo.insert: concurrent creates share one commit).
  */
 export async function insertMessage(
   ctx: Ctx,
