@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import type { Channel } from '../../lib/api/types.js';
 import { sendMessage } from '../../lib/state/actions.js';
 import { useSession, useStore } from '../../lib/session.js';
@@ -111,13 +111,22 @@ export function Composer({
     setCommand(e);
     setText('');
   };
+  // Where the caret goes once a completed or inserted text is on screen: set as soon as React commits it, before the
+  // next key is handled (a caret set a frame later would move back over what was typed meanwhile).
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = caretAfterRender.current;
+    if (at === null || !input.current) return;
+    caretAfterRender.current = null;
+    input.current.focus();
+    input.current.setSelectionRange(at, at);
+  });
   const setTextAt = (next: string, at: number) => {
+    // The same text renders nothing: the caret moves now.
+    if (next === text) input.current?.setSelectionRange(at, at);
+    else caretAfterRender.current = at;
     setText(next);
     setCaret(at);
-    requestAnimationFrame(() => {
-      input.current?.focus();
-      input.current?.setSelectionRange(at, at);
-    });
   };
   const complete = (s: Suggestion) => {
     if (!trigger) return;
