@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { HttpClient } from './api/client.js';
 import { apiRoutes, type Api } from './api/routes.js';
-import { GatewaySocket, Op } from './gateway/socket.js';
+import { Op } from '@accord/protocol';
+import { GatewaySocket } from './gateway/socket.js';
 import { applyDispatch } from './state/dispatch.js';
 import { runTaps } from './state/dispatch-taps.js';
 import { expireTyping } from './state/message-events.js';

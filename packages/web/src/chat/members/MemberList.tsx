@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { APIUser, Channel } from '../../lib/api/types.js';
-import { Op } from '../../lib/gateway/socket.js';
+import { Op } from '@accord/protocol';
 import { useSession, useStore } from '../../lib/session.js';
 import { Avatar, displayName, Menu, toast, type MenuEntry } from '../../lib/ui/index.js';
 import { loadCommands } from '../../apps/command-index.js';

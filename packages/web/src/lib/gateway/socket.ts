@@ -4,21 +4,7 @@
  * does. Dispatches go to one listener (the store). JSON encoding, no compression: browsers parse JSON natively.
  */
 
-import { Capability } from '@accord/protocol';
-
-export const Op = {
-  DISPATCH: 0,
-  HEARTBEAT: 1,
-  IDENTIFY: 2,
-  PRESENCE_UPDATE: 3,
-  VOICE_STATE_UPDATE: 4,
-  RESUME: 6,
-  RECONNECT: 7,
-  REQUEST_GUILD_MEMBERS: 8,
-  INVALID_SESSION: 9,
-  HELLO: 10,
-  HEARTBEAT_ACK: 11,
-} as const;
+import { Capability, Op } from '@accord/protocol';
 
 /** Close codes after which reconnecting cannot help. */
 const FATAL = new Set([4004, 4010, 4011, 4012, 4013, 4014]);
