@@ -74,6 +74,30 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     await b.context.close();
   });
 
+  test('Create Channel from the server menu: off until named, a refused name errs by its field, a text channel opens', async () => {
+    const a = await newPerson(env.browser);
+    const errors = watchErrors(a.page);
+    await signInAs(a.page, env.t.server.url, alice().token, `/channels/${guildId()}/${general()}`);
+    await openServerMenu(a.page);
+    await a.page.getByRole('menuitem', { name: 'Create Channel' }).click();
+    const dialog = a.page.getByRole('dialog', { name: 'Create Channel' });
+    const submit = dialog.getByRole('button', { name: 'Create Channel' });
+    assert.equal(await submit.isDisabled(), true, 'no name yet');
+    await dialog.getByLabel('Channel name').fill('x'.repeat(101));
+    await submit.click();
+    await dialog.locator('.field__label--error').filter({ hasText: 'Channel name' }).waitFor();
+    await shot(a.page, 'create-channel-refused-name');
+    await dialog.getByLabel('Channel name').fill('plans');
+    await submit.click();
+    await dialog.waitFor({ state: 'detached' });
+    await a.page.waitForURL((u) => /^\/channels\/\d+\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${general()}`));
+    const id = a.page.url().split('/').pop()!;
+    const made = await env.t.api(`/channels/${id}`, { token: alice().token });
+    assert.deepEqual([made.body.name, made.body.type, made.body.guild_id], ['plans', 0, guildId()]);
+    assert.deepEqual(errors, []);
+    await a.context.close();
+  });
+
   test('roles: create one with a permission, rename, colour, reorder; the hierarchy locks roles above your own', async () => {
     const a = await newPerson(env.browser);
     await signInAs(a.page, env.t.server.url, alice().token, settingsUrl('roles'));

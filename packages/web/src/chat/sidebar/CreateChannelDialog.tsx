@@ -1,9 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { readableError } from '../../lib/api/errors.js';
 import { useSession } from '../../lib/session.js';
 import { useAction } from '../../lib/use-action.js';
-import { Banner, Button, Dialog, Icon, TextField } from '../../lib/ui/index.js';
+import { FormDialog, Icon, TextField } from '../../lib/ui/index.js';
 
 const KINDS = [
   { type: 0, label: 'Text', hint: 'Send messages, images, GIFs, emoji, opinions, and puns', icon: 'hash' },
@@ -22,47 +21,32 @@ export function CreateChannelDialog({ guildId, onClose }: { guildId: string; onC
     onClose();
     if (type !== 4 && type !== 2) nav(`/channels/${guildId}/${c.id}`);
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run();
-  };
   return (
-    <Dialog
+    <FormDialog
+      id="create-channel"
       title="Create Channel"
+      submitLabel="Create Channel"
+      busy={busy}
+      submitDisabled={!name.trim()}
+      error={fieldError('name') ? null : error}
+      onSubmit={() => void run()}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="link" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="create-channel" busy={busy} disabled={!name.trim()}>
-            Create Channel
-          </Button>
-        </>
-      }
     >
-      <form id="create-channel" onSubmit={submit}>
-        {error && !fieldError('name') ? (
-          <div style={{ marginBottom: 16 }}>
-            <Banner>{readableError(error)}</Banner>
-          </div>
-        ) : null}
-        <div className="field" role="radiogroup" aria-label="Channel type">
-          <span className="field__label">Channel type</span>
-          {KINDS.map((k) => (
-            <label key={k.type} className={type === k.type ? 'choice choice--on' : 'choice'}>
-              <input type="radio" name="type" checked={type === k.type} onChange={() => setType(k.type)} />
-              <Icon name={k.icon} />
-              <span className="grow">
-                <strong>{k.label}</strong>
-                <br />
-                <span className="muted">{k.hint}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-        <TextField label="Channel name" value={name} onChange={(e) => setName(e.target.value)} placeholder="new-channel" error={fieldError('name')} required />
-      </form>
-    </Dialog>
+      <div className="field" role="radiogroup" aria-label="Channel type">
+        <span className="field__label">Channel type</span>
+        {KINDS.map((k) => (
+          <label key={k.type} className={type === k.type ? 'choice choice--on' : 'choice'}>
+            <input type="radio" name="type" checked={type === k.type} onChange={() => setType(k.type)} />
+            <Icon name={k.icon} />
+            <span className="grow">
+              <strong>{k.label}</strong>
+              <br />
+              <span className="muted">{k.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      <TextField label="Channel name" value={name} onChange={(e) => setName(e.target.value)} placeholder="new-channel" error={fieldError('name')} required />
+    </FormDialog>
   );
 }

@@ -14,6 +14,7 @@ export function FormDialog({
   subtitle,
   submitLabel,
   busy,
+  submitDisabled,
   error,
   onSubmit,
   onClose,
@@ -25,6 +26,8 @@ export function FormDialog({
   subtitle?: ReactNode;
   submitLabel: string;
   busy: boolean;
+  /** The submit button is off (a required field is still empty). */
+  submitDisabled?: boolean;
   error: unknown;
   onSubmit: () => void;
   onClose: () => void;
@@ -44,7 +47,7 @@ export function FormDialog({
           <Button variant="link" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" form={id} busy={busy}>
+          <Button type="submit" form={id} busy={busy} disabled={submitDisabled}>
             {submitLabel}
           </Button>
         </>
