@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { prepareEverywhere } from './postgres.js';
 
-/** One message create for the PostgreSQL group commit: its row (columns by name), the files it carries, whether its channel is a thread. */
+/** One message create for the PostgreSQL group commit: its row (columns by name), its files, whether its channel is a thread. */
 export interface PgMessageWrite {
   row: Record<string, unknown>;
   files: Record<string, unknown>[];
@@ -129,11 +129,11 @@ export function batchStatement(batch: readonly PgMessageWrite[]): CompiledQuery 
 
 const INSERT_MESSAGES =
   `INSERT INTO "messages" (${MESSAGE_COLUMNS.map(([c]) => `"${c}"`).join(', ')}) ` +
-  `SELECT * FROM unnest(${MESSAGE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) RETURNING "id", "channel_id"`;
+  `SELECT * FROM unnest(${MESSAGE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
 
 /** The messages, then their threads' last message and counts (other channels' rows are left alone). */
 const THREAD_COUNTS =
-  `m AS (${INSERT_MESSAGES}) ` +
+  `m AS (${INSERT_MESSAGES} RETURNING "id", "channel_id") ` +
   'UPDATE "channels" SET ' +
   '"last_message_id" = CASE WHEN "channels"."last_message_id" IS NULL OR "channels"."last_message_id" < v.mx THEN v.mx ELSE "channels"."last_message_id" END, ' +
   '"message_count" = "channels"."message_count" + v.n, "total_message_sent" = "channels"."total_message_sent" + v.n ' +

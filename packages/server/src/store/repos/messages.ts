@@ -88,7 +88,8 @@ const pgCommits = new WeakMap<Store, PgGroupCommit>();
 export class MessagesRepo extends Repo {
   /**
    * Inserts one message with its files (a thread also counts it), all or nothing (its channel's last message id is
-   * derived: last-message.ts); concurrent calls share one commit (SQLite: one transaction, a savepoint each; PostgreSQL: one statement).
+   * derived: last-message.ts); concurrent calls share one commit (SQLite: one transaction, a savepoint each;
+   * PostgreSQL: one statement).
    * With `nonce`, claims (author, nonce) in the same transaction: when a live claim exists nothing is written and the
    * id of the message holding it is returned (enforce_nonce, exactly once across processes). Null when written.
    */
