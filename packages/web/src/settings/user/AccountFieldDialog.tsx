@@ -3,6 +3,7 @@ import { useSession } from '../../lib/session.js';
 import { useAction } from '../../lib/use-action.js';
 import { FormDialog, TextField } from '../../lib/ui/index.js';
 import { userSettingsApi } from './api.js';
+import { CurrentPasswordField } from './CurrentPasswordField.js';
 
 const WORDS = {
   username: { title: 'Change your username', sub: 'Enter a new username and your existing password.', label: 'Username', type: 'text' },
@@ -34,15 +35,7 @@ export function AccountFieldDialog({ field, current, onClose }: { field: 'userna
       onClose={onClose}
     >
       <TextField label={words.label} type={words.type} value={value} onChange={(e) => setValue(e.target.value)} error={own} required autoComplete={field} />
-      <TextField
-        label="Current Password"
-        type="password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={pw}
-        required
-        autoComplete="current-password"
-      />
+      <CurrentPasswordField value={password} onChange={setPassword} error={pw} />
     </FormDialog>
   );
 }

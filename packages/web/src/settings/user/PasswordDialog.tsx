@@ -3,6 +3,7 @@ import { useSession } from '../../lib/session.js';
 import { useAction } from '../../lib/use-action.js';
 import { FormDialog, TextField, toast } from '../../lib/ui/index.js';
 import { userSettingsApi } from './api.js';
+import { CurrentPasswordField } from './CurrentPasswordField.js';
 
 /**
  * A password change: the current password, then the new one twice. The platform revokes every token of the account
@@ -36,15 +37,7 @@ export function PasswordDialog({ onClose }: { onClose: () => void }) {
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label="Current Password"
-        type="password"
-        value={current}
-        onChange={(e) => setCurrent(e.target.value)}
-        error={pw}
-        required
-        autoComplete="current-password"
-      />
+      <CurrentPasswordField value={current} onChange={setCurrent} error={pw} />
       <TextField
         label="New Password"
         type="password"
