@@ -96,6 +96,20 @@ describe('server settings in the browser', { timeout: 420_000 }, () => {
     assert.deepEqual([made.body.name, made.body.type, made.body.guild_id], ['plans', 0, guildId()]);
     assert.deepEqual(errors, []);
     await a.context.close();
+
+    // On a phone the dialog fits the screen: every kind and the name field, nothing sideways.
+    const p = await newPhonePerson(env.browser);
+    await signInAs(p.page, env.t.server.url, alice().token, `/channels/${guildId()}/${general()}`);
+    await p.page.getByRole('button', { name: 'Open servers and channels' }).click();
+    await openServerMenu(p.page);
+    await p.page.getByRole('menuitem', { name: 'Create Channel' }).click();
+    const onPhone = p.page.getByRole('dialog', { name: 'Create Channel' });
+    await onPhone.getByLabel('Channel name').fill('x'.repeat(101));
+    await onPhone.getByRole('button', { name: 'Create Channel' }).click();
+    await onPhone.locator('.field__label--error').filter({ hasText: 'Channel name' }).waitFor();
+    await shot(p.page, 'create-channel-phone');
+    await assertNoSidewaysScroll(p.page, 'Create Channel dialog');
+    await p.context.close();
   });
 
   test('roles: create one with a permission, rename, colour, reorder; the hierarchy locks roles above your own', async () => {
