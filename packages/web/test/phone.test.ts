@@ -78,9 +78,25 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await message(page, 'Read on a desktop').waitFor();
     await assertNoSidewaysScroll(page, 'chat with messages');
 
-    // Deleting asks in the page: an alert dialog that fits the phone; Cancel keeps the message.
+    // A message's More is an action sheet: the screen's width, at its bottom, rows a thumb can hit.
     const mine = message(page, 'Typed on a phone');
     await mine.tap();
+    await mine.getByRole('button', { name: 'More' }).tap();
+    const sheet = page.getByRole('menu', { name: 'Message menu' });
+    await sheet.waitFor();
+    const s = (await sheet.boundingBox())!;
+    assert.deepEqual([Math.round(s.x), Math.round(s.width), Math.round(s.y + s.height)], [0, 390, 844], 'the sheet spans the bottom of the screen');
+    for (const row of await sheet.getByRole('menuitem').all())
+      assert.ok((await row.boundingBox())!.height >= 44, `${await row.textContent()} is too short to tap`);
+    await assertNoSidewaysScroll(page, 'the message action sheet');
+    await shot(page, 'phone-message-sheet');
+    // A tap above it closes it, and nothing under the scrim acts on it (the message's own actions stay as they were).
+    await page.locator('.menu-scrim').tap({ position: { x: 200, y: 120 } });
+    await sheet.waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    assert.equal(await page.getByRole('alertdialog').count(), 0);
+
+    // Deleting asks in the page: an alert dialog that fits the phone; Cancel keeps the message.
     await mine.getByRole('button', { name: 'More' }).tap();
     await page.getByRole('menuitem', { name: 'Delete Message' }).tap();
     const ask = page.getByRole('alertdialog', { name: 'Delete Message' });

@@ -10,9 +10,13 @@ export interface MenuItem {
 
 export type MenuEntry = MenuItem | 'separator' | { heading: string };
 
-/** A context menu at a point; any click outside or Escape closes it. */
+/**
+ * A context menu at a point; any click outside or Escape closes it. On a phone (styles/phone.css) it is an action
+ * sheet from the bottom of the screen over a scrim, which takes the tap that closes it so nothing under it acts.
+ */
 export function Menu({ x, y, items, onClose, label }: { x: number; y: number; items: MenuEntry[]; onClose: () => void; label?: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const scrim = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: x, top: y });
   useLayoutEffect(() => {
     const r = ref.current?.getBoundingClientRect();
@@ -22,7 +26,8 @@ export function Menu({ x, y, items, onClose, label }: { x: number; y: number; it
   useEffect(() => {
     const close = (e: Event) => {
       if (e instanceof KeyboardEvent && e.key !== 'Escape') return;
-      if (e instanceof MouseEvent && ref.current?.contains(e.target as Node)) return;
+      // The scrim closes on its click, so the press that lands on it does not reach what is under it.
+      if (e instanceof MouseEvent && (ref.current?.contains(e.target as Node) || e.target === scrim.current)) return;
       onClose();
     };
     window.addEventListener('mousedown', close);
@@ -35,32 +40,35 @@ export function Menu({ x, y, items, onClose, label }: { x: number; y: number; it
     };
   }, [onClose]);
   return createPortal(
-    <div className="menu" role="menu" aria-label={label} ref={ref} style={pos}>
-      {items.map((it, i) => {
-        if (it === 'separator') return <div key={i} className="menu__sep" />;
-        if ('heading' in it)
+    <>
+      <div className="menu-scrim" aria-hidden ref={scrim} onClick={onClose} />
+      <div className="menu" role="menu" aria-label={label} ref={ref} style={pos}>
+        {items.map((it, i) => {
+          if (it === 'separator') return <div key={i} className="menu__sep" />;
+          if ('heading' in it)
+            return (
+              <div key={i} className="menu__label">
+                {it.heading}
+              </div>
+            );
           return (
-            <div key={i} className="menu__label">
-              {it.heading}
-            </div>
+            <button
+              key={i}
+              type="button"
+              role="menuitem"
+              className={it.danger ? 'menu__item menu__item--danger' : 'menu__item'}
+              onClick={() => {
+                onClose();
+                it.onSelect();
+              }}
+            >
+              <span>{it.label}</span>
+              {it.hint}
+            </button>
           );
-        return (
-          <button
-            key={i}
-            type="button"
-            role="menuitem"
-            className={it.danger ? 'menu__item menu__item--danger' : 'menu__item'}
-            onClick={() => {
-              onClose();
-              it.onSelect();
-            }}
-          >
-            <span>{it.label}</span>
-            {it.hint}
-          </button>
-        );
-      })}
-    </div>,
+        })}
+      </div>
+    </>,
     document.body,
   );
 }
