@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 
 /*
@@ -9,18 +9,13 @@ import type { DB } from '../schema.js';
  * Threads still write their row: they count their messages.
  */
 
-/** The newest message's id of the channel row being selected (`newest_message_id`, read by toChannel). */
-export const newestMessageId = (eb: ExpressionBuilder<DB, 'channels'>) =>
-  eb
-    .selectFrom('messages as newest')
-    .select((e) => e.fn.max('newest.id').as('id'))
-    .whereRef('newest.channel_id', '=', 'channels.id')
-    .as('newest_message_id');
-
 /** The newest message's id of the "channels" row in scope, as SQL text. */
 const NEWEST = '(select max("newest"."id") from "messages" as "newest" where "newest"."channel_id" = "channels"."id")';
 
-/** The same column as `newestMessageId`, for fixed statements over "channels". */
+/** A column of a channel row: its newest message's id (`newest_message_id`, read by toChannel). */
+export const newestMessageId = sql.raw<string | null>(NEWEST).as('newest_message_id');
+
+/** The same column, for fixed statements over "channels". */
 export const NEWEST_MESSAGE_ID_SQL = `${NEWEST} as "newest_message_id"`;
 
 /** Channel rows with their newest message's id. */
