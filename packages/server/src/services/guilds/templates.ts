@@ -40,7 +40,7 @@ interface TemplateRow {
 async function snapshot(ctx: Ctx, g: GuildRecord): Promise<Record<string, unknown>> {
   const roles = await guildRoles(ctx, g.id);
   const roleNo = new Map(roles.map((r, i) => [r.id, i]));
-  const rows = await ctx.repos.channels.layoutOf(g.id);
+  const rows = await ctx.repos.channels.guildChannelsSorted(g.id);
   // Categories first, so a channel's parent always comes before it when the guild is rebuilt.
   const channels = rows.sort((a, b) => Number(b.type === 4) - Number(a.type === 4));
   const chanNo = new Map(channels.map((c, i) => [c.id, i + 1]));

@@ -289,17 +289,6 @@ export class ChannelsRepo extends Repo {
     return stage as any;
   }
 
-  /** A guild's channels without threads, by position then id (a template's snapshot). */
-  async layoutOf(guildId: string): Promise<ChannelRecord[]> {
-    const rows = await selectChannels(this.db)
-      .where('guild_id', '=', guildId)
-      .where('type', 'not in', [10, 11, 12])
-      .orderBy('position')
-      .orderBy('id')
-      .execute();
-    return rows.map(toChannel);
-  }
-
   /** The id and position of every channel of a guild. */
   async positionsIn(guildId: string): Promise<{ id: string; position: number }[]> {
     const rows = await this.db.selectFrom('channels').select(['id', 'position']).where('guild_id', '=', guildId).execute();
