@@ -33,7 +33,8 @@ export const SHOTS = path.resolve(WEB_ROOT, '..', '..', '.tmp', 'screenshots', '
 export async function shot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file, timeout: 10_000 });
+  // Finite animations (a dialog's fade and pop) are shown finished: the picture is of the settled page, not a frame of it.
+  await page.screenshot({ path: file, timeout: 10_000, animations: 'disabled' });
   return file;
 }
 
