@@ -58,6 +58,7 @@ export async function connectDistributed(config: Config, clock: Clock, health?: 
       sessions.close();
       await bus.close();
       await redis.quit().catch(() => {});
+      redis.disconnect(); // no reconnecting after a QUIT refused during an outage
     },
   };
 }

@@ -15,6 +15,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { until } from './helpers/wait.js';
 import { register } from './helpers/fixtures.js';
 import { twoNodes } from './helpers/two-nodes.js';
+import { TcpProxy } from './helpers/tcp-proxy.js';
 import { enqueueWebhookEvent } from '../src/services/apps/webhook-events/outbox.js';
 import { RawVoice, joinOnGateway } from './voice/raw.js';
 import { loadChannel } from '../src/services/messages/channel.js';
@@ -170,6 +171,39 @@ describe('the Redis event bus', { skip: !REDIS_URL && 'REDIS_URL is unset' }, ()
       'a retry whose event went out runs no local side effect again',
     );
     b.unwatch('guild:40');
+  });
+
+  test('settled(mark): an answer waits until the events published since its mark are in Redis, and fails if they never got there', async () => {
+    const stream = (g: string) => a.eventsAfter(`guild:${g}`, 0);
+    const mark = a.mark();
+    a.publish({ t: 'SETTLE', d: { n: 1 }, guild_id: '41' });
+    let settled = false;
+    const done = a.settled(mark).then(() => (settled = true));
+    await Promise.resolve();
+    assert.equal(settled, false, 'not settled before the publish call went out');
+    await done;
+    assert.deepEqual(
+      (await stream('41'))?.map((s) => s.e.d),
+      [{ n: 1 }],
+      'stored by the time it settled',
+    );
+    await a.settled(a.mark()); // nothing published since: settled at once
+
+    const proxy = await TcpProxy.start('127.0.0.1', Number(new URL(REDIS_URL!).port || 6379));
+    const c = await RedisBus.connect(proxy.rewrite(REDIS_URL!), prefix);
+    try {
+      const before = c.mark();
+      proxy.cut();
+      c.publish({ t: 'SETTLE', d: { n: 2 }, guild_id: '42' });
+      await assert.rejects(c.settled(before), (err: any) => err?.status === 503, 'refused as unavailable');
+      assert.deepEqual(await stream('42'), [], 'nothing stored');
+      await assert.rejects(c.settled(before), 'still failed for an answer that waited on it');
+      await c.settled(c.mark()); // a later answer that published nothing is not held by the old failure
+    } finally {
+      proxy.restore();
+      await c.close();
+      await proxy.close();
+    }
   });
 });
 

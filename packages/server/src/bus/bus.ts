@@ -62,6 +62,14 @@ export interface EventBus {
    * embedded bus has no other node: whoever stored the change published it, so this does nothing.
    */
   republish(event: BusEvent & { once: string }): void;
+  /**
+   * A position in this process's publishing. `settled(mark)` resolves once every event it published since then is
+   * stored and sent to the other processes, and rejects when one could not be. An answer that acknowledges a change
+   * waits for it, so a process killed right after answering has not lost the change's events. The embedded bus has
+   * no other process: its events are delivered when published.
+   */
+  mark(): number;
+  settled(mark: number): Promise<void>;
   /** Registers a handler; returns the function that removes it. */
   subscribe(handler: (event: BusEvent) => void, opts?: SubscribeOptions): () => void;
   /**

@@ -1,5 +1,7 @@
 import type { BusEvent, EventBus, SubscribeOptions, Topic } from './bus.js';
 
+const SETTLED = Promise.resolve();
+
 /** The embedded bus: synchronous fan-out to handlers in this process, in subscription order. */
 export class InProcessBus implements EventBus {
   private handlers: ((e: BusEvent) => void)[] = [];
@@ -9,6 +11,14 @@ export class InProcessBus implements EventBus {
   }
 
   republish(_event: BusEvent & { once: string }): void {}
+
+  mark(): number {
+    return 0;
+  }
+
+  settled(_mark: number): Promise<void> {
+    return SETTLED;
+  }
 
   subscribe(handler: (e: BusEvent) => void, _opts?: SubscribeOptions): () => void {
     this.handlers.push(handler);

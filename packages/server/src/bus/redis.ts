@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../store/redis.js';
 import type { DependencyHealth } from '../store/health.js';
-import { isUnavailable } from '../core/errors.js';
+import { DependencyUnavailable, isUnavailable } from '../core/errors.js';
 import type { BusEvent, EventBus, SubscribeOptions, Topic } from './bus.js';
 import { deliver } from './in-process.js';
 
@@ -98,6 +98,13 @@ interface Outgoing {
   fail(err: unknown): void;
 }
 
+/** One turn's publishing: the number of its last event, and the outcome of its publish calls once they are made. */
+interface Turn {
+  last: number;
+  done: Promise<void>;
+  settle(calls: Promise<unknown>): void;
+}
+
 /** What travels: the publishing process, its number for the event (`sent`), and the event. */
 interface Envelope {
   o: string;
@@ -138,6 +145,10 @@ export class RedisBus implements EventBus {
   private sentSeq = 0;
   /** Events published this turn, sent together when it ends. */
   private outgoing: Outgoing[] = [];
+  /** Turns whose publish calls Redis has not answered yet, oldest first: the number of each one's last event. */
+  private unsettled: Turn[] = [];
+  /** The number of the last event of the newest turn that failed: an answer waiting on it or an earlier one fails. */
+  private failedThrough = 0;
   private readonly ownHead: string;
 
   private constructor(
@@ -189,14 +200,31 @@ export class RedisBus implements EventBus {
     ];
     const once = event.once ? this.key(`once:${event.once}`) : '';
     return new Promise((done, fail) => {
-      if (this.outgoing.push({ keys, pairs: stored.length, text, once, done, fail }) === 1) setImmediate(() => this.flush());
+      if (this.outgoing.push({ keys, pairs: stored.length, text, once, done, fail }) === 1) {
+        this.unsettled.push(newTurn());
+        setImmediate(() => this.flush());
+      }
+      this.unsettled[this.unsettled.length - 1].last = n;
     });
+  }
+
+  mark(): number {
+    return this.sentSeq;
+  }
+
+  settled(mark: number): Promise<void> {
+    if (this.failedThrough > mark) return Promise.reject(new DependencyUnavailable('redis'));
+    const waits = this.unsettled.filter((t) => t.last > mark).map((t) => t.done);
+    return waits.length === 0 ? SETTLED : waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
   }
 
   /** Publishes the turn's events: one script call (a round trip and a socket write) for all of them. */
   private flush(): void {
     const events = this.outgoing;
+    if (!events.length) return;
     this.outgoing = [];
+    const turn = this.unsettled[this.unsettled.length - 1];
+    const calls: Promise<unknown>[] = [];
     for (let i = 0; i < events.length; i += MAX_PER_CALL) {
       const part = events.slice(i, i + MAX_PER_CALL);
       const keys = [this.key('g')];
@@ -205,11 +233,19 @@ export class RedisBus implements EventBus {
         keys.push(...o.keys);
         args.push(o.text, o.pairs, o.keys.length - o.pairs * 2, o.once);
       }
-      this.pub.accordPublish(keys.length, ...keys, ...args).then(
+      const call = this.pub.accordPublish(keys.length, ...keys, ...args);
+      call.then(
         (gs) => part.forEach((o, j) => o.done(Number(gs[j]))),
         (err) => part.forEach((o) => o.fail(err)),
       );
+      calls.push(call);
     }
+    turn.settle(Promise.all(calls));
+    const forget = () => (this.unsettled = this.unsettled.filter((t) => t !== turn));
+    turn.done.then(forget, () => {
+      this.failedThrough = Math.max(this.failedThrough, turn.last);
+      forget();
+    });
   }
 
   subscribe(handler: (e: BusEvent) => void, opts: SubscribeOptions = {}): () => void {
@@ -288,6 +324,9 @@ export class RedisBus implements EventBus {
     this.remote = [];
     this.ordered = [];
     await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
+    // A connection that was reconnecting (Redis away) refuses QUIT and would reconnect later: stop it for good.
+    this.sub.disconnect();
+    this.pub.disconnect();
   }
 
   private key(name: string): string {
@@ -333,6 +372,21 @@ export class RedisBus implements EventBus {
     if (env.o !== this.origin) deliver(this.remote, env.e); // this process's own were delivered when published
     if (this.ordered.length) deliver(this.ordered, { ...env.e, g });
   }
+}
+
+const SETTLED = Promise.resolve();
+
+/** A turn whose publish calls are not made yet: `done` follows them once `settle` hands them over. */
+function newTurn(): Turn {
+  let settle!: (calls: Promise<unknown>) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    settle = (calls) =>
+      calls.then(
+        () => resolve(),
+        (err) => reject(isUnavailable(err) ? new DependencyUnavailable('redis', err) : err),
+      );
+  });
+  return { last: 0, done, settle };
 }
 
 /** Failures while Redis is away are the outage store/health.ts already reported: not one line per event. */

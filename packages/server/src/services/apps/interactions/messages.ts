@@ -28,6 +28,8 @@ export function onlyTo(ctx: Ctx, userIds: string[]): Ctx {
   const bus: EventBus = {
     publish: (e) => ctx.bus.publish(only(e)),
     republish: (e) => ctx.bus.republish(only(e)),
+    mark: () => ctx.bus.mark(),
+    settled: (mark) => ctx.bus.settled(mark),
     subscribe: (h, opts) => ctx.bus.subscribe(h, opts),
     watch: (topic) => ctx.bus.watch(topic),
     unwatch: (topic) => ctx.bus.unwatch(topic),
