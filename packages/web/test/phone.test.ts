@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newPerson, shot, watchErrors } from './helpers/browser.ts';
-import { assertNoSidewaysScroll, newPhonePerson } from './helpers/phone.ts';
+import { assertNoSidewaysScroll, newPhonePerson, PHONE } from './helpers/phone.ts';
 import { signInAs } from './helpers/session.ts';
 import { webSuite } from './helpers/suite.ts';
+import { until } from '../../server/test/helpers/wait.ts';
 import { composer, message, send } from './helpers/ui.ts';
 
 describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
@@ -107,6 +108,29 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await ask.waitFor({ state: 'detached' });
     await mine.waitFor();
     await shot(page, 'phone-chat');
+
+    // The header's search is a bare icon until tapped, then a field wide enough to type in, within the screen.
+    const search = page.getByRole('searchbox', { name: 'Search messages' });
+    const background = () => search.evaluate((el) => String((globalThis as any).getComputedStyle(el).backgroundColor));
+    const bare = await search.boundingBox();
+    assert.ok(bare && bare.width <= 32, `a 32 px icon: ${JSON.stringify(bare)}`);
+    assert.equal(await background(), 'rgba(0, 0, 0, 0)');
+    await search.tap();
+    await search.fill('heron');
+    // Once it has grown (a short transition).
+    const open = await until(
+      async () => {
+        const box = await search.boundingBox();
+        return box && box.width >= 150 ? box : null;
+      },
+      5_000,
+      'the search field to open',
+    );
+    assert.ok(open.x + open.width <= PHONE.width, `a field on the screen: ${JSON.stringify(open)}`);
+    assert.notEqual(await background(), 'rgba(0, 0, 0, 0)');
+    await assertNoSidewaysScroll(page, 'the open search');
+    await shot(page, 'phone-search');
+    await search.fill('');
     await members.waitFor({ state: 'hidden' });
     await desk.page.getByRole('complementary', { name: 'Members' }).waitFor(); // unchanged on a desktop
     await shot(desk.page, 'desktop-chat');
