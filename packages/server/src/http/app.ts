@@ -161,8 +161,8 @@ function registerRoute(app: FastifyInstance, ctx: Ctx, auth: Authenticator, limi
       const result = await withAuditReason(reason, () =>
         def.handler({ ctx, actor, params, query: req.query as any, body: body ?? {}, files, req, reply, reason }),
       );
-      // Acknowledged means delivered: the change's events have reached the other processes before the answer leaves.
-      await ctx.bus.settled(mark);
+      // Acknowledged means delivered: a change's events have reached the other processes before the answer leaves.
+      if (def.method !== 'GET') await ctx.bus.settled(mark);
       if (result instanceof Reply) {
         reply.code(result.status);
         if (result.headers) for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
