@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import { Snowflakes } from './core/snowflake.js';
 import { RedisBus } from './bus/redis.js';
-import { connectRedis } from './store/redis.js';
+import { closeRedis, connectRedis } from './store/redis.js';
 import { RedisRateLimits } from './http/rate-limit-redis.js';
 import { RedisVoiceStateStore } from './services/voice/redis-store.js';
 import { RedisSessionStore } from './gateway/session-store.js';
@@ -57,8 +57,7 @@ export async function connectDistributed(config: Config, clock: Clock, health?: 
     async close() {
       sessions.close();
       await bus.close();
-      await redis.quit().catch(() => {});
-      redis.disconnect(); // no reconnecting after a QUIT refused during an outage
+      await closeRedis(redis);
     },
   };
 }

@@ -1,7 +1,5 @@
 import type { BusEvent, EventBus, SubscribeOptions, Topic } from './bus.js';
 
-const SETTLED = Promise.resolve();
-
 /** The embedded bus: synchronous fan-out to handlers in this process, in subscription order. */
 export class InProcessBus implements EventBus {
   private handlers: ((e: BusEvent) => void)[] = [];
@@ -16,9 +14,7 @@ export class InProcessBus implements EventBus {
     return 0;
   }
 
-  settled(_mark: number): Promise<void> {
-    return SETTLED;
-  }
+  async settled(_mark: number): Promise<void> {}
 
   subscribe(handler: (e: BusEvent) => void, _opts?: SubscribeOptions): () => void {
     this.handlers.push(handler);

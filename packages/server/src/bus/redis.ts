@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { connectRedis } from '../store/redis.js';
+import { closeRedis, connectRedis } from '../store/redis.js';
 import type { DependencyHealth } from '../store/health.js';
 import { DependencyUnavailable, isUnavailable } from '../core/errors.js';
 import type { BusEvent, EventBus, SubscribeOptions, Topic } from './bus.js';
@@ -212,10 +212,9 @@ export class RedisBus implements EventBus {
     return this.sentSeq;
   }
 
-  settled(mark: number): Promise<void> {
-    if (this.failedThrough > mark) return Promise.reject(new DependencyUnavailable('redis'));
-    const waits = this.unsettled.filter((t) => t.last > mark).map((t) => t.done);
-    return waits.length === 0 ? SETTLED : waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
+  async settled(mark: number): Promise<void> {
+    if (this.failedThrough > mark) throw new DependencyUnavailable('redis');
+    await Promise.all(this.unsettled.filter((t) => t.last > mark).map((t) => t.done));
   }
 
   /** Publishes the turn's events: one script call (a round trip and a socket write) for all of them. */
@@ -323,10 +322,7 @@ export class RedisBus implements EventBus {
     this.local = [];
     this.remote = [];
     this.ordered = [];
-    await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
-    // A connection that was reconnecting (Redis away) refuses QUIT and would reconnect later: stop it for good.
-    this.sub.disconnect();
-    this.pub.disconnect();
+    await Promise.all([closeRedis(this.sub), closeRedis(this.pub)]);
   }
 
   private key(name: string): string {
@@ -373,8 +369,6 @@ export class RedisBus implements EventBus {
     if (this.ordered.length) deliver(this.ordered, { ...env.e, g });
   }
 }
-
-const SETTLED = Promise.resolve();
 
 /** A turn whose publish calls are not made yet: `done` follows them once `settle` hands them over. */
 function newTurn(): Turn {

@@ -41,6 +41,15 @@ export async function connectRedis(url: string, name: string, health?: Dependenc
   return r;
 }
 
+/**
+ * Closes a connection for good: QUIT, then no reconnecting (a connection reconnecting while Redis is away refuses
+ * QUIT and would come back later, keeping the process alive).
+ */
+export async function closeRedis(r: Redis): Promise<void> {
+  await r.quit().catch(() => {});
+  r.disconnect();
+}
+
 /** Deletes the keys under a prefix (tests and `--redis-prefix` clean-up); SCAN, so it never blocks Redis. */
 export async function deleteKeys(r: Redis, prefix: string): Promise<number> {
   let cursor = '0';
