@@ -130,7 +130,25 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     assert.notEqual(await background(), 'rgba(0, 0, 0, 0)');
     await assertNoSidewaysScroll(page, 'the open search');
     await shot(page, 'phone-search');
+    // Its results (here none: the empty state) open over the chat and fit the screen.
+    await search.press('Enter');
+    const results = page.getByRole('dialog', { name: 'Search results' });
+    await results.getByText('No results').waitFor();
+    await assertNoSidewaysScroll(page, 'the search results');
+    const panel = (await results.boundingBox())!;
+    assert.ok(panel.x >= 0 && panel.x + panel.width <= PHONE.width, `the results within the screen: ${JSON.stringify(panel)}`);
+    await shot(page, 'phone-search-results');
+    await results.getByRole('button', { name: 'Close' }).tap();
     await search.fill('');
+    // The header's other popover, Pinned Messages (none yet), fits the same way.
+    await page.getByRole('button', { name: 'Pinned Messages' }).tap();
+    const pins = page.getByRole('dialog', { name: 'Pinned Messages' });
+    await pins.waitFor();
+    const pinsBox = (await pins.boundingBox())!;
+    assert.ok(pinsBox.x >= 0 && pinsBox.x + pinsBox.width <= PHONE.width, `the pins within the screen: ${JSON.stringify(pinsBox)}`);
+    await shot(page, 'phone-pins');
+    await page.getByRole('button', { name: 'Pinned Messages' }).tap();
+    await pins.waitFor({ state: 'detached' });
     await members.waitFor({ state: 'hidden' });
     await desk.page.getByRole('complementary', { name: 'Members' }).waitFor(); // unchanged on a desktop
     await shot(desk.page, 'desktop-chat');
