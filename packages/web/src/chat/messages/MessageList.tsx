@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Channel } from '../../lib/api/types.js';
 import { loadOlder, openChannel } from '../../lib/state/actions.js';
 import { useSession, useStore } from '../../lib/session.js';
-import { ErrorState, Spinner } from '../../lib/ui/index.js';
+import { ErrorState, Icon, Spinner } from '../../lib/ui/index.js';
 import { LocalEcho } from './LocalEcho.js';
 import { MessageItem } from './MessageItem.js';
 import { buildRows, type Row } from './rows.js';
@@ -130,7 +130,8 @@ function ChannelStart({ channel }: { channel: Channel }) {
   return (
     <div className="start">
       <div className="start__icon" aria-hidden>
-        {dm ? '@' : thread ? '🧵' : '#'}
+        {/* The thread's own icon, not an emoji: a system without an emoji font shows a blank box */}
+        {dm ? '@' : thread ? <Icon name="thread" size={36} /> : '#'}
       </div>
       <h2 className="start__title">{dm ? (channel.name ?? 'Direct message') : thread ? channel.name : `Welcome to #${channel.name}!`}</h2>
       <p className="muted">
