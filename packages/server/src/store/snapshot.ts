@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from './db.js';
 import type { DB } from './schema.js';
 
 /**
@@ -17,23 +18,34 @@ export interface Snapshot {
   tables: Record<string, Record<string, unknown>[]>;
 }
 
-/** The migrations' own bookkeeping: a snapshot is a world, and it imports into a store of this version. */
-const SKIP = /^(kysely_|accord_migrations$)/;
+/**
+ * The migrations' own bookkeeping (a snapshot is a world, and it imports into a store of this version), and SQLite's
+ * internal tables.
+ */
+const SKIP = /^(kysely_|accord_migrations$|sqlite_)/;
 const db = (k: Kysely<DB>) => k as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
 const encode = (v: unknown) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? { $base64: Buffer.from(v).toString('base64') } : v);
 const decode = (v: unknown) => (v && typeof v === 'object' && '$base64' in v ? Buffer.from(String((v as { $base64: string }).$base64), 'base64') : v);
 
-async function tableNames(k: Kysely<DB>): Promise<string[]> {
-  return (await k.introspection.getTables())
+/**
+ * The store's own tables. On PostgreSQL only those of its schema: other deployments (and parallel test runs) keep
+ * theirs in other schemas of the same database, and a catalog walk over all of them races their migrations.
+ */
+async function tableNames(k: Kysely<DB>, dialect: Dialect): Promise<string[]> {
+  const query =
+    dialect === 'postgres'
+      ? sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+      : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`;
+  return (await query.execute(k)).rows
     .map((t) => t.name)
     .filter((n) => !SKIP.test(n))
     .sort();
 }
 
-export async function exportSnapshot(k: Kysely<DB>, clock: number, lastId: string | null): Promise<Snapshot> {
+export async function exportSnapshot(k: Kysely<DB>, dialect: Dialect, clock: number, lastId: string | null): Promise<Snapshot> {
   const tables: Snapshot['tables'] = {};
-  for (const name of await tableNames(k)) {
+  for (const name of await tableNames(k, dialect)) {
     const rows = (await db(k).selectFrom(name).selectAll().execute()).map((r) =>
       Object.fromEntries(
         Object.entries(r)
@@ -50,10 +62,10 @@ export async function exportSnapshot(k: Kysely<DB>, clock: number, lastId: strin
 }
 
 /** Replaces every table's rows with the snapshot's, in one transaction: a failed import leaves the store as it was. */
-export async function importSnapshot(k: Kysely<DB>, snapshot: Snapshot): Promise<void> {
+export async function importSnapshot(k: Kysely<DB>, dialect: Dialect, snapshot: Snapshot): Promise<void> {
   if (snapshot?.format !== 'accord-world' || snapshot.version !== 1 || typeof snapshot.tables !== 'object')
     throw new Error('not an Accord world snapshot (format accord-world, version 1)');
-  const known = new Set(await tableNames(k));
+  const known = new Set(await tableNames(k, dialect));
   const unknown = Object.keys(snapshot.tables).filter((t) => !known.has(t));
   if (unknown.length) throw new Error(`the snapshot has tables this version does not: ${unknown.join(', ')}`);
   await k.transaction().execute(async (tx) => {

@@ -113,11 +113,11 @@ export class Repos {
 
   /** The whole world as a snapshot (store/snapshot.ts). */
   snapshot(clock: number, lastId: string | null): Promise<Snapshot> {
-    return exportSnapshot(this.db, clock, lastId);
+    return exportSnapshot(this.db, this.store.dialect, clock, lastId);
   }
 
   /** Replaces the whole world by a snapshot's, in one transaction. */
   restore(snapshot: Snapshot): Promise<void> {
-    return importSnapshot(this.db, snapshot);
+    return importSnapshot(this.db, this.store.dialect, snapshot);
   }
 }
