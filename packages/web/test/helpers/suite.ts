@@ -15,8 +15,10 @@ export function webSuite(opts: TestServerOptions = {}): { t: TestServer; browser
     env.t = await startTestServer(opts);
     env.browser = await launch();
   });
-  // What every open page looked like when a test ended: the first thing to read when one fails.
+  // What every open page looked like when a test failed: the first thing to read. A passing test's pages are not
+  // shot again (its own shots show what it checked), which saves a PNG encode per page per test.
   afterEach(async (t: any) => {
+    if (t?.passed !== false) return;
     const pages = env.browser?.contexts().flatMap((c) => c.pages()) ?? [];
     const name = String(t?.name ?? 'test')
       .replace(/[^a-z0-9]+/gi, '-')
