@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { storeTables } from '../src/store/snapshot.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { dropSchema } from '../src/store/postgres.js';
 import { allRoutes } from '../src/http/routes/index.js';
@@ -326,17 +326,7 @@ function paramFor(h: Harness, name: string, routePath: string): string {
 }
 
 /** Every table of the store. */
-async function tableNames(server: RunningServer): Promise<string[]> {
-  const db = server.ctx.repos.store.db;
-  const rows = process.env.DATABASE_URL
-    ? (
-        await sql<{
-          t: string;
-        }>`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
-      ).rows
-    : (await sql<{ t: string }>`select name as t from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)).rows;
-  return rows.map((r) => r.t).sort();
-}
+const tableNames = (server: RunningServer) => storeTables(server.ctx.repos.store.db, server.ctx.repos.store.dialect);
 
 /** A hash of every row of every table (rows sorted, blobs as base64), per table. */
 async function snapshot(server: RunningServer, tables: string[]): Promise<Record<string, string>> {

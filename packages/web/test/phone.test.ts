@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newPerson, shot, watchErrors } from './helpers/browser.ts';
-import { assertNoSidewaysScroll, newPhonePerson, PHONE } from './helpers/phone.ts';
+import { assertNoSidewaysScroll, assertWithinScreen, newPhonePerson } from './helpers/phone.ts';
 import { signInAs } from './helpers/session.ts';
 import { webSuite } from './helpers/suite.ts';
 import { until } from '../../server/test/helpers/wait.ts';
@@ -118,15 +118,8 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await search.tap();
     await search.fill('heron');
     // Once it has grown (a short transition).
-    const open = await until(
-      async () => {
-        const box = await search.boundingBox();
-        return box && box.width >= 150 ? box : null;
-      },
-      5_000,
-      'the search field to open',
-    );
-    assert.ok(open.x + open.width <= PHONE.width, `a field on the screen: ${JSON.stringify(open)}`);
+    await until(async () => ((await search.boundingBox())?.width ?? 0) >= 150, 5_000, 'the search field to open');
+    await assertWithinScreen(search, 'the search field');
     assert.notEqual(await background(), 'rgba(0, 0, 0, 0)');
     await assertNoSidewaysScroll(page, 'the open search');
     await shot(page, 'phone-search');
@@ -135,8 +128,7 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     const results = page.getByRole('dialog', { name: 'Search results' });
     await results.getByText('No results').waitFor();
     await assertNoSidewaysScroll(page, 'the search results');
-    const panel = (await results.boundingBox())!;
-    assert.ok(panel.x >= 0 && panel.x + panel.width <= PHONE.width, `the results within the screen: ${JSON.stringify(panel)}`);
+    await assertWithinScreen(results, 'the results');
     await shot(page, 'phone-search-results');
     await results.getByRole('button', { name: 'Close' }).tap();
     await search.fill('');
@@ -144,8 +136,7 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Pinned Messages' }).tap();
     const pins = page.getByRole('dialog', { name: 'Pinned Messages' });
     await pins.waitFor();
-    const pinsBox = (await pins.boundingBox())!;
-    assert.ok(pinsBox.x >= 0 && pinsBox.x + pinsBox.width <= PHONE.width, `the pins within the screen: ${JSON.stringify(pinsBox)}`);
+    await assertWithinScreen(pins, 'the pins');
     await shot(page, 'phone-pins');
     await page.getByRole('button', { name: 'Pinned Messages' }).tap();
     await pins.waitFor({ state: 'detached' });

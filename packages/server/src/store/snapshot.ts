@@ -18,30 +18,28 @@ export interface Snapshot {
   tables: Record<string, Record<string, unknown>[]>;
 }
 
-/**
- * The migrations' own bookkeeping (a snapshot is a world, and it imports into a store of this version), and SQLite's
- * internal tables.
- */
-const SKIP = /^(kysely_|accord_migrations$|sqlite_)/;
+/** The migrations' own bookkeeping: a snapshot is a world, and it imports into a store of this version. */
+const SKIP = /^(kysely_|accord_migrations$)/;
 const db = (k: Kysely<DB>) => k as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
 const encode = (v: unknown) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? { $base64: Buffer.from(v).toString('base64') } : v);
 const decode = (v: unknown) => (v && typeof v === 'object' && '$base64' in v ? Buffer.from(String((v as { $base64: string }).$base64), 'base64') : v);
 
 /**
- * The store's own tables. On PostgreSQL only those of its schema: other deployments (and parallel test runs) keep
- * theirs in other schemas of the same database, and a catalog walk over all of them races their migrations.
+ * Every table of the store (SQLite's internal ones aside). On PostgreSQL only those of its schema: other deployments
+ * (and parallel test runs) keep theirs in other schemas of the same database, and a catalog walk over all of them
+ * races their migrations.
  */
-async function tableNames(k: Kysely<DB>, dialect: Dialect): Promise<string[]> {
+export async function storeTables(k: Kysely<any>, dialect: Dialect): Promise<string[]> {
   const query =
     dialect === 'postgres'
       ? sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-      : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`;
-  return (await query.execute(k)).rows
-    .map((t) => t.name)
-    .filter((n) => !SKIP.test(n))
-    .sort();
+      : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`;
+  return (await query.execute(k)).rows.map((t) => t.name).sort();
 }
+
+/** The tables a snapshot holds: the world, not the migrations' bookkeeping. */
+const tableNames = async (k: Kysely<DB>, dialect: Dialect) => (await storeTables(k, dialect)).filter((n) => !SKIP.test(n));
 
 export async function exportSnapshot(k: Kysely<DB>, dialect: Dialect, clock: number, lastId: string | null): Promise<Snapshot> {
   const tables: Snapshot['tables'] = {};

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -23,4 +23,10 @@ export async function assertNoSidewaysScroll(page: Page, screen: string): Promis
     return { scroll: document.scrollingElement.scrollWidth, wide };
   })()`);
   assert.ok(scroll <= PHONE.width, `${screen}: the page is ${scroll} px wide (${wide.join(', ')})`);
+}
+
+/** The element lies across the screen's width, neither edge past the screen's. */
+export async function assertWithinScreen(element: Locator, what: string): Promise<void> {
+  const box = await element.boundingBox();
+  assert.ok(box && box.x >= 0 && box.x + box.width <= PHONE.width, `${what} within the screen: ${JSON.stringify(box)}`);
 }
