@@ -7,7 +7,7 @@
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Under each package; one directory per run (`npm test` runs side by side in CI), removed by `removeBuild`. */
 const OUT = path.join('.tmp', 'test-build');
@@ -47,6 +47,15 @@ const keepImportMeta = {
       const loader = args.path.endsWith('.tsx') ? 'tsx' : /\.m?ts$/.test(args.path) ? 'ts' : 'js';
       return { contents, loader, resolveDir: path.dirname(args.path) };
     });
+  },
+};
+
+/** `node:test` is scripts/test-shim.mjs, one module for every bundle of a process (it groups each file's tests). */
+const testShim = {
+  name: 'test-shim',
+  setup(b) {
+    const shim = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-shim.mjs');
+    b.onResolve({ filter: /^node:test$/ }, () => ({ path: shim, external: true }));
   },
 };
 
@@ -103,7 +112,7 @@ export async function buildTests(files, root) {
       format: 'esm',
       target: 'node20',
       sourcemap: 'linked',
-      plugins: [keepImportMeta, externalDeps(outDir)],
+      plugins: [testShim, keepImportMeta, externalDeps(outDir)],
       logLevel: 'warning',
     });
     for (const f of list) built.set(f, path.join(outDir, path.relative(pkgDir, f).replace(/\.ts$/, '.mjs')));

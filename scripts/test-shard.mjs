@@ -1,11 +1,12 @@
 // Splits test files into n shards of about equal time, by the times measured in scripts/test-times.json (written by
 // `ACCORD_TEST_TIMES=<file> npm test`), so CI's lanes end together. Longest file first, each to the shard with the
 // least time so far; a file with no measured time counts as the median one. Every file costs a constant on top of
-// its measured time: its process starts and loads its bundle outside the times the reporter sees.
+// its measured time, for its share of its group's process start and the loading of its bundle (scripts/test-groups.mjs),
+// which the reporter does not see.
 import fs from 'node:fs';
 import path from 'node:path';
 
-const PER_FILE_S = 2.5;
+const PER_FILE_S = 0.4;
 
 /** The measured seconds per file (by path relative to the repository root), or {} when there are none. */
 export function readTimes(root) {

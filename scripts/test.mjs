@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every package's and example's tests in one `node --test` run, one file at a time (they start real
-// servers), each file bundled with the sources it imports first (scripts/test-build.mjs) so that plain node runs it.
+// servers), each file bundled with the sources it imports first (scripts/test-build.mjs) so that plain node runs it,
+// and several files of a package to a process (scripts/test-groups.mjs).
 // ACCORD_TEST_SCOPE=engine runs only the files whose outcome can depend on the storage engine, and
 // ACCORD_TEST_SCOPE=distributed those of them that can depend on the bus, Redis or several processes, and
 // ACCORD_TEST_SCOPE=engine-only the engine files that are not distributed ones. CI runs the whole suite on SQLite, the
@@ -11,6 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { groupFiles } from './test-groups.mjs';
 import { readTimes, shardFiles } from './test-shard.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,6 +103,16 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     process.env.ACCORD_TEST_MAIN = path.join(mainDir, 'accord.js');
+  }
+  // Bundled files run several to a process (scripts/test-groups.mjs); ACCORD_TEST_GROUPS=0 runs each in its own.
+  if (process.env.ACCORD_TEST_BUNDLE !== '0' && process.env.ACCORD_TEST_GROUPS !== '0') {
+    const groups = path.join(root, '.tmp', 'test-groups', String(process.pid));
+    files = groupFiles(files, sources, root, groups);
+    const removeBuilds = cleanUp;
+    cleanUp = () => {
+      removeBuilds();
+      fs.rmSync(groups, { recursive: true, force: true });
+    };
   }
   // ACCORD_TEST_TIMES=<file>: also write each file's time there, by source path (for scripts/test-times.json).
   const timesOut = process.env.ACCORD_TEST_TIMES ? path.resolve(process.env.ACCORD_TEST_TIMES) : null;
