@@ -84,6 +84,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Gateway connections one IP may hold open at once. */
   gatewayConnectionsPerIp: number;
+  /** log2 of scrypt's cost N for new password hashes (14: N = 16384); a hash keeps the cost it was made with. */
+  passwordHashCost: number;
   /** An opened Gateway socket must Identify or Resume within this many ms (else closed 4003). */
   identifyTimeoutMs: number;
   /** Host Activities are served under as <application_id>.<host> (may include a port); unset: localhost:<port>. */
@@ -232,6 +234,14 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
     kind: 'number',
     doc: 'Gateway connections one client IP may hold open (more are refused); --dev raises the default to 10000 for local load',
     def: '100',
+  },
+  {
+    flag: '--password-hash-cost',
+    env: 'ACCORD_PASSWORD_HASH_COST',
+    key: 'passwordHashCost',
+    kind: 'number',
+    doc: "log2 of scrypt's cost for new password hashes, 10 to 17 (each step doubles the CPU and memory of a hash and a login)",
+    def: '14',
   },
   {
     flag: '--identify-timeout',
@@ -423,6 +433,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     logLevel: 'info',
     trustProxy: false,
     gatewayConnectionsPerIp: 100,
+    passwordHashCost: 14,
     identifyTimeoutMs: 20000,
     voiceWorkers: 1,
     voiceModes: 'aead_aes256_gcm_rtpsize,aead_xchacha20_poly1305_rtpsize',
@@ -452,6 +463,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   cfg.trustProxy = trustProxyValue(cfg.trustProxy);
   if (!Number.isInteger(cfg.port) || cfg.port < 0 || cfg.port > 65535) throw new Error(`invalid port: ${cfg.port}`);
   if (!Number.isInteger(cfg.workers) || cfg.workers < 0) throw new Error(`invalid --workers: ${cfg.workers}`);
+  if (!Number.isInteger(cfg.passwordHashCost) || cfg.passwordHashCost < 10 || cfg.passwordHashCost > 17) {
+    throw new Error(`invalid --password-hash-cost: ${cfg.passwordHashCost} (10 to 17)`);
+  }
   cfg.role = parseRole(cfg.role);
   if (cfg.role !== 'all' && (!cfg.databaseUrl || !cfg.redisUrl)) {
     throw new Error(

@@ -7,7 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { passwordWork } from '../src/services/identity/passwords.js';
+import { hashPassword, passwordWork, verifyPassword } from '../src/services/identity/passwords.js';
+import { loadConfig } from '../src/config.js';
 import { LOGIN_LIMITS, backoff } from '../src/services/identity/login-guard.js';
 
 const T = { timeout: 60_000 };
@@ -115,4 +116,18 @@ test("without --trust-proxy, X-Forwarded-For is ignored: every request is the so
   } finally {
     await plain.close();
   }
+});
+
+test('--password-hash-cost: new hashes record their cost, older ones still verify, and out-of-range costs are refused', async () => {
+  const cheap = await hashPassword('correct horse', 10);
+  assert.match(cheap, /^scrypt\$1024\$/);
+  const standard = await hashPassword('correct horse', 14);
+  assert.match(standard, /^scrypt\$16384\$/);
+  // A server whose cost changed still checks each stored hash at the cost it was made with.
+  assert.equal(await verifyPassword('correct horse', standard, 10), true);
+  assert.equal(await verifyPassword('correct horse', cheap, 14), true);
+  assert.equal(await verifyPassword('wrong horse', cheap, 14), false);
+  assert.equal(loadConfig([], {}).passwordHashCost, 14);
+  assert.equal(loadConfig(['--password-hash-cost', '12'], {}).passwordHashCost, 12);
+  for (const bad of ['9', '18', '12.5', 'x']) assert.throws(() => loadConfig(['--password-hash-cost', bad], {}), /password-hash-cost/);
 });

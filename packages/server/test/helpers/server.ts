@@ -73,6 +73,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     redisUrl,
     redisPrefix,
     gatewayConnectionsPerIp: 10_000,
+    // The cheapest scrypt the server allows: tests register and log in hundreds of people (the default, 14, costs 16x).
+    passwordHashCost: 10,
     ...(join?.server.ctx.config.devToken ? { devToken: join.server.ctx.config.devToken } : {}),
     ...direct,
     ...overrides,

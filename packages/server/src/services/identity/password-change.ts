@@ -12,10 +12,10 @@ import { issueToken, revokeTokens } from './tokens.js';
 export async function changePassword(ctx: Ctx, user: UserRecord, current: string | undefined, next: string): Promise<string> {
   if (user.bot) throw Errors.botsCannotUse();
   const hash = await ctx.repos.auth.passwordHash(user.id);
-  if (!current || !(await verifyPassword(current, hash))) {
+  if (!current || !(await verifyPassword(current, hash, ctx.config.passwordHashCost))) {
     throw fieldError('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
   }
-  await ctx.repos.auth.setPasswordHash(user.id, await hashPassword(next));
+  await ctx.repos.auth.setPasswordHash(user.id, await hashPassword(next, ctx.config.passwordHashCost));
   await revokeTokens(ctx, user.id, 'user');
   const token = await issueToken(ctx, user.id, 'user');
   ctx.bus.publish({ t: '__TOKENS_CHANGED', d: { user_id: user.id } });

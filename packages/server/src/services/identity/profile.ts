@@ -57,6 +57,6 @@ export async function editProfile(ctx: Ctx, actor: Actor, edit: ProfileEdit): Pr
 
 async function requirePassword(ctx: Ctx, user: UserRecord, password: string | undefined): Promise<void> {
   if (!password) throw fieldError('password', 'BASE_TYPE_REQUIRED', 'This field is required');
-  if (!(await verifyPassword(password, await ctx.repos.auth.passwordHash(user.id))))
+  if (!(await verifyPassword(password, await ctx.repos.auth.passwordHash(user.id), ctx.config.passwordHashCost)))
     throw fieldError('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
 }

@@ -61,7 +61,10 @@ export async function createUser(ctx: Ctx, input: NewUser): Promise<UserRecord> 
     primary_guild: null,
     created_at: ctx.clock.now(),
   };
-  await ctx.repos.users.insert(user, { password_hash: input.password ? await hashPassword(input.password) : null, date_of_birth: input.dateOfBirth ?? null });
+  await ctx.repos.users.insert(user, {
+    password_hash: input.password ? await hashPassword(input.password, ctx.config.passwordHashCost) : null,
+    date_of_birth: input.dateOfBirth ?? null,
+  });
   return user;
 }
 
@@ -83,7 +86,7 @@ export async function login(ctx: Ctx, login: string, password: string, ip = ''):
   const account = row ? `user:${row.id}` : `login:${key}`;
   const guard = loginGuard(ctx);
   await guard.check(ip, account);
-  const ok = await verifyPassword(password, row?.password_hash ?? null);
+  const ok = await verifyPassword(password, row?.password_hash ?? null, ctx.config.passwordHashCost);
   if (!row || !ok) {
     await guard.failed(ip, account);
     throw fieldError('login', 'INVALID_LOGIN', 'Login or password is invalid.');
