@@ -7,6 +7,12 @@
 // is declared (a top-level test of a grouped file is recorded here).
 import * as real from 'node:test';
 
+/**
+ * Each file's suite has a time limit: node:test does not time out a suite's own hooks, so a hook that never ends (a
+ * connection awaited without a limit) would hold the rest of the group, where it held only its own file before.
+ */
+const FILE_TIMEOUT_MS = Number(process.env.ACCORD_TEST_FILE_TIMEOUT_MS) || 5 * 60_000;
+
 /** The top-level registrations of the file being loaded, or null. */
 let pending = null;
 let label = '';
@@ -44,7 +50,7 @@ function use(fns) {
 export function beginFile(name) {
   const calls = pending;
   use(real);
-  if (calls?.length) real.describe(label, () => calls.forEach((call) => call()));
+  if (calls?.length) real.describe(label, { timeout: FILE_TIMEOUT_MS }, () => calls.forEach((call) => call()));
   pending = name ? [] : null;
   label = name ?? '';
   if (pending) use(GATHER);

@@ -38,7 +38,8 @@ export class RawGateway {
   }
 
   static async connect(baseUrl: string, query = '?v=10&encoding=json'): Promise<RawGateway> {
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + '/' + query);
+    // A handshake that never completes fails the test here rather than holding it for ever.
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + '/' + query, { handshakeTimeout: 15_000 });
     const gw = new RawGateway(ws, query.includes('zlib-stream'));
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
