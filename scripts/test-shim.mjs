@@ -54,4 +54,7 @@ export function beginFile(name) {
   pending = name ? [] : null;
   label = name ?? '';
   if (pending) use(GATHER);
+  // After the group: a file whose suite timed out may have left its servers open, which would keep this process (and
+  // the run) alive once every test has reported. The timer does not keep the process alive by itself.
+  else real.after(() => void setTimeout(() => process.exit(), 10_000).unref());
 }

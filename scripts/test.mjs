@@ -125,9 +125,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         `--test-reporter-destination=${rawTimes}`,
       ]
     : ['--test-reporter=spec'];
-  // --test-force-exit: a file whose suite timed out may leave its servers open, which would keep its group's process
-  // (and the run) alive once its tests are done.
-  const args = [...loader, '--test', '--test-concurrency=1', '--test-force-exit', ...reporters, ...options, ...files.map((f) => path.relative(root, f))];
+  const args = [...loader, '--test', '--test-concurrency=1', ...reporters, ...options, ...files.map((f) => path.relative(root, f))];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     if (rawTimes && fs.existsSync(rawTimes)) writeSourceTimes(rawTimes, timesOut, sources);
