@@ -10,7 +10,7 @@ import { png } from '../../server/conformance/world.ts';
 import { newPerson, shot, watchErrors } from './helpers/browser.ts';
 import { signInAs } from './helpers/session.ts';
 import { webSuite } from './helpers/suite.ts';
-import { composer, message, send } from './helpers/ui.ts';
+import { composer, confirmed, message, send } from './helpers/ui.ts';
 
 /** True once every <img> the locator matches has really loaded (a broken image has naturalWidth 0). */
 const loaded = (page: Page, selector: string) =>
@@ -94,6 +94,7 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       await box.press('Backspace');
       await box.press('Backspace');
       await box.press('Enter');
+      await confirmed(a.page, 'Hi').waitFor();
 
       const sent = (await messages()).find((m) => m.content?.startsWith('Hi <@'));
       assert.ok(sent, 'the message reached the server');
@@ -139,11 +140,13 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       assert.equal(await page.getByTestId('composer-count').textContent(), '0');
       await box.press('Enter');
       await page.waitForFunction("document.querySelector('.composer__input').value === ''");
+      await confirmed(page, 'x'.repeat(2000)).waitFor();
       assert.equal((await messages()).filter((m) => m.content === 'x'.repeat(2000)).length, 1);
 
       // Up in the empty box edits the last message of one's own.
       await send(page, 'a typo in tihs one');
-      await message(page, 'a typo in tihs one').waitFor();
+      // Up edits one's last message the server has: wait until it has this one.
+      await confirmed(page, 'a typo in tihs one').waitFor();
       await box.press('ArrowUp');
       const edit = page.getByLabel('Edit message');
       assert.equal(await edit.inputValue(), 'a typo in tihs one');

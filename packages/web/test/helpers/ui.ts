@@ -21,6 +21,9 @@ export const message = (page: Page, text: string) =>
     .filter({ hasNot: page.locator('.msg__reply', { hasText: text }) })
     .last();
 
+/** `message`, once the server has it: not the grey local echo shown while it is being sent. */
+export const confirmed = (page: Page, text: string) => message(page, text).filter({ hasNot: page.locator('.msg__content--pending') });
+
 export async function send(page: Page, text: string): Promise<void> {
   await composer(page).fill(text);
   await composer(page).press('Enter');
