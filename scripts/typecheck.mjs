@@ -21,9 +21,9 @@ const PROJECTS = [
   'examples/remind-bot-discordjs',
 ];
 
+const cache = process.env.ACCORD_CHECK_CACHE;
 let failed = 0;
 for (const project of PROJECTS) {
-  const cache = process.env.ACCORD_CHECK_CACHE;
   const incremental = cache ? ['--incremental', '--tsBuildInfoFile', path.join(cache, `${project.replace(/[^\w.-]+/g, '_')}.tsbuildinfo`)] : [];
   const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project, ...incremental], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
