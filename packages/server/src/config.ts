@@ -240,7 +240,7 @@ export const SETTINGS: { flag: string; env: string; key: keyof Config; kind: 'st
     env: 'ACCORD_PASSWORD_HASH_COST',
     key: 'passwordHashCost',
     kind: 'number',
-    doc: "log2 of scrypt's cost for new password hashes, 10 to 17 (each step doubles the CPU and memory of a hash and a login)",
+    doc: "log2 of scrypt's cost for new password hashes, 10 to 17 (each step doubles the CPU and memory of a hash and a login); --dev lowers the default to 10",
     def: '14',
   },
   {
@@ -448,6 +448,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (cfg.databaseSchema === 'public') cfg.databaseSchema = undefined;
   // Local load (benches, many test clients on 127.0.0.1) needs many sockets from one address; an explicit value wins.
   if (cfg.dev && raw.gatewayConnectionsPerIp === undefined && overrides.gatewayConnectionsPerIp === undefined) cfg.gatewayConnectionsPerIp = 10000;
+  // A dev world's people (a developer's tests, the toolkit's worlds) need passwords quick to hash, not hard to crack.
+  if (cfg.dev && raw.passwordHashCost === undefined && overrides.passwordHashCost === undefined) cfg.passwordHashCost = 10;
   Object.assign(cfg, overrides);
   if (cfg.dev) cfg.devToken ||= env.ACCORD_DEV_TOKEN || crypto.randomBytes(24).toString('base64url');
   else cfg.devToken = undefined;

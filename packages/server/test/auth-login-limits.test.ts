@@ -128,6 +128,8 @@ test('--password-hash-cost: new hashes record their cost, older ones still verif
   assert.equal(await verifyPassword('correct horse', cheap, 14), true);
   assert.equal(await verifyPassword('wrong horse', cheap, 14), false);
   assert.equal(loadConfig([], {}).passwordHashCost, 14);
+  assert.equal(loadConfig(['--dev'], {}).passwordHashCost, 10, 'a dev world hashes at the cheapest cost');
+  assert.equal(loadConfig(['--dev', '--password-hash-cost', '14'], {}).passwordHashCost, 14);
   assert.equal(loadConfig(['--password-hash-cost', '12'], {}).passwordHashCost, 12);
   for (const bad of ['9', '18', '12.5', 'x']) assert.throws(() => loadConfig(['--password-hash-cost', bad], {}), /password-hash-cost/);
 });

@@ -41,8 +41,6 @@ export async function startAccord(options: StartOptions = {}): Promise<Accord> {
   const devToken = crypto.randomBytes(24).toString('base64url');
   const args = [...(options.args ?? [])];
   if (options.deterministic) args.push('--deterministic');
-  // A test world's people need passwords that are quick to hash, not hard to crack: the cheapest scrypt, unless asked.
-  if (!args.includes('--password-hash-cost')) args.push('--password-hash-cost', '10');
   if (options.exportOnExit) args.push('--export-on-exit', path.resolve(options.exportOnExit));
   if (options.import) {
     const file = typeof options.import === 'string' ? path.resolve(options.import) : path.join(dataDir, 'import.json');

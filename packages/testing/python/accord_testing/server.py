@@ -100,11 +100,7 @@ def start_accord(args: Optional[List[str]] = None, env: Optional[Dict[str, str]]
     bundle = os.environ.get('ACCORD_TEST_MAIN')
     entry = ['--enable-source-maps', bundle] if bundle and os.path.isfile(bundle) else \
         ['--import', 'tsx', str(root / 'packages' / 'server' / 'src' / 'main.ts')]
-    args = list(args or [])
-    # A test world's people need passwords that are quick to hash, not hard to crack: the cheapest scrypt, unless asked.
-    if '--password-hash-cost' not in args:
-        args += ['--password-hash-cost', '10']
-    cmd = [node, *entry, 'start', '--port', '0', '--host', '127.0.0.1', '--data', data, '--dev', *args]
+    cmd = [node, *entry, 'start', '--port', '0', '--host', '127.0.0.1', '--data', data, '--dev', *(args or [])]
     full_env = {**os.environ, 'ACCORD_DEV_TOKEN': dev_token, 'ACCORD_LOG_LEVEL': 'silent', **(env or {})}
     # cwd is the checkout so that `--import tsx` resolves from its node_modules.
     process = subprocess.Popen(cmd, cwd=root, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
