@@ -103,16 +103,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     process.env.ACCORD_TEST_MAIN = path.join(mainDir, 'accord.js');
-  }
-  // Bundled files run several to a process (scripts/test-groups.mjs); ACCORD_TEST_GROUPS=0 runs each in its own.
-  if (process.env.ACCORD_TEST_BUNDLE !== '0' && process.env.ACCORD_TEST_GROUPS !== '0') {
-    const groups = path.join(root, '.tmp', 'test-groups', String(process.pid));
-    files = groupFiles(files, sources, root, groups);
-    const removeBuilds = cleanUp;
-    cleanUp = () => {
-      removeBuilds();
-      fs.rmSync(groups, { recursive: true, force: true });
-    };
+    // Several files to a process (scripts/test-groups.mjs); ACCORD_TEST_GROUPS=0 runs each in its own.
+    if (process.env.ACCORD_TEST_GROUPS !== '0') files = groupFiles(files, sources, root);
   }
   // ACCORD_TEST_TIMES=<file>: also write each file's time there, by source path (for scripts/test-times.json).
   const timesOut = process.env.ACCORD_TEST_TIMES ? path.resolve(process.env.ACCORD_TEST_TIMES) : null;
