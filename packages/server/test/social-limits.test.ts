@@ -196,7 +196,9 @@ describe('Social SDK limits', () => {
       const lm = (await api(ann.bearer, `/lobbies/${lobby.id}/messages`, 'POST', { content: 'hello lobby', metadata: { k: 'v' } })).body;
       const dm = (await api(ann.bearer, `/users/@me/dms/${ben.id}/messages`, 'POST', { content: 'hello ben' })).body;
       await api(ann.bearer, `/users/@me/dms/${ben.id}/messages/${dm.id}`, 'DELETE');
-      await until(() => receiver.events('GAME_DIRECT_MESSAGE_DELETE').length > 0, 15_000, 'GAME_DIRECT_MESSAGE_DELETE');
+      // Deliveries run side by side, so the last change's event may arrive first: wait for all three.
+      const types = ['LOBBY_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_CREATE', 'GAME_DIRECT_MESSAGE_DELETE'];
+      await until(() => types.every((type) => receiver.events(type).length > 0), 15_000, types.join(', '));
       const [lobbyEvent] = receiver.events('LOBBY_MESSAGE_CREATE');
       assert.equal(lobbyEvent.body.application_id, t.world.applicationId);
       assert.equal(lobbyEvent.body.event.data.id, lm.id);
