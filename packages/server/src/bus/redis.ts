@@ -61,6 +61,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('SET', KEYS[1], t[1] .. string.format('%06d', tonumber(t[2])))
 end
 local out = {}
+local expiring = {}
 local k = 2
 for a = 3, #ARGV, 4 do
   local np, nplain, once = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), ARGV[a + 3]
@@ -74,7 +75,11 @@ for a = 3, #ARGV, 4 do
     for i = 0, np - 1 do
       local stream = KEYS[k + i * 2]
       redis.call('XADD', stream, 'MAXLEN', '~', ARGV[1], gs .. '-0', 'e', ARGV[a])
-      redis.call('PEXPIRE', stream, ARGV[2])
+      -- Once a call per stream: an XADD keeps the stream's time to live.
+      if not expiring[stream] then
+        redis.call('PEXPIRE', stream, ARGV[2])
+        expiring[stream] = true
+      end
       redis.call('PUBLISH', KEYS[k + i * 2 + 1], msg)
     end
     for i = k + np * 2, k + np * 2 + nplain - 1 do redis.call('PUBLISH', KEYS[i], msg) end
