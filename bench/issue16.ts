@@ -4,6 +4,8 @@
  *
  *   --only msgcreate,deliver200,fanout,memory,storm,scale,coldstart   phases (default: all)
  *   --duration 10 --warmup 2 --concurrency 32          message-create closed loop (C in flight)
+ *   --client node                                      the closed loop's HTTP client: node (node:http's Agent) or raw
+ *                                                      (bench/raw-http.ts, about a quarter of the CPU a request)
  *   --listeners 500                                    listeners of the "with listeners" runs and of the 200 msg/s run
  *   --fanout-sessions 10000 --fanout-rate 2 --fanout-seconds 15   (needs ulimit -n above the session count + ~1000)
  *   --seconds 10                                       measuring window of the 200 msg/s run and of the scale fan-out
@@ -32,10 +34,11 @@ import {
   connectMany,
   cpuStallUs,
   forkServer,
-  makeAgent,
+  makeClient,
+  clientKind,
+  type LoadClient,
   now,
   percentile,
-  request,
   round,
   sleep,
   stallPct,
@@ -100,6 +103,7 @@ function parseArgs(argv: string[]) {
     nodes: num('nodes', 3),
     threads: num('threads', 2),
     profile: o.profile === true || o.profile === 'true',
+    client: clientKind(o.client),
     databaseUrl: String(o['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/test'),
     redisUrl: String(o['redis-url'] ?? 'redis://127.0.0.1:6379'),
   };
@@ -357,8 +361,8 @@ async function accordCluster(o: Options, mode: 'workers' | 'nodes', n: number, n
 
 // ------------------------------------------------------------------------------------------------ load
 const wsUrls = (t: Target) => t.ports.map((p) => `ws://127.0.0.1:${p}/?v=10&encoding=json`);
-const post = (agent: ReturnType<typeof makeAgent>, t: Target, i: number, content: string) =>
-  request(agent, t.ports[i % t.ports.length], 'POST', `/api/v10/channels/${t.channelId}/messages`, `Bot ${t.botToken}`, { content });
+const post = (client: LoadClient, t: Target, i: number, content: string) =>
+  client.request(t.ports[i % t.ports.length], 'POST', `/api/v10/channels/${t.channelId}/messages`, `Bot ${t.botToken}`, { content });
 
 async function openSessions(pool: LoadPool, t: Target, n: number, batch: number) {
   const t0 = now();
@@ -376,7 +380,7 @@ const CAP = 60_000; // messages a closed-loop run with listeners tracks per sess
 
 /** C requests in flight for warm-up + duration; with a pool, every listener must get every 200'd message once. */
 async function closedLoop(t: Target, o: Options, pool: LoadPool | null, listeners: number) {
-  const agent = makeAgent(o.concurrency);
+  const client = makeClient(o.client, o.concurrency);
   const base = markerBase;
   markerBase += CAP;
   const gaps0 = pool ? (await pool.report(0)).seqGaps : 0;
@@ -394,7 +398,7 @@ async function closedLoop(t: Target, o: Options, pool: LoadPool | null, listener
       const t0 = now();
       let status = 0;
       try {
-        status = (await post(agent, t, my, `fo:${base + my} throughput lorem ipsum dolor sit amet`)).status;
+        status = (await post(client, t, my, `fo:${base + my} throughput lorem ipsum dolor sit amet`)).status;
       } catch {
         errors++;
       }
@@ -423,9 +427,10 @@ async function closedLoop(t: Target, o: Options, pool: LoadPool | null, listener
   const cpu = treeCpuMs(t.pids) - cpu0;
   const stall1 = cpuStallUs();
   await Promise.all(loops);
-  agent.destroy();
+  client.destroy();
   const res: any = {
     target: t.name,
+    client: o.client,
     listeners,
     concurrency: o.concurrency,
     seconds: round(seconds),
@@ -472,7 +477,7 @@ async function closedLoop(t: Target, o: Options, pool: LoadPool | null, listener
 
 /** Open loop at `rate` msg/s for 1 s warm-up + `seconds`; per message, time from its POST until the LAST session got it. */
 async function openLoop(t: Target, pool: LoadPool, sessions: number, rate: number, seconds: number) {
-  const agent = makeAgent(64);
+  const agent = makeClient('node', 64);
   const warm = Math.max(1, Math.round(rate));
   const total = warm + Math.round(rate * seconds);
   const base = markerBase;

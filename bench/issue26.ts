@@ -5,6 +5,7 @@
  *
  *   --engines sqlite,postgres     which engines (default both; postgres needs --database-url)
  *   --duration 10 --warmup 2 --concurrency 32 --rounds 1   (rounds > 1 alternates minimal/Accord and keeps each's best)
+ *   --client node                 the closed loop's HTTP client: node (node:http's Agent) or raw (bench/raw-http.ts)
  *   --database-url postgres://postgres@127.0.0.1:5432/test   (a fresh schema per server, dropped afterwards)
  *   --profile <dir>               Accord runs with --cpu-prof, its profile written there
  *
@@ -16,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BENCH_DIR, SERVER_DIR, forkServer, makeAgent, now, request, round, sleep, summary, table, tmpDataDir, writeJson } from './lib.js';
+import { BENCH_DIR, SERVER_DIR, clientKind, forkServer, makeClient, now, round, sleep, summary, table, tmpDataDir, writeJson } from './lib.js';
 
 const GOALS = { sqlite: { ratio: 0.7, p99: 10 }, postgres: { ratio: 0.5, p99: 20 } } as const;
 type Engine = keyof typeof GOALS;
@@ -38,6 +39,7 @@ function parseArgs(argv: string[]) {
     warmup: num('warmup', 2),
     concurrency: num('concurrency', 32),
     rounds: num('rounds', 1),
+    client: clientKind(o.client),
     databaseUrl: String(o['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/test'),
     /** A folder: Accord's server runs with --cpu-prof there (bench/profile-top.ts reads the profile). */
     profile: o.profile as string | undefined,
@@ -137,7 +139,7 @@ async function minimal(engine: Engine, o: Options): Promise<Target> {
 
 /** C requests in flight: `warmup` seconds, then `duration` seconds measured. */
 async function closedLoop(t: Target, o: Options) {
-  const agent = makeAgent(o.concurrency);
+  const client = makeClient(o.client, o.concurrency);
   let measuring = false;
   let done = false;
   let k = 0;
@@ -149,7 +151,7 @@ async function closedLoop(t: Target, o: Options) {
       let status = 0;
       try {
         status = (
-          await request(agent, t.port, 'POST', `/api/v10/channels/${t.channelId}/messages`, t.auth, { content: `bench ${k++} lorem ipsum dolor sit amet` })
+          await client.request(t.port, 'POST', `/api/v10/channels/${t.channelId}/messages`, t.auth, { content: `bench ${k++} lorem ipsum dolor sit amet` })
         ).status;
       } catch {
         /* counted as 0 */
@@ -169,7 +171,7 @@ async function closedLoop(t: Target, o: Options) {
   const seconds = (now() - t0) / 1000;
   const cpu = cpuMs(t.pid) - cpu0;
   await Promise.all(loops);
-  agent.destroy();
+  client.destroy();
   const res = {
     target: t.name,
     msgPerSec: round(lat.length / seconds, 0),

@@ -8,6 +8,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import type { ChildReply, ChildRequest, StartOptions } from './server-child.js';
+import { RawAgent } from './raw-http.js';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.resolve(BENCH_DIR, '..');
@@ -148,6 +149,25 @@ export function request(agent: http.Agent, port: number, method: string, urlPath
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** The closed loops' HTTP client: node:http's keep-alive Agent, or the lean one of raw-http.ts (`--client raw`). */
+export interface LoadClient {
+  request(port: number, method: string, urlPath: string, auth: string | null, body?: unknown): Promise<HttpResult>;
+  destroy(): void;
+}
+
+export type ClientKind = 'node' | 'raw';
+
+export function makeClient(kind: ClientKind, maxSockets: number): LoadClient {
+  if (kind === 'raw') return new RawAgent(maxSockets);
+  const agent = makeAgent(maxSockets);
+  return { request: (...args) => request(agent, ...args), destroy: () => agent.destroy() };
+}
+
+export function clientKind(value: unknown): ClientKind {
+  if (value === undefined || value === 'node' || value === 'raw') return (value as ClientKind) ?? 'node';
+  throw new Error(`--client ${String(value)}: node or raw`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
