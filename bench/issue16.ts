@@ -103,7 +103,7 @@ function parseArgs(argv: string[]) {
     nodes: num('nodes', 3),
     threads: num('threads', 2),
     profile: o.profile === true || o.profile === 'true',
-    client: clientKind(o.client),
+    client: clientKind(o.client, 'node'),
     databaseUrl: String(o['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/test'),
     redisUrl: String(o['redis-url'] ?? 'redis://127.0.0.1:6379'),
   };
@@ -1048,7 +1048,7 @@ export async function main(argv: string[]) {
     /* no /proc */
   }
   console.log(
-    `accord bench, issue-16 suite: node ${process.version}, ${out.machine.cpus} cores (${out.machine.cpuModel}); load average ${out.loadAverageAtStart.join(' ')}; ${out.machine.ulimitNofile}; ${o.threads} load threads`,
+    `accord bench, issue-16 suite: node ${process.version}, ${out.machine.cpus} cores (${out.machine.cpuModel}); load average ${out.loadAverageAtStart.join(' ')}; ${out.machine.ulimitNofile}; ${o.threads} load threads; HTTP client ${o.client}`,
   );
   // Every session is a socket in this process (the load threads share its descriptor table).
   const nofile = Number(/Max open files\s+(\d+)/.exec(out.machine.ulimitNofile ?? '')?.[1] ?? Infinity);

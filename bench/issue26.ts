@@ -5,7 +5,8 @@
  *
  *   --engines sqlite,postgres     which engines (default both; postgres needs --database-url)
  *   --duration 10 --warmup 2 --concurrency 32 --rounds 1   (rounds > 1 alternates minimal/Accord and keeps each's best)
- *   --client node                 the closed loop's HTTP client: node (node:http's Agent) or raw (bench/raw-http.ts)
+ *   --client raw                  the closed loop's HTTP client: raw (bench/raw-http.ts) or node (node:http's Agent, the
+ *                                 default before 2026-11-29)
  *   --database-url postgres://postgres@127.0.0.1:5432/test   (a fresh schema per server, dropped afterwards)
  *   --profile <dir>               Accord runs with --cpu-prof, its profile written there
  *
@@ -39,7 +40,7 @@ function parseArgs(argv: string[]) {
     warmup: num('warmup', 2),
     concurrency: num('concurrency', 32),
     rounds: num('rounds', 1),
-    client: clientKind(o.client),
+    client: clientKind(o.client, 'raw'),
     databaseUrl: String(o['database-url'] ?? 'postgres://postgres@127.0.0.1:5432/test'),
     /** A folder: Accord's server runs with --cpu-prof there (bench/profile-top.ts reads the profile). */
     profile: o.profile as string | undefined,
@@ -201,7 +202,7 @@ export async function main(argv: string[]) {
   const o = parseArgs(argv);
   const started = new Date().toISOString();
   console.log(
-    `issue 26: message create, C=${o.concurrency}, no listeners, rate limits off; ${o.warmup} s warm-up + ${o.duration} s; engines ${o.engines.join(', ')}; load ${os
+    `issue 26: message create, C=${o.concurrency}, no listeners, rate limits off, client ${o.client}; ${o.warmup} s warm-up + ${o.duration} s; engines ${o.engines.join(', ')}; load ${os
       .loadavg()
       .map((n) => round(n, 2))
       .join(' ')}`,

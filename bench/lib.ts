@@ -165,8 +165,10 @@ export function makeClient(kind: ClientKind, maxSockets: number): LoadClient {
   return { request: (...args) => request(agent, ...args), destroy: () => agent.destroy() };
 }
 
-export function clientKind(value: unknown): ClientKind {
-  if (value === undefined || value === 'node' || value === 'raw') return (value as ClientKind) ?? 'node';
+/** `--client`'s value, or `fallback` when it is not given. */
+export function clientKind(value: unknown, fallback: ClientKind): ClientKind {
+  if (value === undefined) return fallback;
+  if (value === 'node' || value === 'raw') return value;
   throw new Error(`--client ${String(value)}: node or raw`);
 }
 
