@@ -477,7 +477,7 @@ async function closedLoop(t: Target, o: Options, pool: LoadPool | null, listener
 
 /** Open loop at `rate` msg/s for 1 s warm-up + `seconds`; per message, time from its POST until the LAST session got it. */
 async function openLoop(t: Target, pool: LoadPool, sessions: number, rate: number, seconds: number) {
-  const agent = makeClient('node', 64);
+  const client = makeClient('node', 64);
   const warm = Math.max(1, Math.round(rate));
   const total = warm + Math.round(rate * seconds);
   const base = markerBase;
@@ -498,7 +498,7 @@ async function openLoop(t: Target, pool: LoadPool, sessions: number, rate: numbe
     if (wait > 1) await sleep(wait);
     const sent = (sentAt[k] = absNow());
     inflight.push(
-      post(agent, t, k, `fo:${base + k} fan-out benchmark message`).then(
+      post(client, t, k, `fo:${base + k} fan-out benchmark message`).then(
         (r) => {
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
           httpLat.push(absNow() - sent);
@@ -519,7 +519,7 @@ async function openLoop(t: Target, pool: LoadPool, sessions: number, rate: numbe
   const cpu = treeCpuMs(t.pids) - cpu0;
   const stall1 = cpuStallUs();
   const rep = await pool.report(total);
-  agent.destroy();
+  client.destroy();
   const delivered = rep.recv.reduce((a, b) => a + b, 0);
   const lat: number[] = [];
   let incomplete = 0;
