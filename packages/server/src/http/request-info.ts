@@ -11,7 +11,10 @@ export interface RequestInfo {
   actor: Actor | null;
 }
 
-const infos = new WeakMap<FastifyRequest, RequestInfo>();
+// A property under a symbol of its own rather than a WeakMap: a WeakMap entry a request is work for every garbage
+// collection (its ephemeron table).
+const INFO = Symbol('accord.requestInfo');
+type Noted = FastifyRequest & { [INFO]?: RequestInfo };
 
-export const noteRequest = (req: FastifyRequest, info: RequestInfo): void => void infos.set(req, info);
-export const requestInfo = (req: FastifyRequest): RequestInfo | undefined => infos.get(req);
+export const noteRequest = (req: FastifyRequest, info: RequestInfo): void => void ((req as Noted)[INFO] = info);
+export const requestInfo = (req: FastifyRequest): RequestInfo | undefined => (req as Noted)[INFO];

