@@ -122,6 +122,10 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await assertWithinScreen(search, 'the search field');
     assert.notEqual(await background(), 'rgba(0, 0, 0, 0)');
     await assertNoSidewaysScroll(page, 'the open search');
+    // The header's other buttons step aside meanwhile: the channel's name stays readable beside the field.
+    assert.equal(await page.getByRole('button', { name: 'Pinned Messages' }).isVisible(), false);
+    const name = await page.locator('.channel__title').evaluate((el) => ({ shown: el.clientWidth, whole: el.scrollWidth }));
+    assert.ok(name.shown >= Math.min(name.whole, 80), `the channel's name beside the open search: ${JSON.stringify(name)}`);
     await shot(page, 'phone-search');
     // Its results (here none: the empty state) open over the chat and fit the screen.
     await search.press('Enter');
@@ -132,6 +136,7 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await shot(page, 'phone-search-results');
     await results.getByRole('button', { name: 'Close' }).tap();
     await search.fill('');
+    await search.blur();
     // The header's other popover, Pinned Messages (none yet), fits the same way.
     await page.getByRole('button', { name: 'Pinned Messages' }).tap();
     const pins = page.getByRole('dialog', { name: 'Pinned Messages' });
