@@ -159,8 +159,9 @@ export interface LoadClient {
 
 export type ClientKind = 'node' | 'raw';
 
+/** `maxSockets` caps node:http's Agent; the raw client opens what its callers keep in flight. */
 export function makeClient(kind: ClientKind, maxSockets: number): LoadClient {
-  if (kind === 'raw') return new RawAgent(maxSockets);
+  if (kind === 'raw') return new RawAgent();
   const agent = makeAgent(maxSockets);
   return { request: (...args) => request(agent, ...args), destroy: () => agent.destroy() };
 }

@@ -82,13 +82,12 @@ function parseAnswer(buf: Buffer): { status: number; body: string; length: numbe
   }
 }
 
-/** Connections per port, up to `maxSockets` each; a request waits for a free one. */
+/**
+ * Keep-alive connections per port: a request takes an idle one or opens another. No cap: the closed loops that use it
+ * have as many requests in flight as they want connections.
+ */
 export class RawAgent {
   private readonly idle = new Map<number, RawConnection[]>();
-  private readonly open = new Map<number, number>();
-  private readonly waiting = new Map<number, ((c: RawConnection) => void)[]>();
-
-  constructor(private readonly maxSockets: number) {}
 
   async request(port: number, method: string, urlPath: string, auth: string | null, body?: unknown): Promise<HttpResult> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -96,49 +95,20 @@ export class RawAgent {
     if (auth) head += `Authorization: ${auth}\r\n`;
     if (payload) head += `Content-Type: application/json\r\nContent-Length: ${payload.length}\r\n`;
     else if (method !== 'GET') head += 'Content-Length: 0\r\n';
-    const conn = await this.acquire(port);
+    const list = this.idle.get(port) ?? [];
+    this.idle.set(port, list);
+    let conn = list.pop();
+    while (conn?.closed) conn = list.pop(); // closed by the server while idle
+    conn ??= new RawConnection(port);
     try {
       return await conn.request(`${head}\r\n`, payload);
     } finally {
-      this.release(port, conn);
+      if (!conn.closed) list.push(conn);
     }
   }
 
   destroy(): void {
     for (const list of this.idle.values()) for (const c of list) c.close();
     this.idle.clear();
-  }
-
-  private acquire(port: number): Promise<RawConnection> {
-    const list = this.idle.get(port) ?? [];
-    let free: RawConnection | undefined;
-    while ((free = list.pop())) {
-      if (!free.closed) return Promise.resolve(free);
-      this.open.set(port, (this.open.get(port) ?? 1) - 1); // closed by the server while idle
-    }
-    const n = this.open.get(port) ?? 0;
-    if (n < this.maxSockets) {
-      this.open.set(port, n + 1);
-      return Promise.resolve(new RawConnection(port));
-    }
-    return new Promise((resolve) => {
-      const q = this.waiting.get(port) ?? [];
-      q.push(resolve);
-      this.waiting.set(port, q);
-    });
-  }
-
-  private release(port: number, conn: RawConnection): void {
-    if (conn.closed) {
-      this.open.set(port, (this.open.get(port) ?? 1) - 1);
-      const next = this.waiting.get(port)?.shift();
-      if (next) void this.acquire(port).then(next);
-      return;
-    }
-    const next = this.waiting.get(port)?.shift();
-    if (next) return next(conn);
-    const list = this.idle.get(port) ?? [];
-    list.push(conn);
-    this.idle.set(port, list);
   }
 }
