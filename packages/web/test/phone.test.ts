@@ -107,6 +107,10 @@ describe('web client on a phone (390x844)', { timeout: 180_000 }, () => {
     await ask.getByRole('button', { name: 'Cancel' }).tap();
     await ask.waitFor({ state: 'detached' });
     await mine.waitFor();
+    // The first message under the date shows its actions below it: the date stays readable.
+    const bar = await page.getByRole('toolbar', { name: 'Message actions' }).boundingBox();
+    const date = await page.locator('.divider span').first().boundingBox();
+    assert.ok(bar && date && (bar.y >= date.y + date.height || bar.y + bar.height <= date.y), `the actions clear the date: ${JSON.stringify({ bar, date })}`);
     await shot(page, 'phone-chat');
 
     // The header's search is a bare icon until tapped, then a field wide enough to type in, within the screen.
