@@ -36,6 +36,7 @@ test('/remind → "Add a note" → modal → a confirmation only Alice sees', as
   await alice.submitModal(await alice.nextModal(), { note: 'stretch' });
   const answer = await alice.nextMessage({ from: remind, ephemeral: true });
   assert.equal(answer.content, 'Saved: I will remind you in 30m: stretch');
+  await assert.rejects(bob.nextMessage({ from: remind, ephemeral: true, timeout: '300ms' }), /no MESSAGE_CREATE .* within 300 ms/);
 });
 
 test("the reminder is posted in the channel once Accord's clock has moved 30 minutes", async () => {
