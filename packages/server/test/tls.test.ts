@@ -109,7 +109,7 @@ function runClient(args: string[], caPath: string, env: Record<string, string> =
     if (child.exitCode === null && child.signalCode === null) child.kill();
     await exited;
   }
-  return { waitFor, stop };
+  return { waitFor, stop, steps };
 }
 
 /** --tls on a given port; a port that is taken or not ours to bind fails with the reason, not a hang. */
@@ -290,10 +290,10 @@ describe('--intercept: a bot that hard-codes the platform runs unmodified', () =
     const api = (p: string, json?: unknown) =>
       request(`https://127.0.0.1/api/v10${p}`, { ca, token: t.world.users[0].token, method: json ? 'POST' : 'GET', json });
     const gw = await api('/gateway');
-    assert.equal(gw.body.url, 'wss://discord.com', "the Gateway is advertised under the platform's name");
+    assert.equal(gw.body.url, 'wss://gateway.discord.gg', "the Gateway is advertised under the platform's name");
     const hosts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../testing/intercept-hosts.mjs');
     const bot = runClient([path.join(CLIENTS, 'hardcoded-discordjs.mjs'), t.world.botToken, t.world.textChannelId], localCaPath(t.server.ctx.config.dataDir), {
-      NODE_OPTIONS: `--import ${hosts}`,
+      NODE_OPTIONS: `--import ${hosts} --import ${path.join(CLIENTS, 'record-lookups.mjs')}`,
     });
     try {
       const ready = await bot.waitFor((s) => s.step === 'ready');
@@ -302,6 +302,8 @@ describe('--intercept: a bot that hard-codes the platform runs unmodified', () =
       assert.equal((await api(`/channels/${t.world.textChannelId}/messages/${sent.id}`)).body.content, 'hard-coded, intercepted');
       await api(`/channels/${t.world.textChannelId}/messages`, { content: 'to the intercepted bot' });
       await bot.waitFor((s) => s.step === 'messageCreate' && s.content === 'to the intercepted bot');
+      const dialled = new Set(bot.steps.filter((s) => s.step === 'lookup').map((s) => s.host));
+      assert.deepEqual([...dialled].sort(), ['discord.com', 'gateway.discord.gg'], 'the REST API on discord.com, the Gateway on gateway.discord.gg');
     } finally {
       await bot.stop();
     }

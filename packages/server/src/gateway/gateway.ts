@@ -20,6 +20,7 @@ import { checkpointFor, type RedisSessionStore } from './session-store.js';
 import { rebuildSession } from './rebuild.js';
 import type { Actor } from '../services/context.js';
 import crypto from 'node:crypto';
+import { gatewayUrl } from '../core/gateway-url.js';
 
 const TOO_MANY_BODY = '{"message": "Too many Gateway connections from this address.", "code": 0}';
 const TOO_MANY = `HTTP/1.1 429 Too Many Requests\r\nRetry-After: 5\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_BODY)}\r\nConnection: close\r\n\r\n${TOO_MANY_BODY}`;
@@ -81,7 +82,7 @@ export class Gateway implements GatewayHub {
   }
 
   get resumeUrl(): string {
-    return this.ctx.publicUrl.replace(/^http/, 'ws');
+    return gatewayUrl(this.ctx.publicUrl);
   }
 
   shardOf(guildId: string, count: number): number {
