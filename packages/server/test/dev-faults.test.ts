@@ -169,6 +169,26 @@ test('http 500 once: the naive client gets the 5xx envelope, @discordjs/rest ret
   assert.equal(stored.body.content, 'after a 500');
 });
 
+test('http 503 on a bucket: a naive client gets the 503 and fails; @discordjs/rest retries the 5xx and passes', async () => {
+  // The bucket's hash, as a 429 on the route names it (rate limits are off in tests, so a 200 carries none).
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 429, count: 1 });
+  const bucket = (await post(t.world.botToken, 'x')).headers.get('x-ratelimit-bucket');
+  assert.ok(bucket);
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', bucket, status: 503, count: 1 });
+  const naive = await post(t.world.botToken, 'naive');
+  assert.equal(naive.status, 503);
+  assert.deepEqual(naive.body, { message: '503: Service Unavailable', code: 0 });
+
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', bucket, status: 503, count: 2 });
+  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const statuses: number[] = [];
+  rest.on(RESTEvents.Response, (_req, res) => statuses.push(res.status));
+  const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'after two 503s' } })) as { id: string };
+  assert.deepEqual(statuses, [503, 503, 200], 'two 503s met, then retried through');
+  const stored = await t.api(`/channels/${t.world.textChannelId}/messages/${sent.id}`, { token: t.world.botToken, bot: true });
+  assert.equal(stored.body.content, 'after two 503s');
+});
+
 test('a bucket names every route that shares it; latency alone delays and then serves', async () => {
   // The bucket of POST messages (from its 429's X-RateLimit-Bucket) is also the bucket of message edits.
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 429, count: 1 });
