@@ -189,6 +189,27 @@ test('http 503 on a bucket: a naive client gets the 503 and fails; @discordjs/re
   assert.equal(stored.body.content, 'after two 503s');
 });
 
+test('http latency_ms: a naive client with a 200 ms timeout gives up and fails; @discordjs/rest (15 s timeout) waits and passes', async () => {
+  const url = `${t.server.url}/api/v10${Routes.channelMessages(t.world.textChannelId)}`;
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, latency_ms: 1000, count: 1 });
+  await assert.rejects(
+    fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bot ${t.world.botToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'naive' }),
+      signal: AbortSignal.timeout(200),
+    }),
+    { name: 'TimeoutError' },
+  );
+
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, latency_ms: 1000, count: 1 });
+  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const started = Date.now();
+  const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'late but sent' } })) as { content: string };
+  assert.equal(sent.content, 'late but sent');
+  assert.ok(Date.now() - started >= 1000, 'the answer came after latency_ms');
+});
+
 test('a bucket names every route that shares it; latency alone delays and then serves', async () => {
   // The bucket of POST messages (from its 429's X-RateLimit-Bucket) is also the bucket of message edits.
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 429, count: 1 });
