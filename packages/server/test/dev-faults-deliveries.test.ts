@@ -3,7 +3,10 @@
  * Dev faults on an application's outgoing deliveries: webhook events and the HTTP interactions endpoint fail as if
  * the app's endpoint answered an error, never answered, or was slow. Webhook events are then retried by the outbox
  * and arrive; a person's interaction fails as on the platform (INTERACTION_FAILURE). Another app's deliveries are
- * untouched.
+ * untouched. The two halves of each fault: an app that grants premium on ENTITLEMENT_CREATE alone does not grant it
+ * while deliveries fail, one that also asks GET /entitlements does; an app that works before answering misses the
+ * 3 s window under delay_ms, one that defers at once and edits its answer later gets through. A 500 or a timeout of
+ * the interactions endpoint has no app-side fix (the platform never redelivers): the person's retry is what passes.
  */
 import { describe, test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +17,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { installBot } from './helpers/fixtures.js';
-import { addFault, clearFaults } from './helpers/faults.js';
+import { addFault, clearFaults, faultsApi } from './helpers/faults.js';
 import { until } from './helpers/wait.js';
 
 const T = { timeout: 30_000 };
@@ -36,8 +39,8 @@ describe('webhook_events faults', () => {
     });
     assert.equal(r.status, 200, r.text);
   }
-  /** An ENTITLEMENT_CREATE event for the app: its bot grants a test entitlement of a new SKU. */
-  async function entitlement(appId: string, botToken: string): Promise<string> {
+  /** An ENTITLEMENT_CREATE event for the app: its bot grants users[1] a test entitlement of a new SKU. */
+  async function entitlement(appId: string, botToken: string): Promise<{ id: string; sku_id: string }> {
     const sku = await t.api(`/applications/${appId}/skus`, {
       method: 'POST',
       token: owner().token,
@@ -51,7 +54,7 @@ describe('webhook_events faults', () => {
       body: { sku_id: sku.body.id, owner_id: t.world.users[1].id, owner_type: 2 },
     });
     assert.equal(e.status, 200, e.text);
-    return e.body.id;
+    return e.body;
   }
   const deliveries = async (appId: string) =>
     (await t.api(`/applications/${appId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: owner().token })).body.reverse();
@@ -72,8 +75,8 @@ describe('webhook_events faults', () => {
     const app = t.world.applicationId;
     await addFault(t, { application_id: app, kind: 'webhook_events', status: 500, count: 1 });
     await addFault(t, { application_id: app, kind: 'webhook_events', timeout: true, count: 1 });
-    const id = await entitlement(app, t.world.botToken);
-    const bystanderId = await entitlement(other.appId, other.token);
+    const { id } = await entitlement(app, t.world.botToken);
+    const { id: bystanderId } = await entitlement(other.appId, other.token);
     await until(() => receivers[other.appId].events('ENTITLEMENT_CREATE').some((r) => r.body.event.data.id === bystanderId), 10_000, "the other app's event");
     await until(async () => (await deliveries(app)).length >= 3, 20_000, 'three attempts');
     const log = await deliveries(app);
@@ -93,6 +96,33 @@ describe('webhook_events faults', () => {
       [[1, true]],
       "the other app's first attempt succeeded",
     );
+  });
+
+  test('status 500 until deleted: a naive app granting premium on ENTITLEMENT_CREATE alone fails; a robust one also asking REST passes', T, async () => {
+    const app = t.world.applicationId;
+    const buyer = t.world.users[1].id;
+    const rule = await addFault(t, { application_id: app, kind: 'webhook_events', status: 500 });
+    const seen = (await deliveries(app)).length;
+    const { sku_id: premium } = await entitlement(app, t.world.botToken);
+    // The naive app trusts the event alone; the robust one also asks the API, which knows at once.
+    const naiveGrants = () =>
+      receivers[app].events('ENTITLEMENT_CREATE').some((r) => r.body.event.data.sku_id === premium && r.body.event.data.user_id === buyer);
+    const robustGrants = async () =>
+      naiveGrants() ||
+      (await t.api(`/applications/${app}/entitlements?user_id=${buyer}`, { token: t.world.botToken, bot: true })).body.some((e: any) => e.sku_id === premium);
+
+    await until(async () => (await deliveries(app)).length >= seen + 2, 10_000, 'two failed attempts');
+    assert.ok(
+      (await deliveries(app)).slice(seen).every((d: any) => !d.ok && d.status_code === 500),
+      'every attempt so far failed',
+    );
+    assert.equal(naiveGrants(), false, 'the naive app has not granted premium');
+    assert.equal(await robustGrants(), true, 'the robust app granted it from the API');
+
+    // When the fault ends, the outbox's next retry delivers the event: the naive app grants premium, late.
+    await faultsApi(t, 'DELETE', `/${rule.id}`);
+    await until(naiveGrants, 10_000, 'the event after the fault ended');
+    assert.equal((await deliveries(app)).at(-1).ok, true);
   });
 });
 
