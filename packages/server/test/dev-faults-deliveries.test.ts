@@ -18,7 +18,7 @@ import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { installBot } from './helpers/fixtures.js';
 import { addFault, clearFaults, faultsApi } from './helpers/faults.js';
-import { until } from './helpers/wait.js';
+import { sleep, until } from './helpers/wait.js';
 
 const T = { timeout: 30_000 };
 type Bot = { appId: string; userId: string; token: string };
@@ -135,8 +135,9 @@ describe('interactions_endpoint faults', () => {
   const commands: Record<string, string> = {};
   let nonce = 100;
 
+  type Answer = (interaction: any) => Promise<Record<string, unknown>>;
   /** An app's interactions endpoint that checks signatures (discord-interactions) and answers every command. */
-  async function endpoint(appId: string, token: string): Promise<void> {
+  async function endpoint(appId: string, token: string, answer?: Answer): Promise<void> {
     const key = (await t.api('/applications/@me', { token, bot: true })).body.verify_key;
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -149,7 +150,7 @@ describe('interactions_endpoint faults', () => {
         res.setHeader('content-type', 'application/json');
         if (body.type === 1) return void res.end(JSON.stringify({ type: 1 }));
         hits[appId] = (hits[appId] ?? 0) + 1;
-        res.end(JSON.stringify({ type: 4, data: { content: `answered by ${appId}` } }));
+        res.end(JSON.stringify(answer ? await answer(body) : { type: 4, data: { content: `answered by ${appId}` } }));
       });
     });
     servers.push(server);
@@ -221,5 +222,34 @@ describe('interactions_endpoint faults', () => {
     const retry = await run(app);
     await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === retry, 5000);
     assert.equal(hits[app], before + 1, 'the endpoint saw the retry only');
+  });
+
+  test('delay_ms 2000: a naive app working 1.2 s before answering misses the 3 s and fails; a robust app deferring at once passes', T, async () => {
+    const work = 1200;
+    const naive = await installBot(t, 'naive', 2048n);
+    await endpoint(naive.appId, naive.token, async () => {
+      await sleep(work);
+      return { type: 4, data: { content: 'naive: done' } };
+    });
+    const robust = await installBot(t, 'robust', 2048n);
+    await endpoint(robust.appId, robust.token, async (i) => {
+      // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE now; the work's result goes into the original response afterwards.
+      void sleep(work).then(() => t.api(`/webhooks/${robust.appId}/${i.token}/messages/@original`, { method: 'PATCH', body: { content: 'robust: done' } }));
+      return { type: 5 };
+    });
+    // Without the fault, the naive app's 1.2 s fits in the window.
+    const plain = await run(naive.appId);
+    await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === plain, 5000);
+
+    await addFault(t, { application_id: naive.appId, kind: 'interactions_endpoint', delay_ms: 2000, count: 1 });
+    const failing = await run(naive.appId);
+    assert.equal((await alice.dispatch('INTERACTION_FAILURE', (d) => d.nonce === failing, 5000)).reason_code, 2, 'no answer within 3 s');
+
+    await addFault(t, { application_id: robust.appId, kind: 'interactions_endpoint', delay_ms: 2000, count: 1 });
+    const started = Date.now();
+    const deferred = await run(robust.appId);
+    await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === deferred, 5000);
+    assert.ok(Date.now() - started >= 2000, 'the delivery came delay_ms late');
+    await alice.dispatch('MESSAGE_UPDATE', (d) => d.content === 'robust: done', 5000);
   });
 });
