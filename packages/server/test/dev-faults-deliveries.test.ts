@@ -3,7 +3,10 @@
  * Dev faults on an application's outgoing deliveries: webhook events and the HTTP interactions endpoint fail as if
  * the app's endpoint answered an error, never answered, or was slow. Webhook events are then retried by the outbox
  * and arrive; a person's interaction fails as on the platform (INTERACTION_FAILURE). Another app's deliveries are
- * untouched.
+ * untouched. The two halves of each fault: an app that grants premium on ENTITLEMENT_CREATE alone does not grant it
+ * while deliveries fail, one that also asks GET /entitlements does; an app that works before answering misses the
+ * 3 s window under delay_ms, one that defers at once and edits its answer later gets through. A 500 or a timeout of
+ * the interactions endpoint has no app-side fix (the platform never redelivers): the person's retry is what passes.
  */
 import { describe, test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,8 +17,8 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { installBot } from './helpers/fixtures.js';
-import { addFault, clearFaults } from './helpers/faults.js';
-import { until } from './helpers/wait.js';
+import { addFault, clearFaults, faultsApi } from './helpers/faults.js';
+import { sleep, until } from './helpers/wait.js';
 
 const T = { timeout: 30_000 };
 type Bot = { appId: string; userId: string; token: string };
@@ -36,8 +39,8 @@ describe('webhook_events faults', () => {
     });
     assert.equal(r.status, 200, r.text);
   }
-  /** An ENTITLEMENT_CREATE event for the app: its bot grants a test entitlement of a new SKU. */
-  async function entitlement(appId: string, botToken: string): Promise<string> {
+  /** An ENTITLEMENT_CREATE event for the app: its bot grants users[1] a test entitlement of a new SKU. */
+  async function entitlement(appId: string, botToken: string): Promise<{ id: string; sku_id: string }> {
     const sku = await t.api(`/applications/${appId}/skus`, {
       method: 'POST',
       token: owner().token,
@@ -51,7 +54,7 @@ describe('webhook_events faults', () => {
       body: { sku_id: sku.body.id, owner_id: t.world.users[1].id, owner_type: 2 },
     });
     assert.equal(e.status, 200, e.text);
-    return e.body.id;
+    return e.body;
   }
   const deliveries = async (appId: string) =>
     (await t.api(`/applications/${appId}/event-webhooks/deliveries?event_type=ENTITLEMENT_CREATE`, { token: owner().token })).body.reverse();
@@ -72,8 +75,8 @@ describe('webhook_events faults', () => {
     const app = t.world.applicationId;
     await addFault(t, { application_id: app, kind: 'webhook_events', status: 500, count: 1 });
     await addFault(t, { application_id: app, kind: 'webhook_events', timeout: true, count: 1 });
-    const id = await entitlement(app, t.world.botToken);
-    const bystanderId = await entitlement(other.appId, other.token);
+    const { id } = await entitlement(app, t.world.botToken);
+    const { id: bystanderId } = await entitlement(other.appId, other.token);
     await until(() => receivers[other.appId].events('ENTITLEMENT_CREATE').some((r) => r.body.event.data.id === bystanderId), 10_000, "the other app's event");
     await until(async () => (await deliveries(app)).length >= 3, 20_000, 'three attempts');
     const log = await deliveries(app);
@@ -94,6 +97,33 @@ describe('webhook_events faults', () => {
       "the other app's first attempt succeeded",
     );
   });
+
+  test('status 500 until deleted: a naive app granting premium on ENTITLEMENT_CREATE alone fails; a robust one also asking REST passes', T, async () => {
+    const app = t.world.applicationId;
+    const buyer = t.world.users[1].id;
+    const rule = await addFault(t, { application_id: app, kind: 'webhook_events', status: 500 });
+    const seen = (await deliveries(app)).length;
+    const { sku_id: premium } = await entitlement(app, t.world.botToken);
+    // The naive app trusts the event alone; the robust one also asks the API, which knows at once.
+    const naiveGrants = () =>
+      receivers[app].events('ENTITLEMENT_CREATE').some((r) => r.body.event.data.sku_id === premium && r.body.event.data.user_id === buyer);
+    const robustGrants = async () =>
+      naiveGrants() ||
+      (await t.api(`/applications/${app}/entitlements?user_id=${buyer}`, { token: t.world.botToken, bot: true })).body.some((e: any) => e.sku_id === premium);
+
+    await until(async () => (await deliveries(app)).length >= seen + 2, 10_000, 'two failed attempts');
+    assert.ok(
+      (await deliveries(app)).slice(seen).every((d: any) => !d.ok && d.status_code === 500),
+      'every attempt so far failed',
+    );
+    assert.equal(naiveGrants(), false, 'the naive app has not granted premium');
+    assert.equal(await robustGrants(), true, 'the robust app granted it from the API');
+
+    // When the fault ends, the outbox's next retry delivers the event: the naive app grants premium, late.
+    await faultsApi(t, 'DELETE', `/${rule.id}`);
+    await until(naiveGrants, 10_000, 'the event after the fault ended');
+    assert.equal((await deliveries(app)).at(-1).ok, true);
+  });
 });
 
 describe('interactions_endpoint faults', () => {
@@ -105,8 +135,9 @@ describe('interactions_endpoint faults', () => {
   const commands: Record<string, string> = {};
   let nonce = 100;
 
+  type Answer = (interaction: any) => Promise<Record<string, unknown>>;
   /** An app's interactions endpoint that checks signatures (discord-interactions) and answers every command. */
-  async function endpoint(appId: string, token: string): Promise<void> {
+  async function endpoint(appId: string, token: string, answer?: Answer): Promise<void> {
     const key = (await t.api('/applications/@me', { token, bot: true })).body.verify_key;
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -119,7 +150,7 @@ describe('interactions_endpoint faults', () => {
         res.setHeader('content-type', 'application/json');
         if (body.type === 1) return void res.end(JSON.stringify({ type: 1 }));
         hits[appId] = (hits[appId] ?? 0) + 1;
-        res.end(JSON.stringify({ type: 4, data: { content: `answered by ${appId}` } }));
+        res.end(JSON.stringify(answer ? await answer(body) : { type: 4, data: { content: `answered by ${appId}` } }));
       });
     });
     servers.push(server);
@@ -166,7 +197,7 @@ describe('interactions_endpoint faults', () => {
     for (const s of servers) await new Promise<void>((r) => s.close(() => r()));
   });
 
-  test('timeout: the person sees the interaction fail (no answer in 3 s) while the other app answers; then it works again', T, async () => {
+  test('timeout once: the naive single try fails (no answer in 3 s, not redelivered); the robust path, the person retrying, passes', T, async () => {
     const app = t.world.applicationId;
     await addFault(t, { application_id: app, kind: 'interactions_endpoint', timeout: true, count: 1 });
     const before = hits[app] ?? 0;
@@ -182,13 +213,43 @@ describe('interactions_endpoint faults', () => {
     await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === ok, 5000);
   });
 
-  test('status 500: the interaction fails at once; delay_ms under the deadline still gets the answer through', T, async () => {
+  test('status 500 once: the naive single try fails at once (not redelivered); the robust path, the person retrying, passes', T, async () => {
     const app = t.world.applicationId;
     await addFault(t, { application_id: app, kind: 'interactions_endpoint', status: 500, count: 1 });
+    const before = hits[app] ?? 0;
     const failing = await run(app);
     assert.equal((await alice.dispatch('INTERACTION_FAILURE', (d) => d.nonce === failing, 5000)).reason_code, 1);
-    await addFault(t, { application_id: app, kind: 'interactions_endpoint', delay_ms: 500, count: 1 });
-    const slow = await run(app);
-    await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === slow, 5000);
+    const retry = await run(app);
+    await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === retry, 5000);
+    assert.equal(hits[app], before + 1, 'the endpoint saw the retry only');
+  });
+
+  test('delay_ms 2000: a naive app working 1.2 s before answering misses the 3 s and fails; a robust app deferring at once passes', T, async () => {
+    const work = 1200;
+    const naive = await installBot(t, 'naive', 2048n);
+    await endpoint(naive.appId, naive.token, async () => {
+      await sleep(work);
+      return { type: 4, data: { content: 'naive: done' } };
+    });
+    const robust = await installBot(t, 'robust', 2048n);
+    await endpoint(robust.appId, robust.token, async (i) => {
+      // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE now; the work's result goes into the original response afterwards.
+      void sleep(work).then(() => t.api(`/webhooks/${robust.appId}/${i.token}/messages/@original`, { method: 'PATCH', body: { content: 'robust: done' } }));
+      return { type: 5 };
+    });
+    // Without the fault, the naive app's 1.2 s fits in the window.
+    const plain = await run(naive.appId);
+    await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === plain, 5000);
+
+    await addFault(t, { application_id: naive.appId, kind: 'interactions_endpoint', delay_ms: 2000, count: 1 });
+    const failing = await run(naive.appId);
+    assert.equal((await alice.dispatch('INTERACTION_FAILURE', (d) => d.nonce === failing, 5000)).reason_code, 2, 'no answer within 3 s');
+
+    await addFault(t, { application_id: robust.appId, kind: 'interactions_endpoint', delay_ms: 2000, count: 1 });
+    const started = Date.now();
+    const deferred = await run(robust.appId);
+    await alice.dispatch('INTERACTION_SUCCESS', (d) => d.nonce === deferred, 5000);
+    assert.ok(Date.now() - started >= 2000, 'the delivery came delay_ms late');
+    await alice.dispatch('MESSAGE_UPDATE', (d) => d.content === 'robust: done', 5000);
   });
 });

@@ -2,8 +2,9 @@
 /**
  * Dev-mode faults (POST/GET/DELETE /__dev/faults), the API and its HTTP kind: a rule is scoped to one application,
  * kept until deleted, used up or expired, and makes that app's requests answer 429 (exactly as the rate limiter
- * does), a 5xx envelope, or come late. A naive client fails on them; @discordjs/rest waits out the 429 and retries
- * the 500, and the message is sent. Another app's requests are untouched.
+ * does), a 5xx envelope, or come late. Each fault has two halves: a naive client fails on it (it gets the 429 or the
+ * 5xx, or gives up on the late answer), while @discordjs/rest waits out the 429 (of a route or global), retries the
+ * 500 and the 503, and waits for the late answer, and the message is sent. Another app's requests are untouched.
  */
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -120,7 +121,7 @@ test("http 429 on a route: the platform's exact 429 to a naive client; @discordj
   assert.deepEqual((await faultsApi(t, 'GET')).body, [], 'the rule is used up');
 });
 
-test('http 429 global: X-RateLimit-Global and scope global, on every route of the app', async () => {
+test('http 429 global: a naive client gets the global 429 on any route and fails; @discordjs/rest waits out the global limit and passes', async () => {
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', status: 429, retry_after: 2.5, global: true, count: 1 });
   const r = await t.api('/users/@me', { token: t.world.botToken, bot: true });
   assert.equal(r.status, 429);
@@ -130,6 +131,20 @@ test('http 429 global: X-RateLimit-Global and scope global, on every route of th
   assert.equal(r.headers.get('x-ratelimit-scope'), 'global');
   assert.equal(r.headers.get('x-ratelimit-bucket'), null);
   assert.equal((await t.api('/users/@me', { token: t.world.botToken, bot: true })).status, 200, 'count 1: the next one passes');
+
+  // discord.js's REST marks the whole client globally limited for Retry-After, waits, then sends.
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', status: 429, retry_after: 1, global: true, count: 1 });
+  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const limited: RateLimitData[] = [];
+  rest.on(RESTEvents.RateLimited, (info) => limited.push(info));
+  const started = Date.now();
+  const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'after a global 429' } })) as { content: string };
+  assert.equal(sent.content, 'after a global 429');
+  const global = limited.filter((l) => l.global);
+  assert.equal(global.length, 1, `the global limit was met: ${JSON.stringify(limited)}`);
+  assert.ok(global[0].retryAfter >= 900, `it waited about retry_after: ${global[0].retryAfter}`);
+  assert.ok(Date.now() - started >= 1000, 'the message went after the global limit reset');
+  assert.deepEqual((await faultsApi(t, 'GET')).body, [], 'the rule is used up');
 });
 
 test('http 500 once: the naive client gets the 5xx envelope, @discordjs/rest retries and succeeds', async () => {
@@ -152,6 +167,47 @@ test('http 500 once: the naive client gets the 5xx envelope, @discordjs/rest ret
   assert.deepEqual(statuses, [500, 200]);
   const stored = await t.api(`/channels/${t.world.textChannelId}/messages/${sent.id}`, { token: t.world.botToken, bot: true });
   assert.equal(stored.body.content, 'after a 500');
+});
+
+test('http 503 on a bucket: a naive client gets the 503 and fails; @discordjs/rest retries the 5xx and passes', async () => {
+  // The bucket's hash, as a 429 on the route names it (rate limits are off in tests, so a 200 carries none).
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 429, count: 1 });
+  const bucket = (await post(t.world.botToken, 'x')).headers.get('x-ratelimit-bucket');
+  assert.ok(bucket);
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', bucket, status: 503, count: 1 });
+  const naive = await post(t.world.botToken, 'naive');
+  assert.equal(naive.status, 503);
+  assert.deepEqual(naive.body, { message: '503: Service Unavailable', code: 0 });
+
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', bucket, status: 503, count: 2 });
+  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const statuses: number[] = [];
+  rest.on(RESTEvents.Response, (_req, res) => statuses.push(res.status));
+  const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'after two 503s' } })) as { id: string };
+  assert.deepEqual(statuses, [503, 503, 200], 'two 503s met, then retried through');
+  const stored = await t.api(`/channels/${t.world.textChannelId}/messages/${sent.id}`, { token: t.world.botToken, bot: true });
+  assert.equal(stored.body.content, 'after two 503s');
+});
+
+test('http latency_ms: a naive client with a 200 ms timeout gives up and fails; @discordjs/rest (15 s timeout) waits and passes', async () => {
+  const url = `${t.server.url}/api/v10${Routes.channelMessages(t.world.textChannelId)}`;
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, latency_ms: 1000, count: 1 });
+  await assert.rejects(
+    fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bot ${t.world.botToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'naive' }),
+      signal: AbortSignal.timeout(200),
+    }),
+    { name: 'TimeoutError' },
+  );
+
+  await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, latency_ms: 1000, count: 1 });
+  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const started = Date.now();
+  const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'late but sent' } })) as { content: string };
+  assert.equal(sent.content, 'late but sent');
+  assert.ok(Date.now() - started >= 1000, 'the answer came after latency_ms');
 });
 
 test('a bucket names every route that shares it; latency alone delays and then serves', async () => {
