@@ -27,6 +27,9 @@ const TOO_MANY = `HTTP/1.1 429 Too Many Requests\r\nRetry-After: 5\r\nContent-Ty
 
 const STATUSES = new Set(['online', 'idle', 'dnd', 'invisible', 'offline']);
 
+/** How long a socket told to reconnect (op 7) stays open for its client to close it. */
+const RECONNECT_GRACE_MS = 3000;
+
 /**
  * The Gateway on the API's port: accepts upgrades, owns sessions (kept for the resume window after a drop),
  * presences, and the dispatcher that turns bus events into frames.
@@ -277,9 +280,18 @@ export class Gateway implements GatewayHub {
     }
   }
 
-  /** Asks a session's client to reconnect and resume (op 7), as the platform does before maintenance. */
+  /**
+   * Asks a session's client to reconnect and resume (op 7), as the platform does before maintenance: the socket carries
+   * none of the session's events after it (they wait for the resume), and is closed (1012) if the client has not closed
+   * it within RECONNECT_GRACE_MS. A client that ignores op 7 misses everything from then on.
+   */
   requestReconnect(s: Session): void {
-    s.transport?.send('{"op":7,"d":null,"s":null,"t":null}');
+    const t = s.transport;
+    if (!t) return;
+    t.send('{"op":7,"d":null,"s":null,"t":null}');
+    s.transport = null;
+    s.detachedAt = performance.now(); // the resume window runs from here
+    setTimeout(() => t.close(1012, 'Reconnect requested.'), RECONNECT_GRACE_MS).unref();
   }
 
   close(): void {

@@ -6,7 +6,7 @@ import type { GatewayAction } from './book.js';
  * Runs a one-shot action on this node's live sessions of the application's bot; answers how many it reached.
  * - `gateway.close`: the socket closes with the code (1006: the TCP connection is dropped with no close frame). The
  *   session stays resumable, except after 1000/1001, which end it as a client's clean close does.
- * - `gateway.reconnect`: op 7; the session stays resumable.
+ * - `gateway.reconnect`: op 7; the socket carries no more events (closed 1012 after a grace); the session stays resumable.
  * - `gateway.invalid_session`: op 9 with d = resumable; not resumable ends the session (a Resume is refused).
  */
 export function actOnGateway(gateway: Gateway, a: GatewayAction): number {
