@@ -2,13 +2,17 @@
 /**
  * Dev faults on one application's voice: packets forwarded to or from its bot are lost (`loss`) or held back
  * (`jitter_ms`). Real discord.js bots with @discordjs/voice (test/voice/driver.ts): with loss 1 the faulty bot hears
- * nothing while a third bot hears every frame; once the rule is deleted the stream comes back.
+ * nothing while a third bot hears every frame; once the rule is deleted the stream comes back. Each fault then breaks a
+ * naive receiving bot and not a robust one: under loss, a bot waiting for every frame spoken never gets them while one
+ * whose stream ends after silence keeps (and decodes) what came; under jitter, a short silence timeout cuts the
+ * utterance while one well above the jitter gets every frame in one stream.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import OpusScript from 'opusscript';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { until } from './helpers/wait.js';
-import { addFault, faultsApi } from './helpers/faults.js';
+import { addFault, clearFaults, faultsApi } from './helpers/faults.js';
 import { VoiceDriver, makeBot, opusFrames, SILENCE } from './voice/harness.js';
 import { packetFate } from '../src/dev/faults/voice.js';
 
@@ -29,6 +33,7 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
   let t: TestServer;
   let d: VoiceDriver;
   const bots: Record<string, { token: string; userId: string; appId: string }> = {};
+  const names = ['A', 'B', 'C', 'naive', 'robust'];
 
   /** What `listener` hears of `speaker` playing `frames` (silence left out): waits for as many frames, or 3 s. */
   async function hear(listener: string, speaker: string, frames: string[]): Promise<string[]> {
@@ -50,22 +55,23 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
     t = await startTestServer({ overrides: { dev: true, voiceModes: 'aead_aes256_gcm_rtpsize' } });
     d = new VoiceDriver(t.server.voice.tls!.caPath!);
     await d.ready;
-    for (const name of ['A', 'B', 'C']) {
+    for (const name of names) {
       bots[name] = await makeBot(t, `voice bot ${name}`);
       await d.call('login', { name, token: bots[name].token, api: `${t.server.url}/api` });
     }
-    for (const name of ['A', 'B', 'C']) await d.call('join', { name, guildId: t.world.guildId, channelId: t.world.voiceChannelId });
+    for (const name of names) await d.call('join', { name, guildId: t.world.guildId, channelId: t.world.voiceChannelId });
     await until(
       async () => {
-        const states = await Promise.all(['A', 'B', 'C'].map((name) => d.call('dave', { name })));
-        return states.every((s) => s.ready && s.userIds.length === 3 && s.privacyCode === states[0].privacyCode);
+        const states = await Promise.all(names.map((name) => d.call('dave', { name })));
+        return states.every((s) => s.ready && s.userIds.length === names.length && s.privacyCode === states[0].privacyCode);
       },
       20_000,
-      'the three bots in one DAVE group',
+      'the bots in one DAVE group',
     );
     await d.call('subscribe', { name: 'B', userId: bots.A.userId });
     await d.call('subscribe', { name: 'C', userId: bots.A.userId });
   });
+  afterEach(() => clearFaults(t));
   after(async () => {
     await d?.close();
     await t?.close();
@@ -90,5 +96,64 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
     const got = await hear('B', 'A', frames);
     assert.deepEqual([...got].sort(), [...frames].sort(), 'every frame arrived');
     await faultsApi(t, 'DELETE', `/${rule.id}`);
+  });
+
+  /** The streams `name` opened on A since its `listen` (test/voice/driver.ts), silence left out. */
+  async function utterances(name: string): Promise<{ frames: string[]; ended: boolean }[]> {
+    const all = await d.call<{ frames: string[]; ended: boolean }[]>('utterances', { name, userId: bots.A.userId });
+    return all.map((u) => ({ ...u, frames: u.frames.filter((f) => f !== SILENCE) }));
+  }
+
+  /** Waits (3 s at most) for the first stream of `name` to end and returns its streams. */
+  async function ended(name: string): Promise<{ frames: string[]; ended: boolean }[]> {
+    let u: { frames: string[]; ended: boolean }[] = [];
+    await until(async () => (u = await utterances(name))[0]?.ended, 3000, `${name}'s stream ends`);
+    return u;
+  }
+
+  test('loss 0.25: a bot waiting for all N frames never has them; one whose stream ends after silence keeps what came', async () => {
+    for (const name of ['naive', 'robust']) await addFault(t, { application_id: bots[name].appId, kind: 'voice', loss: 0.25 });
+    // naive: an open-ended stream, the utterance processed once it holds the N frames spoken
+    await d.call('listen', { name: 'naive', userId: bots.A.userId });
+    // robust: the stream ends after 300 ms of silence (14 frames lost in a row) and the bot takes what it holds
+    await d.call('listen', { name: 'robust', userId: bots.A.userId, afterSilenceMs: 300 });
+    const N = 40;
+    const frames = opusFrames(N, 10);
+    await d.call('play', { name: 'A', frames });
+
+    const robust = await ended('robust');
+    assert.equal(robust.length, 1, 'one utterance');
+    const got = robust[0].frames;
+    assert.ok(got.length > N / 4 && got.length < N, `a share of the frames (${got.length} of ${N})`);
+    assert.deepEqual(
+      got,
+      frames.filter((f) => got.includes(f)),
+      'frames that were spoken, in order',
+    );
+    const decoder = new OpusScript(48000, 2);
+    for (const f of got) assert.equal(decoder.decode(Buffer.from(f, 'base64')).length, 960 * 2 * 2, 'each decodes to 20 ms of stereo');
+    decoder.delete();
+
+    let naive = 0;
+    await until(async () => (naive = (await utterances('naive'))[0]?.frames.length ?? 0) >= N, 1000).catch(() => {});
+    assert.ok(naive > 0 && naive < N, `the naive bot still waits, with ${naive} of ${N} frames`);
+  });
+
+  test('jitter 100 ms: a 30 ms silence timeout cuts the utterance; a 500 ms one gets every frame in one stream', async () => {
+    for (const name of ['naive', 'robust']) await addFault(t, { application_id: bots[name].appId, kind: 'voice', jitter_ms: 100 });
+    // Frames leave every 20 ms and each is held back 0-100 ms at random, so arrivals more than 30 ms apart come early on;
+    // a gap of 500 ms cannot happen (at most 20 + 100 ms). Frames may come out of order.
+    await d.call('listen', { name: 'naive', userId: bots.A.userId, afterSilenceMs: 30 });
+    await d.call('listen', { name: 'robust', userId: bots.A.userId, afterSilenceMs: 500 });
+    const N = 40;
+    const frames = opusFrames(N, 11);
+    await d.call('play', { name: 'A', frames });
+
+    const robust = await ended('robust');
+    assert.equal(robust.length, 1, 'one utterance');
+    assert.deepEqual([...robust[0].frames].sort(), [...frames].sort(), 'every frame');
+
+    const naive = await utterances('naive');
+    assert.ok(naive[0].ended && naive[0].frames.length < N, `the first utterance ended with ${naive[0].frames.length} of ${N} frames`);
   });
 });

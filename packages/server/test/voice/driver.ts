@@ -3,6 +3,7 @@
  * remote-controlled by the test over IPC. It exists because the voice gateway's local CA must be trusted through
  * NODE_EXTRA_CA_CERTS, which Node reads only when a process starts.
  */
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import {
@@ -15,6 +16,7 @@ import {
   createAudioResource,
   entersState,
   joinVoiceChannel,
+  type EndBehavior,
   type VoiceConnection,
 } from '@discordjs/voice';
 
@@ -30,6 +32,10 @@ interface Bot {
   closeCodes: number[];
   errors: string[];
   debug: string[];
+  /** `listen`: each receive stream opened on a user, in order (frames, and whether the stream ended). */
+  utterances: Map<string, { frames: Buffer[]; ended: boolean }[]>;
+  /** `listen`: undoes the previous `listen` on a user. */
+  unlisten: Map<string, () => void>;
 }
 
 const bots = new Map<string, Bot>();
@@ -87,7 +93,19 @@ const handlers: Record<string, (a: any) => Promise<unknown>> = {
     const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
     await client.login(token);
     await ready;
-    bots.set(name, { client, conn: null, received: new Map(), seqs: [], ops: [], transitions: [], closeCodes: [], errors: [], debug: [] });
+    bots.set(name, {
+      client,
+      conn: null,
+      received: new Map(),
+      seqs: [],
+      ops: [],
+      transitions: [],
+      closeCodes: [],
+      errors: [],
+      debug: [],
+      utterances: new Map(),
+      unlisten: new Map(),
+    });
     return { userId: client.user!.id };
   },
 
@@ -144,6 +162,44 @@ const handlers: Record<string, (a: any) => Promise<unknown>> = {
     stream.on('data', (chunk: Buffer) => list.push(Buffer.from(chunk)));
     stream.on('error', (e) => b.errors.push(`receive stream: ${e}`));
     return true;
+  },
+
+  /**
+   * Opens a receive stream on `userId` now and each time they start speaking and none is open (as the recorder example
+   * of @discordjs/voice does; "start" comes only after 100 ms without packets): with `afterSilenceMs` it ends after that
+   * much silence (EndBehaviorType.AfterSilence), else never. Replaces an earlier `listen` on the user, streams and all.
+   */
+  async listen({ name, userId, afterSilenceMs }) {
+    const b = bot(name);
+    const receiver = conn(name).receiver;
+    b.unlisten.get(userId)?.();
+    const old = receiver.subscriptions.get(userId);
+    if (old && !old.closed) {
+      old.destroy();
+      await once(old, 'close');
+    }
+    const streams: { frames: Buffer[]; ended: boolean }[] = [];
+    b.utterances.set(userId, streams);
+    const end: EndBehavior =
+      afterSilenceMs === undefined ? { behavior: EndBehaviorType.Manual } : { behavior: EndBehaviorType.AfterSilence, duration: afterSilenceMs };
+    const onStart = (id: string) => {
+      if (id !== userId || receiver.subscriptions.has(id)) return;
+      const s = { frames: [] as Buffer[], ended: false };
+      streams.push(s);
+      const stream = receiver.subscribe(id, { end });
+      stream.on('data', (chunk: Buffer) => s.frames.push(Buffer.from(chunk)));
+      stream.on('end', () => (s.ended = true));
+      stream.on('error', (e) => b.errors.push(`receive stream: ${e}`));
+    };
+    receiver.speaking.on('start', onStart);
+    b.unlisten.set(userId, () => receiver.speaking.off('start', onStart));
+    onStart(userId);
+    return true;
+  },
+
+  /** The streams `listen` opened on `userId`: frames base64, in arrival order. */
+  async utterances({ name, userId }) {
+    return (bot(name).utterances.get(userId) ?? []).map((s) => ({ frames: s.frames.map((f) => f.toString('base64')), ended: s.ended }));
   },
 
   async received({ name, userId, clear = false }) {
