@@ -33,8 +33,10 @@ import {
   connectGateway,
   connectMany,
   cpuStallUs,
+  dropPg,
   forkServer,
   makeClient,
+  pgCheckpoint,
   clientKind,
   type LoadClient,
   now,
@@ -149,11 +151,6 @@ interface Target {
   pids: number[];
   child?: ServerChild;
   stop(): Promise<void>;
-}
-
-async function dropPg(url: string, schema: string) {
-  const { dropSchema } = await import('../packages/server/src/store/postgres.js');
-  await dropSchema(url, schema).catch((e) => console.log(`(could not drop schema ${schema}: ${e.message})`));
 }
 
 async function accordChild(label: string, o: Options, pg: boolean, nodeFlags: string[] = []): Promise<Target> {
@@ -380,6 +377,7 @@ const CAP = 60_000; // messages a closed-loop run with listeners tracks per sess
 
 /** C requests in flight for warm-up + duration; with a pool, every listener must get every 200'd message once. */
 async function closedLoop(t: Target, o: Options, pool: LoadPool | null, listeners: number) {
+  await pgCheckpoint(o.databaseUrl);
   const client = makeClient(o.client, o.concurrency);
   const base = markerBase;
   markerBase += CAP;

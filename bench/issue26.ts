@@ -18,7 +18,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BENCH_DIR, SERVER_DIR, clientKind, forkServer, makeClient, now, round, sleep, summary, table, tmpDataDir, writeJson } from './lib.js';
+import {
+  BENCH_DIR,
+  SERVER_DIR,
+  clientKind,
+  dropPg,
+  forkServer,
+  makeClient,
+  now,
+  pgCheckpoint,
+  round,
+  sleep,
+  summary,
+  table,
+  tmpDataDir,
+  writeJson,
+} from './lib.js';
 
 const GOALS = { sqlite: { ratio: 0.7, p99: 10 }, postgres: { ratio: 0.5, p99: 20 } } as const;
 type Engine = keyof typeof GOALS;
@@ -69,11 +84,6 @@ function cpuMs(pid: number): number {
 }
 
 const schemaName = (label: string) => `bench26_${label}_${Date.now()}_${Math.random().toString(36).slice(2, 6)}`;
-
-async function dropPg(url: string, schema: string) {
-  const { dropSchema } = await import('../packages/server/src/store/postgres.js');
-  await dropSchema(url, schema).catch((e) => console.log(`(could not drop schema ${schema}: ${e.message})`));
-}
 
 async function accord(engine: Engine, o: Options): Promise<Target> {
   const pg = engine === 'postgres';
@@ -140,6 +150,7 @@ async function minimal(engine: Engine, o: Options): Promise<Target> {
 
 /** C requests in flight: `warmup` seconds, then `duration` seconds measured. */
 async function closedLoop(t: Target, o: Options) {
+  await pgCheckpoint(o.databaseUrl);
   const client = makeClient(o.client, o.concurrency);
   let measuring = false;
   let done = false;

@@ -67,6 +67,30 @@ export interface ForkOptions extends StartOptions {
   nodeFlags?: string[];
 }
 
+/** Drops a benchmark run's PostgreSQL schema (a failure is printed, not thrown: the run's figures stand). */
+export async function dropPg(url: string, schema: string): Promise<void> {
+  const { dropSchema } = await import('../packages/server/src/store/postgres.js');
+  await dropSchema(url, schema).catch((e) => console.log(`(could not drop schema ${schema}: ${e.message})`));
+}
+
+/**
+ * Has PostgreSQL write its dirty pages now, before a measured run: a checkpoint that the previous runs' WAL asked for
+ * would otherwise land inside this run's window and slow it (whichever server it measures). No PostgreSQL: nothing.
+ */
+export async function pgCheckpoint(url: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('CHECKPOINT');
+  } catch {
+    // no PostgreSQL here, or no right to checkpoint: the run goes on as before
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** Forks bench/server-child.ts (node --import tsx --expose-gc) and starts the server in it. */
 export async function forkServer(opts: ForkOptions): Promise<ServerChild> {
   const proc = fork(path.join(BENCH_DIR, 'server-child.ts'), [], {
