@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer, devHeaders } from './helpers/server.js';
 import { RawGateway } from './helpers/gateway-client.js';
 import { until } from './helpers/wait.js';
+import { sendTypedForm, typedForm } from './helpers/fixtures.js';
 import type { BusEvent } from '../src/bus/bus.js';
 import { P } from '@accord/protocol';
 
@@ -359,6 +360,23 @@ test('deferred reply: a loading message, then @original fills it and adds a poll
   const { payload: k } = await invoke({ data: slash('ping') });
   const wrong = await callback(k, { type: 5, data: { flags: 4 } });
   assert.equal(wrong.status, 400);
+});
+
+test('a reply and a follow-up take a JSON-typed payload_json part with a file, as Eris sends them', async () => {
+  const { payload: i } = await invoke({ data: slash('ping') });
+  const file = { name: 'reply.txt', data: 'attached' };
+  const reply = await sendTypedForm(
+    t,
+    `/interactions/${i.id}/${i.token}/callback?with_response=true`,
+    typedForm(JSON.stringify({ type: 4, data: { content: 'typed reply', attachments: [{ id: 0 }] } }), file),
+  );
+  assert.equal(reply.status, 200, reply.text);
+  assert.equal(reply.body.resource.message.content, 'typed reply');
+  assert.equal(reply.body.resource.message.attachments[0].filename, 'reply.txt');
+  const followUp = await sendTypedForm(t, `/webhooks/${appId}/${i.token}?wait=true`, typedForm(JSON.stringify({ content: 'typed follow-up' }), file));
+  assert.equal(followUp.status, 200, followUp.text);
+  assert.equal(followUp.body.content, 'typed follow-up');
+  assert.equal(followUp.body.attachments[0].filename, 'reply.txt');
 });
 
 test('follow-ups: create, get, edit, delete', async () => {

@@ -1,31 +1,19 @@
 // engine-independent: the request body's parsing happens before any service runs
 /**
  * Uploads whose `payload_json` part carries `Content-Type: application/json`, as Discord's "Uploading Files" example
- * and Eris send it, on every kind of multipart route: message create and edit, webhook execute and edit, forum posts.
+ * and Eris send it, on every kind of multipart route: message create and edit, webhook execute and edit, forum posts
+ * (interaction replies and follow-ups: interactions.test.ts).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { sendTypedForm, typedForm } from './helpers/fixtures.js';
 
 let t: TestServer;
 let bot: { token: string; bot: true };
 
-/** A multipart body written by hand: undici's FormData cannot give a text part its own Content-Type. */
-function typedForm(payload: string, file?: { name: string; data: string }) {
-  const boundary = `accord${Math.random().toString(16).slice(2)}`;
-  const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n`];
-  if (file)
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.data}\r\n`);
-  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
-}
-
-async function send(path: string, form: ReturnType<typeof typedForm>, method = 'POST', auth: string | null = `Bot ${t.world.botToken}`) {
-  const headers: Record<string, string> = { 'content-type': form.type };
-  if (auth) headers.authorization = auth;
-  const res = await fetch(`${t.server.url}/api/v10${path}`, { method, headers, body: form.body });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, text };
-}
+const send = (path: string, form: ReturnType<typeof typedForm>, method = 'POST', auth: string | null = `Bot ${t.world.botToken}`) =>
+  sendTypedForm(t, path, form, method, auth);
 
 before(async () => {
   t = await startTestServer();

@@ -67,6 +67,27 @@ export async function multipart(t: TestServer, path: string, form: FormData, aut
   return t.api(path, { method, token: auth.token, bot: auth.bot, body: form });
 }
 
+/**
+ * A multipart body written by hand whose `payload_json` part carries `Content-Type: application/json`, as Discord's
+ * "Uploading Files" example and Eris send it (undici's FormData cannot give a text part its own type).
+ */
+export function typedForm(payload: string, file?: { name: string; data: string }): { body: Buffer; type: string } {
+  const boundary = `accord${Math.random().toString(16).slice(2)}`;
+  const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json\r\n\r\n${payload}\r\n`];
+  if (file)
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n${file.data}\r\n`);
+  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Sends a typedForm body, with an Authorization header or none (interaction tokens travel in the path). */
+export async function sendTypedForm(t: TestServer, path: string, form: { body: Buffer; type: string }, method = 'POST', auth: string | null = null) {
+  const headers: Record<string, string> = { 'content-type': form.type };
+  if (auth) headers.authorization = auth;
+  const res = await fetch(`${t.server.url}/api/v10${path}`, { method, headers, body: form.body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, text };
+}
+
 /** Asserts an API error: HTTP status and JSON code, showing the body when they differ. */
 export function expectError(r: { status: number; body: any }, status: number, code: number): void {
   assert.equal(r.status, status, JSON.stringify(r.body));
