@@ -17,7 +17,7 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, Events, GatewayIntentBits, type Message, type TextChannel } from 'discord.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { RawGateway } from './helpers/gateway-client.js';
+import { RawGateway, type Frame } from './helpers/gateway-client.js';
 import { installBot } from './helpers/fixtures.js';
 import { addFault, clearFaults, faultsApi } from './helpers/faults.js';
 import { waitEvent, until, sleep } from './helpers/wait.js';
@@ -54,22 +54,22 @@ const bystanderSees = (id: string) => bystander.dispatch('MESSAGE_CREATE', (d) =
 /** The last seq a raw client received. */
 const lastSeq = (gw: RawGateway) => Math.max(...gw.frames.filter((f) => typeof f.s === 'number').map((f) => f.s as number));
 
-type Packet = { t: string | null; s: number | null; op: number; d: any };
 const clients: Client[] = [];
 /** A discord.js bot logged in to the server, with every Gateway packet it received; destroyed after the test. */
-async function discordBot(): Promise<{ client: Client; raw: Packet[] }> {
+async function discordBot(): Promise<{ client: Client; raw: Frame[] }> {
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
     rest: { api: `${t.server.url}/api` },
   });
   clients.push(client);
-  const raw: Packet[] = [];
-  client.on(Events.Raw, (p: Packet) => raw.push(p));
+  const raw: Frame[] = [];
+  client.on(Events.Raw, (p: Frame) => raw.push(p));
   await Promise.all([waitEvent(client, Events.ClientReady, () => true, 20_000), client.login(t.world.botToken)]);
   return { client, raw };
 }
-const gotMessage = (raw: Packet[], id: string) => raw.some((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id);
-const gotFrame = (gw: RawGateway, id: string) => gw.frames.some((f) => f.t === 'MESSAGE_CREATE' && f.d.id === id);
+/** Where the MESSAGE_CREATE of message `id` is among received packets (-1: not among them). */
+const createIndex = (packets: readonly Frame[], id: string) => packets.findIndex((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id);
+const got = (packets: readonly Frame[], id: string) => createIndex(packets, id) >= 0;
 const byId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : 1);
 
 before(async () => {
@@ -104,8 +104,8 @@ test('gateway.close 4000: naive raw client is left closed and misses the next me
   const missed = await userPost('while away');
   await resumed;
   const later = await userPost('after the resume');
-  await until(() => gotMessage(raw, later.id), 10_000, 'the message after the resume');
-  assert.ok(gotMessage(raw, missed.id), 'the message sent while away was replayed');
+  await until(() => got(raw, later.id), 10_000, 'the message after the resume');
+  assert.ok(got(raw, missed.id), 'the message sent while away was replayed');
   assert.equal(raw.filter((p) => p.t === 'READY').length, 1, 'resumed, not identified again');
   assert.ok(raw.some((p) => p.t === 'RESUMED'));
   await bystanderSees(later.id);
@@ -124,10 +124,10 @@ test('gateway.close 1006: naive raw client is left closed and misses the next me
   await bystanderSees(missed.id);
   // Naive: nothing reopens its socket, so the message never reaches it.
   assert.equal(naive.gw.ws.readyState, naive.gw.ws.CLOSED);
-  assert.ok(!gotFrame(naive.gw, missed.id));
+  assert.ok(!got(naive.gw.frames, missed.id));
   // Robust: discord.js resumes the same session and gets the message, without a second READY.
   await resumed;
-  await until(() => gotMessage(raw, missed.id), 10_000, 'the message posted during the drop');
+  await until(() => got(raw, missed.id), 10_000, 'the message posted during the drop');
   assert.equal(raw.filter((p) => p.t === 'READY').length, 1, 'resumed, not identified again');
   assert.ok(raw.some((p) => p.t === 'RESUMED'));
   // The naive client's session was kept too: resuming it by hand replays the message before RESUMED.
@@ -135,7 +135,7 @@ test('gateway.close 1006: naive raw client is left closed and misses the next me
   await again.wait((f) => f.op === 10);
   again.send(6, { token: t.world.botToken, session_id: naive.ready.session_id, seq: lastSeq(naive.gw) });
   await again.dispatch('RESUMED');
-  const replayed = again.frames.findIndex((f) => f.t === 'MESSAGE_CREATE' && f.d.id === missed.id);
+  const replayed = createIndex(again.frames, missed.id);
   assert.ok(replayed >= 0 && replayed < again.frames.findIndex((f) => f.t === 'RESUMED'), 'replayed with the resume');
 });
 
@@ -149,11 +149,11 @@ test('gateway.reconnect: naive raw client ignoring op 7 gets nothing more and is
   // Robust: discord.js closes, resumes, and gets a message posted after the resume; no second READY.
   await resumed;
   const next = await userPost('after op 7');
-  await until(() => gotMessage(raw, next.id), 10_000, 'the message after the resume');
+  await until(() => got(raw, next.id), 10_000, 'the message after the resume');
   assert.equal(raw.filter((p) => p.t === 'READY').length, 1, 'resumed, not identified again');
   // Naive: its socket carries nothing after op 7 (the platform is about to take it away), then it is closed.
   await bystanderSees(next.id);
-  assert.ok(!gotFrame(naive.gw, next.id), 'the naive client never got the message');
+  assert.ok(!got(naive.gw.frames, next.id), 'the naive client never got the message');
   assert.equal(await naive.gw.closed, 1012, 'closed by the server after the grace');
 });
 
@@ -180,8 +180,8 @@ test('gateway.invalid_session: naive raw clients that ignore op 9 or resume get 
   const next = await userPost('after op 9');
   await seen;
   await bystanderSees(next.id);
-  assert.ok(!gotFrame(ignores.gw, next.id), 'the client that ignored op 9 got nothing');
-  assert.ok(!gotFrame(again, next.id), 'the client whose Resume was refused got nothing');
+  assert.ok(!got(ignores.gw.frames, next.id), 'the client that ignored op 9 got nothing');
+  assert.ok(!got(again.frames, next.id), 'the client whose Resume was refused got nothing');
 
   // resumable: true is op 9 with d = true, and the session lives on.
   const { gw: kept } = await rawBot();
@@ -221,7 +221,7 @@ test('gateway.dispatch drop: naive discord.js bot relying on messageCreate misse
   assert.deepEqual(naive, [first.id, next.id], 'the naive bot never saw the dropped message');
   assert.deepEqual(robust, [first.id, lost.id, next.id], 'the robust bot found it in the history, in order');
   // Dropped, not a gap: the next dispatch took the next seq, so a seq-checking client sees nothing amiss.
-  const seqOf = (id: string) => raw.find((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id)!.s!;
+  const seqOf = (id: string) => raw[createIndex(raw, id)].s!;
   assert.equal(seqOf(next.id), seqOf(first.id) + 1);
 });
 
@@ -243,7 +243,6 @@ test('gateway.dispatch delay: naive discord.js bot timing answers by arrival mis
   assert.deepEqual([...(await robust).keys()], [answer.id]);
   // The event does come, later, after the prompt's own (order is kept). Raw packets: discord.js emits no messageCreate
   // for a message its cache already holds, and the robust bot's fetch put it there.
-  await until(() => gotMessage(raw, answer.id), 10_000, 'the delayed answer');
-  const at = (id: string) => raw.findIndex((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id);
-  assert.ok(at(prompt.id) >= 0 && at(prompt.id) < at(answer.id));
+  await until(() => got(raw, answer.id), 10_000, 'the delayed answer');
+  assert.ok(got(raw, prompt.id) && createIndex(raw, prompt.id) < createIndex(raw, answer.id));
 });

@@ -111,17 +111,24 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
     return u;
   }
 
-  test('loss 0.25: a bot waiting for all N frames never has them; one whose stream ends after silence keeps what came', async () => {
-    for (const name of ['naive', 'robust']) await addFault(t, { application_id: bots[name].appId, kind: 'voice', loss: 0.25 });
-    // naive: an open-ended stream, the utterance processed once it holds the N frames spoken
-    await d.call('listen', { name: 'naive', userId: bots.A.userId });
-    // robust: the stream ends after 300 ms of silence (14 frames lost in a row) and the bot takes what it holds
-    await d.call('listen', { name: 'robust', userId: bots.A.userId, afterSilenceMs: 300 });
-    const N = 40;
-    const frames = opusFrames(N, 10);
+  const N = 40;
+  /**
+   * Puts the voice fault on the naive and the robust bot's apps, opens each one's stream on A (ending after that much
+   * silence; undefined: never), has A speak N frames and waits for the robust bot's first stream to end.
+   */
+  async function speakUnder(fault: { loss?: number; jitter_ms?: number }, silenceMs: { naive?: number; robust: number }, seed: number) {
+    for (const name of ['naive', 'robust']) await addFault(t, { application_id: bots[name].appId, kind: 'voice', ...fault });
+    await d.call('listen', { name: 'naive', userId: bots.A.userId, afterSilenceMs: silenceMs.naive });
+    await d.call('listen', { name: 'robust', userId: bots.A.userId, afterSilenceMs: silenceMs.robust });
+    const frames = opusFrames(N, seed);
     await d.call('play', { name: 'A', frames });
+    return { frames, robust: await ended('robust') };
+  }
 
-    const robust = await ended('robust');
+  test('loss 0.25: a bot waiting for all N frames never has them; one whose stream ends after silence keeps what came', async () => {
+    // naive: an open-ended stream, the utterance processed once it holds the N frames spoken; robust: the stream ends
+    // after 300 ms of silence (14 frames lost in a row) and the bot takes what it holds
+    const { frames, robust } = await speakUnder({ loss: 0.25 }, { robust: 300 }, 10);
     assert.equal(robust.length, 1, 'one utterance');
     const got = robust[0].frames;
     assert.ok(got.length > N / 4 && got.length < N, `a share of the frames (${got.length} of ${N})`);
@@ -140,16 +147,9 @@ describe('voice faults with @discordjs/voice', { timeout: 90_000 }, () => {
   });
 
   test('jitter 100 ms: a 30 ms silence timeout cuts the utterance; a 500 ms one gets every frame in one stream', async () => {
-    for (const name of ['naive', 'robust']) await addFault(t, { application_id: bots[name].appId, kind: 'voice', jitter_ms: 100 });
     // Frames leave every 20 ms and each is held back 0-100 ms at random, so arrivals more than 30 ms apart come early on;
     // a gap of 500 ms cannot happen (at most 20 + 100 ms). Frames may come out of order.
-    await d.call('listen', { name: 'naive', userId: bots.A.userId, afterSilenceMs: 30 });
-    await d.call('listen', { name: 'robust', userId: bots.A.userId, afterSilenceMs: 500 });
-    const N = 40;
-    const frames = opusFrames(N, 11);
-    await d.call('play', { name: 'A', frames });
-
-    const robust = await ended('robust');
+    const { frames, robust } = await speakUnder({ jitter_ms: 100 }, { naive: 30, robust: 500 }, 11);
     assert.equal(robust.length, 1, 'one utterance');
     assert.deepEqual([...robust[0].frames].sort(), [...frames].sort(), 'every frame');
 

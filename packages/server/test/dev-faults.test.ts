@@ -20,6 +20,8 @@ const POST_MESSAGES = 'POST /channels/:channel_id/messages';
 
 /** A bot's POST of a message, as a client with no retry logic makes it. */
 const post = (token: string, content: string) => t.api(`/channels/${t.world.textChannelId}/messages`, { method: 'POST', token, bot: true, body: { content } });
+/** The app's bot through @discordjs/rest, with its retries and rate-limit waits: the robust client. */
+const botRest = () => new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
 
 before(async () => {
   t = await startTestServer({ overrides: { dev: true } });
@@ -108,7 +110,7 @@ test("http 429 on a route: the platform's exact 429 to a naive client; @discordj
   // discord.js's REST meets the 429, waits it out, then the message is sent.
   await clearFaults(t);
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 429, retry_after: 1, count: 1 });
-  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const rest = botRest();
   const limited: RateLimitData[] = [];
   rest.on(RESTEvents.RateLimited, (info) => limited.push(info));
   const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'robust' } })) as { content: string };
@@ -134,7 +136,7 @@ test('http 429 global: a naive client gets the global 429 on any route and fails
 
   // discord.js's REST marks the whole client globally limited for Retry-After, waits, then sends.
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', status: 429, retry_after: 1, global: true, count: 1 });
-  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const rest = botRest();
   const limited: RateLimitData[] = [];
   rest.on(RESTEvents.RateLimited, (info) => limited.push(info));
   const started = Date.now();
@@ -160,7 +162,7 @@ test('http 500 once: the naive client gets the 5xx envelope, @discordjs/rest ret
   }
 
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, status: 500, count: 1 });
-  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const rest = botRest();
   const statuses: number[] = [];
   rest.on(RESTEvents.Response, (_req, res) => statuses.push(res.status));
   const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'after a 500' } })) as { id: string };
@@ -180,7 +182,7 @@ test('http 503 on a bucket: a naive client gets the 503 and fails; @discordjs/re
   assert.deepEqual(naive.body, { message: '503: Service Unavailable', code: 0 });
 
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', bucket, status: 503, count: 2 });
-  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const rest = botRest();
   const statuses: number[] = [];
   rest.on(RESTEvents.Response, (_req, res) => statuses.push(res.status));
   const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'after two 503s' } })) as { id: string };
@@ -203,7 +205,7 @@ test('http latency_ms: a naive client with a 200 ms timeout gives up and fails; 
   );
 
   await addFault(t, { application_id: t.world.applicationId, kind: 'http', route: POST_MESSAGES, latency_ms: 1000, count: 1 });
-  const rest = new REST({ api: `${t.server.url}/api` }).setToken(t.world.botToken);
+  const rest = botRest();
   const started = Date.now();
   const sent = (await rest.post(Routes.channelMessages(t.world.textChannelId), { body: { content: 'late but sent' } })) as { content: string };
   assert.equal(sent.content, 'late but sent');
