@@ -35,7 +35,7 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     await composer(page).press('Enter');
     const img = message(page, 'The cover').locator('.attach__image img');
     await img.waitFor();
-    await page.waitForFunction("document.querySelector('.attach__image img')?.naturalWidth > 0");
+    await page.waitForFunction(() => ((globalThis as any).document.querySelector('.attach__image img')?.naturalWidth ?? 0) > 0);
     // The viewer centers a small image in the window (not high, with a gap under it); Escape closes it.
     await img.click();
     const big = page.getByRole('dialog', { name: 'cover.png' }).locator('img');

@@ -139,7 +139,7 @@ describe('composer and emoji in the browser', { timeout: 240_000 }, () => {
       await page.getByRole('alert').waitFor({ state: 'detached' });
       assert.equal(await page.getByTestId('composer-count').textContent(), '0');
       await box.press('Enter');
-      await page.waitForFunction("document.querySelector('.composer__input').value === ''");
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('.composer__input')?.value === '');
       await confirmed(page, 'x'.repeat(2000)).waitFor();
       assert.equal((await messages()).filter((m) => m.content === 'x'.repeat(2000)).length, 1);
 

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './helpers/axe.ts';
 import { newPerson, shot, watchErrors } from './helpers/browser.ts';
+import { holdDispatch } from './helpers/gateway-delay.ts';
 import { assertNoSidewaysScroll, newPhonePerson } from './helpers/phone.ts';
 import { signInAs } from './helpers/session.ts';
 import { webSuite } from './helpers/suite.ts';
@@ -112,6 +113,8 @@ describe('member actions', { timeout: 240_000 }, () => {
     const role = await api(`/guilds/${env.t.world.guildId}/roles`, alice().token, 'POST', { name: 'Gold', color: 0xe67e22 });
     const owner = await newPhonePerson(env.browser);
     const member = await newPerson(env.browser);
+    // The 204 comes before the member update: the tick must hold, not flick back until the event arrives.
+    await holdDispatch(owner.page, 'GUILD_MEMBER_UPDATE', 1_500);
     await signInAs(owner.page, env.t.server.url, alice().token, general());
     await signInAs(member.page, env.t.server.url, bob().token, general());
     await memberRow(member.page, bob().id).waitFor();
@@ -132,8 +135,12 @@ describe('member actions', { timeout: 240_000 }, () => {
     await roles.getByRole('button', { name: 'Done' }).tap();
 
     // Bob's name in the member list takes the role's color, for Bob and for the owner.
-    const colored = `getComputedStyle(document.querySelector('.members button.member[data-user="${bob().id}"] .member__name')).color === 'rgb(230, 126, 34)'`;
-    for (const page of [member.page, owner.page]) await page.waitForFunction(colored);
+    // A function, not a string: the page's CSP forbids the eval that polling a string needs. No DOM types here.
+    const colored = (id: string) => {
+      const name = (globalThis as any).document.querySelector(`.members button.member[data-user="${id}"] .member__name`);
+      return name !== null && (globalThis as any).getComputedStyle(name).color === 'rgb(230, 126, 34)';
+    };
+    for (const page of [member.page, owner.page]) await page.waitForFunction(colored, bob().id);
     const held = await api(`/guilds/${env.t.world.guildId}/members/${bob().id}`, alice().token);
     assert.deepEqual(held.roles, [role.id]);
     await owner.context.close();
