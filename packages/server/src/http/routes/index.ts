@@ -47,6 +47,8 @@ import socialReads from './social-reads.js';
 MODULES.push(partnerSdk, relationships, gameDms, socialReads); // Social SDK: provisional accounts, relationships, game DMs, activity invites
 import activities from './activities.js';
 MODULES.push(activities); // Activities: launch, leave, instances, proxy tickets, Activity settings
+import appTesters from './app-testers.js';
+MODULES.push(appTesters); // App testers: the owner's list, the invitee's accept and leave
 import readStates from './read-states.js';
 MODULES.push(readStates); // read states: message acks (people only)
 export function allRoutes(): RouteDef[] {

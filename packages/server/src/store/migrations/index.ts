@@ -15,6 +15,7 @@ import * as m019 from './019_message_nonces.js';
 import * as m020 from './020_read_states.js';
 import * as m021 from './021_user_images.js';
 import * as m022 from './022_guild_images.js';
+import * as m023 from './023_app_testers.js';
 
 export type Migration = { up: (db: Kysely<any>, dialect: 'sqlite' | 'postgres') => Promise<void> };
 
@@ -39,4 +40,5 @@ export const MIGRATIONS: [string, Migration][] = [
   ['020_read_states', m020],
   ['021_user_images', m021],
   ['022_guild_images', m022],
+  ['023_app_testers', m023],
 ];

@@ -2,8 +2,18 @@ import { Repo } from './repo.js';
 import { toApplication } from './mappers.js';
 import type { ApplicationRecord } from '../records.js';
 import '../tables/role-connections.js';
+import '../tables/app-testers.js';
 
-/** Applications, their bots, installs to guilds and users, and role connections. */
+/** A tester of an app: 1 invited, 2 accepted. */
+export type AppTester = { application_id: string; user_id: string; state: 1 | 2; created_at: number };
+const toTester = (r: { application_id: unknown; user_id: unknown; state: number; created_at: unknown }): AppTester => ({
+  application_id: String(r.application_id),
+  user_id: String(r.user_id),
+  state: r.state === 2 ? 2 : 1,
+  created_at: Number(r.created_at),
+});
+
+/** Applications, their bots, installs to guilds and users, role connections and testers. */
 export class ApplicationsRepo extends Repo {
   /** One application, or null. */
   async byId(id: string): Promise<ApplicationRecord | null> {
@@ -263,5 +273,61 @@ export class ApplicationsRepo extends Repo {
       bot_user_id: r.bot_user_id ? String(r.bot_user_id) : null,
       owner_id: String(r.owner_id),
     }));
+  }
+
+  /** An app's testers, oldest invitation first. */
+  async testers(applicationId: string): Promise<AppTester[]> {
+    const rows = await this.db
+      .selectFrom('app_testers')
+      .selectAll()
+      .where('application_id', '=', applicationId)
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .execute();
+    return rows.map(toTester);
+  }
+
+  /** One person's place among an app's testers, or null. */
+  async tester(applicationId: string, userId: string): Promise<AppTester | null> {
+    const row = await this.db
+      .selectFrom('app_testers')
+      .selectAll()
+      .where('application_id', '=', applicationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row ? toTester(row) : null;
+  }
+
+  /** Invites a tester; false when they were already invited or accepted (the row is left as it is). */
+  async inviteTester(applicationId: string, userId: string, now: number): Promise<boolean> {
+    const res = await this.db
+      .insertInto('app_testers')
+      .values({ application_id: applicationId, user_id: userId, state: 1, created_at: now })
+      .onConflict((oc) => oc.columns(['application_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+    return Number(res.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** Accepts an invitation; false when there was none. */
+  async acceptTester(applicationId: string, userId: string): Promise<boolean> {
+    const res = await this.db
+      .updateTable('app_testers')
+      .set({ state: 2 })
+      .where('application_id', '=', applicationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Removes a tester or an invitation; false when there was none. */
+  async removeTester(applicationId: string, userId: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('app_testers').where('application_id', '=', applicationId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  /** The apps a person tests or is invited to test, by app id. */
+  async testedBy(userId: string): Promise<AppTester[]> {
+    const rows = await this.db.selectFrom('app_testers').selectAll().where('user_id', '=', userId).orderBy('application_id').execute();
+    return rows.map(toTester);
   }
 }
