@@ -2,7 +2,8 @@
  * The developer portal's Activities and External Auth tabs in a browser: a developer enables Activities with URL
  * mappings (a reserved prefix is refused on its row first), platforms, orientation and the age gate, and sees the
  * Launch entry point command appear; then adds Social SDK providers (an IP-literal issuer and a redirecting JWKS are
- * refused with the server's reasons), edits one, and deletes one. Everything is checked again through the API.
+ * refused with the server's reasons), edits one, and deletes one; invites a tester, who accepts on their Applications
+ * page and finds the Activity in their App Launcher. Everything is checked again through the API.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import { startOidcProvider, type OidcProvider } from '../../server/test/helpers/
 import { ensureBuilt } from './helpers/build.ts';
 import { launch, newPerson, shot, watchErrors } from './helpers/browser.ts';
 import { registerInUi } from './helpers/ui.ts';
+import { signInAs } from './helpers/session.ts';
+import { assertNoSidewaysScroll, newPhonePerson } from './helpers/phone.ts';
 
 describe('the developer portal: Activities and External Auth', { timeout: 180_000 }, () => {
   let t: TestServer;
@@ -188,5 +191,47 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     assert.equal(exchanged.status, 200, exchanged.text);
     assert.ok(exchanged.body.access_token);
     assert.deepEqual(errors, []);
+  });
+
+  test('App Testers: an unknown name is refused; Bob is invited, accepts on his Applications page, and finds the Activity in his launcher', async () => {
+    const bob = t.world.users[1];
+    await open('App Testers');
+    await page.getByText('No testers yet').waitFor();
+    const form = page.getByRole('form', { name: 'Invite a tester' });
+    await form.getByLabel('Username').fill('nobody_by_this_name');
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await form.getByText('Unknown User').waitFor();
+    await form.getByLabel('Username').fill(bob.username);
+    await form.getByRole('button', { name: 'Invite' }).click();
+    const row = page.getByRole('list', { name: 'Testers' }).getByRole('listitem').filter({ hasText: bob.username });
+    await row.getByText('Invited').waitFor();
+    await settle();
+    await shot(page, 'portal-testers');
+
+    // Bob answers on his phone.
+    const other = await newPhonePerson(browser);
+    const bobErrors = watchErrors(other.page);
+    await signInAs(other.page, t.server.url, bob.token, '/developers/applications');
+    const tested = other.page.getByRole('list', { name: 'Apps you test' }).getByRole('listitem').filter({ hasText: 'Sky Racer' });
+    await tested.getByRole('button', { name: 'Accept' }).click();
+    await tested.getByText('Tester').waitFor();
+    await settle();
+    await assertNoSidewaysScroll(other.page, 'the apps one tests');
+    await shot(other.page, 'portal-tested-apps-phone');
+    await other.page.setViewportSize({ width: 1280, height: 800 });
+
+    await other.page.goto(`${t.server.url}/channels/${t.world.guildId}/${t.world.textChannelId}`);
+    await other.page.getByRole('button', { name: 'Activities', exact: true }).click();
+    await other.page.getByRole('dialog', { name: 'App Launcher' }).getByRole('button', { name: 'Launch Sky Racer' }).waitFor();
+
+    await page.reload();
+    await row.getByText('Tester').waitFor();
+    const listed = (await t.api(`/applications/${appId}/testers`, { token })).body;
+    assert.deepEqual(
+      listed.map((x: any) => [x.user.id, x.state]),
+      [[bob.id, 2]],
+    );
+    assert.deepEqual(bobErrors, []);
+    await other.context.close();
   });
 });

@@ -3,9 +3,9 @@ import { Link, useNavigate } from 'react-router';
 import { readableError } from '../lib/api/errors.js';
 import { AppIcon } from '../lib/oauth/AppIcon.js';
 import { useAction } from '../lib/use-action.js';
-import { Banner, Button, Dialog, Empty, ErrorState, Loading, TextField } from '../lib/ui/index.js';
+import { Banner, Button, Dialog, Empty, ErrorState, Loading, TextField, toast } from '../lib/ui/index.js';
 import { usePortal } from './context.js';
-import type { Application } from './types.js';
+import type { Application, TestedApplication } from './types.js';
 
 /** /developers/applications: the developer's applications, and "New Application". */
 export function AppList() {
@@ -53,8 +53,66 @@ export function AppList() {
           ))}
         </ul>
       )}
+      <TestedApps />
       {creating ? <NewAppDialog onClose={() => setCreating(false)} /> : null}
     </main>
+  );
+}
+
+/** The apps one is invited to test or tests: accept or decline an invitation, or stop testing. Hidden when none. */
+function TestedApps() {
+  const { api } = usePortal();
+  const [list, setList] = useState<TestedApplication[]>([]);
+  useEffect(() => {
+    api
+      .tested()
+      .then(setList)
+      .catch(() => setList([]));
+  }, [api]);
+  const act = async (t: TestedApplication, accept: boolean) => {
+    try {
+      if (accept) await api.acceptTesting(t.application.id);
+      else await api.leaveTesting(t.application.id);
+      setList((l) => (accept ? l.map((x) => (x === t ? { ...x, state: 2 as const } : x)) : l.filter((x) => x !== t)));
+      toast(accept ? `You now test ${t.application.name}` : t.state === 2 ? `You left ${t.application.name}'s testers` : 'Invitation declined');
+    } catch (err) {
+      toast(readableError(err), true);
+    }
+  };
+  if (!list.length) return null;
+  return (
+    <section className="p-section tested" aria-labelledby="tested-title">
+      <h2 id="tested-title" className="p-section__title">
+        Apps you test
+      </h2>
+      <p className="p-section__desc">In development: their Activities are in your App Launcher in servers under 25 members.</p>
+      <ul className="testers" aria-label="Apps you test">
+        {list.map((t) => (
+          <li key={t.application.id} className="testers__row">
+            <AppIcon app={t.application} size={32} radius={10} />
+            <span className="grow ellipsis testers__name">{t.application.name}</span>
+            {t.state === 1 ? (
+              <>
+                <span className="pill">Invited</span>
+                <Button size="sm" variant="secondary" onClick={() => void act(t, false)}>
+                  Decline
+                </Button>
+                <Button size="sm" onClick={() => void act(t, true)}>
+                  Accept
+                </Button>
+              </>
+            ) : (
+              <>
+                <span className="pill pill--ok">Tester</span>
+                <Button size="sm" variant="secondary" onClick={() => void act(t, false)}>
+                  Leave
+                </Button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

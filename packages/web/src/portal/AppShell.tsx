@@ -13,6 +13,7 @@ import { EndpointsPage } from './pages/EndpointsPage.js';
 import { EmojisPage } from './pages/EmojisPage.js';
 import { MonetizationPage } from './pages/MonetizationPage.js';
 import { ActivitiesPage } from './pages/ActivitiesPage.js';
+import { TestersPage } from './pages/TestersPage.js';
 import { ExternalAuthPage } from './pages/ExternalAuthPage.js';
 
 const TABS = [
@@ -24,6 +25,7 @@ const TABS = [
   { path: 'emojis', label: 'Emojis', icon: 'smile' },
   { path: 'monetization', label: 'Monetization', icon: 'store' },
   { path: 'activities', label: 'Activities', icon: 'compass' },
+  { path: 'testers', label: 'App Testers', icon: 'users' },
   { path: 'external-auth', label: 'External Auth', icon: 'users' },
 ] as const;
 
@@ -101,6 +103,7 @@ export function AppShell() {
             <Route path="emojis" element={<EmojisPage />} />
             <Route path="monetization" element={<MonetizationPage />} />
             <Route path="activities" element={<ActivitiesPage />} />
+            <Route path="testers" element={<TestersPage />} />
             <Route path="external-auth" element={<ExternalAuthPage />} />
             <Route path="*" element={<Navigate to={`/developers/applications/${app.id}/information`} replace />} />
           </Routes>

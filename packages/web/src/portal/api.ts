@@ -1,6 +1,17 @@
 import type { HttpClient } from '../lib/api/client.js';
 import type { Snowflake } from '../lib/api/types.js';
-import type { AppCommand, AppEmoji, Application, ApplicationPatch, Delivery, Entitlement, ExternalAuthProvider, Sku } from './types.js';
+import type {
+  AppCommand,
+  AppEmoji,
+  AppTester,
+  Application,
+  ApplicationPatch,
+  Delivery,
+  Entitlement,
+  ExternalAuthProvider,
+  Sku,
+  TestedApplication,
+} from './types.js';
 
 /** The developer portal's calls: the public API an app's owner uses, one line each. */
 export function portalApi(http: HttpClient) {
@@ -31,6 +42,12 @@ export function portalApi(http: HttpClient) {
     editProvider: (id: Snowflake, providerId: Snowflake, b: { issuer?: string; client_id?: string }) =>
       http.patch<ExternalAuthProvider>(`${app(id)}/external-auth-providers/${providerId}`, b),
     deleteProvider: (id: Snowflake, providerId: Snowflake) => http.delete<void>(`${app(id)}/external-auth-providers/${providerId}`),
+    testers: (id: Snowflake) => http.get<AppTester[]>(`${app(id)}/testers`),
+    inviteTester: (id: Snowflake, username: string) => http.post<AppTester>(`${app(id)}/testers`, { username }),
+    removeTester: (id: Snowflake, userId: Snowflake) => http.delete<void>(`${app(id)}/testers/${userId}`),
+    tested: () => http.get<TestedApplication[]>('/users/@me/tested-applications'),
+    acceptTesting: (id: Snowflake) => http.put<void>(`/users/@me/tested-applications/${id}`),
+    leaveTesting: (id: Snowflake) => http.delete<void>(`/users/@me/tested-applications/${id}`),
     deliveries: (id: Snowflake) => http.get<Delivery[]>(`${app(id)}/event-webhooks/deliveries`, { query: { limit: 50 } }),
   };
 }

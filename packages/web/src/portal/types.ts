@@ -166,3 +166,15 @@ export const EVENT_TYPES = [
   'GAME_DIRECT_MESSAGE_UPDATE',
   'GAME_DIRECT_MESSAGE_DELETE',
 ] as const;
+
+/** A person the owner invited to test the app: 1 invited, 2 accepted. */
+export interface AppTester {
+  user: APIUser;
+  state: 1 | 2;
+}
+
+/** An app one tests or is invited to test. */
+export interface TestedApplication {
+  application: Pick<Application, 'id' | 'name' | 'icon' | 'description'>;
+  state: 1 | 2;
+}
