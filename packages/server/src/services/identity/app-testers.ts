@@ -31,9 +31,10 @@ export async function inviteTester(ctx: Ctx, actor: Actor, appId: string, userna
     throw fieldError('username', 'APP_TESTERS_MAX', `An app has at most ${MAX_APP_TESTERS} testers.`);
   }
   await apps.inviteTester(appId, userId, ctx.clock.now());
-  const [entry] = await withUsers(ctx, [(await apps.tester(appId, userId))!]);
-  if (!entry) throw Errors.unknownUser();
-  return entry;
+  const tester = await apps.tester(appId, userId);
+  const user = await ctx.repos.users.byId(userId);
+  if (!tester || !user) throw Errors.unknownUser(); // removed or gone in between
+  return { tester, user };
 }
 
 /** The owner removes a tester or an invitation (10013 when the person is neither). */

@@ -298,14 +298,13 @@ export class ApplicationsRepo extends Repo {
     return row ? toTester(row) : null;
   }
 
-  /** Invites a tester; false when they were already invited or accepted (the row is left as it is). */
-  async inviteTester(applicationId: string, userId: string, now: number): Promise<boolean> {
-    const res = await this.db
+  /** Invites a tester; one already invited or accepted is left as they are. */
+  async inviteTester(applicationId: string, userId: string, now: number): Promise<void> {
+    await this.db
       .insertInto('app_testers')
       .values({ application_id: applicationId, user_id: userId, state: 1, created_at: now })
       .onConflict((oc) => oc.columns(['application_id', 'user_id']).doNothing())
-      .executeTakeFirst();
-    return Number(res.numInsertedOrUpdatedRows ?? 0n) > 0;
+      .execute();
   }
 
   /** Accepts an invitation; false when there was none. */
