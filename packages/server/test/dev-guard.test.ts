@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startTestServer, devHeaders, type TestServer } from './helpers/server.js';
 import { isLoopback, loadConfig } from '../src/config.js';
+import { addFault, clearFaults, faultsApi } from './helpers/faults.js';
 
 const T = { timeout: 60_000 };
 let t: TestServer;
@@ -64,6 +65,18 @@ test('with --dev, a loopback caller without the dev token is refused (401); with
   assert.equal(wrong.status, 401);
   const token = await fetch(`${t.server.url}/__dev/users/${t.world.users[1].id}/token`, { method: 'POST' });
   assert.equal(token.status, 401, 'no user token without the dev token');
+  // Refused means not done: the route behind the guard never runs. A call without a body is the case that matters:
+  // with one, reading the body gave the 401 time to be written before the route could start.
+  const rule = await addFault(t, { application_id: t.world.applicationId, kind: 'http', status: 500 });
+  const refused = await fetch(`${t.server.url}/__dev/faults/${rule.id}`, { method: 'DELETE' });
+  assert.equal(refused.status, 401);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(
+    (await faultsApi(t, 'GET', `?application_id=${t.world.applicationId}`)).body.map((r: any) => r.id),
+    [rule.id],
+    'the refused DELETE left the rule in place',
+  );
+  await clearFaults(t);
   const ok = await fetch(`${t.server.url}/__dev/clock`, { headers: devHeaders(t) });
   assert.equal(ok.status, 200);
   // The monetization dev routes (registered by the events-out runtime) are guarded the same way.

@@ -32,13 +32,18 @@ function tokenMatches(ctx: Ctx, given: unknown): boolean {
 
 /**
  * The onRequest hook of every dev scope: callers off this machine get 404 (the routes do not exist for them); local
- * callers without the dev token get 401.
+ * callers without the dev token get 401. An async hook that answers must return the reply: otherwise Fastify goes on
+ * to the route, which for a request without a body ran before the refusal was written.
  */
 export function devGuard(ctx: Ctx) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!isLocalRequest(req)) return sendError(reply, Errors.notFound());
+    if (!isLocalRequest(req)) {
+      sendError(reply, Errors.notFound());
+      return reply;
+    }
     if (!tokenMatches(ctx, req.headers[DEV_TOKEN_HEADER])) {
-      return sendError(reply, new ApiError(401, 0, `401: Unauthorized (dev routes need the dev token printed at start, in ${DEV_TOKEN_HEADER})`));
+      sendError(reply, new ApiError(401, 0, `401: Unauthorized (dev routes need the dev token printed at start, in ${DEV_TOKEN_HEADER})`));
+      return reply;
     }
   };
 }
