@@ -9,6 +9,7 @@ import { register } from '../../server/test/helpers/fixtures.ts';
 import { newPerson, shot, watchErrors } from './helpers/browser.ts';
 import { png } from '../../server/conformance/world.ts';
 import { signInAs } from './helpers/session.ts';
+import { holdDispatch } from './helpers/gateway-delay.ts';
 import { webSuite } from './helpers/suite.ts';
 import { composer, message, send } from './helpers/ui.ts';
 
@@ -145,7 +146,8 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     await page.locator('.post', { hasText: 'Dune review' }).waitFor();
     await shot(page, 'chat-5-forum');
 
-    // A poll: Alice votes and sees the result.
+    // A poll: Alice votes and sees the result. Her vote's event is held back 1 s: her choice stays marked meanwhile.
+    await holdDispatch(page, 'MESSAGE_POLL_VOTE_ADD', 1_000);
     await page.goto(env.t.server.url + general());
     await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, {
       method: 'POST',
@@ -154,7 +156,11 @@ describe('chat in the browser', { timeout: 240_000 }, () => {
     });
     const poll = page.getByRole('group', { name: 'Poll: Next meeting?' });
     await poll.getByRole('button', { name: 'Sunday' }).click();
+    const answered = page.waitForResponse((r) => /\/polls\/\d+\/answers\/@me$/.test(r.url()) && r.status() === 204);
     await poll.getByRole('button', { name: 'Vote' }).click();
+    await answered;
+    await page.waitForTimeout(200);
+    assert.equal(await poll.getByRole('button', { name: 'Sunday' }).getAttribute('aria-pressed'), 'true', 'the choice stays marked until the vote is counted');
     await poll.getByText('1 vote · 100%').waitFor();
     await shot(page, 'chat-6-poll');
     const pollMsg = (await env.t.api(`/channels/${env.t.world.textChannelId}/messages`, { token: alice().token })).body.find((x: any) => x.poll);

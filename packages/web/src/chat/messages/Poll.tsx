@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Message } from '../../lib/api/types.js';
 import { readableError } from '../../lib/api/errors.js';
 import { relative } from '../../lib/markdown/timestamp.js';
@@ -17,11 +17,20 @@ export function Poll({ message: m }: { message: Message }) {
   const showResults = voted.length > 0 || ended;
   const [picked, setPicked] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
+  // A vote answered 204 stays marked and "being sent" until MESSAGE_POLL_VOTE_ADD counts it, rather than the poll
+  // showing no choice in between.
+  const [sent, setSent] = useState(false);
+  useEffect(() => {
+    if (!voted.length) return;
+    setSent(false);
+    setPicked([]);
+  }, [voted.length]);
   const vote = async (ids: number[]) => {
     setBusy(true);
     try {
       await api.channels.vote(m.channel_id, m.id, ids);
-      setPicked([]);
+      if (ids.length) setSent(true);
+      else setPicked([]);
     } catch (err) {
       toast(readableError(err), true);
     } finally {
@@ -44,7 +53,7 @@ export function Poll({ message: m }: { message: Message }) {
               key={a.answer_id}
               type="button"
               className={['poll__answer', (on || mine) && 'poll__answer--on'].filter(Boolean).join(' ')}
-              disabled={showResults || busy}
+              disabled={showResults || busy || sent}
               onClick={() => pick(a.answer_id)}
               aria-pressed={on || mine}
             >
@@ -78,7 +87,7 @@ export function Poll({ message: m }: { message: Message }) {
           </Button>
         ) : null}
         {!showResults ? (
-          <Button size="sm" busy={busy} disabled={!picked.length} onClick={() => void vote(picked)}>
+          <Button size="sm" busy={busy || sent} disabled={!picked.length} onClick={() => void vote(picked)}>
             Vote
           </Button>
         ) : null}
