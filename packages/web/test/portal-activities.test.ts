@@ -15,6 +15,7 @@ import { launch, newPerson, shot, watchErrors } from './helpers/browser.ts';
 import { registerInUi } from './helpers/ui.ts';
 import { signInAs } from './helpers/session.ts';
 import { assertNoSidewaysScroll, newPhonePerson } from './helpers/phone.ts';
+import { seriousA11yProblems } from './helpers/axe.ts';
 
 describe('the developer portal: Activities and External Auth', { timeout: 180_000 }, () => {
   let t: TestServer;
@@ -207,6 +208,7 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     await row.getByText('Invited').waitFor();
     await settle();
     await shot(page, 'portal-testers');
+    assert.deepEqual(await seriousA11yProblems(page), [], 'the App Testers page');
 
     // Bob answers on his phone.
     const other = await newPhonePerson(browser);
@@ -217,6 +219,7 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     await tested.getByText('Tester').waitFor();
     await settle();
     await assertNoSidewaysScroll(other.page, 'the apps one tests');
+    assert.deepEqual(await seriousA11yProblems(other.page), [], 'the Applications page with the apps one tests');
     await shot(other.page, 'portal-tested-apps-phone');
     await other.page.setViewportSize({ width: 1280, height: 800 });
 
