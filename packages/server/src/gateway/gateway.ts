@@ -201,10 +201,15 @@ export class Gateway implements GatewayHub {
   detach(conn: Parameters<GatewayHub['detach']>[0], clean: boolean): void {
     const s = conn.session;
     if (!s || s.transport !== conn) return;
-    s.transport = null;
-    s.detachedAt = performance.now();
+    this.park(s);
     // A node shutting down in distributed mode keeps its sessions' records: their clients resume on another node.
     if (clean && !(this.closing && this.store)) this.kill(s);
+  }
+
+  /** The session has no socket now and waits for a resume; the resume window runs from here. */
+  private park(s: Session): void {
+    s.transport = null;
+    s.detachedAt = performance.now();
   }
 
   kill(s: Session): void {
@@ -289,8 +294,7 @@ export class Gateway implements GatewayHub {
     const t = s.transport;
     if (!t) return;
     t.send('{"op":7,"d":null,"s":null,"t":null}');
-    s.transport = null;
-    s.detachedAt = performance.now(); // the resume window runs from here
+    this.park(s);
     setTimeout(() => t.close(1012, 'Reconnect requested.'), RECONNECT_GRACE_MS).unref();
   }
 

@@ -27,11 +27,13 @@ export async function inviteTester(ctx: Ctx, actor: Actor, appId: string, userna
   if (!userId) throw Errors.unknownUser();
   if (isTeamMember(app, userId)) throw fieldError('username', 'APP_TESTER_IS_DEVELOPER', "The app's developers test it already.");
   const apps = ctx.repos.applications;
-  if (!(await apps.tester(appId, userId)) && (await apps.testers(appId)).length >= MAX_APP_TESTERS) {
-    throw fieldError('username', 'APP_TESTERS_MAX', `An app has at most ${MAX_APP_TESTERS} testers.`);
+  const testers = await apps.testers(appId);
+  let tester = testers.find((t) => t.user_id === userId) ?? null;
+  if (!tester) {
+    if (testers.length >= MAX_APP_TESTERS) throw fieldError('username', 'APP_TESTERS_MAX', `An app has at most ${MAX_APP_TESTERS} testers.`);
+    await apps.inviteTester(appId, userId, ctx.clock.now());
+    tester = await apps.tester(appId, userId);
   }
-  await apps.inviteTester(appId, userId, ctx.clock.now());
-  const tester = await apps.tester(appId, userId);
   const user = await ctx.repos.users.byId(userId);
   if (!tester || !user) throw Errors.unknownUser(); // removed or gone in between
   return { tester, user };

@@ -54,7 +54,7 @@ export function TestersPage() {
             autoComplete="off"
             value={username}
             onChange={(e) => setUsername(e.target.value)}
-            error={invite.fieldError('username') ?? (invite.error && !invite.fieldError('username') ? readableError(invite.error) : undefined)}
+            error={invite.fieldError('username') ?? (invite.error ? readableError(invite.error) : undefined)}
           />
           <Button type="submit" busy={invite.busy} disabled={!username.trim()}>
             Invite
