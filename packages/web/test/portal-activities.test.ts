@@ -14,7 +14,7 @@ import { ensureBuilt } from './helpers/build.ts';
 import { launch, newPerson, shot, watchErrors } from './helpers/browser.ts';
 import { registerInUi } from './helpers/ui.ts';
 import { signInAs } from './helpers/session.ts';
-import { assertNoSidewaysScroll, newPhonePerson } from './helpers/phone.ts';
+import { PHONE, assertNoSidewaysScroll, assertWithinScreen, newPhonePerson } from './helpers/phone.ts';
 import { seriousA11yProblems } from './helpers/axe.ts';
 
 describe('the developer portal: Activities and External Auth', { timeout: 180_000 }, () => {
@@ -202,6 +202,7 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     await form.getByLabel('Username').fill('nobody_by_this_name');
     await form.getByRole('button', { name: 'Invite' }).click();
     await form.getByText('Unknown User').waitFor();
+    await shot(page, 'portal-testers-refused');
     await form.getByLabel('Username').fill(bob.username);
     await form.getByRole('button', { name: 'Invite' }).click();
     const row = page.getByRole('list', { name: 'Testers' }).getByRole('listitem').filter({ hasText: bob.username });
@@ -209,6 +210,15 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     await settle();
     await shot(page, 'portal-testers');
     assert.deepEqual(await seriousA11yProblems(page), [], 'the App Testers page');
+    // The same page on a phone: the tab strip shows the open tab.
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await row.getByText('Invited').waitFor();
+    await settle();
+    await assertNoSidewaysScroll(page, 'the App Testers page');
+    await assertWithinScreen(page.getByRole('navigation', { name: 'Application settings' }).getByRole('link', { name: 'App Testers' }), 'the open tab');
+    await shot(page, 'portal-testers-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Bob answers on his phone.
     const other = await newPhonePerson(browser);
@@ -226,6 +236,8 @@ describe('the developer portal: Activities and External Auth', { timeout: 180_00
     await other.page.goto(`${t.server.url}/channels/${t.world.guildId}/${t.world.textChannelId}`);
     await other.page.getByRole('button', { name: 'Activities', exact: true }).click();
     await other.page.getByRole('dialog', { name: 'App Launcher' }).getByRole('button', { name: 'Launch Sky Racer' }).waitFor();
+    await settle();
+    await shot(other.page, 'portal-tester-launcher');
 
     await page.reload();
     await row.getByText('Tester').waitFor();

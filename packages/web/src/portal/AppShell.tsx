@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { ApiError, readableError } from '../lib/api/errors.js';
 import { AppIcon } from '../lib/oauth/AppIcon.js';
@@ -42,6 +42,11 @@ export function AppShell() {
     api.get(appId).then(setApp).catch(setError);
   };
   useEffect(load, [appId]);
+  // On a phone the tabs are one strip that scrolls sideways: keep the open one in sight.
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    nav.current?.querySelector('.app-nav__item.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' }); // a Promise in Chromium: not a cleanup
+  }, [pathname, app]);
 
   if (error) {
     const missing = error instanceof ApiError && (error.code === 10002 || error.code === 20012 || error.status === 404);
@@ -68,7 +73,7 @@ export function AppShell() {
   return (
     <AppContext.Provider value={{ app, setApp }}>
       <div className="app-shell">
-        <nav className="app-nav" aria-label="Application settings">
+        <nav ref={nav} className="app-nav" aria-label="Application settings">
           <Link to="/developers/applications" className="app-nav__back">
             <Icon name="chevron" size={16} className="app-nav__back-icon" /> All applications
           </Link>
